@@ -1,0 +1,132 @@
+// File and folder names that are safe on every platform, whatever a feed's titles contain.
+//
+// A name is one path component: no separators, no NUL or control characters, none of the characters Windows
+// or macOS refuse, no leading dot (so never `.` or `..`, never hidden), no trailing dot or space, no Windows
+// device name, Unicode NFC, and at most 255 bytes of UTF-8 with the extension kept.
+import Foundation
+
+/// Turns titles into safe file and folder names.
+public enum FileNamer {
+    /// The longest name most file systems accept, in bytes of UTF-8.
+    public static let maximumNameBytes = 255
+
+    /// Cleans `text` into a single safe name component. Returns an empty string when nothing usable is left.
+    public static func sanitize(_ text: String, maximumBytes: Int = maximumNameBytes) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var lastWasSpace = true  // drops leading white space and collapses runs
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            let replacement: String
+            switch scalar {
+            case "/", "\\", "|", ":": replacement = "-"
+            case "\"": replacement = "'"
+            case "*", "?", "<", ">": replacement = "_"
+            case "\u{09}", "\u{0A}", "\u{0D}", " ", "\u{A0}", "\u{2028}", "\u{2029}": replacement = " "
+            default:
+                // C0 and C1 controls, DEL, and the Unicode format/private characters a terminal would hide.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF
+                    || (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                    || (0x2066...0x2069).contains(scalar.value)
+                {
+                    continue
+                }
+                replacement = String(scalar)
+            }
+            if replacement == " " {
+                if lastWasSpace { continue }
+                lastWasSpace = true
+            } else {
+                lastWasSpace = false
+            }
+            result += replacement
+        }
+        var trimmed = Substring(result)
+        // No hidden names, no "." or "..": drop leading dots (and the spaces they leave).
+        while let first = trimmed.first, first == "." || first == " " { trimmed = trimmed.dropFirst() }
+        // Windows drops trailing dots and spaces silently, which would make two names collide there.
+        while let last = trimmed.last, last == "." || last == " " { trimmed = trimmed.dropLast() }
+        var name = truncate(String(trimmed), toBytes: maximumBytes)
+        while let last = name.last, last == "." || last == " " { name.removeLast() }
+        if isWindowsDeviceName(name) { name = truncate(name, toBytes: maximumBytes - 1) + "_" }
+        return name
+    }
+
+    /// A file name from a stem and an extension, with ` (n)` before the extension when `counter` > 1,
+    /// shortened to fit `maximumNameBytes` by cutting the stem, never the extension or the counter.
+    public static func fileName(stem: String, extension ext: String?, counter: Int = 1) -> String {
+        let suffix = counter > 1 ? " (\(counter))" : ""
+        let tail = suffix + (ext.map { "." + $0 } ?? "")
+        var cut = truncate(stem, toBytes: maximumNameBytes - tail.utf8.count)
+        while let last = cut.last, last == "." || last == " " { cut.removeLast() }
+        return cut + tail
+    }
+
+    /// The extension for an episode file: from the enclosure URL's path, else from its MIME type.
+    public static func fileExtension(url: String, mimeType: String?) -> String? {
+        let fromType = mimeType.flatMap { MediaTypes.fileExtension(forMIMEType: $0) }
+        if let path = URLComponents(string: url)?.path ?? URL(string: url)?.path {
+            let last = path.split(separator: "/").last.map(String.init) ?? ""
+            if let dot = last.lastIndex(of: "."), dot != last.startIndex {
+                let ext = last[last.index(after: dot)...].lowercased()
+                let plausible = (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                // Script endings ("download.php?id=3") say nothing about the file; the MIME type does.
+                if plausible, fromType == nil || !MediaTypes.scriptExtensions.contains(ext) { return ext }
+            }
+        }
+        return fromType
+    }
+
+    /// Cuts `text` to at most `limit` bytes of UTF-8 without splitting a character.
+    static func truncate(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > limit { break }
+            result.append(character)
+            used += size
+        }
+        return result
+    }
+
+    private static func isWindowsDeviceName(_ name: String) -> Bool {
+        let stem = name.split(separator: ".", maxSplits: 1).first.map { $0.uppercased() } ?? ""
+        let trimmedStem = stem.trimmingCharacters(in: .whitespaces)
+        if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(trimmedStem) { return true }
+        if trimmedStem.count == 4, trimmedStem.hasPrefix("COM") || trimmedStem.hasPrefix("LPT"),
+            let digit = trimmedStem.last, "123456789¹²³".contains(digit)
+        {
+            return true
+        }
+        return false
+    }
+}
+
+/// MIME types podcasts use, and the extensions they get.
+enum MediaTypes {
+    static let scriptExtensions: Set<String> = ["php", "asp", "aspx", "cgi", "jsp", "pl", "py", "do", "html", "htm"]
+
+    static func fileExtension(forMIMEType mimeType: String) -> String? {
+        let type = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        switch type ?? "" {
+        case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3": return "mp3"
+        case "audio/mp4", "audio/x-m4a", "audio/m4a", "audio/aac-mp4": return "m4a"
+        case "audio/x-m4b": return "m4b"
+        case "audio/aac", "audio/x-aac": return "aac"
+        case "audio/ogg", "application/ogg", "audio/vorbis": return "ogg"
+        case "audio/opus": return "opus"
+        case "audio/flac", "audio/x-flac": return "flac"
+        case "audio/wav", "audio/x-wav", "audio/wave": return "wav"
+        case "audio/webm": return "weba"
+        case "video/mp4", "video/x-m4v": return "mp4"
+        case "video/quicktime": return "mov"
+        case "video/webm": return "webm"
+        case "video/x-matroska": return "mkv"
+        case "application/pdf": return "pdf"
+        case "image/jpeg": return "jpg"
+        case "image/png": return "png"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// What a sync reports: per-episode events as they happen, a report at the end, and why things failed.
+import Foundation
+
+/// Why one episode was not archived. The episode is tried again on the next run.
+public enum EpisodeFailure: Error, Equatable, Sendable {
+    /// The enclosure URL is not http(s) (`file:`, `ftp:`, `data:`...): no request is made.
+    case unsupportedScheme(String)
+    /// The enclosure URL cannot be parsed.
+    case invalidURL
+    /// The server answered with a non-2xx status.
+    case httpStatus(Int)
+    /// Fewer (or more) bytes arrived than `Content-Length` announced.
+    case lengthMismatch(expected: Int64, received: Int64)
+    /// The server sent an HTML page instead of audio or video.
+    case htmlPage
+    /// The server sent an empty body.
+    case emptyBody
+    /// The connection failed or broke off.
+    case transport(String)
+    /// A redirect led to a scheme other than http(s).
+    case refusedRedirect(String)
+    /// The file could not be written or moved into place.
+    case storage(String)
+
+    /// A short reason for messages.
+    public var reason: String {
+        switch self {
+        case .unsupportedScheme(let scheme): return "\(scheme): URLs are not downloaded (only http and https)"
+        case .invalidURL: return "the enclosure URL is not a valid URL"
+        case .httpStatus(let status): return "server answered HTTP \(status)"
+        case .lengthMismatch(let expected, let received):
+            return "received \(received) of \(expected) bytes (Content-Length); the partial file was discarded"
+        case .htmlPage: return "server sent an HTML page instead of media"
+        case .emptyBody: return "server sent an empty file"
+        case .transport(let reason): return reason
+        case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
+        case .storage(let reason): return reason
+        }
+    }
+}
+
+/// A problem with the archive itself (not one episode, not the feed): nothing more can safely be done.
+public enum ArchiveError: Error, Equatable, Sendable {
+    case cannotCreateFolder(path: String, reason: String)
+    case damagedIndex(path: String, reason: String)
+    case newerIndex(path: String, version: Int)
+    case cannotWriteIndex(path: String, reason: String)
+}
+
+extension ArchiveError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .cannotCreateFolder(let path, let reason):
+            return "cannot create archive folder \(path): \(reason)"
+        case .damagedIndex(let path, let reason):
+            return "archive index \(path) is damaged (\(reason)); move it aside to rebuild it, nothing was changed"
+        case .newerIndex(let path, let version):
+            return "archive index \(path) has format version \(version), newer than this podarchive understands"
+        case .cannotWriteIndex(let path, let reason):
+            return "cannot write archive index \(path): \(reason)"
+        }
+    }
+}
+
+/// Something that happened during a sync, reported as it happens.
+public enum SyncEvent: Sendable, Equatable {
+    /// The feed was read: how many episodes it lists and how many of them are new.
+    case feedRead(title: String, folder: URL, episodes: Int, new: Int)
+    /// An episode was downloaded, checked and moved into place.
+    case archived(Episode, file: URL, bytes: Int64)
+    /// An episode failed; it will be tried again next time.
+    case failed(Episode, EpisodeFailure)
+}
+
+/// The outcome of syncing one feed.
+public struct SyncReport: Sendable, Equatable {
+    public var feedTitle: String
+    public var folder: URL
+    public var archived: [URL] = []
+    public var failed: [(episode: Episode, failure: EpisodeFailure)] = []
+    public var alreadyArchived = 0
+    public var bytes: Int64 = 0
+
+    public init(feedTitle: String, folder: URL) {
+        self.feedTitle = feedTitle
+        self.folder = folder
+    }
+
+    public static func == (lhs: SyncReport, rhs: SyncReport) -> Bool {
+        lhs.feedTitle == rhs.feedTitle && lhs.folder == rhs.folder && lhs.archived == rhs.archived
+            && lhs.alreadyArchived == rhs.alreadyArchived && lhs.bytes == rhs.bytes
+            && lhs.failed.map(\.episode) == rhs.failed.map(\.episode)
+            && lhs.failed.map(\.failure) == rhs.failed.map(\.failure)
+    }
+}

@@ -1,0 +1,60 @@
+// The feed model: what a feed says about itself and about each downloadable episode.
+import Foundation
+
+/// One downloadable item of a feed: an entry with an enclosure.
+public struct Episode: Equatable, Sendable {
+    /// The item's title, trimmed; nil when the feed gives none.
+    public var title: String?
+    /// The item's GUID (RSS `guid`, Atom `id`, JSON Feed `id`), trimmed; nil when absent or empty.
+    public var guid: String?
+    /// The enclosure URL, trimmed and resolved against `xml:base` or the feed's own URL.
+    public var url: String
+    /// The enclosure's declared MIME type, if any.
+    public var mimeType: String?
+    /// The enclosure's declared length in bytes, if positive.
+    public var length: Int64?
+    /// The publication date; nil when absent or unreadable (never "now").
+    public var published: Date?
+    /// The iTunes episode number, if given.
+    public var episodeNumber: Int?
+    /// The iTunes season number, if given.
+    public var seasonNumber: Int?
+
+    public init(
+        title: String?, guid: String?, url: String, mimeType: String? = nil, length: Int64? = nil,
+        published: Date? = nil, episodeNumber: Int? = nil, seasonNumber: Int? = nil
+    ) {
+        self.title = title
+        self.guid = guid
+        self.url = url
+        self.mimeType = mimeType
+        self.length = length
+        self.published = published
+        self.episodeNumber = episodeNumber
+        self.seasonNumber = seasonNumber
+    }
+
+    /// The key the archive index records the episode under: its GUID, else its enclosure URL.
+    public var identity: String { guid ?? url }
+}
+
+/// A parsed feed: its title and its episodes in document order.
+public struct Feed: Equatable, Sendable {
+    public var title: String?
+    public var episodes: [Episode]
+    public var format: FeedFormat
+
+    public init(title: String?, episodes: [Episode], format: FeedFormat) {
+        self.title = title
+        self.episodes = episodes
+        self.format = format
+    }
+}
+
+/// The document formats podarchive reads, detected from the bytes.
+public enum FeedFormat: String, Equatable, Sendable {
+    case rss
+    case atom
+    case jsonFeed = "json-feed"
+    case jsonArray = "json-array"
+}

@@ -1,0 +1,41 @@
+// Why a feed could not be read: each case names the value that was wrong.
+import Foundation
+
+/// A feed that could not be fetched or read. Any of these makes `sync` exit with code 3.
+public enum FeedError: Error, Equatable, Sendable {
+    /// The source is neither an http(s) URL nor a local path.
+    case unsupportedScheme(String)
+    /// The source is empty or not a URL at all.
+    case invalidSource(String)
+    /// The local feed file could not be read.
+    case unreadableFile(path: String)
+    /// The server answered with a status other than 2xx.
+    case httpStatus(url: String, status: Int)
+    /// The request itself failed (connection refused, DNS, timeout...).
+    case transport(url: String, reason: String)
+    /// A redirect pointed somewhere podarchive refuses to go.
+    case refusedRedirect(url: String, location: String)
+    /// The body is not RSS, Atom or JSON Feed (an HTML page, garbage, an empty file).
+    case notAFeed(url: String, reason: String)
+}
+
+extension FeedError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .unsupportedScheme(let source):
+            return "feed \(source): unsupported scheme; use an http(s) URL or a local file path"
+        case .invalidSource(let source):
+            return "feed '\(source)' is not a URL or a file path"
+        case .unreadableFile(let path):
+            return "feed file \(path) cannot be read"
+        case .httpStatus(let url, let status):
+            return "feed \(url) answered HTTP \(status)"
+        case .transport(let url, let reason):
+            return "feed \(url) could not be fetched: \(reason)"
+        case .refusedRedirect(let url, let location):
+            return "feed \(url) redirects to \(location), which is not http(s); refused"
+        case .notAFeed(let url, let reason):
+            return "feed \(url) is not a podcast feed: \(reason)"
+        }
+    }
+}

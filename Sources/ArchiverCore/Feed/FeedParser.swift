@@ -1,0 +1,85 @@
+// Detects a feed's format from its bytes (never from the URL or Content-Type) and hands it to the right reader.
+import Foundation
+
+/// Reads any supported feed document.
+public enum FeedParser {
+    /// Parses `data` as RSS, Atom, JSON Feed or a plain JSON array of episodes.
+    ///
+    /// - Parameters:
+    ///   - data: the document as fetched.
+    ///   - url: where it came from; relative enclosure URLs resolve against it. Also names the feed in errors.
+    /// - Throws: `FeedError.notAFeed` when the bytes are no feed at all (HTML, garbage, empty, cut off
+    ///   before any episode).
+    public static func parse(_ data: Data, url: URL?) throws -> Feed {
+        let name = url?.absoluteString ?? "(input)"
+        switch sniff(data) {
+        case .empty:
+            throw FeedError.notAFeed(url: name, reason: "the document is empty")
+        case .json:
+            switch JSONFeedReader.read(data, documentURL: url) {
+            case .success(let feed): return feed
+            case .failure(let failure): throw FeedError.notAFeed(url: name, reason: failure.reason)
+            }
+        case .xml(let utf8):
+            switch XMLFeedReader.read(utf8, documentURL: url) {
+            case .feed(let feed): return feed
+            case .notAFeed(let reason): throw FeedError.notAFeed(url: name, reason: reason)
+            }
+        case .unknown:
+            throw FeedError.notAFeed(url: name, reason: "the document is neither XML nor JSON")
+        }
+    }
+
+    enum Sniffed {
+        case empty
+        case json
+        case xml([UInt8])
+        case unknown
+    }
+
+    /// Looks past byte-order marks and leading white space at the first significant character.
+    static func sniff(_ data: Data) -> Sniffed {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            // UTF-16 with a byte-order mark: re-encode as UTF-8 for the byte-level readers.
+            guard let text = String(data: data, encoding: .utf16) else { return .unknown }
+            bytes = Array(text.utf8)
+        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes.removeFirst(3)
+        }
+        guard let first = bytes.firstIndex(where: { !Ascii.isSpace($0) }) else { return .empty }
+        switch bytes[first] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return .json
+        case Ascii.lessThan:
+            return .xml(transcodeToUTF8(bytes))
+        default:
+            return .unknown
+        }
+    }
+
+    /// XML declared in a single-byte encoding (ISO-8859-1, windows-1252) is converted to UTF-8.
+    private static func transcodeToUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        guard let declared = declaredEncoding(bytes) else { return bytes }
+        let encoding: String.Encoding
+        switch declared {
+        case "iso-8859-1", "latin1", "iso8859-1", "latin-1": encoding = .isoLatin1
+        case "windows-1252", "cp1252": encoding = .windowsCP1252
+        default: return bytes
+        }
+        guard let text = String(data: Data(bytes), encoding: encoding) else { return bytes }
+        return Array(text.utf8)
+    }
+
+    private static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        let head = String(decoding: bytes.prefix(256), as: UTF8.self)
+        guard let declaration = head.range(of: "<?xml"), let end = head.range(of: "?>"),
+            declaration.upperBound <= end.lowerBound
+        else { return nil }
+        let text = head[declaration.upperBound..<end.lowerBound]
+        guard let key = text.range(of: "encoding") else { return nil }
+        let rest = text[key.upperBound...].drop(while: { $0 == " " || $0 == "=" })
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix(while: { $0 != quote })).lowercased()
+    }
+}

@@ -1,0 +1,53 @@
+// Where a feed comes from: an http(s) URL or a local file. Every other scheme is refused up front.
+import Foundation
+
+/// A feed location as the user gave it, checked.
+public enum FeedSource: Equatable, Sendable {
+    case remote(URL)
+    case local(path: String)
+
+    /// Reads a command-line feed argument.
+    ///
+    /// `http://` and `https://` URLs are remote; `file://` URLs and anything without a scheme are local paths,
+    /// relative to `currentDirectory`. Any other scheme (`ftp:`, `data:`, `javascript:`) is refused.
+    public init(_ text: String, currentDirectory: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw FeedError.invalidSource(text) }
+        if FeedURL.hasScheme(trimmed) {
+            let scheme = String(trimmed.prefix(while: { $0 != ":" })).lowercased()
+            switch scheme {
+            case "http", "https":
+                guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
+                    throw FeedError.invalidSource(text)
+                }
+                self = .remote(url)
+            case "file":
+                guard let url = URL(string: trimmed), url.isFileURL, !url.path.isEmpty else {
+                    throw FeedError.invalidSource(text)
+                }
+                self = .local(path: url.path)
+            default:
+                throw FeedError.unsupportedScheme(trimmed)
+            }
+            return
+        }
+        let path = trimmed.hasPrefix("/") ? trimmed : currentDirectory + "/" + trimmed
+        self = .local(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// The source as a URL: what relative enclosure URLs resolve against, and how errors name the feed.
+    public var url: URL {
+        switch self {
+        case .remote(let url): return url
+        case .local(let path): return URL(fileURLWithPath: path)
+        }
+    }
+
+    /// How messages name this feed.
+    public var displayName: String {
+        switch self {
+        case .remote(let url): return url.absoluteString
+        case .local(let path): return path
+        }
+    }
+}

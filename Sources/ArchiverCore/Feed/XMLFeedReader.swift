@@ -1,0 +1,334 @@
+// Reads RSS 2.0 (with iTunes and Podcasting 2.0 tags), RSS 1.0 and Atom into a `Feed`, recovering what a reader
+// can see in broken documents: stray closing tags close the nearest matching element or are ignored, and a
+// document cut off mid-way keeps the items it completed.
+import Foundation
+
+/// What the XML reader found: the feed, or why the document is not one.
+enum XMLFeedResult {
+    case feed(Feed)
+    case notAFeed(String)
+}
+
+struct XMLFeedReader {
+    private enum Namespace: Equatable {
+        case none, atom, itunes, podcast, dc, rdf, rss1, other
+    }
+
+    private enum Kind: Equatable {
+        case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
+        case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
+    }
+
+    private struct Frame {
+        var name: Range<Int>
+        var kind: Kind
+        var bindingsMark: Int
+        var hasBase: Bool
+    }
+
+    private struct Binding {
+        var prefix: Range<Int>
+        var namespace: Namespace
+    }
+
+    /// The parts of an `<item>` or `<entry>` gathered so far.
+    private struct ItemBuilder {
+        var title: String?
+        var itunesTitle: String?
+        var guid: String?
+        var url: String?
+        var mimeType: String?
+        var length: Int64?
+        var pubDate: Date?
+        var dcDate: Date?
+        var published: Date?
+        var updated: Date?
+        var episodeNumber: Int?
+        var seasonNumber: Int?
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let documentURL: URL?
+    private var stack: [Frame] = []
+    private var bindings: [Binding] = []
+    private var bases: [URL] = []
+    private var format: FeedFormat?
+    private var feedTitle: String?
+    private var episodes: [Episode] = []
+    private var item: ItemBuilder?
+    private var itemDepth = 0
+    private var skipDepth: Int?
+    private var captureDepth: Int?
+    private var captured: [UInt8] = []
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?) {
+        self.bytes = bytes
+        self.documentURL = documentURL
+    }
+
+    /// Reads a UTF-8 XML document. `documentURL` resolves relative enclosure URLs.
+    static func read(_ utf8: [UInt8], documentURL: URL?) -> XMLFeedResult {
+        utf8.withUnsafeBufferPointer { buffer in
+            var reader = XMLFeedReader(bytes: buffer, documentURL: documentURL)
+            return reader.run()
+        }
+    }
+
+    private mutating func run() -> XMLFeedResult {
+        var tokenizer = XMLTokenizer(bytes)
+        while let token = tokenizer.next() {
+            switch token {
+            case .startTag(let name, let attributes, let selfClosing):
+                if let rejection = open(name: name, attributes: attributes) { return .notAFeed(rejection) }
+                if selfClosing { close(depth: stack.count - 1) }
+            case .endTag(let name):
+                // Close the innermost open element of that name; a closing tag nothing matches is ignored.
+                if let depth = stack.lastIndex(where: { XMLText.equal(bytes, $0.name, name) }) {
+                    close(depth: depth)
+                }
+            case .text(let range):
+                if captureDepth != nil { XMLText.decode(bytes, range, into: &captured) }
+            case .cdata(let range):
+                if captureDepth != nil { captured.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
+            }
+        }
+        guard let format else { return .notAFeed("the document has no root element") }
+        let truncated = !stack.isEmpty
+        if truncated && episodes.isEmpty {
+            return .notAFeed("the document is cut off before its first complete episode")
+        }
+        return .feed(Feed(title: feedTitle, episodes: episodes, format: format))
+    }
+
+    // MARK: - Elements
+
+    private mutating func open(name: Range<Int>, attributes: Range<Int>) -> String? {
+        let mark = bindings.count
+        var hasBase = false
+        var parsedAttributes: [XMLAttributeRange] = []
+        if !attributes.isEmpty {
+            parsedAttributes = XMLText.attributes(bytes, attributes)
+            for attribute in parsedAttributes {
+                hasBase = declare(attribute) || hasBase
+            }
+        }
+        let kind = classify(name)
+        let depth = stack.count
+        stack.append(Frame(name: name, kind: kind, bindingsMark: mark, hasBase: hasBase))
+
+        if depth == 0 {
+            switch kind {
+            case .rss, .rdf: format = .rss
+            case .atomFeed: format = .atom
+            default:
+                let root = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
+                return "the document is <\(root)>, not RSS or Atom"
+            }
+            return nil
+        }
+        guard format != nil, skipDepth == nil else { return nil }
+        let parent = stack[depth - 1].kind
+
+        switch kind {
+        case .liveItem:
+            skipDepth = depth
+        case .item where item == nil, .entry where item == nil:
+            item = ItemBuilder()
+            itemDepth = depth
+        case .enclosure where parent == .item:
+            if item?.url == nil { takeEnclosure(parsedAttributes, urlAttribute: "url") }
+        case .atomLink where parent == .entry || parent == .item:
+            if item?.url == nil, value(of: "rel", in: parsedAttributes) == "enclosure" {
+                takeEnclosure(parsedAttributes, urlAttribute: "href")
+            }
+        case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
+            .itunesSeason:
+            let wanted =
+                (item != nil && depth == itemDepth + 1)
+                || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
+            if wanted, captureDepth == nil {
+                captureDepth = depth
+                captured.removeAll(keepingCapacity: true)
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func close(depth: Int) {
+        while stack.count > depth {
+            let frame = stack.removeLast()
+            let closingDepth = stack.count
+            if captureDepth == closingDepth {
+                captureDepth = nil
+                finishText(of: frame.kind, parent: stack.last?.kind)
+            }
+            if frame.kind == .item || frame.kind == .entry, item != nil, closingDepth == itemDepth, skipDepth == nil {
+                finishItem()
+            }
+            if skipDepth == closingDepth { skipDepth = nil }
+            if frame.hasBase { bases.removeLast() }
+            bindings.removeSubrange(frame.bindingsMark...)
+        }
+    }
+
+    private mutating func finishText(of kind: Kind, parent: Kind?) {
+        let text = String(decoding: captured, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard var built = item, parent == .item || parent == .entry else {
+            if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
+            return
+        }
+        switch kind {
+        case .title: built.title = built.title ?? text
+        case .itunesTitle: built.itunesTitle = built.itunesTitle ?? (text.isEmpty ? nil : text)
+        case .guid, .atomID: if built.guid == nil, !text.isEmpty { built.guid = text }
+        case .pubDate: built.pubDate = built.pubDate ?? FeedDate.parseRFC822(text)
+        case .dcDate: built.dcDate = built.dcDate ?? FeedDate.parseRFC3339(text) ?? FeedDate.parseRFC822(text)
+        case .published: built.published = built.published ?? FeedDate.parseRFC3339(text)
+        case .updated: built.updated = built.updated ?? FeedDate.parseRFC3339(text)
+        case .itunesEpisode: built.episodeNumber = Int(text)
+        case .itunesSeason: built.seasonNumber = Int(text)
+        default: break
+        }
+        item = built
+    }
+
+    private mutating func finishItem() {
+        defer { item = nil }
+        guard let built = item, let url = built.url else { return }
+        let title = built.title ?? built.itunesTitle
+        episodes.append(
+            Episode(
+                title: title, guid: built.guid, url: url, mimeType: built.mimeType, length: built.length,
+                published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
+                episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber))
+    }
+
+    private mutating func takeEnclosure(_ attributes: [XMLAttributeRange], urlAttribute: StaticString) {
+        guard let raw = value(of: urlAttribute, in: attributes)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !raw.isEmpty
+        else { return }
+        item?.url = FeedURL.resolve(raw, against: bases.last ?? documentURL)
+        let type = value(of: "type", in: attributes)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        item?.mimeType = type?.isEmpty == false ? type : nil
+        if let length = value(of: "length", in: attributes).flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+            length > 0
+        {
+            item?.length = length
+        }
+    }
+
+    // MARK: - Names and namespaces
+
+    /// Records an `xmlns` or `xml:base` attribute; returns true when it set a new base URL.
+    private mutating func declare(_ attribute: XMLAttributeRange) -> Bool {
+        let name = attribute.name
+        if XMLText.equals(bytes, name, "xml:base") {
+            let raw = XMLText.string(bytes, attribute.value).trimmingCharacters(in: .whitespacesAndNewlines)
+            let parent = bases.last ?? documentURL
+            guard let url = URL(string: raw, relativeTo: parent)?.absoluteURL else { return false }
+            bases.append(url)
+            return true
+        }
+        guard name.count >= 5, XMLText.equals(bytes, name.lowerBound..<name.lowerBound + 5, "xmlns") else {
+            return false
+        }
+        let prefix: Range<Int>
+        if name.count == 5 {
+            prefix = name.upperBound..<name.upperBound
+        } else if bytes[name.lowerBound + 5] == Ascii.colon {
+            prefix = name.lowerBound + 6..<name.upperBound
+        } else {
+            return false
+        }
+        let uri = XMLText.string(bytes, attribute.value).trimmingCharacters(in: .whitespaces)
+        bindings.append(Binding(prefix: prefix, namespace: Self.namespace(uri: uri)))
+        return false
+    }
+
+    private func classify(_ name: Range<Int>) -> Kind {
+        var colon = name.lowerBound
+        while colon < name.upperBound, bytes[colon] != Ascii.colon { colon += 1 }
+        let hasPrefix = colon < name.upperBound
+        let prefix = hasPrefix ? name.lowerBound..<colon : name.lowerBound..<name.lowerBound
+        let local = hasPrefix ? colon + 1..<name.upperBound : name
+        let namespace = resolve(prefix: prefix)
+        func isLocal(_ literal: StaticString) -> Bool { XMLText.equals(bytes, local, literal) }
+
+        switch namespace {
+        case .none, .rss1:
+            if isLocal("item") { return .item }
+            if isLocal("title") { return .title }
+            if isLocal("enclosure") { return .enclosure }
+            if isLocal("guid") { return .guid }
+            if isLocal("pubDate") { return .pubDate }
+            if isLocal("channel") { return .channel }
+            if isLocal("rss") { return .rss }
+            // Atom documents that forgot their namespace declaration.
+            if namespace == .none, stack.isEmpty, isLocal("feed") { return .atomFeed }
+            if namespace == .none, format == .atom { return atomKind(isLocal) }
+        case .atom:
+            return atomKind(isLocal)
+        case .itunes:
+            if isLocal("title") { return .itunesTitle }
+            if isLocal("episode") { return .itunesEpisode }
+            if isLocal("season") { return .itunesSeason }
+        case .dc:
+            if isLocal("date") { return .dcDate }
+        case .podcast:
+            if isLocal("liveItem") { return .liveItem }
+        case .rdf:
+            if isLocal("RDF") { return .rdf }
+        case .other:
+            break
+        }
+        return .other
+    }
+
+    private func atomKind(_ isLocal: (StaticString) -> Bool) -> Kind {
+        if isLocal("entry") { return .entry }
+        if isLocal("title") { return .title }
+        if isLocal("link") { return .atomLink }
+        if isLocal("id") { return .atomID }
+        if isLocal("published") { return .published }
+        if isLocal("updated") { return .updated }
+        if isLocal("feed") { return .atomFeed }
+        return .other
+    }
+
+    private func resolve(prefix: Range<Int>) -> Namespace {
+        for binding in bindings.reversed() where XMLText.equal(bytes, binding.prefix, prefix) {
+            return binding.namespace
+        }
+        if prefix.isEmpty { return .none }
+        // Feeds often use a prefix without declaring it; read the conventional ones anyway.
+        if XMLText.equals(bytes, prefix, "itunes") { return .itunes }
+        if XMLText.equals(bytes, prefix, "atom") { return .atom }
+        if XMLText.equals(bytes, prefix, "podcast") { return .podcast }
+        if XMLText.equals(bytes, prefix, "dc") { return .dc }
+        if XMLText.equals(bytes, prefix, "rdf") { return .rdf }
+        return .other
+    }
+
+    private static func namespace(uri: String) -> Namespace {
+        switch uri.lowercased() {
+        case "": return .none
+        case "http://www.w3.org/2005/atom", "http://purl.org/atom/ns#": return .atom
+        case "http://www.itunes.com/dtds/podcast-1.0.dtd", "https://www.itunes.com/dtds/podcast-1.0.dtd": return .itunes
+        case "http://purl.org/dc/elements/1.1/": return .dc
+        case "http://purl.org/rss/1.0/": return .rss1
+        case "http://www.w3.org/1999/02/22-rdf-syntax-ns#": return .rdf
+        case let other where other.contains("podcastindex.org/namespace") || other.contains("podcast-namespace"):
+            return .podcast
+        default: return .other
+        }
+    }
+
+    private func value(of name: StaticString, in attributes: [XMLAttributeRange]) -> String? {
+        for attribute in attributes where XMLText.equals(bytes, attribute.name, name) {
+            return XMLText.string(bytes, attribute.value)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,55 @@
+// Seams: the file-system effects podarchive has, each a protocol with FileManager's own signature so that
+// FileManager conforms as it is. Tests inject spies and an in-memory fake.
+import Foundation
+
+/// Moves a finished download into place. `moveItem` refuses to overwrite an existing file.
+public protocol FileMovement: Sendable {
+    func moveItem(at srcURL: URL, to dstURL: URL) throws
+}
+
+/// Reads and sets file dates and sizes.
+public protocol FileAttributes: Sendable {
+    func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws
+    func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any]
+}
+
+/// Creates the archive's folders.
+public protocol DirectoryCreation: Sendable {
+    func createDirectory(
+        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws
+}
+
+/// Reads files and folder listings: local feeds, the archive index, the names already taken.
+public protocol FileReading: Sendable {
+    func contents(atPath path: String) -> Data?
+    func fileExists(atPath path: String) -> Bool
+    func contentsOfDirectory(atPath path: String) throws -> [String]
+}
+
+/// Removes leftovers: a download that failed its checks.
+public protocol FileRemoval: Sendable {
+    func removeItem(at URL: URL) throws
+}
+
+/// Replaces a small file atomically (write a temporary file, then rename it over the old one).
+public protocol AtomicFileWriting: Sendable {
+    func writeAtomically(_ data: Data, to url: URL) throws
+}
+
+extension FileManager: FileMovement {}
+extension FileManager: FileAttributes {}
+extension FileManager: DirectoryCreation {}
+extension FileManager: FileReading {}
+extension FileManager: FileRemoval {}
+
+extension FileManager: AtomicFileWriting {
+    /// Foundation's atomic write: a temporary file in the same folder, renamed over `url`.
+    public func writeAtomically(_ data: Data, to url: URL) throws {
+        try data.write(to: url, options: .atomic)
+    }
+}
+
+/// Every file-system seam the archiver uses, so one value can stand for all of them.
+public typealias ArchiveFileSystem = FileMovement & FileAttributes & DirectoryCreation & FileReading & FileRemoval
+    & AtomicFileWriting

@@ -1,0 +1,15 @@
+// The exit codes podarchive promises to scripts and cron. Documented in `--help` and the README.
+
+/// How a run ended, as a process exit status.
+enum ExitCode: Int32, Equatable, Sendable {
+    /// Everything archived, or nothing new.
+    case success = 0
+    /// The feed was read but some episodes failed (they are retried next run).
+    case episodesFailed = 1
+    /// The command line was wrong; usage was printed.
+    case usage = 2
+    /// The feed could not be fetched or read.
+    case feedFailed = 3
+    /// The archive folder or its index could not be used (unwritable, damaged).
+    case archiveFailed = 5
+}
