@@ -1,7 +1,8 @@
 // File and folder names that are safe on every platform, whatever a feed's titles contain.
 //
 // A name is one path component: no separators, no NUL or control characters, none of the characters Windows
-// or macOS refuse, no leading dot (so never `.` or `..`, never hidden), no trailing dot or space, no Windows
+// or macOS refuse, no leading dot or dash (so never `.` or `..`, never hidden, never read as an option), no
+// trailing dot or space, no Windows
 // device name, Unicode NFC, and at most 255 bytes of UTF-8 with the extension kept.
 import Foundation
 
@@ -15,16 +16,19 @@ public enum FileNamer {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var lastWasSpace = true  // drops leading white space and collapses runs
-        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+        let scalars = Array(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+        for (position, scalar) in scalars.enumerated() {
             let replacement: String
             switch scalar {
+            // "Episode 3: Title" reads best as "Episode 3 - Title"; "10:30" as "10-30".
+            case ":" where position + 1 < scalars.count && scalars[position + 1] == " ": replacement = " -"
             case "/", "\\", "|", ":": replacement = "-"
             case "\"": replacement = "'"
-            case "*", "?", "<", ">": replacement = "_"
+            case "*", "?", "<", ">": continue
             case "\u{09}", "\u{0A}", "\u{0D}", " ", "\u{A0}", "\u{2028}", "\u{2029}": replacement = " "
             default:
                 // C0 and C1 controls, DEL, and the Unicode format/private characters a terminal would hide.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF || scalar.value == 0xFFFD
                     || (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
                     || (0x2066...0x2069).contains(scalar.value)
                 {
@@ -37,12 +41,13 @@ public enum FileNamer {
                 lastWasSpace = true
             } else {
                 lastWasSpace = false
+                if replacement == " -" && result.hasSuffix(" ") { result.removeLast() }
             }
             result += replacement
         }
         var trimmed = Substring(result)
-        // No hidden names, no "." or "..": drop leading dots (and the spaces they leave).
-        while let first = trimmed.first, first == "." || first == " " { trimmed = trimmed.dropFirst() }
+        // No hidden names, no "." or "..", and no leading "-" that shell tools would read as an option.
+        while let first = trimmed.first, first == "." || first == " " || first == "-" { trimmed = trimmed.dropFirst() }
         // Windows drops trailing dots and spaces silently, which would make two names collide there.
         while let last = trimmed.last, last == "." || last == " " { trimmed = trimmed.dropLast() }
         var name = truncate(String(trimmed), toBytes: maximumBytes)

@@ -84,11 +84,16 @@ enum JSONFeedReader {
         let text: String
         switch value {
         case let string as String: text = string
-        case let number as NSNumber where !(number is Bool): text = number.stringValue
+        case let number as NSNumber where !isBoolean(number): text = number.stringValue
         default: return nil
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// JSON `true`/`false` arrive as NSNumber too (and on Linux `is Bool` matches every NSNumber).
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
     }
 
     private static func integer(_ value: Any?) -> Int64? {

@@ -1,0 +1,273 @@
+// The sync pipeline with every effect replaced by a double: what is requested, moved, dated and recorded.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class ArchiverTests: XCTestCase {
+    private let root = URL(fileURLWithPath: "/archive")
+    private let clock = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private struct World {
+        let logger = RequestLogger()
+        let fileSystem = FakeFileSystem()
+        let mover: SpyFileMovement
+        let attributes: SpyFileAttributes
+        let downloader: SpyDownloader
+        let archiver: Archiver
+
+        init(feedURL: String, feed: Data, feedStatus: Int = 200, episodes: [String: SpyDownloader.Canned], now: Date) {
+            mover = SpyFileMovement(fileSystem: fileSystem)
+            attributes = SpyFileAttributes(fileSystem: fileSystem)
+            downloader = SpyDownloader(logger: logger, fileSystem: fileSystem, canned: episodes)
+            let fetcher = StubFetcher(logger: logger, feedURL: feedURL, body: feed, status: feedStatus)
+            archiver = Archiver(
+                fetcher: fetcher, downloader: downloader, mover: mover, attributes: attributes, files: fileSystem,
+                now: { now })
+        }
+    }
+
+    private func audio(_ text: String = "ID3 fake audio") -> SpyDownloader.Canned {
+        SpyDownloader.Canned(body: Data(text.utf8), headers: ["Content-Type": "audio/mpeg"])
+    }
+
+    private func rss(_ items: [(title: String, url: String, guid: String?)], title: String = "Show") -> Data {
+        var text = "<rss version=\"2.0\"><channel><title>\(title)</title>"
+        for item in items {
+            text += "<item><title>\(item.title)</title>" + (item.guid.map { "<guid>\($0)</guid>" } ?? "")
+            text += "<enclosure url=\"\(item.url)\" type=\"audio/mpeg\"/></item>"
+        }
+        return Data((text + "</channel></rss>").utf8)
+    }
+
+    // MARK: - The seed example
+
+    func test_sync_seedFeed_fetchesFeedThenEpisodeMovesItIntoPlaceAndDatesIt() async throws {
+        // Given the seed's JSON array with one episode
+        let feedURL = "https://example.com/feed.json"
+        let world = World(
+            feedURL: feedURL, feed: Fixtures.data("feeds/seed.json"),
+            episodes: ["https://example.com/episodes/1.mp3": audio()], now: clock)
+
+        // When
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        // Then: one feed request, then one episode request
+        let requests = await world.logger.requests
+        XCTAssertEqual(requests, [.feed(feedURL), .episode("https://example.com/episodes/1.mp3")])
+        // one move, into <root>/<feed>/<title>.mp3
+        let expected = "/archive/example.com-feed/The very first episode ever!.mp3"
+        XCTAssertEqual(world.mover.moves.map(\.to), [expected])
+        XCTAssertTrue(world.mover.moves[0].from.hasPrefix("/archive/example.com-feed/.podarchive/"), "downloads go to a hidden file in the feed folder")
+        // and the file's dates set to the publication date
+        let published = Date(timeIntervalSince1970: 1_736_514_000)
+        XCTAssertEqual(world.attributes.changes, [.init(path: expected, modificationDate: published, creationDate: published)])
+        XCTAssertEqual(world.fileSystem.file(expected), Data("ID3 fake audio".utf8))
+        XCTAssertEqual(report.archived.map(\.path), [expected])
+        XCTAssertTrue(report.failed.isEmpty)
+    }
+
+    // MARK: - Re-runs
+
+    func test_sync_whenEpisodeAlreadyArchived_doesNotDownloadAgain() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
+            episodes: ["https://example.com/1.mp3": audio()], now: clock)
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        let requests = await world.logger.requests
+        XCTAssertEqual(requests, [.feed(feedURL), .episode("https://example.com/1.mp3"), .feed(feedURL)])
+        XCTAssertEqual(second.alreadyArchived, 1)
+        XCTAssertEqual(second.archived, [])
+    }
+
+    func test_sync_whenEpisodeFailedBefore_triesItAgainNextRun() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
+            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 503)], now: clock)
+
+        let first = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+        let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(first.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(second.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(world.downloader.requests.count, 2)
+        XCTAssertEqual(world.fileSystem.allFiles, [], "nothing half-written is left behind, and no index entry was made")
+    }
+
+    // MARK: - Index
+
+    func test_sync_recordsEachEpisodeInTheIndexRightAfterItIsArchived() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL,
+            feed: rss([("One", "https://example.com/1.mp3", "g1"), ("Two", "https://example.com/2.mp3", nil)]),
+            episodes: ["https://example.com/1.mp3": audio("one"), "https://example.com/2.mp3": audio("two!")], now: clock)
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        let indexPath = "/archive/Show/.podarchive/index.json"
+        XCTAssertEqual(world.fileSystem.atomicWrites.filter { $0 == indexPath }.count, 2, "one atomic rewrite per episode")
+        let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
+        XCTAssertEqual(index.feed, feedURL)
+        XCTAssertEqual(index.episodes.map(\.key), ["g1", "https://example.com/2.mp3"], "GUID, else enclosure URL")
+        XCTAssertEqual(index.episodes.map(\.file), ["One.mp3", "Two.mp3"])
+        XCTAssertEqual(index.episodes.map(\.size), [3, 4])
+        XCTAssertEqual(index.episodes.map(\.archived), ["2027-01-15T08:00:00Z", "2027-01-15T08:00:00Z"])
+    }
+
+    func test_sync_damagedIndex_stopsWithoutTouchingAnything() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+        world.fileSystem.put("/archive/Show/.podarchive/index.json", Data("{ torn".utf8))
+
+        do {
+            _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? ArchiveError, .damagedIndex(path: "/archive/Show/.podarchive/index.json", reason: "not valid index JSON"))
+        }
+        XCTAssertEqual(world.downloader.requests.count, 0)
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/.podarchive/index.json"), Data("{ torn".utf8))
+    }
+
+    // MARK: - Names
+
+    func test_sync_duplicateTitles_bothSurviveUnderDistinctNames() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL,
+            feed: rss([("Same", "https://example.com/a/media.mp3", "a"), ("Same", "https://example.com/b/media.mp3", "b")]),
+            episodes: ["https://example.com/a/media.mp3": audio("first"), "https://example.com/b/media.mp3": audio("second")],
+            now: clock)
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/Same.mp3"), Data("first".utf8))
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/Same (2).mp3"), Data("second".utf8))
+    }
+
+    func test_sync_existingFileOfAnotherEpisode_isNeverOverwritten() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("Same", "https://example.com/new.mp3", "new")]),
+            episodes: ["https://example.com/new.mp3": audio("new")], now: clock)
+        world.fileSystem.put("/archive/Show/Same.mp3", Data("the user's own file".utf8))
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/Same.mp3"), Data("the user's own file".utf8))
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/Same (2).mp3"), Data("new".utf8))
+    }
+
+    func test_sync_hostileFeed_writesNothingOutsideTheArchiveRootAndNeverRequestsNonHTTP() async throws {
+        let feedURL = "https://example.com/hostile.xml"
+        var episodes: [String: SpyDownloader.Canned] = [:]
+        for index in 1...7 { episodes["https://example.com/h\(index).mp3"] = audio("h\(index)") }
+        episodes["https://example.com/same-1.mp3"] = audio("s1")
+        episodes["https://example.com/same-2.mp3"] = audio("s2")
+        let world = World(feedURL: feedURL, feed: Fixtures.data("feeds/hostile.xml"), episodes: episodes, now: clock)
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        let folder = "/archive/Escape Attempt/"
+        for path in world.fileSystem.allFiles {
+            XCTAssertTrue(path.hasPrefix(folder), "\(path) is outside \(folder)")
+            let name = String(path.dropFirst(folder.count))
+            guard name != ".podarchive/index.json" else { continue }
+            XCTAssertFalse(name.contains("/"), name)
+            XCTAssertLessThanOrEqual(name.utf8.count, 255)
+            XCTAssertFalse(name.hasPrefix("."), name)
+        }
+        XCTAssertEqual(world.fileSystem.allFiles.filter { !$0.contains("/.podarchive/") }.count, 9)
+        XCTAssertEqual(
+            report.failed.map(\.failure), [.unsupportedScheme("file"), .unsupportedScheme("ftp"), .unsupportedScheme("data")])
+        XCTAssertFalse(world.downloader.requests.contains { !["http", "https"].contains($0.url?.scheme ?? "") })
+    }
+
+    // MARK: - Failures
+
+    func test_sync_oneFailingEpisode_neverStopsTheOthers() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL,
+            feed: rss([
+                ("Missing", "https://example.com/404.mp3", "a"), ("Broken", "https://example.com/500.mp3", "b"),
+                ("Fine", "https://example.com/ok.mp3", "c"),
+            ]),
+            episodes: [
+                "https://example.com/404.mp3": SpyDownloader.Canned(status: 404),
+                "https://example.com/500.mp3": SpyDownloader.Canned(status: 500),
+                "https://example.com/ok.mp3": audio(),
+            ], now: clock)
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(404), .httpStatus(500)])
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Fine.mp3"])
+    }
+
+    func test_sync_badDownloads_areDiscardedNotKept() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let html = SpyDownloader.Canned(body: Data("<!DOCTYPE html><html><body>Not found</body></html>".utf8), headers: ["Content-Type": "audio/mpeg"])
+        let htmlType = SpyDownloader.Canned(body: Data("oops".utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
+        let short = SpyDownloader.Canned(body: Data("12345".utf8), headers: ["Content-Length": "10"])
+        let empty = SpyDownloader.Canned(body: Data())
+        let cut = SpyDownloader.Canned(error: .transport("connection lost"))
+        let world = World(
+            feedURL: feedURL,
+            feed: rss([
+                ("Html", "https://example.com/html.mp3", "1"), ("Type", "https://example.com/type.mp3", "2"),
+                ("Short", "https://example.com/short.mp3", "3"), ("Empty", "https://example.com/empty.mp3", "4"),
+                ("Cut", "https://example.com/cut.mp3", "5"),
+            ]),
+            episodes: [
+                "https://example.com/html.mp3": html, "https://example.com/type.mp3": htmlType,
+                "https://example.com/short.mp3": short, "https://example.com/empty.mp3": empty,
+                "https://example.com/cut.mp3": cut,
+            ], now: clock)
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(
+            report.failed.map(\.failure),
+            [.htmlPage, .htmlPage, .lengthMismatch(expected: 10, received: 5), .emptyBody, .transport("connection lost")])
+        XCTAssertEqual(world.mover.moves, [])
+        XCTAssertEqual(world.fileSystem.allFiles, [], "no partial or rejected file remains")
+    }
+
+    func test_sync_feedFailures_throwFeedErrorAndTouchNothing() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let notFound = World(feedURL: feedURL, feed: Data("nope".utf8), feedStatus: 404, episodes: [:], now: clock)
+        let html = World(feedURL: feedURL, feed: Fixtures.data("feeds/not-a-feed.html"), episodes: [:], now: clock)
+
+        for (world, expected) in [
+            (notFound, FeedError.httpStatus(url: feedURL, status: 404)),
+            (html, FeedError.notAFeed(url: feedURL, reason: "the document is <html>, not RSS or Atom")),
+        ] {
+            do {
+                _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+                XCTFail("expected \(expected)")
+            } catch {
+                XCTAssertEqual(error as? FeedError, expected)
+            }
+            XCTAssertEqual(world.fileSystem.allFiles, [])
+        }
+    }
+
+    func test_sync_episodeWithoutDate_keepsTheDownloadTime() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("Undated", "https://example.com/u.mp3", "u")]),
+            episodes: ["https://example.com/u.mp3": audio()], now: clock)
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(world.attributes.changes, [], "no date is invented")
+    }
+}

@@ -1,0 +1,62 @@
+// Dates in every form real feeds use; an unreadable date is nil, never "now" and never a crash.
+import ArchiverCore
+import Foundation
+import XCTest
+
+final class FeedDateTests: XCTestCase {
+    private func assertRFC822(_ text: String, _ expected: TimeInterval?, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(FeedDate.parseRFC822(text)?.timeIntervalSince1970, expected, text, file: file, line: line)
+    }
+
+    func test_parseRFC822_acceptsTheVariantsFeedsUse() {
+        let base: TimeInterval = 1_736_514_000  // 2025-01-10 13:00:00 UTC
+        assertRFC822("Mon, 10 Jan 2025 13:00:00 GMT", base)  // wrong weekday: ignored
+        assertRFC822("Fri, 10 Jan 2025 13:00:00 UT", base)
+        assertRFC822("Fri, 10 Jan 2025 13:00:00 UTC", base)
+        assertRFC822("Fri, 10 Jan 2025 13:00:00 Z", base)
+        assertRFC822("Fri, 10 Jan 2025 15:00:00 +0200", base)
+        assertRFC822("Fri, 10 Jan 2025 15:00:00 +02:00", base)
+        assertRFC822("Fri, 10 Jan 2025 13:00:00 -0000", base)
+        assertRFC822("Fri, 10 Jan 2025 08:00:00 EST", base)
+        assertRFC822("Fri, 10 Jan 2025 05:00:00 PST", base)
+        assertRFC822("Fri, 10 Jan 2025 06:00:00 PDT", base)
+        assertRFC822("Fri, 10 Jan 2025 14:00:00 CET", base)
+        assertRFC822("Fri, 10 Jan 2025 15:00:00 CEST", base)
+        assertRFC822("10 Jan 2025 13:00:00 GMT", base)  // no weekday
+        assertRFC822("Fri, 10 Jan 2025 13:00 GMT", base)  // no seconds
+        assertRFC822("Fri, 10 Jan 25 13:00:00 GMT", base)  // two-digit year
+        assertRFC822("Fri 10 January 2025 13:00:00 GMT", base)  // full month, no comma
+        assertRFC822("Fri, 10 Jan 2025 13:00:00", base)  // no zone: UTC
+        assertRFC822("Fri, 10 Jan 2025 13:00:00.500 GMT", base + 0.5)
+        assertRFC822("Fri, 10 Jan 2025 05:00:00 -0800 (PST)", base)
+        assertRFC822("Sat, 1 Feb 2025 9:05:03 GMT", 1_738_400_703)  // one-digit day and hour
+        assertRFC822("Wed, 02 Oct 02 08:00:00 EST", 1_033_563_600)  // 2002, not year 2
+        assertRFC822("Thu, 01 Jan 98 00:00:00 GMT", 883_612_800)  // 1998
+        assertRFC822("2025-01-10T13:00:00Z", base)  // RFC 3339 where RFC 822 belongs
+    }
+
+    func test_parseRFC822_unreadableDates_areNil() {
+        for text in ["", "yesterday", "Fri, 32 Jan 2025 13:00:00 GMT", "Fri, 10 Foo 2025 13:00:00 GMT", "Fri, 10 Jan 2025 25:61:00 GMT", "30 Feb 2025", "13:00:00"] {
+            XCTAssertNil(FeedDate.parseRFC822(text), text)
+        }
+    }
+
+    func test_parseRFC3339_withAndWithoutFractionsAndOffsets() {
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T13:00:00Z")?.timeIntervalSince1970, 1_736_514_000)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10t13:00:00z")?.timeIntervalSince1970, 1_736_514_000)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T13:00:00.123456Z")!.timeIntervalSince1970, 1_736_514_000.123456, accuracy: 1e-5)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T15:30:00+02:30")?.timeIntervalSince1970, 1_736_514_000)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T08:00:00-0500")?.timeIntervalSince1970, 1_736_514_000)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10 13:00:00")?.timeIntervalSince1970, 1_736_514_000)
+        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10")?.timeIntervalSince1970, 1_736_467_200)
+        XCTAssertNil(FeedDate.parseRFC3339("2025-13-10T13:00:00Z"))
+        XCTAssertNil(FeedDate.parseRFC3339("2025-01-10T13:00:00Zjunk"))
+        XCTAssertNil(FeedDate.parseRFC3339("10 Jan 2025"))
+    }
+
+    func test_iso8601_formatsUTCToTheSecond() {
+        XCTAssertEqual(FeedDate.iso8601(Date(timeIntervalSince1970: 1_736_514_000.9)), "2025-01-10T13:00:00Z")
+        XCTAssertEqual(FeedDate.iso8601(Date(timeIntervalSince1970: -1)), "1969-12-31T23:59:59Z")
+        XCTAssertEqual(FeedDate.iso8601(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29T00:00:00Z")
+    }
+}

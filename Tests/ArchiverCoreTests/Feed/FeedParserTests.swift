@@ -1,0 +1,164 @@
+// Reading each supported format, and recovering what a reader can see in broken feeds.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class FeedParserTests: XCTestCase {
+    private func parse(_ fixture: String, url: String = "https://example.com/podcast/feed.xml") throws -> Feed {
+        try FeedParser.parse(Fixtures.data("feeds/\(fixture)"), url: URL(string: url)!)
+    }
+
+    private func date(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    // MARK: - Formats
+
+    func test_parse_seedJSONArray_readsTitleURLAndRFC822Date() throws {
+        let feed = try parse("seed.json")
+
+        XCTAssertEqual(feed.format, .jsonArray)
+        XCTAssertNil(feed.title)
+        XCTAssertEqual(
+            feed.episodes,
+            [Episode(title: "The very first episode ever!", guid: nil, url: "https://example.com/episodes/1.mp3", published: date(1_736_514_000))])
+    }
+
+    func test_parse_rss_readsEpisodesInDocumentOrderAndSkipsLiveItemsAndItemsWithoutEnclosure() throws {
+        let feed = try parse("rss.xml")
+
+        XCTAssertEqual(feed.format, .rss)
+        XCTAssertEqual(feed.title, "Fixture & Friends")
+        XCTAssertEqual(feed.episodes.count, 2)
+        XCTAssertEqual(
+            feed.episodes[0],
+            Episode(
+                title: "Episode 2: <Tags> & \"Quotes\"", guid: "ep-2", url: "https://cdn.example.com/audio/ep2.mp3?token=abc",
+                mimeType: "audio/mpeg", length: 2048, published: date(1_739_152_800), episodeNumber: 2, seasonNumber: 1))
+        XCTAssertEqual(
+            feed.episodes[1],
+            Episode(
+                title: "Episode 1 (itunes title only)", guid: nil, url: "https://example.com/podcast/media/ep1.m4a",
+                mimeType: "audio/x-m4a", length: nil, published: date(1_736_514_000)))
+    }
+
+    func test_parse_atom_readsEnclosureLinksResolvedAgainstXMLBase() throws {
+        let feed = try parse("atom.xml")
+
+        XCTAssertEqual(feed.format, .atom)
+        XCTAssertEqual(feed.title, "Atom Fixture")
+        XCTAssertEqual(feed.episodes.map(\.url), ["https://atom.example.org/shows/audio/second.ogg", "https://media.example.org/first.mp3"])
+        XCTAssertEqual(feed.episodes.map(\.guid), ["urn:uuid:entry-2", "urn:uuid:entry-1"])
+        XCTAssertEqual(feed.episodes[0].length, 777)
+        XCTAssertEqual(feed.episodes[0].published?.timeIntervalSince1970 ?? 0, 1_740_823_200.25, accuracy: 0.001)
+        XCTAssertEqual(feed.episodes[1].published, date(1_738_396_800), "falls back to <updated>")
+    }
+
+    func test_parse_jsonFeed_readsFirstAttachmentAndNumericIDs() throws {
+        let feed = try parse("jsonfeed.json", url: "https://json.example.net/feed.json")
+
+        XCTAssertEqual(feed.format, .jsonFeed)
+        XCTAssertEqual(feed.title, "JSON Feed Fixture")
+        XCTAssertEqual(
+            feed.episodes,
+            [
+                Episode(title: "Second", guid: "jf-2", url: "https://json.example.net/2.mp3", mimeType: "audio/mpeg", length: 12345, published: date(1_743_588_000)),
+                Episode(title: "First", guid: "1", url: "https://json.example.net/files/1.m4a", published: date(1_743_465_600)),
+            ])
+    }
+
+    func test_parse_latin1Declared_decodesCharacters() throws {
+        let feed = try parse("latin1.xml")
+
+        XCTAssertEqual(feed.title, "Café Müller")
+        XCTAssertEqual(feed.episodes.map(\.title), ["Ärger über ß"])
+    }
+
+    // MARK: - Broken but readable
+
+    func test_parse_newlineBeforeXMLDeclaration_recovers() throws {
+        let feed = try parse("broken-leading-newline.xml")
+
+        XCTAssertEqual(feed.title, "Leading newline")
+        XCTAssertEqual(feed.episodes.map(\.title), ["Only episode"])
+    }
+
+    func test_parse_undefinedEntities_decodesHTMLEntitiesAndKeepsUnknownOnesLiterally() throws {
+        let feed = try parse("broken-undefined-entity.xml")
+
+        XCTAssertEqual(feed.title, "Café\u{A0}Talk © &unknownentity; & more")
+        XCTAssertEqual(feed.episodes.map(\.title), ["Naïve \u{201C}quotes\u{201D} &bogus; end"])
+        XCTAssertEqual(feed.episodes.map(\.url), ["https://example.com/a.mp3?x=1&y=2"])
+    }
+
+    func test_parse_strayClosingTags_keepsEveryItem() throws {
+        let feed = try parse("broken-stray-close.xml")
+
+        XCTAssertEqual(feed.episodes.map(\.guid), ["s-1", "s-2"])
+        XCTAssertEqual(feed.episodes.map(\.url), ["https://example.com/1.mp3", "https://example.com/2.mp3"])
+    }
+
+    func test_parse_cutOffAfterSomeItems_keepsTheCompleteOnes() throws {
+        let feed = try parse("truncated-after-items.xml")
+
+        XCTAssertEqual(feed.episodes.map(\.title), ["Complete"])
+    }
+
+    func test_parse_entityBomb_isNeverExpandedAndReturnsQuickly() throws {
+        let start = Date()
+        let feed = try parse("entity-bomb.xml")
+
+        XCTAssertEqual(feed.title, "&lol9;")
+        XCTAssertEqual(feed.episodes.map(\.title), ["Bomb &lol9; inside"])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "an entity bomb must cost milliseconds")
+    }
+
+    // MARK: - Not feeds
+
+    func test_parse_documentsThatAreNotFeeds_throwNotAFeedNamingTheURL() {
+        let cases: [(String, String)] = [
+            ("not-a-feed.html", "the document is <html>, not RSS or Atom"),
+            ("garbage.bin", "the document is neither XML nor JSON"),
+            ("truncated.xml", "the document is cut off before its first complete episode"),
+        ]
+        for (fixture, reason) in cases {
+            XCTAssertThrowsError(try parse(fixture, url: "https://example.com/\(fixture)"), fixture) { error in
+                XCTAssertEqual(error as? FeedError, .notAFeed(url: "https://example.com/\(fixture)", reason: reason), fixture)
+            }
+        }
+    }
+
+    func test_parse_emptyAndNonFeedJSON_throwNotAFeed() {
+        let url = URL(string: "https://example.com/x")!
+        let inputs: [(String, String)] = [
+            ("", "the document is empty"),
+            ("  \n ", "the document is empty"),
+            ("{\"error\": \"rate limited\"}", "its JSON object is not a JSON Feed (no \"version\" or \"items\")"),
+            ("[1, 2, 3]", "its JSON array has no entries with a \"url\""),
+            ("{not json", "it is not valid JSON"),
+        ]
+        for (text, reason) in inputs {
+            XCTAssertThrowsError(try FeedParser.parse(Data(text.utf8), url: url), text) { error in
+                XCTAssertEqual(error as? FeedError, .notAFeed(url: "https://example.com/x", reason: reason), text)
+            }
+        }
+    }
+
+    func test_parse_validFeedWithNoEpisodes_isAFeedWithNothingToArchive() throws {
+        let rss = "<rss version=\"2.0\"><channel><title>Empty</title></channel></rss>"
+        let feed = try FeedParser.parse(Data(rss.utf8), url: nil)
+
+        XCTAssertEqual(feed.title, "Empty")
+        XCTAssertEqual(feed.episodes, [])
+        XCTAssertEqual(try FeedParser.parse(Data("[]".utf8), url: nil).episodes, [])
+    }
+
+    func test_parse_utf16WithByteOrderMark_isRead() throws {
+        let rss = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss><channel><title>Sixteen</title><item><title>É</title><enclosure url=\"https://e.x/1.mp3\"/></item></channel></rss>"
+        let data = rss.data(using: .utf16)!  // Foundation writes a BOM
+
+        let feed = try FeedParser.parse(data, url: nil)
+
+        XCTAssertEqual(feed.title, "Sixteen")
+        XCTAssertEqual(feed.episodes.map(\.title), ["É"])
+    }
+}

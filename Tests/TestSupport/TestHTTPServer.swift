@@ -1,0 +1,231 @@
+// A small HTTP/1.1 server on 127.0.0.1 for tests: canned responses per path, with faults on demand (truncated
+// bodies, error pages, redirects). Each test starts its own on a free port and stops it in tearDown.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+    private let sockStream = Int32(SOCK_STREAM.rawValue)
+    private let socketSend = Glibc.send
+#elseif canImport(Darwin)
+    import Darwin
+    private let sockStream = SOCK_STREAM
+    private let socketSend = Darwin.send
+#endif
+
+/// What the server sends for one path.
+public struct TestResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: Data
+    /// Close the connection after this many body bytes, whatever Content-Length said.
+    public var cutAfter: Int?
+    /// Leave out the Content-Length header (the body then ends when the connection closes).
+    public var omitContentLength: Bool
+
+    public init(
+        status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
+        omitContentLength: Bool = false
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.cutAfter = cutAfter
+        self.omitContentLength = omitContentLength
+    }
+
+    public static func ok(_ body: Data, type: String = "audio/mpeg") -> TestResponse {
+        TestResponse(headers: [("Content-Type", type)], body: body)
+    }
+
+    public static func ok(_ text: String, type: String) -> TestResponse {
+        ok(Data(text.utf8), type: type)
+    }
+
+    public static func status(_ status: Int, _ text: String = "") -> TestResponse {
+        TestResponse(status: status, headers: [("Content-Type", "text/plain")], body: Data(text.utf8))
+    }
+
+    public static func redirect(to location: String, status: Int = 302) -> TestResponse {
+        TestResponse(status: status, headers: [("Location", location)])
+    }
+}
+
+/// A request the server received.
+public struct RecordedRequest: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    public var headers: [String: String]
+}
+
+/// An HTTP server bound to 127.0.0.1 on a free port, serving canned responses.
+public final class TestHTTPServer: @unchecked Sendable {
+    public let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var routes: [String: TestResponse] = [:]
+    private var recorded: [RecordedRequest] = []
+    private var stopped = false
+    private let acceptThread: Thread
+
+    public init() throws {
+        let descriptor = socket(AF_INET, sockStream, 0)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = descriptor
+        let box = WeakServer()
+        acceptThread = Thread { box.server?.acceptLoop() }
+        box.server = self
+        acceptThread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Serves `response` for GET/HEAD of `path` (the path without its query string).
+    public func route(_ path: String, _ response: TestResponse) {
+        lock.withLock { routes[path] = response }
+    }
+
+    /// Every request received so far, in order.
+    public var requests: [RecordedRequest] {
+        lock.withLock { recorded }
+    }
+
+    /// The paths requested so far, in order.
+    public var requestedPaths: [String] {
+        requests.map(\.path)
+    }
+
+    public func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard wasRunning else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    // MARK: - Serving
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            var noSigPipe: Int32 = 1
+            #if canImport(Darwin)
+                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
+            #else
+                _ = noSigPipe
+            #endif
+            Thread { [self] in handle(client) }.start()
+        }
+    }
+
+    private func handle(_ client: Int32) {
+        defer { close(client) }
+        guard let head = readHead(client) else { return }
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        guard parts.count >= 2 else { return }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let method = String(parts[0])
+        let target = String(parts[1])
+        let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        let response = lock.withLock { () -> TestResponse in
+            recorded.append(RecordedRequest(method: method, path: target, headers: headers))
+            return routes[path] ?? .status(404, "not found")
+        }
+        send(response, to: client, includeBody: method != "HEAD")
+    }
+
+    private func readHead(_ client: Int32) -> String? {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let terminator = Data("\r\n\r\n".utf8)
+        while data.range(of: terminator) == nil {
+            let count = recv(client, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            data.append(contentsOf: buffer[0..<count])
+            if data.count > 65_536 { return nil }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func send(_ response: TestResponse, to client: Int32, includeBody: Bool) {
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        if !response.omitContentLength { head += "Content-Length: \(response.body.count)\r\n" }
+        head += "\r\n"
+        guard write(Data(head.utf8), to: client), includeBody else { return }
+        let body = response.cutAfter.map { response.body.prefix($0) } ?? response.body
+        _ = write(Data(body), to: client)
+    }
+
+    private func write(_ data: Data, to client: Int32) -> Bool {
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = socketSend(client, buffer.baseAddress! + offset, buffer.count - offset, Self.sendFlags)
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    #if canImport(Glibc)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let sendFlags: Int32 = 0
+    #endif
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 206: return "Partial Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 304: return "Not Modified"
+        case 404: return "Not Found"
+        case 500: return "Internal Server Error"
+        default: return "Status"
+        }
+    }
+}
+
+private final class WeakServer: @unchecked Sendable {
+    weak var server: TestHTTPServer?
+}
