@@ -48,3 +48,22 @@ public struct TemporaryFolder: Sendable {
         return result.sorted()
     }
 }
+
+/// Points HOME and the XDG folders at a temporary folder for the whole test process, because touching
+/// URLSessionConfiguration on Linux creates cache folders under them. Tests never write to the real home.
+public enum IsolatedHome {
+    public static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("podarchive-home-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        setenv("HOME", url.path, 1)
+        setenv("XDG_CACHE_HOME", url.appendingPathComponent(".cache").path, 1)
+        setenv("XDG_DATA_HOME", url.appendingPathComponent(".local/share").path, 1)
+        setenv("XDG_CONFIG_HOME", url.appendingPathComponent(".config").path, 1)
+        return url
+    }()
+
+    /// Call before creating any URLSession.
+    public static func activate() {
+        _ = folder
+    }
+}

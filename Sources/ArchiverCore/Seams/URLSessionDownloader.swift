@@ -185,7 +185,10 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let transfer = transfer(dataTask), transfer.failure == nil else { return }
+        // corelibs delivers the body even after a `.cancel` disposition: never write an error page's body.
+        guard let transfer = transfer(dataTask), transfer.failure == nil,
+            let response = transfer.response, Transfer.isSuccess(response)
+        else { return }
         if !transfer.write(data) { dataTask.cancel() }
     }
 

@@ -1,0 +1,107 @@
+// A whole sync with the live seams (URLSession, FileManager) against a loopback server, into a temp folder.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class LiveSyncTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+        folder = try TemporaryFolder("live-sync")
+    }
+
+    override func tearDown() {
+        server.stop()
+        folder.remove()
+    }
+
+    private func archiver() -> Archiver {
+        Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+    }
+
+    private func serveFeed(_ items: [(title: String, path: String)]) {
+        var xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Loopback Show</title>"
+        for (offset, item) in items.enumerated() {
+            xml += "<item><title>\(item.title)</title><guid>g\(offset)</guid>"
+            xml += "<pubDate>Fri, 10 Jan 2025 13:00:00 GMT</pubDate>"
+            xml += "<enclosure url=\"\(item.path)\" type=\"audio/mpeg\"/></item>"
+        }
+        server.route("/feed.xml", .ok(xml + "</channel></rss>", type: "application/rss+xml"))
+    }
+
+    func test_sync_mixOfGoodAndBadEpisodes_keepsOnlyCompleteCheckedFiles() async throws {
+        let audio = Data(repeating: 0xAB, count: 200_000)
+        serveFeed([
+            ("Good", "/good.mp3"), ("Missing", "/missing.mp3"), ("Server error", "/error.mp3"),
+            ("Truncated", "/truncated.mp3"), ("Error page", "/errorpage.mp3"),
+        ])
+        server.route("/good.mp3", .ok(audio))
+        server.route("/error.mp3", .status(500, "boom"))
+        server.route("/truncated.mp3", TestResponse(headers: [("Content-Type", "audio/mpeg")], body: audio, cutAfter: 50_000))
+        server.route("/errorpage.mp3", .ok("<!DOCTYPE html><html><body>Please log in</body></html>", type: "audio/mpeg"))
+
+        let report = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url)
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Good.mp3"])
+        XCTAssertEqual(report.failed.map(\.episode.title), ["Missing", "Server error", "Truncated", "Error page"])
+        XCTAssertEqual(report.failed[0].failure, .httpStatus(404))
+        XCTAssertEqual(report.failed[1].failure, .httpStatus(500))
+        XCTAssertEqual(report.failed[3].failure, .htmlPage)
+        XCTAssertEqual(folder.files(), ["Loopback Show/.podarchive/index.json", "Loopback Show/Good.mp3"])
+        let good = folder.url.appendingPathComponent("Loopback Show/Good.mp3")
+        XCTAssertEqual(FileManager.default.contents(atPath: good.path), audio)
+        let modified = try FileManager.default.attributesOfItem(atPath: good.path)[.modificationDate] as? Date
+        XCTAssertEqual(modified?.timeIntervalSince1970, 1_736_514_000)
+    }
+
+    func test_sync_secondRun_downloadsOnlyWhatFailedBefore() async throws {
+        serveFeed([("One", "/one.mp3"), ("Two", "/two.mp3")])
+        server.route("/one.mp3", .ok(Data("one".utf8)))
+        server.route("/two.mp3", .status(503))
+        _ = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url)
+        server.route("/two.mp3", .ok(Data("two".utf8)))
+
+        let second = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url)
+
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml", "/one.mp3", "/two.mp3", "/feed.xml", "/two.mp3"])
+        XCTAssertEqual(second.archived.map(\.lastPathComponent), ["Two.mp3"])
+        XCTAssertEqual(second.alreadyArchived, 1)
+    }
+
+    func test_sync_feedAnswering404_throwsAndCreatesNothing() async throws {
+        do {
+            _ = try await archiver().sync(.remote(server.url("/nothing.xml")), into: folder.url)
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? FeedError, .httpStatus(url: server.url("/nothing.xml").absoluteString, status: 404))
+        }
+        XCTAssertEqual(folder.files(), [])
+    }
+
+    func test_sync_feedRedirectingToFTP_isRefused() async throws {
+        server.route("/feed.xml", .redirect(to: "ftp://127.0.0.1/feed.xml"))
+
+        do {
+            _ = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url)
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(
+                error as? FeedError, .refusedRedirect(url: server.url("/feed.xml").absoluteString, location: "ftp://127.0.0.1/feed.xml"))
+        }
+    }
+
+    func test_sync_localFeedFile_isReadFromDisk() async throws {
+        let feed = folder.url.appendingPathComponent("local.json")
+        try Data("[{\"url\": \"\(server.url("/x.mp3"))\", \"title\": \"Local\"}]".utf8).write(to: feed)
+        server.route("/x.mp3", .ok(Data("x".utf8)))
+
+        let report = try await archiver().sync(.local(path: feed.path), into: folder.url.appendingPathComponent("out"))
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Local.mp3"])
+        XCTAssertEqual(report.feedTitle, "local")
+    }
+}

@@ -1,0 +1,94 @@
+// The live downloader against a real HTTP server on 127.0.0.1.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class URLSessionDownloaderTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+        folder = try TemporaryFolder("downloader")
+    }
+
+    override func tearDown() {
+        server.stop()
+        folder.remove()
+    }
+
+    private var destination: URL { folder.url.appendingPathComponent("body.part") }
+
+    func test_download_streamsTheBodyToTheFileByteForByte() async throws {
+        let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        server.route("/big.mp3", .ok(body))
+
+        let result = try await URLSessionDownloader().download(URLRequest(url: server.url("/big.mp3")), to: destination)
+
+        XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(result.bytesWritten, Int64(body.count))
+        XCTAssertEqual(result.leadingBytes, body.prefix(512))
+        XCTAssertEqual(FileManager.default.contents(atPath: destination.path), body)
+    }
+
+    func test_download_errorStatus_isReturnedWithoutWritingTheBody() async throws {
+        server.route("/missing.mp3", .status(404, "<html>Not Found</html>"))
+
+        let result = try await URLSessionDownloader().download(URLRequest(url: server.url("/missing.mp3")), to: destination)
+
+        XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 404)
+        XCTAssertEqual(result.bytesWritten, 0)
+    }
+
+    func test_download_bodyCutShort_throwsTransportError() async throws {
+        server.route("/cut.mp3", TestResponse(body: Data(repeating: 7, count: 100_000), cutAfter: 40_000))
+
+        do {
+            _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/cut.mp3")), to: destination)
+            XCTFail("a truncated body must not succeed")
+        } catch let error as DownloadError {
+            guard case .transport = error else { return XCTFail("unexpected \(error)") }
+        }
+    }
+
+    func test_download_redirectToAnotherScheme_isRefused() async throws {
+        server.route("/ftp.mp3", .redirect(to: "ftp://127.0.0.1/episode.mp3"))
+
+        do {
+            _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/ftp.mp3")), to: destination)
+            XCTFail("the redirect must be refused")
+        } catch {
+            XCTAssertEqual(error as? DownloadError, .refusedRedirect(location: "ftp://127.0.0.1/episode.mp3"))
+        }
+    }
+
+    func test_download_httpRedirect_isFollowed() async throws {
+        server.route("/old.mp3", .redirect(to: "/new.mp3", status: 301))
+        server.route("/new.mp3", .ok(Data("moved audio".utf8)))
+
+        let result = try await URLSessionDownloader().download(URLRequest(url: server.url("/old.mp3")), to: destination)
+
+        XCTAssertEqual(result.response.url, server.url("/new.mp3"))
+        XCTAssertEqual(FileManager.default.contents(atPath: destination.path), Data("moved audio".utf8))
+        XCTAssertEqual(server.requestedPaths, ["/old.mp3", "/new.mp3"])
+    }
+
+    func test_download_unwritableDestination_throwsFileError() async throws {
+        server.route("/a.mp3", .ok(Data("a".utf8)))
+        let inMissingFolder = folder.url.appendingPathComponent("no/such/folder/a.part")
+
+        do {
+            _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/a.mp3")), to: inMissingFolder)
+            XCTFail("expected a file error")
+        } catch {
+            XCTAssertEqual(error as? DownloadError, .file(path: inMissingFolder.path, reason: "No such file or directory"))
+        }
+        XCTAssertEqual(server.requests, [], "no request is made when the file cannot be created")
+    }
+}
