@@ -1,0 +1,179 @@
+// The command line as a user meets it: what it prints where, and the exit code cron sees.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class CommandLineToolTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var folder: TemporaryFolder!
+    private let output = CapturedOutput()
+    private let errors = CapturedOutput()
+
+    override func setUpWithError() throws {
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+        folder = try TemporaryFolder("cli")
+    }
+
+    override func tearDown() {
+        server.stop()
+        folder.remove()
+    }
+
+    private func run(_ arguments: String..., variables: [String: String] = [:]) async -> ExitCode {
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
+            output: output, errors: errors,
+            makeArchiver: {
+                Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date(timeIntervalSince1970: 0) })
+            })
+        return await tool.run(arguments)
+    }
+
+    private func serveFeed(episodes: [(String, String)]) {
+        var xml = "<rss version=\"2.0\"><channel><title>CLI Show</title>"
+        for (title, path) in episodes { xml += "<item><title>\(title)</title><enclosure url=\"\(path)\" type=\"audio/mpeg\"/></item>" }
+        server.route("/feed.xml", .ok(xml + "</channel></rss>", type: "application/rss+xml"))
+    }
+
+    // MARK: - Exit codes
+
+    func test_sync_allArchived_exits0AndSaysWhatItDid() async {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+
+        XCTAssertEqual(code, .success)
+        XCTAssertEqual(output.lines, ["archived CLI Show/One.mp3 (5 B)", "CLI Show: 1 archived, 0 already archived"])
+        XCTAssertEqual(errors.text, "")
+        XCTAssertEqual(folder.files(), ["archive/CLI Show/.podarchive/index.json", "archive/CLI Show/One.mp3"])
+    }
+
+    func test_sync_someEpisodesFail_exits1WithOneLinePerFailureNamingEpisodeURLAndReason() async {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Gone", "/gone.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+
+        XCTAssertEqual(code, .episodesFailed)
+        XCTAssertEqual(errors.lines, ["podarchive: episode \"Gone\" <\(server.url("/gone.mp3"))>: server answered HTTP 404"])
+        XCTAssertEqual(output.lines.last, "CLI Show: 1 archived, 1 failed, 0 already archived")
+    }
+
+    func test_sync_feedUnreachableOrNotAFeed_exits3WithOneLine() async throws {
+        server.route("/page.html", .ok("<!DOCTYPE html><html><body>hi</body></html>", type: "text/html"))
+        let closed = try TestHTTPServer()
+        let closedURL = closed.url("/feed.xml").absoluteString
+        closed.stop()
+
+        let cases: [(String, String)] = [
+            (server.url("/missing.xml").absoluteString, "podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"),
+            (server.url("/page.html").absoluteString, "podarchive: feed \(server.url("/page.html")) is not a podcast feed: the document is <html>, not RSS or Atom"),
+            (closedURL, "podarchive: feed \(closedURL) could not be fetched: connection refused"),
+            ("ftp://127.0.0.1/feed.xml", "podarchive: feed ftp://127.0.0.1/feed.xml: unsupported scheme; use an http(s) URL or a local file path"),
+            ("no-such-file.xml", "podarchive: feed file \(folder.url.path)/no-such-file.xml cannot be read"),
+        ]
+        for (feed, message) in cases {
+            let errors = CapturedOutput()
+            let tool = CommandLineTool(
+                environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output, errors: errors,
+                makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) })
+
+            let code = await tool.run(["sync", feed, "--to", "archive"])
+
+            XCTAssertEqual(code, .feedFailed, feed)
+            XCTAssertEqual(errors.lines, [message], feed)
+        }
+        XCTAssertEqual(folder.files(), [], "a failed feed creates nothing")
+    }
+
+    func test_usageErrors_exit2AndPrintUsageOnStderr() async {
+        let code = await run("sync", "feed.xml", "--too", "x")
+
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(errors.lines.first, "podarchive: unknown option '--too' (did you mean '--to'?)")
+        XCTAssertTrue(errors.text.contains("usage: podarchive sync <feed> [--to DIR]"))
+        XCTAssertEqual(output.text, "")
+    }
+
+    func test_sync_archiveFolderUnwritable_exits5() async throws {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        let blocker = folder.url.appendingPathComponent("file-not-folder")
+        try Data("x".utf8).write(to: blocker)
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", blocker.path)
+
+        XCTAssertEqual(code, .archiveFailed)
+        XCTAssertTrue(errors.lines.first?.hasPrefix("podarchive: cannot create archive folder \(blocker.path)/CLI Show/.podarchive") ?? false, errors.text)
+    }
+
+    // MARK: - Archive root
+
+    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
+            output: output, errors: errors, makeArchiver: { fatalError("not needed") })
+        let homeOnly = CommandLineTool(
+            environment: ProcessEnvironment(variables: ["HOME": "/home/me"], currentDirectory: "/cwd"),
+            output: output, errors: errors, makeArchiver: { fatalError("not needed") })
+        let nothing = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: "/cwd"), output: output, errors: errors,
+            makeArchiver: { fatalError("not needed") })
+
+        XCTAssertEqual(try tool.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
+        XCTAssertEqual(try tool.archiveRoot(nil).get().path, "/env/podcasts")
+        XCTAssertEqual(try homeOnly.archiveRoot(nil).get().path, "/home/me/Podcasts")
+        XCTAssertEqual(nothing.archiveRoot(nil), .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
+    }
+
+    // MARK: - list
+
+    func test_listJSON_printsTheContractObject() async throws {
+        server.route("/feed.json", .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self), type: "application/json"))
+
+        let code = await run("list", server.url("/feed.json").absoluteString, "--json")
+
+        XCTAssertEqual(code, .success)
+        let object = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any]
+        XCTAssertTrue(object?["title"] is NSNull)
+        let episodes = try XCTUnwrap(object?["episodes"] as? [[String: Any]])
+        XCTAssertEqual(episodes.count, 1)
+        XCTAssertEqual(episodes[0]["title"] as? String, "The very first episode ever!")
+        XCTAssertEqual(episodes[0]["url"] as? String, "https://example.com/episodes/1.mp3")
+        XCTAssertEqual(episodes[0]["published"] as? String, "2025-01-10T13:00:00Z")
+        XCTAssertTrue(episodes[0]["guid"] is NSNull)
+        XCTAssertTrue(episodes[0]["length"] is NSNull)
+    }
+
+    func test_listTable_isReadable() async {
+        let code = await run("list", Fixtures.url("feeds/rss.xml").path)
+
+        XCTAssertEqual(code, .success)
+        XCTAssertEqual(
+            output.lines,
+            [
+                "Fixture & Friends: 2 episodes",
+                "2025-02-10     2.0 kB  Episode 2: <Tags> & \"Quotes\"",
+                "2025-01-10             Episode 1 (itunes title only)",
+            ])
+    }
+
+    func test_helpAndVersion_goToStdoutAndExit0() async {
+        let code = await run("--help")
+        XCTAssertEqual(code, .success)
+        XCTAssertTrue(output.text.contains("Exit codes:"))
+        XCTAssertTrue(output.text.contains("3  the feed could not be fetched or read"))
+
+        let version = CapturedOutput()
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: "/"), output: version, errors: errors,
+            makeArchiver: { fatalError("not needed") })
+        let versionCode = await tool.run(["--version"])
+        XCTAssertEqual(versionCode, .success)
+        XCTAssertEqual(version.text, "podarchive \(PodarchiveVersion.current)\n")
+    }
+}

@@ -1,0 +1,118 @@
+// The built binary, run the way cron runs it, against real HTTP servers on 127.0.0.1: our fault-injecting
+// one, and `python3 -m http.server`, which nobody here wrote.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class EndToEndTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder("e2e")
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: ProcessRunner.podarchive.path),
+            "the podarchive binary is not built at \(ProcessRunner.podarchive.path)")
+    }
+
+    override func tearDown() {
+        folder.remove()
+    }
+
+    private func podarchive(_ arguments: String...) throws -> ProcessResult {
+        try ProcessRunner.run(
+            ProcessRunner.podarchive, arguments, environment: ProcessRunner.isolatedEnvironment(home: folder.url),
+            currentDirectory: folder.url)
+    }
+
+    func test_binary_syncTwice_secondRunDownloadsNothing() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/feed.json", .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self).replacingOccurrences(of: "https://example.com", with: "http://127.0.0.1:\(server.port)"), type: "application/json"))
+        server.route("/episodes/1.mp3", .ok(Data("ID3 first episode".utf8)))
+        let feed = server.url("/feed.json").absoluteString
+
+        let first = try podarchive("sync", feed, "--to", "archive")
+        let second = try podarchive("sync", feed, "--to", "archive")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(server.requestedPaths, ["/feed.json", "/episodes/1.mp3", "/feed.json"])
+        XCTAssertEqual(second.stdout, "127.0.0.1/feed: 0 archived, 1 already archived\n")
+        let file = folder.url.appendingPathComponent("archive/127.0.0.1-feed/The very first episode ever!.mp3")
+        XCTAssertEqual(FileManager.default.contents(atPath: file.path), Data("ID3 first episode".utf8))
+        let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        XCTAssertEqual(modified?.timeIntervalSince1970, 1_736_514_000)
+    }
+
+    func test_binary_againstPythonHTTPServer_archivesTheDemoFeed() throws {
+        let python = try PythonHTTPServer(serving: Fixtures.url("demo"))
+        defer { python.stop() }
+        let feed = "http://127.0.0.1:\(python.port)/feed.xml"
+
+        let first = try podarchive("sync", feed, "--to", "archive")
+        let again = try podarchive("sync", feed, "--to", "archive")
+        let missing = try podarchive("sync", "http://127.0.0.1:\(python.port)/no-such-feed.xml", "--to", "archive")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(
+            folder.files(),
+            [
+                "archive/podarchive demo/.podarchive/index.json", "archive/podarchive demo/Episode 2.mp3",
+                "archive/podarchive demo/Episode 3 - What - why & how.mp3",
+                "archive/podarchive demo/The very first episode ever!.mp3",
+            ])
+        for name in ["episode-1.mp3", "episode-2.mp3", "episode-3.mp3"] {
+            let served = Fixtures.data("demo/\(name)")
+            XCTAssertTrue(
+                try folder.files().contains { path in
+                    FileManager.default.contents(atPath: folder.url.appendingPathComponent(path).path) == served
+                }, "\(name) archived byte for byte")
+        }
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stdout, "podarchive demo: 0 archived, 3 already archived\n")
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertEqual(missing.stderr, "podarchive: feed http://127.0.0.1:\(python.port)/no-such-feed.xml answered HTTP 404\n")
+    }
+
+    func test_binary_usageError_exits2() throws {
+        let result = try podarchive("sync")
+
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("podarchive: missing feed URL or file\n"), result.stderr)
+    }
+}
+
+/// `python3 -m http.server` on 127.0.0.1 and a free port, serving a folder; stopped by `stop()`.
+final class PythonHTTPServer {
+    let port: Int
+    private let process: Process
+
+    init(serving directory: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // It announces "Serving HTTP on 127.0.0.1 port 40123 (...)" once it listens.
+        var announced = Data()
+        while !announced.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            announced.append(chunk)
+        }
+        let line = String(decoding: announced, as: UTF8.self)
+        guard let range = line.range(of: "port "), let port = Int(line[range.upperBound...].prefix(while: \.isNumber)) else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "python3 -m http.server said: \(line)"])
+        }
+        self.port = port
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
