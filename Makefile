@@ -15,9 +15,10 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# Plain `swift test` (not --parallel) so XCTest prints its closing "Executed N tests" line.
+# Plain `swift test` (not --parallel) so XCTest prints its closing "Executed N tests" line; the suite is
+# XCTest only, so the empty Swift Testing run (which would close with "0 tests") is switched off.
 test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 # Serve Fixtures/demo with python3 -m http.server on 127.0.0.1, archive it into ./demo-archive twice
 # (the second run finds nothing new), then show the files, their dates and the index.
