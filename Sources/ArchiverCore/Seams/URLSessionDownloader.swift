@@ -180,7 +180,8 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         transfer(dataTask)?.response = response
-        // Don't write an error page's body: the caller only needs the status.
+        // The caller only needs an error page's status. (corelibs ignores this disposition and delivers the
+        // body anyway, so didReceive(data:) also refuses to write it.)
         completionHandler(Transfer.isSuccess(response) ? .allow : .cancel)
     }
 
@@ -189,7 +190,11 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         guard let transfer = transfer(dataTask), transfer.failure == nil,
             let response = transfer.response, Transfer.isSuccess(response)
         else { return }
-        if !transfer.write(data) { dataTask.cancel() }
+        if !transfer.write(data) {
+            // cancel() does workQueue.sync in corelibs, and libcurl's thread may be waiting right now for a
+            // slot on this very queue: cancel from elsewhere, or the two would wait for each other forever.
+            DispatchQueue.global().async { dataTask.cancel() }
+        }
     }
 
     func urlSession(
