@@ -91,4 +91,18 @@ final class URLSessionDownloaderTests: XCTestCase {
         }
         XCTAssertEqual(server.requests, [], "no request is made when the file cannot be created")
     }
+
+    #if os(Linux)
+        func test_download_diskFull_failsWithTheReasonAndDoesNotHang() async throws {
+            // /dev/full fails every write with ENOSPC: a full disk mid-download, many chunks after the first.
+            server.route("/big.mp3", .ok(Data(repeating: 1, count: 4_000_000)))
+
+            do {
+                _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/big.mp3")), to: URL(fileURLWithPath: "/dev/full"))
+                XCTFail("writing to a full disk must fail")
+            } catch {
+                XCTAssertEqual(error as? DownloadError, .file(path: "/dev/full", reason: "No space left on device"))
+            }
+        }
+    #endif
 }
