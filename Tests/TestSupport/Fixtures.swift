@@ -41,7 +41,9 @@ public struct TemporaryFolder: Sendable {
         var result: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: base + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: base + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 result.append(path)
             }
         }

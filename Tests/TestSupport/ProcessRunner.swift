@@ -62,7 +62,9 @@ public enum ProcessRunner {
 
     /// The environment for a child podarchive: isolated HOME and caches, nothing from the developer's shell.
     public static func isolatedEnvironment(home: URL, extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.path + "/.cache", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        var environment = [
+            "HOME": home.path, "XDG_CACHE_HOME": home.path + "/.cache", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
         if let tmp = ProcessInfo.processInfo.environment["TMPDIR"] { environment["TMPDIR"] = tmp }
         environment.merge(extra) { _, new in new }
         return environment

@@ -9,10 +9,18 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func test_parse_validCommandLines() {
-        XCTAssertEqual(parse("sync https://x.org/feed"), .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: nil))))
-        XCTAssertEqual(parse("sync https://x.org/feed --to /srv/podcasts"), .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: "/srv/podcasts"))))
-        XCTAssertEqual(parse("sync --to=archive feed.xml"), .success(.sync(SyncArguments(feed: "feed.xml", archiveDirectory: "archive"))))
-        XCTAssertEqual(parse("sync -- -odd-name.xml"), .success(.sync(SyncArguments(feed: "-odd-name.xml", archiveDirectory: nil))))
+        XCTAssertEqual(
+            parse("sync https://x.org/feed"),
+            .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: nil))))
+        XCTAssertEqual(
+            parse("sync https://x.org/feed --to /srv/podcasts"),
+            .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: "/srv/podcasts"))))
+        XCTAssertEqual(
+            parse("sync --to=archive feed.xml"),
+            .success(.sync(SyncArguments(feed: "feed.xml", archiveDirectory: "archive"))))
+        XCTAssertEqual(
+            parse("sync -- -odd-name.xml"), .success(.sync(SyncArguments(feed: "-odd-name.xml", archiveDirectory: nil)))
+        )
         XCTAssertEqual(parse("list feed.xml"), .success(.list(ListArguments(feed: "feed.xml", json: false))))
         XCTAssertEqual(parse("list --json feed.xml"), .success(.list(ListArguments(feed: "feed.xml", json: true))))
         XCTAssertEqual(parse("help"), .success(.help(topic: nil)))
@@ -25,19 +33,35 @@ final class ArgumentsTests: XCTestCase {
 
     func test_parse_mistakes_areUsageErrorsWithSuggestions() {
         XCTAssertEqual(Arguments.parse([]), .failure(UsageError(message: "missing command", command: nil)))
-        XCTAssertEqual(parse("snyc feed"), .failure(UsageError(message: "unknown command 'snyc' (did you mean 'sync'?)", command: nil)))
-        XCTAssertEqual(parse("lst feed"), .failure(UsageError(message: "unknown command 'lst' (did you mean 'list'?)", command: nil)))
+        XCTAssertEqual(
+            parse("snyc feed"),
+            .failure(UsageError(message: "unknown command 'snyc' (did you mean 'sync'?)", command: nil)))
+        XCTAssertEqual(
+            parse("lst feed"),
+            .failure(UsageError(message: "unknown command 'lst' (did you mean 'list'?)", command: nil)))
         XCTAssertEqual(parse("frobnicate"), .failure(UsageError(message: "unknown command 'frobnicate'", command: nil)))
         XCTAssertEqual(parse("--verbose"), .failure(UsageError(message: "unknown option '--verbose'", command: nil)))
         XCTAssertEqual(parse("sync"), .failure(UsageError(message: "missing feed URL or file", command: "sync")))
-        XCTAssertEqual(parse("sync feed --too dir"), .failure(UsageError(message: "unknown option '--too' (did you mean '--to'?)", command: "sync")))
-        XCTAssertEqual(parse("sync feed --to"), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
-        XCTAssertEqual(parse("sync feed --to="), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
-        XCTAssertEqual(parse("sync a b"), .failure(UsageError(message: "unexpected argument 'b': sync takes one feed", command: "sync")))
-        XCTAssertEqual(parse("list feed --jsn"), .failure(UsageError(message: "unknown option '--jsn' (did you mean '--json'?)", command: "list")))
-        XCTAssertEqual(parse("list feed --json=yes"), .failure(UsageError(message: "option '--json' takes no value", command: "list")))
+        XCTAssertEqual(
+            parse("sync feed --too dir"),
+            .failure(UsageError(message: "unknown option '--too' (did you mean '--to'?)", command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --to"), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --to="), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
+        XCTAssertEqual(
+            parse("sync a b"),
+            .failure(UsageError(message: "unexpected argument 'b': sync takes one feed", command: "sync")))
+        XCTAssertEqual(
+            parse("list feed --jsn"),
+            .failure(UsageError(message: "unknown option '--jsn' (did you mean '--json'?)", command: "list")))
+        XCTAssertEqual(
+            parse("list feed --json=yes"),
+            .failure(UsageError(message: "option '--json' takes no value", command: "list")))
         XCTAssertEqual(parse("list"), .failure(UsageError(message: "missing feed URL or file", command: "list")))
-        XCTAssertEqual(parse("help sink"), .failure(UsageError(message: "no help for 'sink' (did you mean 'sync'?)", command: nil)))
+        XCTAssertEqual(
+            parse("help sink"), .failure(UsageError(message: "no help for 'sink' (did you mean 'sync'?)", command: nil))
+        )
     }
 
     func test_editDistance() {

@@ -28,14 +28,18 @@ final class CommandLineToolTests: XCTestCase {
             environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
             output: output, errors: errors,
             makeArchiver: {
-                Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date(timeIntervalSince1970: 0) })
+                Archiver(
+                    fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+                    now: { Date(timeIntervalSince1970: 0) })
             })
         return await tool.run(arguments)
     }
 
     private func serveFeed(episodes: [(String, String)]) {
         var xml = "<rss version=\"2.0\"><channel><title>CLI Show</title>"
-        for (title, path) in episodes { xml += "<item><title>\(title)</title><enclosure url=\"\(path)\" type=\"audio/mpeg\"/></item>" }
+        for (title, path) in episodes {
+            xml += "<item><title>\(title)</title><enclosure url=\"\(path)\" type=\"audio/mpeg\"/></item>"
+        }
         server.route("/feed.xml", .ok(xml + "</channel></rss>", type: "application/rss+xml"))
     }
 
@@ -60,7 +64,8 @@ final class CommandLineToolTests: XCTestCase {
         let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
 
         XCTAssertEqual(code, .episodesFailed)
-        XCTAssertEqual(errors.lines, ["podarchive: episode \"Gone\" <\(server.url("/gone.mp3"))>: server answered HTTP 404"])
+        XCTAssertEqual(
+            errors.lines, ["podarchive: episode \"Gone\" <\(server.url("/gone.mp3"))>: server answered HTTP 404"])
         XCTAssertEqual(output.lines.last, "CLI Show: 1 archived, 1 failed, 0 already archived")
     }
 
@@ -71,17 +76,29 @@ final class CommandLineToolTests: XCTestCase {
         closed.stop()
 
         let cases: [(String, String)] = [
-            (server.url("/missing.xml").absoluteString, "podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"),
-            (server.url("/page.html").absoluteString, "podarchive: feed \(server.url("/page.html")) is not a podcast feed: the document is <html>, not RSS or Atom"),
+            (
+                server.url("/missing.xml").absoluteString,
+                "podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"
+            ),
+            (
+                server.url("/page.html").absoluteString,
+                "podarchive: feed \(server.url("/page.html")) is not a podcast feed: the document is <html>, not RSS or Atom"
+            ),
             (closedURL, "podarchive: feed \(closedURL) could not be fetched: connection refused"),
-            ("ftp://127.0.0.1/feed.xml", "podarchive: feed ftp://127.0.0.1/feed.xml: unsupported scheme; use an http(s) URL or a local file path"),
+            (
+                "ftp://127.0.0.1/feed.xml",
+                "podarchive: feed ftp://127.0.0.1/feed.xml: unsupported scheme; use an http(s) URL or a local file path"
+            ),
             ("no-such-file.xml", "podarchive: feed file \(folder.url.path)/no-such-file.xml cannot be read"),
         ]
         for (feed, message) in cases {
             let errors = CapturedOutput()
             let tool = CommandLineTool(
-                environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output, errors: errors,
-                makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) })
+                environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
+                errors: errors,
+                makeArchiver: {
+                    Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() })
+                })
 
             let code = await tool.run(["sync", feed, "--to", "archive"])
 
@@ -108,14 +125,17 @@ final class CommandLineToolTests: XCTestCase {
         let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", blocker.path)
 
         XCTAssertEqual(code, .archiveFailed)
-        XCTAssertTrue(errors.lines.first?.hasPrefix("podarchive: cannot create archive folder \(blocker.path)/CLI Show/.podarchive") ?? false, errors.text)
+        XCTAssertTrue(
+            errors.lines.first?.hasPrefix(
+                "podarchive: cannot create archive folder \(blocker.path)/CLI Show/.podarchive") ?? false, errors.text)
     }
 
     // MARK: - Archive root
 
     func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {
         let tool = CommandLineTool(
-            environment: ProcessEnvironment(variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
+            environment: ProcessEnvironment(
+                variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
             output: output, errors: errors, makeArchiver: { fatalError("not needed") })
         let homeOnly = CommandLineTool(
             environment: ProcessEnvironment(variables: ["HOME": "/home/me"], currentDirectory: "/cwd"),
@@ -127,13 +147,17 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(try tool.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
         XCTAssertEqual(try tool.archiveRoot(nil).get().path, "/env/podcasts")
         XCTAssertEqual(try homeOnly.archiveRoot(nil).get().path, "/home/me/Podcasts")
-        XCTAssertEqual(nothing.archiveRoot(nil), .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
+        XCTAssertEqual(
+            nothing.archiveRoot(nil),
+            .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
     }
 
     // MARK: - list
 
     func test_listJSON_printsTheContractObject() async throws {
-        server.route("/feed.json", .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self), type: "application/json"))
+        server.route(
+            "/feed.json",
+            .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self), type: "application/json"))
 
         let code = await run("list", server.url("/feed.json").absoluteString, "--json")
 

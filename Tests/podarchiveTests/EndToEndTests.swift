@@ -28,7 +28,11 @@ final class EndToEndTests: XCTestCase {
     func test_binary_syncTwice_secondRunDownloadsNothing() throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        server.route("/feed.json", .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self).replacingOccurrences(of: "https://example.com", with: "http://127.0.0.1:\(server.port)"), type: "application/json"))
+        server.route(
+            "/feed.json",
+            .ok(
+                String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self).replacingOccurrences(
+                    of: "https://example.com", with: "http://127.0.0.1:\(server.port)"), type: "application/json"))
         server.route("/episodes/1.mp3", .ok(Data("ID3 first episode".utf8)))
         let feed = server.url("/feed.json").absoluteString
 
@@ -72,7 +76,8 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(again.status, 0)
         XCTAssertEqual(again.stdout, "podarchive demo: 0 archived, 3 already archived\n")
         XCTAssertEqual(missing.status, 3)
-        XCTAssertEqual(missing.stderr, "podarchive: feed http://127.0.0.1:\(python.port)/no-such-feed.xml answered HTTP 404\n")
+        XCTAssertEqual(
+            missing.stderr, "podarchive: feed http://127.0.0.1:\(python.port)/no-such-feed.xml answered HTTP 404\n")
     }
 
     func test_binary_usageError_exits2() throws {
@@ -91,7 +96,9 @@ final class PythonHTTPServer {
     init(serving directory: URL) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path]
+        process.arguments = [
+            "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path,
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -104,9 +111,11 @@ final class PythonHTTPServer {
             announced.append(chunk)
         }
         let line = String(decoding: announced, as: UTF8.self)
-        guard let range = line.range(of: "port "), let port = Int(line[range.upperBound...].prefix(while: \.isNumber)) else {
+        guard let range = line.range(of: "port "), let port = Int(line[range.upperBound...].prefix(while: \.isNumber))
+        else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "python3 -m http.server said: \(line)"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "python3 -m http.server said: \(line)"])
         }
         self.port = port
     }

@@ -28,7 +28,8 @@ public enum FileNamer {
             case "\u{09}", "\u{0A}", "\u{0D}", " ", "\u{A0}", "\u{2028}", "\u{2029}": replacement = " "
             default:
                 // C0 and C1 controls, DEL, and the Unicode format/private characters a terminal would hide.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF || scalar.value == 0xFFFD
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF
+                    || scalar.value == 0xFFFD
                     || (0x200B...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
                     || (0x2066...0x2069).contains(scalar.value)
                 {
@@ -73,7 +74,8 @@ public enum FileNamer {
             let last = path.split(separator: "/").last.map(String.init) ?? ""
             if let dot = last.lastIndex(of: "."), dot != last.startIndex {
                 let ext = last[last.index(after: dot)...].lowercased()
-                let plausible = (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+                let plausible =
+                    (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 // Script endings ("download.php?id=3") say nothing about the file; the MIME type does.
                 if plausible, fromType == nil || !MediaTypes.scriptExtensions.contains(ext) { return ext }
             }

@@ -69,7 +69,8 @@ public enum FeedDate {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))Z"
+        return
+            "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))Z"
     }
 
     /// Formats a date as `YYYY-MM-DD` in UTC.
@@ -79,7 +80,8 @@ public enum FeedDate {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, UTC)
 
-    static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offset: Int) -> Date? {
+    static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offset: Int) -> Date?
+    {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
             (0...24).contains(hour), (0...59).contains(minute), second >= 0, second < 61,
             abs(offset) <= 18 * 3600

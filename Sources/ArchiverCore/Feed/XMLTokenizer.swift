@@ -90,7 +90,8 @@ struct XMLTokenizer {
         let selfClosing = index > attributesStart && bytes[index - 1] == Ascii.slash
         let attributesEnd = selfClosing ? index - 1 : index
         position = index + 1
-        return .startTag(name: name, attributes: attributesStart..<max(attributesStart, attributesEnd), selfClosing: selfClosing)
+        return .startTag(
+            name: name, attributes: attributesStart..<max(attributesStart, attributesEnd), selfClosing: selfClosing)
     }
 
     private mutating func endTag(nameStart: Int) -> XMLToken {

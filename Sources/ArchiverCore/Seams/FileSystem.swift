@@ -29,7 +29,7 @@ public protocol FileReading: Sendable {
 
 /// Removes leftovers: a download that failed its checks.
 public protocol FileRemoval: Sendable {
-    func removeItem(at URL: URL) throws
+    func removeItem(at url: URL) throws
 }
 
 /// Replaces a small file atomically (write a temporary file, then rename it over the old one).

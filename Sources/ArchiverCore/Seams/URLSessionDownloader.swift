@@ -145,7 +145,8 @@ private final class Transfer: @unchecked Sendable {
                 continuation.resume(throwing: DownloadError.file(path: path, reason: String(cString: strerror(errno))))
                 return
             }
-            continuation.resume(returning: DownloadResult(response: response, bytesWritten: written, leadingBytes: leading))
+            continuation.resume(
+                returning: DownloadResult(response: response, bytesWritten: written, leadingBytes: leading))
         } else {
             continuation.resume(throwing: DownloadError.transport(Self.describe(error)))
         }

@@ -41,14 +41,16 @@ enum Arguments {
         case "list": return parseList(rest)
         default:
             let kind = first.hasPrefix("-") ? "unknown option" : "unknown command"
-            return .failure(UsageError(message: "\(kind) '\(first)'" + suggestion(for: first, among: commands), command: nil))
+            return .failure(
+                UsageError(message: "\(kind) '\(first)'" + suggestion(for: first, among: commands), command: nil))
         }
     }
 
     private static func parseHelp(_ arguments: [String]) -> Result<Command, UsageError> {
         guard let topic = arguments.first else { return .success(.help(topic: nil)) }
         guard commands.contains(topic) else {
-            return .failure(UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: commands), command: nil))
+            return .failure(
+                UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: commands), command: nil))
         }
         guard arguments.count == 1 else {
             return .failure(UsageError(message: "unexpected argument '\(arguments[1])'", command: "help"))
@@ -69,13 +71,17 @@ enum Arguments {
                 case .success(let value): directory = value
                 case .failure(let error): return .failure(error)
                 }
-            case .success(.option(let name, _)): return .failure(UsageError(message: "unknown option '\(name)'", command: "sync"))
+            case .success(.option(let name, _)):
+                return .failure(UsageError(message: "unknown option '\(name)'", command: "sync"))
             case .success(.positional(let value)): feeds.append(value)
             }
         }
-        guard let feed = feeds.first else { return .failure(UsageError(message: "missing feed URL or file", command: "sync")) }
+        guard let feed = feeds.first else {
+            return .failure(UsageError(message: "missing feed URL or file", command: "sync"))
+        }
         guard feeds.count == 1 else {
-            return .failure(UsageError(message: "unexpected argument '\(feeds[1])': sync takes one feed", command: "sync"))
+            return .failure(
+                UsageError(message: "unexpected argument '\(feeds[1])': sync takes one feed", command: "sync"))
         }
         return .success(.sync(SyncArguments(feed: feed, archiveDirectory: directory)))
     }
@@ -93,13 +99,17 @@ enum Arguments {
                     return .failure(UsageError(message: "option '--json' takes no value", command: "list"))
                 }
                 json = true
-            case .success(.option(let name, _)): return .failure(UsageError(message: "unknown option '\(name)'", command: "list"))
+            case .success(.option(let name, _)):
+                return .failure(UsageError(message: "unknown option '\(name)'", command: "list"))
             case .success(.positional(let value)): feeds.append(value)
             }
         }
-        guard let feed = feeds.first else { return .failure(UsageError(message: "missing feed URL or file", command: "list")) }
+        guard let feed = feeds.first else {
+            return .failure(UsageError(message: "missing feed URL or file", command: "list"))
+        }
         guard feeds.count == 1 else {
-            return .failure(UsageError(message: "unexpected argument '\(feeds[1])': list takes one feed", command: "list"))
+            return .failure(
+                UsageError(message: "unexpected argument '\(feeds[1])': list takes one feed", command: "list"))
         }
         return .success(.list(ListArguments(feed: feed, json: json)))
     }
@@ -174,7 +184,9 @@ private struct OptionReader {
     mutating func value(for option: String) -> Result<String, UsageError> {
         if let inline = pendingInlineValue {
             pendingInlineValue = nil
-            guard !inline.isEmpty else { return .failure(UsageError(message: "option '\(option)' needs a value", command: command)) }
+            guard !inline.isEmpty else {
+                return .failure(UsageError(message: "option '\(option)' needs a value", command: command))
+            }
             return .success(inline)
         }
         guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" else {

@@ -26,7 +26,8 @@ struct CommandLineTool: Sendable {
         switch Arguments.parse(arguments) {
         case .failure(let usage):
             errors.write("podarchive: \(usage.message)\n")
-            errors.write(usage.command.map { HelpText.text(for: $0).components(separatedBy: "\n\n")[0] } ?? HelpText.usage)
+            errors.write(
+                usage.command.map { HelpText.text(for: $0).components(separatedBy: "\n\n")[0] } ?? HelpText.usage)
             errors.write("\nRun 'podarchive help\(usage.command.map { " " + $0 } ?? "")' for more.\n")
             return .usage
         case .success(.help(let topic)):
@@ -96,7 +97,8 @@ struct CommandLineTool: Sendable {
         } else if let home = variables["HOME"], !home.isEmpty {
             path = home + "/Podcasts"
         } else {
-            return .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync"))
+            return .failure(
+                UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync"))
         }
         return .success(URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
     }

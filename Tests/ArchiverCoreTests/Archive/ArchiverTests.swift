@@ -58,10 +58,13 @@ final class ArchiverTests: XCTestCase {
         // one move, into <root>/<feed>/<title>.mp3
         let expected = "/archive/example.com-feed/The very first episode ever!.mp3"
         XCTAssertEqual(world.mover.moves.map(\.to), [expected])
-        XCTAssertTrue(world.mover.moves[0].from.hasPrefix("/archive/example.com-feed/.podarchive/"), "downloads go to a hidden file in the feed folder")
+        XCTAssertTrue(
+            world.mover.moves[0].from.hasPrefix("/archive/example.com-feed/.podarchive/"),
+            "downloads go to a hidden file in the feed folder")
         // and the file's dates set to the publication date
         let published = Date(timeIntervalSince1970: 1_736_514_000)
-        XCTAssertEqual(world.attributes.changes, [.init(path: expected, modificationDate: published, creationDate: published)])
+        XCTAssertEqual(
+            world.attributes.changes, [.init(path: expected, modificationDate: published, creationDate: published)])
         XCTAssertEqual(world.fileSystem.file(expected), Data("ID3 fake audio".utf8))
         XCTAssertEqual(report.archived.map(\.path), [expected])
         XCTAssertTrue(report.failed.isEmpty)
@@ -96,7 +99,8 @@ final class ArchiverTests: XCTestCase {
         XCTAssertEqual(first.failed.map(\.failure), [.httpStatus(503)])
         XCTAssertEqual(second.failed.map(\.failure), [.httpStatus(503)])
         XCTAssertEqual(world.downloader.requests.count, 2)
-        XCTAssertEqual(world.fileSystem.allFiles, [], "nothing half-written is left behind, and no index entry was made")
+        XCTAssertEqual(
+            world.fileSystem.allFiles, [], "nothing half-written is left behind, and no index entry was made")
     }
 
     // MARK: - Index
@@ -106,12 +110,14 @@ final class ArchiverTests: XCTestCase {
         let world = World(
             feedURL: feedURL,
             feed: rss([("One", "https://example.com/1.mp3", "g1"), ("Two", "https://example.com/2.mp3", nil)]),
-            episodes: ["https://example.com/1.mp3": audio("one"), "https://example.com/2.mp3": audio("two!")], now: clock)
+            episodes: ["https://example.com/1.mp3": audio("one"), "https://example.com/2.mp3": audio("two!")],
+            now: clock)
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
         let indexPath = "/archive/Show/.podarchive/index.json"
-        XCTAssertEqual(world.fileSystem.atomicWrites.filter { $0 == indexPath }.count, 2, "one atomic rewrite per episode")
+        XCTAssertEqual(
+            world.fileSystem.atomicWrites.filter { $0 == indexPath }.count, 2, "one atomic rewrite per episode")
         let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
         XCTAssertEqual(index.feed, feedURL)
         XCTAssertEqual(index.episodes.map(\.key), ["g1", "https://example.com/2.mp3"], "GUID, else enclosure URL")
@@ -130,7 +136,9 @@ final class ArchiverTests: XCTestCase {
             _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error as? ArchiveError, .damagedIndex(path: "/archive/Show/.podarchive/index.json", reason: "not valid index JSON"))
+            XCTAssertEqual(
+                error as? ArchiveError,
+                .damagedIndex(path: "/archive/Show/.podarchive/index.json", reason: "not valid index JSON"))
         }
         XCTAssertEqual(world.downloader.requests.count, 0)
         XCTAssertEqual(world.fileSystem.file("/archive/Show/.podarchive/index.json"), Data("{ torn".utf8))
@@ -142,8 +150,12 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL,
-            feed: rss([("Same", "https://example.com/a/media.mp3", "a"), ("Same", "https://example.com/b/media.mp3", "b")]),
-            episodes: ["https://example.com/a/media.mp3": audio("first"), "https://example.com/b/media.mp3": audio("second")],
+            feed: rss([
+                ("Same", "https://example.com/a/media.mp3", "a"), ("Same", "https://example.com/b/media.mp3", "b"),
+            ]),
+            episodes: [
+                "https://example.com/a/media.mp3": audio("first"), "https://example.com/b/media.mp3": audio("second"),
+            ],
             now: clock)
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
@@ -186,7 +198,8 @@ final class ArchiverTests: XCTestCase {
         }
         XCTAssertEqual(world.fileSystem.allFiles.filter { !$0.contains("/.podarchive/") }.count, 9)
         XCTAssertEqual(
-            report.failed.map(\.failure), [.unsupportedScheme("file"), .unsupportedScheme("ftp"), .unsupportedScheme("data")])
+            report.failed.map(\.failure),
+            [.unsupportedScheme("file"), .unsupportedScheme("ftp"), .unsupportedScheme("data")])
         XCTAssertFalse(world.downloader.requests.contains { !["http", "https"].contains($0.url?.scheme ?? "") })
     }
 
@@ -214,8 +227,11 @@ final class ArchiverTests: XCTestCase {
 
     func test_sync_badDownloads_areDiscardedNotKept() async throws {
         let feedURL = "https://example.com/feed.xml"
-        let html = SpyDownloader.Canned(body: Data("<!DOCTYPE html><html><body>Not found</body></html>".utf8), headers: ["Content-Type": "audio/mpeg"])
-        let htmlType = SpyDownloader.Canned(body: Data("oops".utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
+        let html = SpyDownloader.Canned(
+            body: Data("<!DOCTYPE html><html><body>Not found</body></html>".utf8),
+            headers: ["Content-Type": "audio/mpeg"])
+        let htmlType = SpyDownloader.Canned(
+            body: Data("oops".utf8), headers: ["Content-Type": "text/html; charset=utf-8"])
         let short = SpyDownloader.Canned(body: Data("12345".utf8), headers: ["Content-Length": "10"])
         let empty = SpyDownloader.Canned(body: Data())
         let cut = SpyDownloader.Canned(error: .transport("connection lost"))
@@ -236,7 +252,10 @@ final class ArchiverTests: XCTestCase {
 
         XCTAssertEqual(
             report.failed.map(\.failure),
-            [.htmlPage, .htmlPage, .lengthMismatch(expected: 10, received: 5), .emptyBody, .transport("connection lost")])
+            [
+                .htmlPage, .htmlPage, .lengthMismatch(expected: 10, received: 5), .emptyBody,
+                .transport("connection lost"),
+            ])
         XCTAssertEqual(world.mover.moves, [])
         XCTAssertEqual(world.fileSystem.allFiles, [], "no partial or rejected file remains")
     }

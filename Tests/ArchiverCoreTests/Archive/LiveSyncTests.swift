@@ -20,7 +20,9 @@ final class LiveSyncTests: XCTestCase {
     }
 
     private func archiver() -> Archiver {
-        Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        Archiver(
+            fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+            now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
     private func serveFeed(_ items: [(title: String, path: String)]) {
@@ -41,8 +43,10 @@ final class LiveSyncTests: XCTestCase {
         ])
         server.route("/good.mp3", .ok(audio))
         server.route("/error.mp3", .status(500, "boom"))
-        server.route("/truncated.mp3", TestResponse(headers: [("Content-Type", "audio/mpeg")], body: audio, cutAfter: 50_000))
-        server.route("/errorpage.mp3", .ok("<!DOCTYPE html><html><body>Please log in</body></html>", type: "audio/mpeg"))
+        server.route(
+            "/truncated.mp3", TestResponse(headers: [("Content-Type", "audio/mpeg")], body: audio, cutAfter: 50_000))
+        server.route(
+            "/errorpage.mp3", .ok("<!DOCTYPE html><html><body>Please log in</body></html>", type: "audio/mpeg"))
 
         let report = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url)
 
@@ -77,7 +81,8 @@ final class LiveSyncTests: XCTestCase {
             _ = try await archiver().sync(.remote(server.url("/nothing.xml")), into: folder.url)
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error as? FeedError, .httpStatus(url: server.url("/nothing.xml").absoluteString, status: 404))
+            XCTAssertEqual(
+                error as? FeedError, .httpStatus(url: server.url("/nothing.xml").absoluteString, status: 404))
         }
         XCTAssertEqual(folder.files(), [])
     }
@@ -90,7 +95,8 @@ final class LiveSyncTests: XCTestCase {
             XCTFail("expected an error")
         } catch {
             XCTAssertEqual(
-                error as? FeedError, .refusedRedirect(url: server.url("/feed.xml").absoluteString, location: "ftp://127.0.0.1/feed.xml"))
+                error as? FeedError,
+                .refusedRedirect(url: server.url("/feed.xml").absoluteString, location: "ftp://127.0.0.1/feed.xml"))
         }
     }
 

@@ -4,7 +4,9 @@ import Foundation
 import XCTest
 
 final class FeedDateTests: XCTestCase {
-    private func assertRFC822(_ text: String, _ expected: TimeInterval?, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRFC822(
+        _ text: String, _ expected: TimeInterval?, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(FeedDate.parseRFC822(text)?.timeIntervalSince1970, expected, text, file: file, line: line)
     }
 
@@ -36,7 +38,10 @@ final class FeedDateTests: XCTestCase {
     }
 
     func test_parseRFC822_unreadableDates_areNil() {
-        for text in ["", "yesterday", "Fri, 32 Jan 2025 13:00:00 GMT", "Fri, 10 Foo 2025 13:00:00 GMT", "Fri, 10 Jan 2025 25:61:00 GMT", "30 Feb 2025", "13:00:00"] {
+        for text in [
+            "", "yesterday", "Fri, 32 Jan 2025 13:00:00 GMT", "Fri, 10 Foo 2025 13:00:00 GMT",
+            "Fri, 10 Jan 2025 25:61:00 GMT", "30 Feb 2025", "13:00:00",
+        ] {
             XCTAssertNil(FeedDate.parseRFC822(text), text)
         }
     }
@@ -44,7 +49,9 @@ final class FeedDateTests: XCTestCase {
     func test_parseRFC3339_withAndWithoutFractionsAndOffsets() {
         XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T13:00:00Z")?.timeIntervalSince1970, 1_736_514_000)
         XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10t13:00:00z")?.timeIntervalSince1970, 1_736_514_000)
-        XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T13:00:00.123456Z")!.timeIntervalSince1970, 1_736_514_000.123456, accuracy: 1e-5)
+        XCTAssertEqual(
+            FeedDate.parseRFC3339("2025-01-10T13:00:00.123456Z")!.timeIntervalSince1970, 1_736_514_000.123456,
+            accuracy: 1e-5)
         XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T15:30:00+02:30")?.timeIntervalSince1970, 1_736_514_000)
         XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10T08:00:00-0500")?.timeIntervalSince1970, 1_736_514_000)
         XCTAssertEqual(FeedDate.parseRFC3339("2025-01-10 13:00:00")?.timeIntervalSince1970, 1_736_514_000)

@@ -20,7 +20,11 @@ final class FeedParserTests: XCTestCase {
         XCTAssertNil(feed.title)
         XCTAssertEqual(
             feed.episodes,
-            [Episode(title: "The very first episode ever!", guid: nil, url: "https://example.com/episodes/1.mp3", published: date(1_736_514_000))])
+            [
+                Episode(
+                    title: "The very first episode ever!", guid: nil, url: "https://example.com/episodes/1.mp3",
+                    published: date(1_736_514_000))
+            ])
     }
 
     func test_parse_rss_readsEpisodesInDocumentOrderAndSkipsLiveItemsAndItemsWithoutEnclosure() throws {
@@ -32,8 +36,10 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(
             feed.episodes[0],
             Episode(
-                title: "Episode 2: <Tags> & \"Quotes\"", guid: "ep-2", url: "https://cdn.example.com/audio/ep2.mp3?token=abc",
-                mimeType: "audio/mpeg", length: 2048, published: date(1_739_152_800), episodeNumber: 2, seasonNumber: 1))
+                title: "Episode 2: <Tags> & \"Quotes\"", guid: "ep-2",
+                url: "https://cdn.example.com/audio/ep2.mp3?token=abc",
+                mimeType: "audio/mpeg", length: 2048, published: date(1_739_152_800), episodeNumber: 2, seasonNumber: 1)
+        )
         XCTAssertEqual(
             feed.episodes[1],
             Episode(
@@ -46,7 +52,9 @@ final class FeedParserTests: XCTestCase {
 
         XCTAssertEqual(feed.format, .atom)
         XCTAssertEqual(feed.title, "Atom Fixture")
-        XCTAssertEqual(feed.episodes.map(\.url), ["https://atom.example.org/shows/audio/second.ogg", "https://media.example.org/first.mp3"])
+        XCTAssertEqual(
+            feed.episodes.map(\.url),
+            ["https://atom.example.org/shows/audio/second.ogg", "https://media.example.org/first.mp3"])
         XCTAssertEqual(feed.episodes.map(\.guid), ["urn:uuid:entry-2", "urn:uuid:entry-1"])
         XCTAssertEqual(feed.episodes[0].length, 777)
         XCTAssertEqual(feed.episodes[0].published?.timeIntervalSince1970 ?? 0, 1_740_823_200.25, accuracy: 0.001)
@@ -61,8 +69,12 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(
             feed.episodes,
             [
-                Episode(title: "Second", guid: "jf-2", url: "https://json.example.net/2.mp3", mimeType: "audio/mpeg", length: 12345, published: date(1_743_588_000)),
-                Episode(title: "First", guid: "1", url: "https://json.example.net/files/1.m4a", published: date(1_743_465_600)),
+                Episode(
+                    title: "Second", guid: "jf-2", url: "https://json.example.net/2.mp3", mimeType: "audio/mpeg",
+                    length: 12345, published: date(1_743_588_000)),
+                Episode(
+                    title: "First", guid: "1", url: "https://json.example.net/files/1.m4a",
+                    published: date(1_743_465_600)),
             ])
     }
 
@@ -122,7 +134,8 @@ final class FeedParserTests: XCTestCase {
         ]
         for (fixture, reason) in cases {
             XCTAssertThrowsError(try parse(fixture, url: "https://example.com/\(fixture)"), fixture) { error in
-                XCTAssertEqual(error as? FeedError, .notAFeed(url: "https://example.com/\(fixture)", reason: reason), fixture)
+                XCTAssertEqual(
+                    error as? FeedError, .notAFeed(url: "https://example.com/\(fixture)", reason: reason), fixture)
             }
         }
     }
@@ -153,7 +166,8 @@ final class FeedParserTests: XCTestCase {
     }
 
     func test_parse_utf16WithByteOrderMark_isRead() throws {
-        let rss = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss><channel><title>Sixteen</title><item><title>É</title><enclosure url=\"https://e.x/1.mp3\"/></item></channel></rss>"
+        let rss =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss><channel><title>Sixteen</title><item><title>É</title><enclosure url=\"https://e.x/1.mp3\"/></item></channel></rss>"
         let data = rss.data(using: .utf16)!  // Foundation writes a BOM
 
         let feed = try FeedParser.parse(data, url: nil)

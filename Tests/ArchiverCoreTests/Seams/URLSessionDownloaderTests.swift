@@ -40,7 +40,8 @@ final class URLSessionDownloaderTests: XCTestCase {
     func test_download_errorStatus_isReturnedWithoutWritingTheBody() async throws {
         server.route("/missing.mp3", .status(404, "<html>Not Found</html>"))
 
-        let result = try await URLSessionDownloader().download(URLRequest(url: server.url("/missing.mp3")), to: destination)
+        let result = try await URLSessionDownloader().download(
+            URLRequest(url: server.url("/missing.mp3")), to: destination)
 
         XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 404)
         XCTAssertEqual(result.bytesWritten, 0)
@@ -87,7 +88,8 @@ final class URLSessionDownloaderTests: XCTestCase {
             _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/a.mp3")), to: inMissingFolder)
             XCTFail("expected a file error")
         } catch {
-            XCTAssertEqual(error as? DownloadError, .file(path: inMissingFolder.path, reason: "No such file or directory"))
+            XCTAssertEqual(
+                error as? DownloadError, .file(path: inMissingFolder.path, reason: "No such file or directory"))
         }
         XCTAssertEqual(server.requests, [], "no request is made when the file cannot be created")
     }
@@ -98,7 +100,8 @@ final class URLSessionDownloaderTests: XCTestCase {
             server.route("/big.mp3", .ok(Data(repeating: 1, count: 4_000_000)))
 
             do {
-                _ = try await URLSessionDownloader().download(URLRequest(url: server.url("/big.mp3")), to: URL(fileURLWithPath: "/dev/full"))
+                _ = try await URLSessionDownloader().download(
+                    URLRequest(url: server.url("/big.mp3")), to: URL(fileURLWithPath: "/dev/full"))
                 XCTFail("writing to a full disk must fail")
             } catch {
                 XCTAssertEqual(error as? DownloadError, .file(path: "/dev/full", reason: "No space left on device"))

@@ -47,7 +47,9 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func createDirectory(at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?) throws {
+    func createDirectory(
+        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
         lock.withLock {
             folders.insert(url.path)
             addParents(of: url.path)
@@ -71,7 +73,9 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 
     func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
-            guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else { throw CocoaError(.fileWriteFileExists) }
+            guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
+                throw CocoaError(.fileWriteFileExists)
+            }
             guard let data = files.removeValue(forKey: srcURL.path) else { throw CocoaError(.fileNoSuchFile) }
             files[dstURL.path] = data
         }

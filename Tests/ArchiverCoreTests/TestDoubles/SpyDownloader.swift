@@ -45,8 +45,10 @@ final class SpyDownloader: FileDownloading, @unchecked Sendable {
         try fileSystem.writeAtomically(success ? answer.body : Data(), to: destination)
         var headers = answer.headers
         if headers["Content-Length"] == nil { headers["Content-Length"] = String(answer.body.count) }
-        let response = HTTPURLResponse(url: request.url!, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers)!
         let written = success ? Int64(answer.body.count) : 0
-        return DownloadResult(response: response, bytesWritten: written, leadingBytes: success ? answer.body.prefix(512) : Data())
+        return DownloadResult(
+            response: response, bytesWritten: written, leadingBytes: success ? answer.body.prefix(512) : Data())
     }
 }

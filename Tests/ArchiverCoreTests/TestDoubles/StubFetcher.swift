@@ -34,7 +34,8 @@ final class StubFetcher: URLDataFetcher, @unchecked Sendable {
             throw URLError(.unsupportedURL)
         }
         let canned = try answer.get()
-        let response = HTTPURLResponse(url: request.url!, statusCode: canned.status, httpVersion: "HTTP/1.1", headerFields: canned.headers)!
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: canned.status, httpVersion: "HTTP/1.1", headerFields: canned.headers)!
         return (canned.body, response)
     }
 }
