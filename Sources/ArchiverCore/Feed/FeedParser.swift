@@ -61,15 +61,34 @@ public enum FeedParser {
     /// XML declared in a single-byte encoding (ISO-8859-1, windows-1252) is converted to UTF-8.
     private static func transcodeToUTF8(_ bytes: [UInt8]) -> [UInt8] {
         guard let declared = declaredEncoding(bytes) else { return bytes }
-        let encoding: String.Encoding
+        let windows1252: Bool
         switch declared {
-        case "iso-8859-1", "latin1", "iso8859-1", "latin-1": encoding = .isoLatin1
-        case "windows-1252", "cp1252": encoding = .windowsCP1252
+        case "iso-8859-1", "latin1", "iso8859-1", "latin-1", "iso_8859-1": windows1252 = false
+        case "windows-1252", "cp1252": windows1252 = true
         default: return bytes
         }
-        guard let text = String(data: Data(bytes), encoding: encoding) else { return bytes }
-        return Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 8)
+        for byte in bytes {
+            if byte < 0x80 {
+                output.append(byte)
+                continue
+            }
+            var scalar = UInt32(byte)
+            if windows1252, (0x80...0x9F).contains(byte), let mapped = Self.windows1252High[Int(byte - 0x80)] {
+                scalar = mapped
+            }
+            UTF8.encode(Unicode.Scalar(scalar)!) { output.append($0) }
+        }
+        return output
     }
+
+    /// windows-1252's printable characters at 0x80-0x9F (nil where it has none, kept as the C1 code).
+    private static let windows1252High: [UInt32?] = [
+        0x20AC, nil, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, nil,
+        0x017D, nil, nil, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+        0x0153, nil, 0x017E, 0x0178,
+    ]
 
     private static func declaredEncoding(_ bytes: [UInt8]) -> String? {
         let head = String(decoding: bytes.prefix(256), as: UTF8.self)

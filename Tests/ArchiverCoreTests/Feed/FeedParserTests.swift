@@ -85,6 +85,16 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(feed.episodes.map(\.title), ["Ärger über ß"])
     }
 
+    func test_parse_windows1252Declared_mapsTheCharactersLatin1Lacks() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><rss><channel><title>".utf8)
+        bytes += [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94, 0x20, 0x80, 0x35]  // “Café” €5
+        bytes += Array("</title></channel></rss>".utf8)
+
+        let feed = try FeedParser.parse(Data(bytes), url: nil)
+
+        XCTAssertEqual(feed.title, "\u{201C}Café\u{201D} €5")
+    }
+
     // MARK: - Broken but readable
 
     func test_parse_newlineBeforeXMLDeclaration_recovers() throws {
