@@ -10,8 +10,12 @@ let package = Package(
         .library(name: "ArchiverCore", targets: ["ArchiverCore"]),
     ],
     targets: [
-        .target(name: "ArchiverCore"),
+        // SHA-256 compression with the x86 SHA instructions, used by ArchiverCore.SHA256 when the CPU has them.
+        .target(name: "CSHA256"),
+        .target(name: "ArchiverCore", dependencies: ["CSHA256"]),
         .executableTarget(name: "podarchive", dependencies: ["ArchiverCore"]),
+        // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
+        .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
         // Loopback HTTP server and fixture helpers shared by both test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArchiverCoreTests", dependencies: ["ArchiverCore", "TestSupport"]),
