@@ -38,7 +38,9 @@ public struct SHA256: Sendable {
         length &+= UInt64(remaining)
         if buffered > 0 {
             let take = min(64 - buffered, remaining)
-            buffer.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: buffered).update(from: pointer, count: take) }
+            buffer.withUnsafeMutableBufferPointer {
+                $0.baseAddress!.advanced(by: buffered).update(from: pointer, count: take)
+            }
             buffered += take
             pointer += take
             remaining -= take
@@ -70,11 +72,16 @@ public struct SHA256: Sendable {
         var padding: [UInt8] = [0x80]
         let padTo = (buffered + 1) % 64 <= 56 ? 56 - (buffered + 1) % 64 : 120 - (buffered + 1) % 64
         padding += [UInt8](repeating: 0, count: padTo)
-        for shift in stride(from: 56, through: 0, by: -8) { padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         let savedLength = copy.length
         copy.update(padding)
         copy.length = savedLength
-        let words = [copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6, copy.state.7]
+        let words = [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6,
+            copy.state.7,
+        ]
         return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }
 

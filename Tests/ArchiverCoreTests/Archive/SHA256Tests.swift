@@ -43,7 +43,9 @@ final class SHA256Tests: XCTestCase {
                 hasher.update(Array(piece[0..<count]))
                 fed += count
             }
-            XCTAssertEqual(hasher.hexDigest(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0", "\(implementation)")
+            XCTAssertEqual(
+                hasher.hexDigest(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+                "\(implementation)")
         }
     }
 
@@ -69,7 +71,8 @@ final class SHA256Tests: XCTestCase {
         let file = folder.url.appendingPathComponent("data.bin")
         try Data(bytes).write(to: file)
 
-        let result = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], environment: ["PATH": "/usr/bin:/bin"])
+        let result = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", file.path], environment: ["PATH": "/usr/bin:/bin"])
 
         XCTAssertEqual(result.status, 0, result.stderr)
         let expected = String(result.stdout.prefix(64))
