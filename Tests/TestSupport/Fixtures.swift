@@ -34,6 +34,11 @@ public struct TemporaryFolder: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// The files a user sees: everything but podarchive's own `.podarchive` state folders.
+    public func visibleFiles() -> [String] {
+        files().filter { !$0.hasPrefix(".podarchive/") && !$0.contains("/.podarchive/") }
+    }
+
     /// Every regular file below the folder, as paths relative to it, sorted.
     public func files() -> [String] {
         let base = url.standardizedFileURL.path

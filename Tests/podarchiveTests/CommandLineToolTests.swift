@@ -54,7 +54,7 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(code, .success)
         XCTAssertEqual(output.lines, ["archived CLI Show/One.mp3 (5 B)", "CLI Show: 1 archived, 0 already archived"])
         XCTAssertEqual(errors.text, "")
-        XCTAssertEqual(folder.files(), ["archive/CLI Show/.podarchive/index.json", "archive/CLI Show/One.mp3"])
+        XCTAssertEqual(folder.visibleFiles(), ["archive/CLI Show/One.mp3"])
     }
 
     func test_sync_someEpisodesFail_exits1WithOneLinePerFailureNamingEpisodeURLAndReason() async {

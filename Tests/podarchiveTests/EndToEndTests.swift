@@ -42,7 +42,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(server.requestedPaths, ["/feed.json", "/episodes/1.mp3", "/feed.json"])
-        XCTAssertEqual(second.stdout, "127.0.0.1/feed: 0 archived, 1 already archived\n")
+        XCTAssertEqual(second.stdout, "127.0.0.1-feed: 0 archived, 1 already archived\n")
         let file = folder.url.appendingPathComponent("archive/127.0.0.1-feed/The very first episode ever!.mp3")
         XCTAssertEqual(FileManager.default.contents(atPath: file.path), Data("ID3 first episode".utf8))
         let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
@@ -60,9 +60,9 @@ final class EndToEndTests: XCTestCase {
 
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(
-            folder.files(),
+            folder.visibleFiles(),
             [
-                "archive/podarchive demo/.podarchive/index.json", "archive/podarchive demo/Episode 2.mp3",
+                "archive/podarchive demo/Episode 2.mp3",
                 "archive/podarchive demo/Episode 3 - What - why & how.mp3",
                 "archive/podarchive demo/The very first episode ever!.mp3",
             ])

@@ -1,16 +1,17 @@
 // The record of what a feed folder holds: `<feed folder>/.podarchive/index.json`.
 //
-// One entry per archived episode, keyed by GUID (else enclosure URL), with its file name, size and publication
-// date. It is rewritten atomically after every episode, so a crash loses at most the episode in flight, and a
-// re-run downloads only what it does not list.
+// One entry per archived episode (GUID, enclosure URL, file name, size, SHA-256, dates) and one per episode that
+// failed, so that a run which gets `304 Not Modified` for the feed can still retry those. It is rewritten
+// atomically (and fsynced) after every episode, so a crash loses at most the episode in flight.
 import Foundation
 
 /// The archive index of one feed folder.
 public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// One archived episode.
     public struct Entry: Codable, Equatable, Sendable {
-        /// GUID, else enclosure URL: how the episode is recognised on the next run.
+        /// GUID, else enclosure URL: the episode's primary key.
         public var key: String
+        public var guid: String?
         public var title: String?
         /// The enclosure URL it was downloaded from.
         public var url: String
@@ -18,21 +19,57 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var file: String
         /// The file's size in bytes.
         public var size: Int64
+        /// SHA-256 of the file, hex; nil in indexes written before podarchive recorded it.
+        public var sha256: String?
         /// Publication date, `YYYY-MM-DDTHH:MM:SSZ`; nil when the feed gave none.
         public var published: String?
         /// When podarchive archived it, `YYYY-MM-DDTHH:MM:SSZ`.
         public var archived: String
 
         public init(
-            key: String, title: String?, url: String, file: String, size: Int64, published: String?, archived: String
+            key: String, guid: String? = nil, title: String?, url: String, file: String, size: Int64,
+            sha256: String? = nil, published: String?, archived: String
         ) {
             self.key = key
+            self.guid = guid
             self.title = title
             self.url = url
             self.file = file
             self.size = size
+            self.sha256 = sha256
             self.published = published
             self.archived = archived
+        }
+    }
+
+    /// An episode that could not be archived yet; it is retried on every run, even when the feed is unchanged.
+    public struct Failure: Codable, Equatable, Sendable {
+        public var key: String
+        public var guid: String?
+        public var title: String?
+        public var url: String
+        public var type: String?
+        public var published: String?
+        public var reason: String
+        /// When it last failed, `YYYY-MM-DDTHH:MM:SSZ`.
+        public var failed: String
+
+        public init(episode: Episode, reason: String, failed: String) {
+            key = episode.identity
+            guid = episode.guid
+            title = episode.title
+            url = episode.url
+            type = episode.mimeType
+            published = episode.published.map(FeedDate.iso8601)
+            self.reason = reason
+            self.failed = failed
+        }
+
+        /// The episode to try again.
+        public var episode: Episode {
+            Episode(
+                title: title, guid: guid, url: url, mimeType: type,
+                published: published.flatMap(FeedDate.parseRFC3339))
         }
     }
 
@@ -41,21 +78,25 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// The feed URL (or path) last synced into this folder.
     public var feed: String
     public var title: String?
-    public var episodes: [Entry]
+    public private(set) var episodes: [Entry]
+    public var failures: [Failure]
 
-    private var positions: [String: Int] = [:]
+    private var byGUID: [String: Int] = [:]
+    private var byURL: [String: Int] = [:]
+    private var byURLKey: [String: Int] = [:]
 
-    public static let currentVersion = 1
+    public static let currentVersion = 2
 
     private enum CodingKeys: String, CodingKey {
-        case version, feed, title, episodes
+        case version, feed, title, episodes, failures
     }
 
-    public init(feed: String, title: String?, episodes: [Entry] = []) {
+    public init(feed: String, title: String?, episodes: [Entry] = [], failures: [Failure] = []) {
         self.version = Self.currentVersion
         self.feed = feed
         self.title = title
         self.episodes = episodes
+        self.failures = failures
         reindex()
     }
 
@@ -64,34 +105,73 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         version = try container.decode(Int.self, forKey: .version)
         feed = try container.decode(String.self, forKey: .feed)
         title = try container.decodeIfPresent(String.self, forKey: .title)
-        episodes = try container.decode([Entry].self, forKey: .episodes)
+        // Version 1 recorded the GUID only as the key.
+        episodes = try container.decode([Entry].self, forKey: .episodes).map { entry in
+            var entry = entry
+            if entry.guid == nil, entry.key != entry.url { entry.guid = entry.key }
+            return entry
+        }
+        failures = try container.decodeIfPresent([Failure].self, forKey: .failures) ?? []
         reindex()
     }
 
-    /// The entry recorded under `key`, if any: one dictionary lookup.
-    public func entry(forKey key: String) -> Entry? {
-        positions[key].map { episodes[$0] }
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(feed, forKey: .feed)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encode(episodes, forKey: .episodes)
+        try container.encode(failures, forKey: .failures)
     }
 
-    /// Adds an entry, replacing any with the same key.
-    public mutating func record(_ entry: Entry) {
-        if let position = positions[entry.key] {
-            episodes[position] = entry
-        } else {
-            positions[entry.key] = episodes.count
-            episodes.append(entry)
+    /// The archived entry for `episode`: same GUID, else same enclosure URL, else the same URL but for a tracking
+    /// query when at most one side has a GUID. A few dictionary lookups, whatever the index's size.
+    public func entry(for episode: Episode) -> Entry? {
+        if let guid = episode.guid, let position = byGUID[guid] { return episodes[position] }
+        if let position = byURL[episode.url] { return episodes[position] }
+        if let position = byURLKey[EpisodeIdentity.urlKey(episode.url)] {
+            let entry = episodes[position]
+            if episode.guid == nil || entry.guid == nil { return entry }
         }
+        return nil
+    }
+
+    /// The entry recorded under `key`, if any.
+    public func entry(forKey key: String) -> Entry? {
+        episodes.first { $0.key == key }
+    }
+
+    /// Adds an entry, replacing the one it matches (same key or same file).
+    public mutating func record(_ entry: Entry) {
+        if let position = episodes.firstIndex(where: { $0.key == entry.key || $0.file == entry.file }) {
+            episodes[position] = entry
+            reindex()
+        } else {
+            episodes.append(entry)
+            index(episodes.count - 1)
+        }
+        failures.removeAll { $0.key == entry.key }
     }
 
     /// Every file name the index holds.
     public var fileNames: Set<String> { Set(episodes.map(\.file)) }
 
     private mutating func reindex() {
-        positions = Dictionary(episodes.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, last in last })
+        byGUID = [:]
+        byURL = [:]
+        byURLKey = [:]
+        for position in episodes.indices { index(position) }
+    }
+
+    private mutating func index(_ position: Int) {
+        let entry = episodes[position]
+        if let guid = entry.guid { byGUID[guid] = position }
+        byURL[entry.url] = position
+        byURLKey[EpisodeIdentity.urlKey(entry.url)] = position
     }
 
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {
-        lhs.version == rhs.version && lhs.feed == rhs.feed && lhs.title == rhs.title && lhs.episodes == rhs.episodes
+        lhs.feed == rhs.feed && lhs.title == rhs.title && lhs.episodes == rhs.episodes && lhs.failures == rhs.failures
     }
 
     // MARK: - Storage

@@ -1,41 +1,92 @@
-// The sync pipeline: read the feed, then for each episode not yet archived, download it to a hidden file in
-// the feed folder, check it, rename it into place, date it, and record it in the index.
+// The sync pipeline. For one feed: find its folder, lock it, fetch the feed (conditionally), and archive every
+// episode that is new, failed before, or whose file has gone missing, one at a time:
+//   download to a hidden file in the feed folder (resuming what an earlier run left), retry what may succeed
+//   later, check it, record that it is complete, rename it into place, date it, record it in the index.
+// A crash at any point leaves the archive consistent, and the next run continues where this one stopped.
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
+/// How a sync behaves.
+public struct SyncOptions: Sendable, Equatable {
+    /// How often a failing download is tried again within this run, and how long to wait between tries.
+    public var retry: RetryPolicy
+    /// Each episode must be complete within this many seconds, all attempts and waits included.
+    public var episodeTimeout: TimeInterval
+    /// How long to wait for another process syncing the same feed (0: fail at once with `locked`).
+    public var lockWait: TimeInterval
+
+    public init(retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0) {
+        self.retry = retry
+        self.episodeTimeout = episodeTimeout
+        self.lockWait = lockWait
+    }
+}
+
+/// Points where tests make the process die, to prove a crash there loses nothing.
+public enum FaultPoint: String, Sendable, CaseIterable {
+    /// The download is complete and checked; the rename into place is next.
+    case beforeRename = "before-rename"
+    /// The file is in place; the index does not list it yet.
+    case afterRename = "after-rename"
+}
+
 /// Archives podcast feeds. Every effect goes through the injected seams.
 public struct Archiver: Sendable {
-    public typealias FileStore = FileReading & DirectoryCreation & FileRemoval & AtomicFileWriting
-
-    private let loader: FeedLoader
-    private let downloader: any FileDownloading
-    private let mover: any FileMovement
-    private let attributes: any FileAttributes
-    private let files: any FileStore
-    private let now: @Sendable () -> Date
+    let loader: FeedLoader
+    let downloader: any FileDownloading
+    let mover: any FileMovement
+    let attributes: any FileAttributes
+    let files: any FileStore
+    let writer: any AtomicFileWriting
+    let locker: any FileLocking
+    let hasher: any FileHashing
+    let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async throws -> Void
+    let jitter: @Sendable () -> Double
+    let faults: (@Sendable (FaultPoint) -> Void)?
 
     /// - Parameters:
-    ///   - fetcher: fetches feeds (live: a URLSession that refuses non-http(s) redirects).
+    ///   - fetcher: fetches feeds (live: `FeedSession.make()`, which refuses non-http(s) redirects).
     ///   - downloader: streams episodes to disk (live: `URLSessionDownloader`).
     ///   - mover, attributes, files: the file system (live: `FileManager.default`).
-    ///   - now: the clock, for the index's "archived" dates.
+    ///   - writer: atomic, durable replacement of small files (live: `DurableFileWriter`).
+    ///   - locker: per-feed locks (live: `FlockLocker`).
+    ///   - hasher: hashes files already on disk (live: `StreamingFileHasher`).
+    ///   - now: the clock, for dates recorded in the index.
+    ///   - sleep: waits between retries and lock polls.
+    ///   - jitter: a random number in [0, 1) for backoff jitter.
+    ///   - faults: called at each `FaultPoint` (tests only).
     public init(
         fetcher: any URLDataFetcher,
         downloader: any FileDownloading,
         mover: any FileMovement = FileManager.default,
         attributes: any FileAttributes = FileManager.default,
         files: any FileStore = FileManager.default,
-        now: @escaping @Sendable () -> Date
+        writer: any AtomicFileWriting = DurableFileWriter(),
+        locker: any FileLocking = FlockLocker(),
+        hasher: any FileHashing = StreamingFileHasher(),
+        now: @escaping @Sendable () -> Date,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        faults: (@Sendable (FaultPoint) -> Void)? = nil
     ) {
         self.loader = FeedLoader(fetcher: fetcher, files: files)
         self.downloader = downloader
         self.mover = mover
         self.attributes = attributes
         self.files = files
+        self.writer = writer
+        self.locker = locker
+        self.hasher = hasher
         self.now = now
+        self.sleep = sleep
+        self.jitter = jitter
+        self.faults = faults
     }
 
     /// Reads the feed at `source` without archiving anything.
@@ -43,132 +94,203 @@ public struct Archiver: Sendable {
         try await loader.load(source)
     }
 
-    /// Archives every episode of the feed at `source` that `root` does not hold yet.
+    // MARK: - sync
+
+    /// Archives every episode of the feed at `source` that `root` does not hold yet, retries those that failed
+    /// before, and fetches again files that went missing.
     ///
-    /// - Returns: what was archived, what failed (each failure is also reported through `onEvent`).
-    /// - Throws: `FeedError` when the feed cannot be fetched or read, `ArchiveError` when the archive folder or
-    ///   its index cannot be used. Nothing already archived is touched in either case.
+    /// - Returns: what was archived and what failed (each is also reported through `onEvent` as it happens).
+    /// - Throws: `FeedError` when the feed cannot be fetched or read; `ArchiveError` when the archive cannot be
+    ///   used (`.locked` by another sync, `.storage` for a full disk or unwritable folder, a damaged index).
+    ///   Nothing already archived is touched in either case.
     public func sync(
-        _ source: FeedSource, into root: URL, onEvent: @Sendable (SyncEvent) -> Void = { _ in }
+        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
+        onEvent: @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
-        let feed = try await loader.load(source)
-        let title = feed.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? Self.fallbackTitle(for: source)
-        let folder = root.appendingPathComponent(Self.folderName(for: title, source: source), isDirectory: true)
-        let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
-        try createFolder(stateFolder)
+        var context: FeedContext
+        let fetch: FeedFetch
+        if let known = try registeredFolder(for: source, in: root) {
+            // A feed synced before: lock first, then ask whether it changed.
+            context = try await open(folder: known, source: source, options: options)
+            fetch = try await loader.load(source, ifChangedSince: context.validators)
+        } else {
+            let feed = try await loader.load(source)
+            let folder = try chooseFolder(for: feed, source: source, in: root)
+            context = try await open(folder: folder, source: source, options: options)
+            try register(source, folder: folder.lastPathComponent, in: root)
+            fetch = .changed(feed, FeedValidators(etag: nil, lastModified: nil))
+        }
+        defer { context.lock.unlock() }
+        let loadedIndex = context.index
 
-        let indexURL = stateFolder.appendingPathComponent(ArchiveIndex.fileName)
-        var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: feed.title)
-        index.feed = source.displayName
-        index.title = feed.title
+        var work: [WorkItem] = []
+        var inFeed = Set<String>()
+        switch fetch {
+        case .changed(let feed, _):
+            context.index.title = feed.title ?? context.index.title
+            for episode in feed.episodes where inFeed.insert(episode.identity).inserted {
+                if context.index.entry(for: episode) == nil { work.append(.new(episode)) }
+            }
+            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again.
+            context.index.failures.removeAll { !inFeed.contains($0.key) }
+        case .notModified:
+            work = context.index.failures.map { .new($0.episode) }
+        }
+        let present = Set((try? files.contentsOfDirectory(atPath: context.folder.path)) ?? [])
+        for entry in context.index.episodes where !present.contains(entry.file) {
+            work.append(.missing(entry))  // Deleted by hand, or lost: fetch it again rather than forget it.
+        }
 
-        let pending = feed.episodes.filter { index.entry(forKey: $0.identity) == nil }
-        var report = SyncReport(feedTitle: title, folder: folder)
-        report.alreadyArchived = feed.episodes.count - pending.count
-        onEvent(.feedRead(title: title, folder: folder, episodes: feed.episodes.count, new: pending.count))
-        guard !pending.isEmpty else { return report }
+        let title =
+            context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
+            ?? context.folder.lastPathComponent
+        var report = SyncReport(feedTitle: title, folder: context.folder)
+        if case .changed(let feed, _) = fetch {
+            report.alreadyArchived = feed.episodes.count - work.filter(\.isNew).count
+        } else {
+            report.alreadyArchived = context.index.episodes.count - work.count { !$0.isNew }
+            report.feedUnchanged = true
+        }
+        onEvent(
+            .feedRead(
+                title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
 
-        var names = NameAllocator(taken: Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? []))
-        var seenThisRun = Set<String>()
-        for episode in pending where seenThisRun.insert(episode.identity).inserted {
+        var names = NameAllocator(taken: present.union(context.index.fileNames))
+        for item in work {
             do {
-                let (file, size) = try await archive(episode, in: folder, stateFolder: stateFolder, names: &names)
-                index.record(
-                    ArchiveIndex.Entry(
-                        key: episode.identity, title: episode.title, url: episode.url, file: file.lastPathComponent,
-                        size: size, published: episode.published.map(FeedDate.iso8601),
-                        archived: FeedDate.iso8601(now())))
-                try save(index, to: indexURL)
+                let entry = try await archive(item, in: &context, names: &names, options: options)
+                context.index.record(entry)
+                try save(context.index, to: context.indexURL)
+                forgetDownload(of: item.episode, in: context.stateFolder)
+                let file = context.folder.appendingPathComponent(entry.file)
                 report.archived.append(file)
-                report.bytes += size
-                onEvent(.archived(episode, file: file, bytes: size))
+                report.bytes += entry.size
+                onEvent(.archived(item.episode, file: file, bytes: entry.size))
             } catch let failure as EpisodeFailure {
-                report.failed.append((episode, failure))
-                onEvent(.failed(episode, failure))
+                context.index.failures.removeAll { $0.key == item.episode.identity }
+                context.index.failures.append(
+                    ArchiveIndex.Failure(episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now()))
+                )
+                try save(context.index, to: context.indexURL)
+                report.failed.append((item.episode, failure))
+                onEvent(.failed(item.episode, failure))
             }
         }
+        // Each episode saved the index as it finished; with nothing to do, save only what changed.
+        if work.isEmpty, context.index != loadedIndex || !files.fileExists(atPath: context.indexURL.path) {
+            try save(context.index, to: context.indexURL)
+        }
+        // Only a completed run earns the right to skip the feed next time it is unchanged.
+        if case .changed(_, let validators) = fetch { try saveRecord(validators, to: context.validatorsURL) }
         return report
     }
 
-    // MARK: - One episode
+    /// One thing to archive: an episode not yet in the index, or an indexed one whose file is gone.
+    enum WorkItem {
+        case new(Episode)
+        case missing(ArchiveIndex.Entry)
 
-    private func archive(
-        _ episode: Episode, in folder: URL, stateFolder: URL, names: inout NameAllocator
-    ) async throws -> (URL, Int64) {
-        guard let url = URL(string: episode.url), let scheme = url.scheme?.lowercased() else {
-            throw EpisodeFailure.invalidURL
+        var isNew: Bool {
+            if case .new = self { return true }
+            return false
         }
-        guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
-            throw scheme == "http" || scheme == "https"
-                ? EpisodeFailure.invalidURL : EpisodeFailure.unsupportedScheme(scheme)
-        }
-        let partial = stateFolder.appendingPathComponent("download-\(Self.stableHash(episode.identity)).part")
-        var request = URLRequest(url: url)
-        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
-        // Media is already compressed; asking for identity keeps Content-Length comparable with what arrives.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
 
-        let result: DownloadResult
+        var episode: Episode {
+            switch self {
+            case .new(let episode): return episode
+            case .missing(let entry):
+                return Episode(
+                    title: entry.title, guid: entry.guid, url: entry.url,
+                    published: entry.published.flatMap(FeedDate.parseRFC3339))
+            }
+        }
+    }
+
+    /// A locked feed folder and what it holds.
+    struct FeedContext {
+        var folder: URL
+        var stateFolder: URL
+        var index: ArchiveIndex
+        var validators: FeedValidators?
+        var lock: any HeldLock
+
+        var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
+        var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
+    }
+
+    // MARK: - Folders, locks and records
+
+    func open(folder: URL, source: FeedSource, options: SyncOptions) async throws -> FeedContext {
+        let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
+        try createFolder(stateFolder)
+        let lock = try await acquireLock(
+            stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
         do {
-            result = try await downloader.download(request, to: partial)
-        } catch let error as DownloadError {
-            discard(partial)
-            switch error {
-            case .refusedRedirect(let location): throw EpisodeFailure.refusedRedirect(location)
-            case .transport(let reason): throw EpisodeFailure.transport(reason)
-            case .file(let path, let reason): throw EpisodeFailure.storage("cannot write \(path): \(reason)")
-            }
+            let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
+            return FeedContext(
+                folder: folder, stateFolder: stateFolder,
+                index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
+                validators: index == nil ? nil : validators, lock: lock)
         } catch {
-            discard(partial)
-            throw EpisodeFailure.transport(TransportReason.describe(error))
+            lock.unlock()
+            throw error
         }
-        if let failure = DownloadCheck.failure(of: result) {
-            discard(partial)
-            throw failure
-        }
-
-        let stem = Self.stem(for: episode)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        let destination = try moveIntoPlace(partial, in: folder, stem: stem, ext: ext, names: &names)
-        if let published = episode.published {
-            // Linux cannot set a birth time: the creation date is ignored there, the modification date is set.
-            try? attributes.setAttributes(
-                [.modificationDate: published, .creationDate: published], ofItemAtPath: destination.path)
-        }
-        return (destination, result.bytesWritten)
     }
 
-    /// Renames the checked download to the first free name; an existing file is never overwritten.
-    private func moveIntoPlace(
-        _ partial: URL, in folder: URL, stem: String, ext: String?, names: inout NameAllocator
-    ) throws -> URL {
-        var lastError: Error?
-        for _ in 0..<100 {
-            let name = names.claim(stem: stem, extension: ext)
-            let destination = folder.appendingPathComponent(name, isDirectory: false)
-            guard destination.deletingLastPathComponent().standardizedFileURL == folder.standardizedFileURL else {
-                continue  // Unreachable with sanitized names; refuse rather than write outside the folder.
-            }
+    private func acquireLock(_ url: URL, folder: URL, wait: TimeInterval) async throws -> any HeldLock {
+        let poll: TimeInterval = 0.1
+        var waited: TimeInterval = 0
+        while true {
+            let held: (any HeldLock)?
             do {
-                try mover.moveItem(at: partial, to: destination)
-                return destination
+                held = try locker.tryLock(url)
             } catch {
-                lastError = error
-                // Taken meanwhile (or unwritable): try the next name only if the target now exists.
-                guard files.fileExists(atPath: destination.path) else { break }
+                throw ArchiveError.storage(path: url.path, reason: Self.describe(error))
+            }
+            if let held { return held }
+            guard waited < wait else { throw ArchiveError.locked(folder: folder.path, holder: locker.lockHolder(url)) }
+            try await sleep(poll)
+            waited += poll
+        }
+    }
+
+    private func registeredFolder(for source: FeedSource, in root: URL) throws -> URL? {
+        let record: FeedRegistration? = loadRecord(FeedRegistration.url(for: source, in: root))
+        guard let record, record.feed == source.displayName, !FileNamer.sanitize(record.folder).isEmpty else {
+            return nil
+        }
+        return root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+    }
+
+    private func register(_ source: FeedSource, folder: String, in root: URL) throws {
+        let url = FeedRegistration.url(for: source, in: root)
+        try createFolder(url.deletingLastPathComponent())
+        try saveRecord(FeedRegistration(feed: source.displayName, folder: folder), to: url)
+    }
+
+    /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
+    /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
+    /// at a new URL), which then continues there.
+    private func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
+        let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let stem = title ?? FileNamer.sanitize(Self.fallbackTitle(for: source))
+        for counter in 1...1000 {
+            let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
+            let folder = root.appendingPathComponent(name, isDirectory: true)
+            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+                ArchiveIndex.fileName)
+            guard let existing = try? loadIndex(at: indexURL) else { return folder }
+            if existing.feed == source.displayName || feed.episodes.contains(where: { existing.entry(for: $0) != nil })
+            {
+                return folder
             }
         }
-        discard(partial)
-        throw EpisodeFailure.storage("cannot move download into \(folder.path): \(Self.describe(lastError))")
+        throw ArchiveError.cannotCreateFolder(
+            path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
     }
 
-    private func discard(_ file: URL) {
-        try? files.removeItem(at: file)
-    }
-
-    // MARK: - Folder and index
-
-    private func createFolder(_ url: URL) throws {
+    func createFolder(_ url: URL) throws {
         do {
             try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
         } catch {
@@ -176,37 +298,42 @@ public struct Archiver: Sendable {
         }
     }
 
-    private func loadIndex(at url: URL) throws -> ArchiveIndex? {
+    func loadIndex(at url: URL) throws -> ArchiveIndex? {
         guard let data = files.contents(atPath: url.path) else { return nil }
-        let index: ArchiveIndex
+        let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
+        if let version, version > ArchiveIndex.currentVersion {
+            throw ArchiveError.newerIndex(path: url.path, version: version)
+        }
         do {
-            index = try ArchiveIndex.decode(data)
+            return try ArchiveIndex.decode(data)
         } catch {
             throw ArchiveError.damagedIndex(path: url.path, reason: "not valid index JSON")
         }
-        guard index.version <= ArchiveIndex.currentVersion else {
-            throw ArchiveError.newerIndex(path: url.path, version: index.version)
-        }
-        return index
     }
 
-    private func save(_ index: ArchiveIndex, to url: URL) throws {
+    func save(_ index: ArchiveIndex, to url: URL) throws {
         do {
-            try files.writeAtomically(try index.encoded(), to: url)
+            try writer.writeAtomically(try index.encoded(), to: url)
         } catch {
-            throw ArchiveError.cannotWriteIndex(path: url.path, reason: Self.describe(error))
+            throw Self.storageError(error, path: url.path)
+        }
+    }
+
+    func loadRecord<Record: Decodable>(_ url: URL) -> Record? {
+        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
+    }
+
+    func saveRecord<Record: Encodable>(_ record: Record, to url: URL) throws {
+        do {
+            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url)
+        } catch {
+            throw Self.storageError(error, path: url.path)
         }
     }
 
     // MARK: - Names
 
-    /// The feed folder's name: the feed title, made safe.
-    static func folderName(for title: String, source: FeedSource) -> String {
-        let name = FileNamer.sanitize(title)
-        return name.isEmpty ? FileNamer.sanitize(fallbackTitle(for: source)) : name
-    }
-
-    /// A name for a feed without a title: its host and path ("example.com-podcast-feed").
+    /// A name for a feed without a title: its host and path ("example.com/podcast/feed").
     static func fallbackTitle(for source: FeedSource) -> String {
         switch source {
         case .remote(let url):
@@ -228,22 +355,12 @@ public struct Archiver: Sendable {
             let name = FileNamer.sanitize(candidate, maximumBytes: 200)
             if !name.isEmpty { return name }
         }
-        return "Episode \(stableHash(episode.identity))"
-    }
-
-    /// FNV-1a, 64 bits, hex: a stable short name for an episode's partial download.
-    static func stableHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return "Episode \(StableName.of(episode.identity))"
     }
 
     static func describe(_ error: Error?) -> String {
         guard let error else { return "unknown error" }
+        if let fileError = error as? FileSystemError { return String(cString: strerror(fileError.code)) }
         if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
             underlying.domain == NSPOSIXErrorDomain
         {
@@ -251,6 +368,10 @@ public struct Archiver: Sendable {
         }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         return error.localizedDescription
+    }
+
+    static func storageError(_ error: Error, path: String) -> ArchiveError {
+        ArchiveError.storage(path: path, reason: describe(error))
     }
 }
 
@@ -271,34 +392,12 @@ struct NameAllocator {
             counter += 1
         }
     }
-}
 
-/// The checks a finished download must pass before it is renamed into place.
-enum DownloadCheck {
-    static func failure(of result: DownloadResult) -> EpisodeFailure? {
-        if let http = result.response as? HTTPURLResponse {
-            guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
-            let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-            if encoding == "identity", let declared = http.value(forHTTPHeaderField: "Content-Length"),
-                let expected = Int64(declared.trimmingCharacters(in: .whitespaces)), expected != result.bytesWritten
-            {
-                return .lengthMismatch(expected: expected, received: result.bytesWritten)
-            }
-            if let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
-                type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
-            {
-                return .htmlPage
-            }
-        }
-        if result.bytesWritten == 0 { return .emptyBody }
-        return looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
+    mutating func release(_ name: String) {
+        taken.remove(name.lowercased())
     }
 
-    /// True when the body starts (after a BOM and white space) like an HTML document.
-    static func looksLikeHTML(_ bytes: Data) -> Bool {
-        var text = String(decoding: bytes.prefix(512), as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let head = text.drop(while: { $0.isWhitespace }).prefix(15).lowercased()
-        return ["<!doctype html", "<html", "<head", "<body", "<title"].contains { head.hasPrefix($0) }
+    mutating func claim(exactly name: String) -> Bool {
+        taken.insert(name.lowercased()).inserted
     }
 }

@@ -21,6 +21,8 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case refusedRedirect(String)
     /// The file could not be written or moved into place.
     case storage(String)
+    /// The episode's deadline passed before it was complete.
+    case timedOut(TimeInterval)
 
     /// A short reason for messages.
     public var reason: String {
@@ -29,12 +31,13 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .invalidURL: return "the enclosure URL is not a valid URL"
         case .httpStatus(let status): return "server answered HTTP \(status)"
         case .lengthMismatch(let expected, let received):
-            return "received \(received) of \(expected) bytes (Content-Length); the partial file was discarded"
+            return "received \(received) of \(expected) bytes; the rest is fetched on the next attempt"
         case .htmlPage: return "server sent an HTML page instead of media"
         case .emptyBody: return "server sent an empty file"
         case .transport(let reason): return reason
         case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
         case .storage(let reason): return reason
+        case .timedOut(let seconds): return "not complete after \(Int(seconds)) s (--timeout); it resumes next run"
         }
     }
 }
@@ -45,6 +48,12 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case damagedIndex(path: String, reason: String)
     case newerIndex(path: String, version: Int)
     case cannotWriteIndex(path: String, reason: String)
+    /// A full disk, an unwritable or read-only folder: the run stops; the index stays valid.
+    case storage(path: String, reason: String)
+    /// Another podarchive process is syncing this feed folder.
+    case locked(folder: String, holder: Int32?)
+    /// The folder given to `verify` holds no archive index.
+    case noArchive(path: String)
 }
 
 extension ArchiveError: LocalizedError {
@@ -58,6 +67,13 @@ extension ArchiveError: LocalizedError {
             return "archive index \(path) has format version \(version), newer than this podarchive understands"
         case .cannotWriteIndex(let path, let reason):
             return "cannot write archive index \(path): \(reason)"
+        case .storage(let path, let reason):
+            return "cannot write \(path): \(reason); stopped, nothing half-written was kept"
+        case .locked(let folder, let holder):
+            let who = holder.map { "process \($0)" } ?? "another podarchive process"
+            return "\(folder) is being synced by \(who); try again later or pass --wait SECONDS"
+        case .noArchive(let path):
+            return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
         }
     }
 }
@@ -80,6 +96,8 @@ public struct SyncReport: Sendable, Equatable {
     public var failed: [(episode: Episode, failure: EpisodeFailure)] = []
     public var alreadyArchived = 0
     public var bytes: Int64 = 0
+    /// The server said the feed had not changed (`304`); only earlier failures and missing files were tried.
+    public var feedUnchanged = false
 
     public init(feedTitle: String, folder: URL) {
         self.feedTitle = feedTitle

@@ -18,18 +18,30 @@ public struct FeedLoader: Sendable {
     /// Fetches and parses the feed at `source`.
     /// - Throws: `FeedError` naming the feed and what went wrong.
     public func load(_ source: FeedSource) async throws -> Feed {
-        switch source {
-        case .local(let path):
-            guard let data = files.contents(atPath: path) else { throw FeedError.unreadableFile(path: path) }
-            return try FeedParser.parse(data, url: source.url)
-        case .remote(let url):
-            let (data, finalURL) = try await fetch(url)
-            return try FeedParser.parse(data, url: finalURL)
+        switch try await load(source, ifChangedSince: nil) {
+        case .changed(let feed, _): return feed
+        case .notModified: throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
     }
 
-    private func fetch(_ url: URL) async throws -> (Data, URL) {
+    /// Fetches the feed, conditionally when `validators` are given (`If-None-Match` / `If-Modified-Since`).
+    public func load(_ source: FeedSource, ifChangedSince validators: FeedValidators?) async throws -> FeedFetch {
+        switch source {
+        case .local(let path):
+            guard let data = files.contents(atPath: path) else { throw FeedError.unreadableFile(path: path) }
+            return .changed(try FeedParser.parse(data, url: source.url), FeedValidators(etag: nil, lastModified: nil))
+        case .remote(let url):
+            guard let (data, finalURL, newValidators) = try await fetch(url, validators: validators) else {
+                return .notModified
+            }
+            return .changed(try FeedParser.parse(data, url: finalURL), newValidators)
+        }
+    }
+
+    private func fetch(_ url: URL, validators: FeedValidators?) async throws -> (Data, URL, FeedValidators)? {
         var request = URLRequest(url: url)
+        if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = validators?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(
             "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
@@ -43,7 +55,12 @@ public struct FeedLoader: Sendable {
             throw FeedError.transport(url: url.absoluteString, reason: TransportReason.describe(error))
         }
         let finalURL = response.url ?? url
+        var newValidators = FeedValidators(etag: nil, lastModified: nil)
         if let http = response as? HTTPURLResponse {
+            if http.statusCode == 304, validators != nil { return nil }
+            newValidators = FeedValidators(
+                etag: http.value(forHTTPHeaderField: "ETag"),
+                lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
             if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
                 throw FeedError.refusedRedirect(url: url.absoluteString, location: location)
             }
@@ -51,8 +68,16 @@ public struct FeedLoader: Sendable {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
             }
         }
-        return (data, finalURL)
+        return (data, finalURL, newValidators)
     }
+}
+
+/// The result of a conditional fetch.
+public enum FeedFetch: Sendable, Equatable {
+    /// The feed, and the validators to send next time.
+    case changed(Feed, FeedValidators)
+    /// `304 Not Modified`: the feed is as it was last time.
+    case notModified
 }
 
 /// Short, human reasons for transport failures ("connection refused" rather than an NSError dump).

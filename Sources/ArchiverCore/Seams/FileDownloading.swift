@@ -1,22 +1,55 @@
-// Seam: stream a URL's body to a file on disk, never holding it in memory.
+// Seam: stream a URL's body to a file on disk, never holding it in memory, resuming where asked.
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
+/// How one transfer should treat the destination file and the response.
+public struct DownloadOptions: Sendable {
+    /// Bytes already in the destination from an earlier attempt. The caller sends `Range`/`If-Range`; the
+    /// body is appended only to a `206` whose `Content-Range` starts exactly here, any other 2xx replaces the file.
+    public var resumeOffset: Int64
+    /// Sees the response headers before any byte is written (`appending` tells whether the body continues the
+    /// file). A returned error stops the transfer and is thrown.
+    public var admit: (@Sendable (_ response: HTTPURLResponse, _ appending: Bool) -> Error?)?
+    /// Reports the file's size as bytes arrive.
+    public var progress: (@Sendable (_ bytesInFile: Int64) -> Void)?
+
+    public init(
+        resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
+        progress: (@Sendable (Int64) -> Void)? = nil
+    ) {
+        self.resumeOffset = resumeOffset
+        self.admit = admit
+        self.progress = progress
+    }
+}
+
 /// What a finished transfer produced.
 public struct DownloadResult: Sendable, Equatable {
     /// The final response (after redirects). Its status has not been judged yet.
     public var response: URLResponse
-    /// Bytes written to the destination.
+    /// Body bytes written by this transfer.
     public var bytesWritten: Int64
-    /// The first bytes of the body (up to 512), to recognise an HTML page served in place of audio.
+    /// The size of the destination file now (earlier bytes included when the transfer resumed).
+    public var fileSize: Int64
+    /// True when the body was appended to bytes from an earlier attempt.
+    public var resumed: Bool
+    /// SHA-256 of the whole file, computed while the bytes streamed (hex).
+    public var sha256: String
+    /// The first bytes of the file (up to 512), to recognise an HTML page served in place of audio.
     public var leadingBytes: Data
 
-    public init(response: URLResponse, bytesWritten: Int64, leadingBytes: Data) {
+    public init(
+        response: URLResponse, bytesWritten: Int64, fileSize: Int64? = nil, resumed: Bool = false, sha256: String = "",
+        leadingBytes: Data
+    ) {
         self.response = response
         self.bytesWritten = bytesWritten
+        self.fileSize = fileSize ?? bytesWritten
+        self.resumed = resumed
+        self.sha256 = sha256
         self.leadingBytes = leadingBytes
     }
 }
@@ -27,13 +60,42 @@ public enum DownloadError: Error, Equatable, Sendable {
     case refusedRedirect(location: String)
     /// The connection failed or was cut (the text is the system's reason).
     case transport(String)
-    /// The destination file could not be created or written.
-    case file(path: String, reason: String)
+    /// The destination file could not be created or written (`code` is the errno).
+    case file(path: String, reason: String, code: Int32 = 0)
+    /// A `206` answered a range other than the one asked for.
+    case unexpectedRange(String)
 }
 
 /// Streams a request's body into a file. The live conformance is `URLSessionDownloader`.
 public protocol FileDownloading: Sendable {
-    /// Downloads `request` into `destination`, creating or truncating it. Non-2xx responses are returned, with
-    /// their body not written, for the caller to judge.
-    func download(_ request: URLRequest, to destination: URL) async throws -> DownloadResult
+    /// Downloads `request` into `destination` (created if missing). Non-2xx responses are returned, with their
+    /// body not written and the file left as it was, for the caller to judge.
+    func download(_ request: URLRequest, to destination: URL, options: DownloadOptions) async throws -> DownloadResult
+}
+
+extension FileDownloading {
+    /// Downloads into `destination`, replacing whatever it held.
+    public func download(_ request: URLRequest, to destination: URL) async throws -> DownloadResult {
+        try await download(request, to: destination, options: DownloadOptions())
+    }
+}
+
+/// Reads `Content-Range: bytes START-END/TOTAL`.
+public struct ContentRange: Equatable, Sendable {
+    public var start: Int64
+    public var end: Int64
+    public var total: Int64?
+
+    public init?(_ header: String?) {
+        guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start <= end else {
+            return nil
+        }
+        self.start = start
+        self.end = end
+        self.total = parts.count == 2 ? Int64(parts[1]) : nil
+    }
 }

@@ -37,19 +37,22 @@ public protocol AtomicFileWriting: Sendable {
     func writeAtomically(_ data: Data, to url: URL) throws
 }
 
+/// Free space and other facts about the file system holding a path.
+public protocol FileSystemAttributes: Sendable {
+    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any]
+}
+
 extension FileManager: FileMovement {}
 extension FileManager: FileAttributes {}
 extension FileManager: DirectoryCreation {}
 extension FileManager: FileReading {}
 extension FileManager: FileRemoval {}
 
-extension FileManager: AtomicFileWriting {
-    /// Foundation's atomic write: a temporary file in the same folder, renamed over `url`.
-    public func writeAtomically(_ data: Data, to url: URL) throws {
-        try data.write(to: url, options: .atomic)
-    }
-}
+extension FileManager: FileSystemAttributes {}
 
-/// Every file-system seam the archiver uses, so one value can stand for all of them.
-public typealias ArchiveFileSystem = FileMovement & FileAttributes & DirectoryCreation & FileReading & FileRemoval
-    & AtomicFileWriting
+/// The file-system seams FileManager provides as it is.
+public typealias FileStore = FileReading & DirectoryCreation & FileRemoval & FileSystemAttributes
+
+/// Every file-system seam the archiver uses, so one test double can stand for all of them.
+public typealias ArchiveFileSystem = FileMovement & FileAttributes & FileStore & AtomicFileWriting & FileLocking
+    & FileHashing

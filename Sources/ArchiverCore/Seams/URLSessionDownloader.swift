@@ -38,13 +38,18 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
         session.finishTasksAndInvalidate()
     }
 
-    public func download(_ request: URLRequest, to destination: URL) async throws -> DownloadResult {
-        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    public func download(
+        _ request: URLRequest, to destination: URL, options: DownloadOptions
+    ) async throws -> DownloadResult {
+        // A fresh download starts from an empty file; a resume keeps the bytes until the response says 206.
+        let truncate = options.resumeOffset > 0 ? 0 : O_TRUNC
+        let descriptor = open(destination.path, O_RDWR | O_CREAT | O_CLOEXEC | truncate, 0o644)
         guard descriptor >= 0 else {
-            throw DownloadError.file(path: destination.path, reason: String(cString: strerror(errno)))
+            let code = errno
+            throw DownloadError.file(path: destination.path, reason: String(cString: strerror(code)), code: code)
         }
         let task = session.dataTask(with: request)
-        let transfer = Transfer(descriptor: descriptor, path: destination.path)
+        let transfer = Transfer(descriptor: descriptor, path: destination.path, options: options)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -97,68 +102,130 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable
 private final class Transfer: @unchecked Sendable {
     let descriptor: Int32
     let path: String
+    let options: DownloadOptions
     var continuation: CheckedContinuation<DownloadResult, Error>?
     var response: URLResponse?
+    var accepted = false
+    var appending = false
+    var offset: Int64 = 0
     var written: Int64 = 0
+    var hasher = SHA256()
     var leading = Data()
     var failure: Error?
     var refusedLocation: String?
 
-    init(descriptor: Int32, path: String) {
+    init(descriptor: Int32, path: String, options: DownloadOptions) {
         self.descriptor = descriptor
         self.path = path
+        self.options = options
+    }
+
+    /// Decides from the headers whether the body continues the file or replaces it. False stops the transfer.
+    func accept(_ response: URLResponse) -> Bool {
+        self.response = response
+        guard Self.isSuccess(response) else { return false }
+        let http = response as? HTTPURLResponse
+        if http?.statusCode == 206 {
+            let header = http?.value(forHTTPHeaderField: "Content-Range")
+            guard options.resumeOffset > 0, let range = ContentRange(header), range.start == options.resumeOffset else {
+                failure = DownloadError.unexpectedRange(header ?? "206 without Content-Range")
+                return false
+            }
+            appending = true
+        }
+        do {
+            if appending {
+                try seedFromExistingBytes(options.resumeOffset)
+            } else if options.resumeOffset > 0, ftruncate(descriptor, 0) != 0 {
+                throw fileError()  // The server sent the whole file: the earlier bytes go.
+            }
+            guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else { throw fileError() }
+        } catch {
+            failure = error
+            return false
+        }
+        if let http, let refusal = options.admit?(http, appending) {
+            failure = refusal
+            return false
+        }
+        accepted = true
+        return true
+    }
+
+    /// Hashes the bytes an earlier attempt left, so the digest covers the whole file, and drops anything past them.
+    private func seedFromExistingBytes(_ count: Int64) throws {
+        guard ftruncate(descriptor, off_t(count)) == 0 else { throw fileError() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var position: Int64 = 0
+        while position < count {
+            let chunk = pread(descriptor, buffer.baseAddress, min(buffer.count, Int(count - position)), off_t(position))
+            if chunk < 0, errno == EINTR { continue }
+            guard chunk > 0 else {
+                throw chunk == 0
+                    ? DownloadError.unexpectedRange("the partial file is shorter than expected") : fileError()
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<chunk])
+            hasher.update(bytes)
+            if leading.count < 512 { leading.append(contentsOf: bytes.prefix(512 - leading.count)) }
+            position += Int64(chunk)
+        }
+        offset = count
     }
 
     func write(_ data: Data) -> Bool {
         if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
         let ok = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            hasher.update(buffer)
+            var position = 0
+            while position < buffer.count {
+                let count = systemWrite(descriptor, buffer.baseAddress! + position, buffer.count - position)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false
                 }
-                offset += count
+                position += count
             }
             return true
         }
         if ok {
             written += Int64(data.count)
+            options.progress?(offset + written)
         } else {
-            failure = DownloadError.file(path: path, reason: String(cString: strerror(errno)))
+            failure = fileError()
         }
         return ok
     }
 
+    private func fileError() -> DownloadError {
+        let code = errno
+        return DownloadError.file(path: path, reason: String(cString: strerror(code)), code: code)
+    }
+
     func finish(error: Error?) {
-        let closed = close(descriptor) == 0
+        let closeFailure = close(descriptor) == 0 ? nil : fileError()
         guard let continuation else { return }
         self.continuation = nil
         if let failure {
             continuation.resume(throwing: failure)
         } else if let refusedLocation {
             continuation.resume(throwing: DownloadError.refusedRedirect(location: refusedLocation))
-        } else if let response, error == nil || !Self.isSuccess(response) {
-            // A non-2xx response was stopped on purpose after its headers: report it, not the cancellation.
-            guard closed else {
-                continuation.resume(throwing: DownloadError.file(path: path, reason: String(cString: strerror(errno))))
-                return
-            }
+        } else if let closeFailure, accepted {
+            continuation.resume(throwing: closeFailure)
+        } else if let response, error == nil || !accepted {
+            // A non-2xx response is stopped on purpose after its headers: report it, not the cancellation.
             continuation.resume(
-                returning: DownloadResult(response: response, bytesWritten: written, leadingBytes: leading))
+                returning: DownloadResult(
+                    response: response, bytesWritten: written, fileSize: offset + written, resumed: appending,
+                    sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading))
         } else {
-            continuation.resume(throwing: DownloadError.transport(Self.describe(error)))
+            continuation.resume(throwing: DownloadError.transport(error.map(TransportReason.describe) ?? "no response"))
         }
     }
 
     static func isSuccess(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else { return true }
         return (200..<300).contains(http.statusCode)
-    }
-
-    static func describe(_ error: Error?) -> String {
-        error.map(TransportReason.describe) ?? "no response"
     }
 }
 
@@ -180,22 +247,15 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        transfer(dataTask)?.response = response
-        // The caller only needs an error page's status. (corelibs ignores this disposition and delivers the
-        // body anyway, so didReceive(data:) also refuses to write it.)
-        completionHandler(Transfer.isSuccess(response) ? .allow : .cancel)
+        let accepted = transfer(dataTask)?.accept(response) ?? false
+        // corelibs ignores this disposition and delivers the body anyway, so didReceive(data:) checks too.
+        completionHandler(accepted ? .allow : .cancel)
+        if !accepted { cancelOffQueue(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        // corelibs delivers the body even after a `.cancel` disposition: never write an error page's body.
-        guard let transfer = transfer(dataTask), transfer.failure == nil,
-            let response = transfer.response, Transfer.isSuccess(response)
-        else { return }
-        if !transfer.write(data) {
-            // cancel() does workQueue.sync in corelibs, and libcurl's thread may be waiting right now for a
-            // slot on this very queue: cancel from elsewhere, or the two would wait for each other forever.
-            DispatchQueue.global().async { dataTask.cancel() }
-        }
+        guard let transfer = transfer(dataTask), transfer.accepted, transfer.failure == nil else { return }
+        if !transfer.write(data) { cancelOffQueue(dataTask) }
     }
 
     func urlSession(
@@ -212,6 +272,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         transfer(task, remove: true)?.finish(error: error)
+    }
+
+    /// cancel() does workQueue.sync in corelibs, and libcurl's thread may be waiting right now for a slot on
+    /// this very queue: cancel from elsewhere, or the two would wait for each other forever.
+    private func cancelOffQueue(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 }
 

@@ -1,21 +1,37 @@
 // Hand-written argument parsing: a pure function from the argument list to a command or a usage error.
+import Foundation
 
 /// What the user asked for.
 enum Command: Equatable, Sendable {
     case sync(SyncArguments)
     case list(ListArguments)
+    case verify(VerifyArguments)
     case help(topic: String?)
     case version
+}
+
+/// Options shared by the commands that download.
+struct TransferSettings: Equatable, Sendable {
+    var retries = 3
+    var timeout: TimeInterval = 3600
+    var wait: TimeInterval = 0
 }
 
 struct SyncArguments: Equatable, Sendable {
     var feed: String
     var archiveDirectory: String?
+    var transfer = TransferSettings()
 }
 
 struct ListArguments: Equatable, Sendable {
     var feed: String
     var json = false
+}
+
+struct VerifyArguments: Equatable, Sendable {
+    var directory: String?
+    var repair = false
+    var transfer = TransferSettings()
 }
 
 /// A command line podarchive cannot run: the message, and which command's usage to show.
@@ -25,7 +41,16 @@ struct UsageError: Error, Equatable, Sendable {
 }
 
 enum Arguments {
-    static let commands = ["sync", "list", "help"]
+    static let commands = ["sync", "list", "verify", "help"]
+
+    /// The options each command accepts; `true` when the option takes a value.
+    static let options: [String: [String: Bool]] = [
+        "sync": ["--to": true, "--retries": true, "--timeout": true, "--wait": true, "--help": false],
+        "list": ["--json": false, "--help": false],
+        "verify": [
+            "--to": true, "--repair": false, "--retries": true, "--timeout": true, "--wait": true, "--help": false,
+        ],
+    ]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) -> Result<Command, UsageError> {
@@ -37,13 +62,67 @@ enum Arguments {
         case "--help", "-h": return .success(.help(topic: nil))
         case "--version", "-V", "version": return .success(.version)
         case "help": return parseHelp(rest)
-        case "sync": return parseSync(rest)
-        case "list": return parseList(rest)
+        case "sync", "list", "verify":
+            do {
+                let parsed = try ParsedOptions(rest, command: first, accepted: options[first]!)
+                if parsed.flags.contains("--help") { return .success(.help(topic: first)) }
+                return .success(try command(first, parsed))
+            } catch let error as UsageError {
+                return .failure(error)
+            } catch {
+                return .failure(UsageError(message: "\(error)", command: first))
+            }
         default:
             let kind = first.hasPrefix("-") ? "unknown option" : "unknown command"
             return .failure(
                 UsageError(message: "\(kind) '\(first)'" + suggestion(for: first, among: commands), command: nil))
         }
+    }
+
+    private static func command(_ name: String, _ parsed: ParsedOptions) throws -> Command {
+        switch name {
+        case "sync":
+            let feed = try parsed.onePositional(named: "feed URL or file")
+            return .sync(
+                SyncArguments(feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed)))
+        case "list":
+            return .list(
+                ListArguments(
+                    feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json")))
+        default:
+            guard parsed.positionals.count <= 1 else {
+                throw UsageError(
+                    message: "unexpected argument '\(parsed.positionals[1])': verify takes one folder", command: name)
+            }
+            return .verify(
+                VerifyArguments(
+                    directory: parsed.positionals.first ?? parsed.values["--to"],
+                    repair: parsed.flags.contains("--repair"),
+                    transfer: try transfer(parsed)))
+        }
+    }
+
+    private static func transfer(_ parsed: ParsedOptions) throws -> TransferSettings {
+        var settings = TransferSettings()
+        if let text = parsed.values["--retries"] {
+            guard let value = Int(text), (0...100).contains(value) else {
+                throw UsageError(
+                    message: "option '--retries' needs a whole number from 0 to 100, got '\(text)'",
+                    command: parsed.command)
+            }
+            settings.retries = value
+        }
+        for option in ["--timeout", "--wait"] {
+            guard let text = parsed.values[option] else { continue }
+            guard let value = TimeInterval(text), value.isFinite, value >= 0, value <= 31_536_000,
+                option == "--wait" || value > 0
+            else {
+                throw UsageError(
+                    message: "option '\(option)' needs a number of seconds, got '\(text)'", command: parsed.command)
+            }
+            if option == "--timeout" { settings.timeout = value } else { settings.wait = value }
+        }
+        return settings
     }
 
     private static func parseHelp(_ arguments: [String]) -> Result<Command, UsageError> {
@@ -58,62 +137,6 @@ enum Arguments {
         return .success(.help(topic: topic))
     }
 
-    private static func parseSync(_ arguments: [String]) -> Result<Command, UsageError> {
-        var feeds: [String] = []
-        var directory: String?
-        var reader = OptionReader(arguments, command: "sync", options: ["--to", "--help"])
-        while let item = reader.next() {
-            switch item {
-            case .failure(let error): return .failure(error)
-            case .success(.option("--help", _)): return .success(.help(topic: "sync"))
-            case .success(.option("--to", _)):
-                switch reader.value(for: "--to") {
-                case .success(let value): directory = value
-                case .failure(let error): return .failure(error)
-                }
-            case .success(.option(let name, _)):
-                return .failure(UsageError(message: "unknown option '\(name)'", command: "sync"))
-            case .success(.positional(let value)): feeds.append(value)
-            }
-        }
-        guard let feed = feeds.first else {
-            return .failure(UsageError(message: "missing feed URL or file", command: "sync"))
-        }
-        guard feeds.count == 1 else {
-            return .failure(
-                UsageError(message: "unexpected argument '\(feeds[1])': sync takes one feed", command: "sync"))
-        }
-        return .success(.sync(SyncArguments(feed: feed, archiveDirectory: directory)))
-    }
-
-    private static func parseList(_ arguments: [String]) -> Result<Command, UsageError> {
-        var feeds: [String] = []
-        var json = false
-        var reader = OptionReader(arguments, command: "list", options: ["--json", "--help"])
-        while let item = reader.next() {
-            switch item {
-            case .failure(let error): return .failure(error)
-            case .success(.option("--help", _)): return .success(.help(topic: "list"))
-            case .success(.option("--json", let inlineValue)):
-                guard inlineValue == nil else {
-                    return .failure(UsageError(message: "option '--json' takes no value", command: "list"))
-                }
-                json = true
-            case .success(.option(let name, _)):
-                return .failure(UsageError(message: "unknown option '\(name)'", command: "list"))
-            case .success(.positional(let value)): feeds.append(value)
-            }
-        }
-        guard let feed = feeds.first else {
-            return .failure(UsageError(message: "missing feed URL or file", command: "list"))
-        }
-        guard feeds.count == 1 else {
-            return .failure(
-                UsageError(message: "unexpected argument '\(feeds[1])': list takes one feed", command: "list"))
-        }
-        return .success(.list(ListArguments(feed: feed, json: json)))
-    }
-
     /// " (did you mean 'sync'?)" when a known word is within two edits of `word`.
     static func suggestion(for word: String, among candidates: [String]) -> String {
         let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 && $0.1 < max(word.count, 2) }
@@ -124,75 +147,81 @@ enum Arguments {
     static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs)
         let b = Array(rhs)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
+            for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             previous = current
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }
 
-/// Walks an argument list: options (`--name`, `--name=value`, `-h`), positionals, and `--` ending options.
-private struct OptionReader {
-    enum Item: Equatable {
-        case option(String, inlineValue: String?)
-        case positional(String)
-    }
+/// One command's arguments split into flags, option values and positionals (`--name`, `--name=value`,
+/// `--name value`, `-h`, and `--` ending options).
+private struct ParsedOptions {
+    let command: String
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positionals: [String] = []
 
-    private let arguments: [String]
-    private let command: String
-    private let options: [String]
-    private var index = 0
-    private var onlyPositionals = false
-    private var pendingInlineValue: String?
-
-    init(_ arguments: [String], command: String, options: [String]) {
-        self.arguments = arguments
+    init(_ arguments: [String], command: String, accepted: [String: Bool]) throws {
         self.command = command
-        self.options = options
-    }
-
-    mutating func next() -> Result<Item, UsageError>? {
-        guard index < arguments.count else { return nil }
-        let argument = arguments[index]
-        index += 1
-        if onlyPositionals || argument == "-" || !argument.hasPrefix("-") { return .success(.positional(argument)) }
-        if argument == "--" {
-            onlyPositionals = true
-            return next()
-        }
-        if argument == "-h" { return .success(.option("--help", inlineValue: nil)) }
-        var name = argument
-        var inlineValue: String?
-        if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-            name = String(argument[..<equals])
-            inlineValue = String(argument[argument.index(after: equals)...])
-        }
-        guard options.contains(name) else {
-            let hint = Arguments.suggestion(for: name, among: options)
-            return .failure(UsageError(message: "unknown option '\(name)'" + hint, command: command))
-        }
-        pendingInlineValue = inlineValue
-        return .success(.option(name, inlineValue: inlineValue))
-    }
-
-    /// The value of the option just read: inline (`--to=DIR`) or the next argument.
-    mutating func value(for option: String) -> Result<String, UsageError> {
-        if let inline = pendingInlineValue {
-            pendingInlineValue = nil
-            guard !inline.isEmpty else {
-                return .failure(UsageError(message: "option '\(option)' needs a value", command: command))
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
             }
-            return .success(inline)
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument == "-h" ? "--help" : argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let takesValue = accepted[name] else {
+                let hint = Arguments.suggestion(for: name, among: accepted.keys.sorted())
+                throw UsageError(message: "unknown option '\(name)'" + hint, command: command)
+            }
+            guard takesValue else {
+                guard inline == nil else {
+                    throw UsageError(message: "option '\(name)' takes no value", command: command)
+                }
+                flags.insert(name)
+                continue
+            }
+            if let inline {
+                guard !inline.isEmpty else {
+                    throw UsageError(message: "option '\(name)' needs a value", command: command)
+                }
+                values[name] = inline
+            } else {
+                guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" else {
+                    throw UsageError(message: "option '\(name)' needs a value", command: command)
+                }
+                values[name] = arguments[index]
+                index += 1
+            }
         }
-        guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" else {
-            return .failure(UsageError(message: "option '\(option)' needs a value", command: command))
+    }
+
+    func onePositional(named what: String) throws -> String {
+        guard let first = positionals.first else { throw UsageError(message: "missing \(what)", command: command) }
+        guard positionals.count == 1 else {
+            throw UsageError(
+                message: "unexpected argument '\(positionals[1])': \(command) takes one feed", command: command)
         }
-        index += 1
-        return .success(arguments[index - 1])
+        return first
     }
 }

@@ -14,12 +14,23 @@ struct CommandLineTool: Sendable {
     let makeArchiver: @Sendable () -> Archiver
 
     static func live() -> CommandLineTool {
-        CommandLineTool(
-            environment: .live, output: StandardStream.output, errors: StandardStream.error,
-            makeArchiver: {
-                Archiver(
-                    fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() })
-            })
+        let environment = ProcessEnvironment.live
+        return CommandLineTool(
+            environment: environment, output: StandardStream.output, errors: StandardStream.error,
+            makeArchiver: { liveArchiver(crashingAt: environment.variables["PODARCHIVE_TEST_CRASH"]) })
+    }
+
+    /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
+    /// crash tests can prove that dying there loses nothing (`FaultPoint` names, or `index-write`).
+    static func liveArchiver(crashingAt point: String?) -> Archiver {
+        let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
+        return Archiver(
+            fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+            writer: DurableFileWriter(beforeRename: { url in
+                if point == "index-write", url.lastPathComponent == ArchiveIndex.fileName { die() }
+            }),
+            now: { Date() },
+            faults: { fault in if fault.rawValue == point { die() } })
     }
 
     func run(_ arguments: [String]) async -> ExitCode {
@@ -40,6 +51,8 @@ struct CommandLineTool: Sendable {
             return await list(arguments)
         case .success(.sync(let arguments)):
             return await sync(arguments)
+        case .success(.verify(let arguments)):
+            return await verify(arguments)
         }
     }
 
@@ -59,18 +72,13 @@ struct CommandLineTool: Sendable {
     // MARK: - sync
 
     private func sync(_ arguments: SyncArguments) async -> ExitCode {
-        let root: URL
-        switch archiveRoot(arguments.archiveDirectory) {
-        case .success(let url): root = url
-        case .failure(let usage):
-            errors.write("podarchive: \(usage.message)\n")
-            return .usage
-        }
+        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
             let output = self.output
             let errors = self.errors
-            let report = try await makeArchiver().sync(source, into: root) { event in
+            let report = try await makeArchiver().sync(source, into: root, options: Self.options(arguments.transfer)) {
+                event in
                 switch event {
                 case .feedRead:
                     break
@@ -87,7 +95,50 @@ struct CommandLineTool: Sendable {
         }
     }
 
-    /// `--to`, else `$PODARCHIVE_DIR`, else `~/Podcasts`; relative paths are taken from the current directory.
+    // MARK: - verify
+
+    private func verify(_ arguments: VerifyArguments) async -> ExitCode {
+        guard let root = resolveRoot(arguments.directory) else { return .usage }
+        let output = self.output
+        let errors = self.errors
+        do {
+            let report = try await makeArchiver().verify(
+                root, repair: arguments.repair, options: Self.options(arguments.transfer)
+            ) {
+                event in
+                switch event {
+                case .problem(let problem):
+                    output.write(VerifyFormatter.line(problem, root: root) + "\n")
+                case .repaired(let problem):
+                    output.write("repaired \(VerifyFormatter.path(problem, root: root))\n")
+                case .repairFailed(let problem, let failure):
+                    errors.write(
+                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
+                }
+            }
+            output.write(VerifyFormatter.summary(report) + "\n")
+            return report.remaining == 0 ? .success : .episodesFailed
+        } catch {
+            return report(error)
+        }
+    }
+
+    static func options(_ settings: TransferSettings) -> SyncOptions {
+        SyncOptions(
+            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait)
+    }
+
+    private func resolveRoot(_ option: String?) -> URL? {
+        switch archiveRoot(option) {
+        case .success(let url): return url
+        case .failure(let usage):
+            errors.write("podarchive: \(usage.message)\n")
+            return nil
+        }
+    }
+
+    /// `--to` (or verify's DIR), else `$PODARCHIVE_DIR`, else `~/Podcasts`; relative paths start at the current
+    /// directory.
     func archiveRoot(_ option: String?) -> Result<URL, UsageError> {
         let variables = environment.variables
         let chosen = option ?? variables["PODARCHIVE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
@@ -107,7 +158,8 @@ struct CommandLineTool: Sendable {
         errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
         switch error {
         case is FeedError: return .feedFailed
-        case is ArchiveError: return .archiveFailed
+        case ArchiveError.locked: return .locked
+        case ArchiveError.noArchive: return .usage
         default: return .archiveFailed
         }
     }

@@ -4,12 +4,14 @@
 enum ExitCode: Int32, Equatable, Sendable {
     /// Everything archived, or nothing new.
     case success = 0
-    /// The feed was read but some episodes failed (they are retried next run).
+    /// The feed was read but some episodes failed (they are retried next run); for `verify`, problems remain.
     case episodesFailed = 1
     /// The command line was wrong; usage was printed.
     case usage = 2
     /// The feed could not be fetched or read.
     case feedFailed = 3
-    /// The archive folder or its index could not be used (unwritable, damaged).
+    /// Another podarchive process is syncing the same feed (and `--wait` ran out).
+    case locked = 4
+    /// The archive could not be written or used: a full disk, an unwritable folder, a damaged index.
     case archiveFailed = 5
 }

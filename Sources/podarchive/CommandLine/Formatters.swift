@@ -36,7 +36,8 @@ enum SyncFormatter {
         var parts = ["\(report.archived.count) archived"]
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
         parts.append("\(report.alreadyArchived) already archived")
-        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ")
+        let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
+        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + unchanged
     }
 
     static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
@@ -64,6 +65,31 @@ enum SyncFormatter {
     /// Keeps messages to one line whatever a feed put in a title.
     static func oneLine(_ text: String) -> String {
         String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+    }
+}
+
+enum VerifyFormatter {
+    static func path(_ problem: VerifyProblem, root: URL) -> String {
+        SyncFormatter.relative(problem.folder.appendingPathComponent(problem.file), to: root)
+    }
+
+    static func line(_ problem: VerifyProblem, root: URL) -> String {
+        let name = path(problem, root: root)
+        switch problem.kind {
+        case .missing: return "missing  \(name)"
+        case .resized(let actual, let recorded): return "resized  \(name): \(actual) bytes, the index says \(recorded)"
+        case .changed: return "changed  \(name): SHA-256 differs from the index"
+        }
+    }
+
+    static func summary(_ report: VerifyReport) -> String {
+        let feeds = report.feeds == 1 ? "1 feed" : "\(report.feeds) feeds"
+        var text = "verified \(report.files) file\(report.files == 1 ? "" : "s") in \(feeds): "
+        text +=
+            report.problems.isEmpty
+            ? "all intact" : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
+        if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
+        return text
     }
 }
 

@@ -3,19 +3,21 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed> [--to DIR]
+        usage: podarchive sync <feed> [--to DIR] [--retries N] [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json]
+               podarchive verify [DIR] [--repair]
                podarchive help [command]
                podarchive --version
         """
 
     static let exitCodes = """
         Exit codes:
-          0  everything archived, or nothing new
-          1  some episodes failed (they are tried again on the next run)
+          0  everything archived, or nothing new (verify: every file intact)
+          1  some episodes failed; they are tried again on the next run (verify: problems remain)
           2  usage error
           3  the feed could not be fetched or read
-          5  the archive folder or its index could not be used
+          4  another podarchive is syncing the same feed (see --wait)
+          5  the archive could not be written: disk full, folder unwritable, index damaged
         """
 
     static let general = """
@@ -24,9 +26,10 @@ enum HelpText {
         \(usage)
 
         Commands:
-          sync   download every episode of a feed not yet archived
-          list   show a feed's episodes without downloading anything
-          help   show help for a command
+          sync    download every episode of a feed not yet archived
+          list    show a feed's episodes without downloading anything
+          verify  recheck archived files against their recorded size and SHA-256
+          help    show help for a command
 
         <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes.
 
@@ -35,20 +38,33 @@ enum HelpText {
         Run 'podarchive help sync' for where files go and how they are dated.
         """
 
+    static let transferOptions = """
+          --retries N        tries again after a connection failure, timeout, 5xx, 408 or 429, waiting
+                             1 s, 2 s, 4 s... with jitter and honouring Retry-After (default 3)
+          --timeout SECONDS  each episode must be complete within this time, all tries included
+                             (default 3600); what arrived is kept and resumed on the next run
+          --wait SECONDS     if another podarchive is syncing the same feed, wait this long for it
+                             (default 0: exit 4 at once)
+        """
+
     static let sync = """
-        usage: podarchive sync <feed> [--to DIR]
+        usage: podarchive sync <feed> [--to DIR] [--retries N] [--timeout SECONDS] [--wait SECONDS]
 
         Downloads every episode of <feed> that is not archived yet into DIR/<feed title>/, one file per
-        episode named after its title. Run it again and it fetches only what is new; an episode that failed
-        is tried again.
+        episode named after its title. Run it again and it fetches only what is new; episodes that failed and
+        files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since;
+        when it has not changed, only those are tried.
 
         Options:
-          --to DIR   archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
-          -h, --help show this help
+          --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
+        \(transferOptions)
+          -h, --help         show this help
 
-        Each episode is streamed to a hidden file in the feed folder and renamed into place only after it is
-        complete and checked (HTTP 2xx, Content-Length matched, not an HTML page). Existing files are never
-        overwritten. <feed folder>/.podarchive/index.json records what is archived.
+        Each episode is streamed to a hidden file in <feed folder>/.podarchive/ and renamed into place only
+        after it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is
+        computed as it streams. An interrupted download resumes with a Range request. Existing files are
+        never overwritten. A full disk or unwritable folder stops the run (exit 5) with the index intact.
+        A sync locks its feed folder, so two syncs of one feed never run at once.
 
         File dates: each file's modification date is set to the episode's publication date. On macOS its
         creation date is set too; on Linux the creation (birth) time cannot be set and stays the download
@@ -70,16 +86,33 @@ enum HelpText {
         \(exitCodes)
         """
 
+    static let verify = """
+        usage: podarchive verify [DIR] [--repair] [--retries N] [--timeout SECONDS] [--wait SECONDS]
+
+        Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
+        the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
+        and lists each file that is missing, resized or changed.
+
+        Options:
+          --repair           download those files again; a damaged file is kept until its replacement is
+                             in place
+        \(transferOptions)
+          -h, --help         show this help
+
+        \(exitCodes)
+        """
+
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, list.
+        Shows help for a command: sync, list, verify.
         """
 
     static func text(for topic: String?) -> String {
         switch topic {
         case "sync": return sync
         case "list": return list
+        case "verify": return verify
         case "help": return help
         default: return general
         }

@@ -14,6 +14,7 @@ final class ArchiverTests: XCTestCase {
         let mover: SpyFileMovement
         let attributes: SpyFileAttributes
         let downloader: SpyDownloader
+        let sleeper = SpySleeper()
         let archiver: Archiver
 
         init(feedURL: String, feed: Data, feedStatus: Int = 200, episodes: [String: SpyDownloader.Canned], now: Date) {
@@ -21,9 +22,11 @@ final class ArchiverTests: XCTestCase {
             attributes = SpyFileAttributes(fileSystem: fileSystem)
             downloader = SpyDownloader(logger: logger, fileSystem: fileSystem, canned: episodes)
             let fetcher = StubFetcher(logger: logger, feedURL: feedURL, body: feed, status: feedStatus)
+            let sleeper = self.sleeper
             archiver = Archiver(
                 fetcher: fetcher, downloader: downloader, mover: mover, attributes: attributes, files: fileSystem,
-                now: { now })
+                writer: fileSystem, locker: fileSystem, hasher: fileSystem, now: { now },
+                sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
         }
     }
 
@@ -91,16 +94,90 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
-            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 503)], now: clock)
+            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 404)], now: clock)
 
         let first = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+        world.downloader.script("https://example.com/1.mp3", [audio()])
         let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
-        XCTAssertEqual(first.failed.map(\.failure), [.httpStatus(503)])
-        XCTAssertEqual(second.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(first.failed.map(\.failure), [.httpStatus(404)])
+        XCTAssertEqual(second.archived.map(\.lastPathComponent), ["One.mp3"])
+        XCTAssertEqual(world.downloader.requests.count, 2, "a 404 is not retried within the run, but on the next")
+        XCTAssertEqual(world.fileSystem.visibleFiles, ["/archive/Show/One.mp3"])
+    }
+
+    func test_sync_serverErrors_areRetriedWithExponentialBackoffThenGivenUp() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
+            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 503)], now: clock)
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(world.downloader.requests.count, 4, "the first try and three retries")
+        XCTAssertEqual(world.sleeper.delays, [1, 2, 4])
+        let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
+        XCTAssertEqual(index.failures.map(\.reason), ["server answered HTTP 503"], "remembered for the next run")
+    }
+
+    func test_sync_500Then200_succeedsOnTheRetry() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+        world.downloader.script(
+            "https://example.com/1.mp3",
+            [SpyDownloader.Canned(status: 500), SpyDownloader.Canned(error: .transport("connection reset")), audio()])
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["One.mp3"])
+        XCTAssertEqual(world.sleeper.delays, [1, 2])
+    }
+
+    func test_sync_429WithRetryAfter_waitsAsLongAsTheServerAsks() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+        world.downloader.script(
+            "https://example.com/1.mp3", [SpyDownloader.Canned(status: 429, headers: ["Retry-After": "30"]), audio()])
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(world.sleeper.delays, [30])
+    }
+
+    func test_sync_clientErrorsOtherThan408And429_areNotRetried() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL,
+            feed: rss([("Gone", "https://example.com/410.mp3", "a"), ("Forbidden", "https://example.com/403.mp3", "b")]
+            ),
+            episodes: [
+                "https://example.com/410.mp3": SpyDownloader.Canned(status: 410),
+                "https://example.com/403.mp3": SpyDownloader.Canned(status: 403),
+            ], now: clock)
+
+        let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+
+        XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(410), .httpStatus(403)])
         XCTAssertEqual(world.downloader.requests.count, 2)
-        XCTAssertEqual(
-            world.fileSystem.allFiles, [], "nothing half-written is left behind, and no index entry was made")
+        XCTAssertEqual(world.sleeper.delays, [])
+    }
+
+    func test_sync_retryWaitBeyondTheDeadline_givesUpInsteadOfWaiting() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+        world.downloader.script(
+            "https://example.com/1.mp3", [SpyDownloader.Canned(status: 503, headers: ["Retry-After": "7200"])])
+
+        let report = try await world.archiver.sync(
+            .remote(URL(string: feedURL)!), into: root, options: SyncOptions(episodeTimeout: 600))
+
+        XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(world.sleeper.delays, [])
+        XCTAssertEqual(world.downloader.requests.count, 1)
     }
 
     // MARK: - Index
@@ -188,10 +265,10 @@ final class ArchiverTests: XCTestCase {
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
         let folder = "/archive/Escape Attempt/"
-        for path in world.fileSystem.allFiles {
+        for path in world.fileSystem.allFiles where !path.hasPrefix("/archive/.podarchive/") {
             XCTAssertTrue(path.hasPrefix(folder), "\(path) is outside \(folder)")
             let name = String(path.dropFirst(folder.count))
-            guard name != ".podarchive/index.json" else { continue }
+            guard !name.hasPrefix(".podarchive/") else { continue }
             XCTAssertFalse(name.contains("/"), name)
             XCTAssertLessThanOrEqual(name.utf8.count, 255)
             XCTAssertFalse(name.hasPrefix("."), name)
@@ -257,7 +334,10 @@ final class ArchiverTests: XCTestCase {
                 .transport("connection lost"),
             ])
         XCTAssertEqual(world.mover.moves, [])
-        XCTAssertEqual(world.fileSystem.allFiles, [], "no partial or rejected file remains")
+        XCTAssertEqual(world.fileSystem.visibleFiles, [], "nothing rejected or partial is visible")
+        XCTAssertEqual(
+            world.fileSystem.allFiles.filter { $0.hasSuffix(".part") }.count, 1,
+            "only the short body is kept, hidden, to be resumed; the HTML and empty ones are discarded")
     }
 
     func test_sync_feedFailures_throwFeedErrorAndTouchNothing() async throws {

@@ -89,7 +89,8 @@ final class URLSessionDownloaderTests: XCTestCase {
             XCTFail("expected a file error")
         } catch {
             XCTAssertEqual(
-                error as? DownloadError, .file(path: inMissingFolder.path, reason: "No such file or directory"))
+                error as? DownloadError,
+                .file(path: inMissingFolder.path, reason: "No such file or directory", code: ENOENT))
         }
         XCTAssertEqual(server.requests, [], "no request is made when the file cannot be created")
     }
@@ -104,7 +105,8 @@ final class URLSessionDownloaderTests: XCTestCase {
                     URLRequest(url: server.url("/big.mp3")), to: URL(fileURLWithPath: "/dev/full"))
                 XCTFail("writing to a full disk must fail")
             } catch {
-                XCTAssertEqual(error as? DownloadError, .file(path: "/dev/full", reason: "No space left on device"))
+                XCTAssertEqual(
+                    error as? DownloadError, .file(path: "/dev/full", reason: "No space left on device", code: ENOSPC))
             }
         }
     #endif

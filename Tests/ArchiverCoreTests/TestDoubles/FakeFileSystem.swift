@@ -10,6 +10,9 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     private(set) var atomicWrites: [String] = []
     /// Paths whose writes fail, to simulate an unwritable folder.
     var failingWrites: Set<String> = []
+    /// What `attributesOfFileSystem` reports as free.
+    var freeSpace: Int64 = 1 << 40
+    private var heldLocks: [String: Int32] = [:]
 
     init(files: [String: Data] = [:]) {
         for (path, data) in files { put(path, data) }
@@ -28,6 +31,9 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 
     /// Every file path, sorted.
     var allFiles: [String] { lock.withLock { files.keys.sorted() } }
+
+    /// The files a user sees: everything but podarchive's `.podarchive` state folders.
+    var visibleFiles: [String] { allFiles.filter { !$0.contains("/.podarchive/") } }
 
     // MARK: - Seams
 
@@ -95,11 +101,57 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
+    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
+        lock.withLock { [.systemFreeSize: NSNumber(value: freeSpace)] }
+    }
+
+    // MARK: - Locks and hashes
+
+    /// Locks as another process would hold them: `tryLock` fails while `holdLock` holds one.
+    func holdLock(_ path: String, by pid: Int32) {
+        lock.withLock { heldLocks[path] = pid }
+    }
+
+    func releaseLock(_ path: String) {
+        _ = lock.withLock { heldLocks.removeValue(forKey: path) }
+    }
+
+    func tryLock(_ url: URL) throws -> (any HeldLock)? {
+        try lock.withLock {
+            guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+            guard heldLocks[url.path] == nil else { return nil }
+            heldLocks[url.path] = 0
+            return FakeLock { [weak self] in self?.releaseLock(url.path) }
+        }
+    }
+
+    func lockHolder(_ url: URL) -> Int32? {
+        lock.withLock { heldLocks[url.path] }
+    }
+
+    func sha256(ofFileAtPath path: String) throws -> FileDigest {
+        guard let data = file(path) else { throw CocoaError(.fileReadNoSuchFile) }
+        return FileDigest(size: Int64(data.count), digest: SHA256.hex(data), leading: data.prefix(512))
+    }
+
     private func addParents(of path: String) {
         var url = URL(fileURLWithPath: path).deletingLastPathComponent()
         while url.path != "/" {
             folders.insert(url.path)
             url = url.deletingLastPathComponent()
         }
+    }
+}
+
+final class FakeLock: HeldLock, @unchecked Sendable {
+    private var release: (() -> Void)?
+
+    init(release: @escaping () -> Void) {
+        self.release = release
+    }
+
+    func unlock() {
+        release?()
+        release = nil
     }
 }

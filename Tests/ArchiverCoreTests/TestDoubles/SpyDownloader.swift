@@ -1,4 +1,5 @@
-// Records each download in the shared log and "streams" a canned body into the fake file system.
+// Records each download in the shared log and "streams" canned answers into the fake file system, in order
+// (the last answer repeats), so tests can script "500, then 200".
 import ArchiverCore
 import Foundation
 import XCTest
@@ -18,37 +19,48 @@ final class SpyDownloader: FileDownloading, @unchecked Sendable {
     private let logger: RequestLogger
     private let fileSystem: FakeFileSystem
     private let lock = NSLock()
-    private var canned: [String: Canned]
+    private var answers: [String: [Canned]]
     private var requestsSeen: [URLRequest] = []
 
     init(logger: RequestLogger, fileSystem: FakeFileSystem, canned: [String: Canned] = [:]) {
         self.logger = logger
         self.fileSystem = fileSystem
-        self.canned = canned
+        self.answers = canned.mapValues { [$0] }
+    }
+
+    /// Answers `url` with each of `sequence` in turn.
+    func script(_ url: String, _ sequence: [Canned]) {
+        lock.withLock { answers[url] = sequence }
     }
 
     var requests: [URLRequest] { lock.withLock { requestsSeen } }
 
-    func download(_ request: URLRequest, to destination: URL) async throws -> DownloadResult {
+    func download(_ request: URLRequest, to destination: URL, options: DownloadOptions) async throws -> DownloadResult {
         let url = request.url!.absoluteString
         await logger.log(.episode(url))
         let answer = lock.withLock { () -> Canned? in
             requestsSeen.append(request)
-            return canned[url]
+            guard var queue = answers[url], let first = queue.first else { return nil }
+            if queue.count > 1 { queue.removeFirst() }
+            answers[url] = queue
+            return first
         }
         guard let answer else {
             XCTFail("unexpected download \(url)")
             throw DownloadError.transport("unexpected")
         }
         if let error = answer.error { throw error }
-        let success = (200..<300).contains(answer.status)
-        try fileSystem.writeAtomically(success ? answer.body : Data(), to: destination)
         var headers = answer.headers
         if headers["Content-Length"] == nil { headers["Content-Length"] = String(answer.body.count) }
         let response = HTTPURLResponse(
             url: request.url!, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: headers)!
-        let written = success ? Int64(answer.body.count) : 0
+        guard (200..<300).contains(answer.status) else {
+            return DownloadResult(response: response, bytesWritten: 0, leadingBytes: Data())
+        }
+        if let refusal = options.admit?(response, false) { throw refusal }
+        try fileSystem.writeAtomically(answer.body, to: destination)
         return DownloadResult(
-            response: response, bytesWritten: written, leadingBytes: success ? answer.body.prefix(512) : Data())
+            response: response, bytesWritten: Int64(answer.body.count), sha256: SHA256.hex(answer.body),
+            leadingBytes: answer.body.prefix(512))
     }
 }

@@ -1,0 +1,354 @@
+// One episode: resume what an earlier run left, try again what may succeed later, check the result, record it
+// as complete, and only then rename it into place.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Archiver {
+    /// Downloads, checks and places one episode; returns its index entry. The caller records and saves it.
+    /// - Throws: `EpisodeFailure` for this episode only; `ArchiveError` when the run must stop (disk full...).
+    func archive(
+        _ item: WorkItem, in context: inout FeedContext, names: inout NameAllocator, options: SyncOptions
+    ) async throws -> ArchiveIndex.Entry {
+        let episode = item.episode
+        let url = try Self.downloadableURL(episode.url)
+        let files = PartialFiles(key: episode.identity, stateFolder: context.stateFolder)
+        var record: PartialRecord? = loadRecord(files.record)
+        if record?.url != episode.url {
+            discard(files)
+            record = nil
+        }
+        if let record,
+            let adopted = try await adopt(record, episode: episode, files: files, context: context, names: &names)
+        {
+            return adopted
+        }
+
+        let deadline = now().addingTimeInterval(options.episodeTimeout)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let result = try await attemptDownload(
+                    url, episode: episode, files: files, deadline: deadline, options: options)
+                return try place(result, item: item, files: files, context: context, names: &names)
+            } catch let stop as AttemptFailure {
+                switch stop {
+                case .startOver:
+                    discard(files)
+                    if attempt > options.retry.retries + 1 {
+                        throw EpisodeFailure.transport("the server kept changing the file")
+                    }
+                case .failed(let failure, let retryAfter):
+                    guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
+                    let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
+                    // No time left to wait and try again: the partial file stays for the next run to resume.
+                    guard delay < deadline.timeIntervalSince(now()) else { throw failure }
+                    try await sleep(delay)
+                }
+            }
+        }
+    }
+
+    /// Why one attempt did not produce a file.
+    enum AttemptFailure: Error {
+        /// Worth another attempt or not (see `RetryPolicy`), with the server's `Retry-After` if it sent one.
+        case failed(EpisodeFailure, retryAfter: TimeInterval?)
+        /// What was kept cannot be continued (416, a changed file): drop it and download from the start.
+        case startOver
+    }
+
+    /// The hidden files of one episode's download: the bytes so far and what is known about them.
+    struct PartialFiles {
+        var body: URL
+        var record: URL
+
+        init(key: String, stateFolder: URL) {
+            let base = "download-\(StableName.of(key))"
+            body = stateFolder.appendingPathComponent(base + ".part")
+            record = stateFolder.appendingPathComponent(base + ".json")
+        }
+    }
+
+    // MARK: - One attempt
+
+    private func attemptDownload(
+        _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions
+    ) async throws -> DownloadResult {
+        let record: PartialRecord? = loadRecord(partial.record)
+        var offset: Int64 = 0
+        if let record, record.validator != nil, let size = fileSize(partial.body), size > 0 {
+            offset = size
+            if let expected = record.expectedSize, expected == size {
+                // Every byte arrived before the process stopped: nothing to fetch, only to check.
+                return try completedPartial(url, files: partial, size: size)
+            }
+        }
+        var request = URLRequest(url: url)
+        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
+        // Media is already compressed; identity keeps Content-Length comparable with what arrives.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        if offset > 0, let validator = record?.validator {
+            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+        let admit = admission(for: episode.url, files: partial, offset: offset)
+        let remaining = deadline.timeIntervalSince(now())
+        guard remaining > 0 else { throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil) }
+
+        let result: DownloadResult
+        let finalRequest = request
+        let transferOptions = DownloadOptions(resumeOffset: offset, admit: admit)
+        do {
+            result = try await Self.withDeadline(seconds: remaining) { [downloader] in
+                try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
+            }
+        } catch is DeadlineExceeded {
+            throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil)
+        } catch let error as DownloadError {
+            switch error {
+            case .refusedRedirect(let location):
+                throw AttemptFailure.failed(.refusedRedirect(location), retryAfter: nil)
+            case .transport(let reason): throw AttemptFailure.failed(.transport(reason), retryAfter: nil)
+            case .unexpectedRange: throw AttemptFailure.startOver
+            case .file(let path, let reason, let code):
+                if [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) {
+                    throw ArchiveError.storage(path: path, reason: reason)
+                }
+                throw AttemptFailure.failed(.storage("cannot write \(path): \(reason)"), retryAfter: nil)
+            }
+        }
+        guard let http = result.response as? HTTPURLResponse else { return result }
+        if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
+        if let failure = DownloadCheck.failure(
+            of: result, expectedSize: loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize })
+        {
+            if case .lengthMismatch(let expected, let received) = failure, received > expected { discard(partial) }
+            if failure == .htmlPage || failure == .emptyBody { discard(partial) }
+            throw AttemptFailure.failed(failure, retryAfter: RetryPolicy.retryAfter(result.response, now: now()))
+        }
+        return result
+    }
+
+    /// Sees each response before its body: records what a later resume needs, and refuses a file the disk
+    /// cannot hold.
+    private func admission(
+        for url: String, files partial: PartialFiles, offset: Int64
+    ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
+        let writer = self.writer
+        let files = self.files
+        return { response, appending in
+            let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified")
+            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap {
+                Int64($0.trimmingCharacters(in: .whitespaces))
+            }
+            let encoded =
+                (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() != "identity"
+            let total =
+                appending
+                ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
+                : (encoded ? nil : length)
+            let record = PartialRecord(url: url, validator: validator, expectedSize: total)
+            do {
+                try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record)
+            } catch {
+                return Archiver.storageError(error, path: partial.record.path)
+            }
+            let needed = (total ?? length ?? 0) - (appending ? offset : 0)
+            let folder = partial.body.deletingLastPathComponent().path
+            if needed > 0,
+                let free = (try? files.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber,
+                free.int64Value < needed
+            {
+                return ArchiveError.storage(
+                    path: folder,
+                    reason: "the episode needs \(needed) bytes and only \(free.int64Value) are free")
+            }
+            return nil
+        }
+    }
+
+    /// A partial file that already holds every byte: hash it from disk instead of fetching anything.
+    private func completedPartial(_ url: URL, files partial: PartialFiles, size: Int64) throws -> DownloadResult {
+        let hashed: FileDigest
+        do {
+            hashed = try hasher.sha256(ofFileAtPath: partial.body.path)
+        } catch {
+            throw AttemptFailure.startOver
+        }
+        let response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(size)])!
+        return DownloadResult(
+            response: response, bytesWritten: hashed.size, fileSize: hashed.size, resumed: true, sha256: hashed.digest,
+            leadingBytes: hashed.leading)
+    }
+
+    // MARK: - Into place
+
+    /// Records the checked download as complete, renames it into place (never over another file) and dates it.
+    private func place(
+        _ result: DownloadResult, item: WorkItem, files partial: PartialFiles, context: FeedContext,
+        names: inout NameAllocator
+    ) throws -> ArchiveIndex.Entry {
+        let episode = item.episode
+        var name: String
+        if case .missing(let entry) = item {
+            names.release(entry.file)
+            name =
+                names.claim(exactly: entry.file)
+                ? entry.file : names.claim(stem: Self.stem(for: episode), extension: nil)
+        } else {
+            name = names.claim(
+                stem: Self.stem(for: episode),
+                extension: FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType))
+        }
+        var record: PartialRecord = loadRecord(partial.record) ?? PartialRecord(url: episode.url)
+        record.completeSize = result.fileSize
+        record.sha256 = result.sha256
+        for _ in 0..<100 {
+            record.target = name
+            try saveRecord(record, to: partial.record)
+            faults?(.beforeRename)
+            let destination = context.folder.appendingPathComponent(name, isDirectory: false)
+            do {
+                try mover.moveItem(at: partial.body, to: destination)
+                faults?(.afterRename)
+                setDates(of: destination, to: episode.published)
+                return entry(for: episode, file: name, size: result.fileSize, sha256: result.sha256)
+            } catch {
+                // Taken meanwhile by something else: never overwrite it, take the next name.
+                guard self.files.fileExists(atPath: destination.path) else {
+                    throw Self.storageError(error, path: destination.path)
+                }
+                name = names.claim(
+                    stem: Self.stem(for: episode),
+                    extension: FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType))
+            }
+        }
+        throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")
+    }
+
+    /// An earlier run finished this download and died around the rename: finish its work instead of downloading
+    /// again (and instead of keeping the episode twice).
+    private func adopt(
+        _ record: PartialRecord, episode: Episode, files partial: PartialFiles, context: FeedContext,
+        names: inout NameAllocator
+    ) async throws -> ArchiveIndex.Entry? {
+        guard let sha256 = record.sha256, let size = record.completeSize, let target = record.target else { return nil }
+        let placed = context.folder.appendingPathComponent(target)
+        if fileSize(partial.body) == nil, let hashed = try? hasher.sha256(ofFileAtPath: placed.path),
+            hashed.size == size, hashed.digest == sha256
+        {
+            // Renamed into place; only the index entry was missing.
+            setDates(of: placed, to: episode.published)
+            return entry(for: episode, file: target, size: size, sha256: sha256)
+        }
+        if let hashed = try? hasher.sha256(ofFileAtPath: partial.body.path), hashed.size == size,
+            hashed.digest == sha256
+        {
+            // Complete and checked, not yet renamed: rename it now.
+            let result = DownloadResult(
+                response: HTTPURLResponse(
+                    url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
+                bytesWritten: size, fileSize: size, resumed: true, sha256: sha256, leadingBytes: hashed.leading)
+            return try place(result, item: .new(episode), files: partial, context: context, names: &names)
+        }
+        discard(partial)
+        return nil
+    }
+
+    private func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {
+        ArchiveIndex.Entry(
+            key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: file, size: size,
+            sha256: sha256, published: episode.published.map(FeedDate.iso8601), archived: FeedDate.iso8601(now()))
+    }
+
+    /// The modification date (and, where the OS allows, the creation date) becomes the publication date.
+    func setDates(of file: URL, to published: Date?) {
+        guard let published else { return }
+        // Linux cannot set a birth time: FileManager ignores the creation date there and sets the modification date.
+        try? attributes.setAttributes(
+            [.modificationDate: published, .creationDate: published], ofItemAtPath: file.path)
+    }
+
+    func discard(_ partial: PartialFiles) {
+        try? files.removeItem(at: partial.body)
+        try? files.removeItem(at: partial.record)
+    }
+
+    /// Drops the download record once the index lists the episode.
+    func forgetDownload(of episode: Episode, in stateFolder: URL) {
+        try? files.removeItem(at: PartialFiles(key: episode.identity, stateFolder: stateFolder).record)
+    }
+
+    func fileSize(_ url: URL) -> Int64? {
+        guard files.fileExists(atPath: url.path) else { return nil }
+        return ((try? attributes.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+    }
+
+    static func downloadableURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw EpisodeFailure.invalidURL
+        }
+        guard scheme == "http" || scheme == "https" else { throw EpisodeFailure.unsupportedScheme(scheme) }
+        guard url.host?.isEmpty == false else { throw EpisodeFailure.invalidURL }
+        return url
+    }
+
+    // MARK: - Deadline
+
+    struct DeadlineExceeded: Error {}
+
+    /// Runs `body`, cancelling it when `seconds` pass first (URLSession's own resource timeout is ignored on Linux).
+    static func withDeadline<T: Sendable>(seconds: TimeInterval, _ body: @escaping @Sendable () async throws -> T)
+        async throws -> T
+    {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw DeadlineExceeded() }
+            return value
+        }
+    }
+}
+
+/// The checks a finished download must pass before it is renamed into place.
+enum DownloadCheck {
+    static func failure(of result: DownloadResult, expectedSize: Int64? = nil) -> EpisodeFailure? {
+        if let http = result.response as? HTTPURLResponse {
+            guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
+            let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+            if encoding == "identity", let declared = http.value(forHTTPHeaderField: "Content-Length"),
+                let expected = Int64(declared.trimmingCharacters(in: .whitespaces)), expected != result.bytesWritten
+            {
+                return .lengthMismatch(
+                    expected: expected + result.fileSize - result.bytesWritten, received: result.fileSize)
+            }
+            if let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
+                type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
+            {
+                return .htmlPage
+            }
+        }
+        if let expectedSize, expectedSize != result.fileSize {
+            return .lengthMismatch(expected: expectedSize, received: result.fileSize)
+        }
+        if result.fileSize == 0 { return .emptyBody }
+        return looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
+    }
+
+    /// True when the body starts (after a BOM and white space) like an HTML document.
+    static func looksLikeHTML(_ bytes: Data) -> Bool {
+        var text = String(decoding: bytes.prefix(512), as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let head = text.drop(while: { $0.isWhitespace }).prefix(15).lowercased()
+        return ["<!doctype html", "<html", "<head", "<body", "<title"].contains { head.hasPrefix($0) }
+    }
+}

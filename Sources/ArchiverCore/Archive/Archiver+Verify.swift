@@ -1,0 +1,130 @@
+// `podarchive verify`: recheck every archived file against the size and SHA-256 its index recorded, and on request
+// fetch again what is missing, resized or changed.
+import Foundation
+
+/// What is wrong with one archived file.
+public struct VerifyProblem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case missing
+        case resized(actual: Int64, recorded: Int64)
+        case changed
+    }
+
+    /// The feed folder.
+    public var folder: URL
+    public var file: String
+    public var kind: Kind
+}
+
+/// Something `verify` found or did.
+public enum VerifyEvent: Sendable, Equatable {
+    case problem(VerifyProblem)
+    case repaired(VerifyProblem)
+    case repairFailed(VerifyProblem, EpisodeFailure)
+}
+
+/// The outcome of `verify`.
+public struct VerifyReport: Sendable, Equatable {
+    public var feeds = 0
+    public var files = 0
+    public var problems: [VerifyProblem] = []
+    public var repaired: [VerifyProblem] = []
+
+    /// Problems still there after the run (all of them without `--repair`).
+    public var remaining: Int { problems.count - repaired.count }
+}
+
+extension Archiver {
+    /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
+    ///
+    /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
+    ///   until its replacement is in place).
+    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
+    public func verify(
+        _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
+        onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
+    ) async throws -> VerifyReport {
+        let folders = try feedFolders(in: directory)
+        var report = VerifyReport()
+        for folder in folders {
+            var context = try await open(folder: folder, source: .local(path: folder.path), options: options)
+            defer { context.lock.unlock() }
+            report.feeds += 1
+            let present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+            var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
+            for entry in context.index.episodes {
+                report.files += 1
+                guard let problem = check(entry, in: folder, present: present) else { continue }
+                report.problems.append(problem)
+                onEvent(.problem(problem))
+                damaged.append((entry, problem))
+            }
+            guard repair, !damaged.isEmpty else { continue }
+            var names = NameAllocator(taken: present.union(context.index.fileNames))
+            for (entry, problem) in damaged {
+                let aside = try setAside(entry.file, in: context)
+                do {
+                    let fixed = try await archive(.missing(entry), in: &context, names: &names, options: options)
+                    context.index.record(fixed)
+                    try save(context.index, to: context.indexURL)
+                    forgetDownload(of: WorkItem.missing(entry).episode, in: context.stateFolder)
+                    if let aside { try? files.removeItem(at: aside) }
+                    report.repaired.append(problem)
+                    onEvent(.repaired(problem))
+                } catch let failure as EpisodeFailure {
+                    // Keep what there was rather than nothing.
+                    if let aside { try? mover.moveItem(at: aside, to: folder.appendingPathComponent(entry.file)) }
+                    onEvent(.repairFailed(problem, failure))
+                }
+            }
+        }
+        return report
+    }
+
+    private func check(_ entry: ArchiveIndex.Entry, in folder: URL, present: Set<String>) -> VerifyProblem? {
+        let path = folder.appendingPathComponent(entry.file).path
+        guard present.contains(entry.file), let digest = try? hasher.sha256(ofFileAtPath: path) else {
+            return VerifyProblem(folder: folder, file: entry.file, kind: .missing)
+        }
+        if digest.size != entry.size {
+            return VerifyProblem(
+                folder: folder, file: entry.file, kind: .resized(actual: digest.size, recorded: entry.size))
+        }
+        if let recorded = entry.sha256, recorded != digest.digest {
+            return VerifyProblem(folder: folder, file: entry.file, kind: .changed)
+        }
+        return nil
+    }
+
+    /// Moves a damaged file into the state folder while its replacement downloads.
+    private func setAside(_ file: String, in context: FeedContext) throws -> URL? {
+        let source = context.folder.appendingPathComponent(file)
+        guard files.fileExists(atPath: source.path) else { return nil }
+        let aside = context.stateFolder.appendingPathComponent("damaged-\(StableName.of(file))")
+        try? files.removeItem(at: aside)
+        do {
+            try mover.moveItem(at: source, to: aside)
+        } catch {
+            throw Self.storageError(error, path: source.path)
+        }
+        return aside
+    }
+
+    /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
+    private func feedFolders(in directory: URL) throws -> [URL] {
+        func isFeedFolder(_ url: URL) -> Bool {
+            files.fileExists(
+                atPath: url.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+                    ArchiveIndex.fileName
+                ).path)
+        }
+        if isFeedFolder(directory) { return [directory] }
+        let children = ((try? files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        let folders = children.filter { !$0.hasPrefix(".") }.map {
+            directory.appendingPathComponent($0, isDirectory: true)
+        }
+        .filter(isFeedFolder)
+        guard !folders.isEmpty else { throw ArchiveError.noArchive(path: directory.path) }
+        return folders
+    }
+}

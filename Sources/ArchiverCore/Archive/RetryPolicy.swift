@@ -1,0 +1,51 @@
+// When to try a download again, and how long to wait first.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Retries with exponential backoff and jitter, bounded in number and by the episode's deadline.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Further attempts after the first.
+    public var retries: Int
+    /// The first wait; each retry doubles it.
+    public var baseDelay: TimeInterval
+    /// No single wait is longer.
+    public var maximumDelay: TimeInterval
+
+    public init(retries: Int = 3, baseDelay: TimeInterval = 1, maximumDelay: TimeInterval = 60) {
+        self.retries = retries
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// The wait before retry number `attempt` (1-based): `base * 2^(attempt-1)`, scaled by a jitter factor in
+    /// [0.5, 1.5) so that many clients don't retry in step, at most `maximumDelay`. A server's `Retry-After`
+    /// wins when it asks for longer.
+    public func delay(beforeRetry attempt: Int, jitter: Double, retryAfter: TimeInterval?) -> TimeInterval {
+        let exponential = baseDelay * pow(2, Double(max(0, attempt - 1)))
+        let jittered = min(maximumDelay, exponential * (0.5 + jitter))
+        return max(jittered, retryAfter ?? 0)
+    }
+
+    /// True for failures another attempt may cure: the network, timeouts, 5xx, 408 and 429, a body cut short.
+    static func isRetryable(_ failure: EpisodeFailure) -> Bool {
+        switch failure {
+        case .transport, .lengthMismatch, .timedOut: return true
+        case .httpStatus(let status): return status >= 500 || status == 408 || status == 429
+        default: return false
+        }
+    }
+
+    /// Reads `Retry-After` as seconds or as an HTTP date.
+    static func retryAfter(_ response: URLResponse?, now: Date) -> TimeInterval? {
+        guard
+            let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")?
+                .trimmingCharacters(in: .whitespaces)
+        else { return nil }
+        if let seconds = TimeInterval(value), seconds >= 0 { return seconds }
+        guard let date = FeedDate.parseRFC822(value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}

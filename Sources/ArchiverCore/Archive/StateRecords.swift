@@ -1,0 +1,59 @@
+// Small JSON records podarchive keeps beside the index: where each feed lives, the feed's validators, and the
+// state of a download in progress. Each is rewritten atomically.
+import Foundation
+
+/// `<root>/.podarchive/feeds/<hash of the feed URL>.json`: which folder a feed archives into, so its lock and
+/// validators can be found before the feed is fetched (the folder is named after a title only the feed knows).
+struct FeedRegistration: Codable, Equatable {
+    var feed: String
+    var folder: String
+
+    static func url(for source: FeedSource, in root: URL) -> URL {
+        root.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("feeds")
+            .appendingPathComponent("\(StableName.of(source.displayName)).json")
+    }
+}
+
+/// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
+/// `If-None-Match` / `If-Modified-Since` on the next sync.
+public struct FeedValidators: Codable, Equatable, Sendable {
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(etag: String?, lastModified: String?) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}
+
+/// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with
+/// `Range`/`If-Range`, or, if it finished and was being moved into place when the process died, adopt it.
+struct PartialRecord: Codable, Equatable {
+    /// The enclosure URL the bytes came from.
+    var url: String
+    /// The strong ETag, else the Last-Modified date, of the response the bytes came from.
+    var validator: String?
+    /// The whole file's size as the server announced it.
+    var expectedSize: Int64?
+    /// Set once the download passed its checks: the file's size, hash and the name it is being moved to.
+    var completeSize: Int64?
+    var sha256: String?
+    var target: String?
+}
+
+/// Short, stable file-name-safe names for keys and URLs (the first 16 hex digits of their SHA-256).
+enum StableName {
+    static func of(_ text: String) -> String {
+        String(SHA256.hex(Array(text.utf8)).prefix(16))
+    }
+}
+
+extension JSONEncoder {
+    static let records: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

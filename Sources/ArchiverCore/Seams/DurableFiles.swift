@@ -1,0 +1,191 @@
+// Live seams that Foundation has no call for: durable atomic replacement, flock(2) locks, streaming hashes.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+    private let systemRead = Glibc.read
+    private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemRead = Darwin.read
+    private let systemWrite = Darwin.write
+#endif
+
+/// A POSIX error as a Swift error, with the system's reason and the path it concerns.
+public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
+    public var path: String
+    public var code: Int32
+
+    public init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+    }
+
+    /// True for "no space left" and "quota exceeded".
+    public var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
+
+    public var errorDescription: String? { "\(path): \(String(cString: strerror(code)))" }
+}
+
+// MARK: - Atomic writes
+
+/// Replaces small files (the index, download records) so a crash leaves either the old or the new content:
+/// write a temporary file beside the target, fsync it, rename it over the target, fsync the folder.
+/// Foundation's `.atomic` write does not fsync, so a power cut could leave an empty index behind.
+public struct DurableFileWriter: AtomicFileWriting {
+    private let beforeRename: (@Sendable (URL) -> Void)?
+
+    /// - Parameter beforeRename: called with the target once the temporary file is written (tests only).
+    public init(beforeRename: (@Sendable (URL) -> Void)? = nil) {
+        self.beforeRename = beforeRename
+    }
+
+    public func writeAtomically(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent().path
+        let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw FileSystemError(path: url.path, code: failure)
+        }
+        beforeRename?(url)
+        guard rename(temporary, url.path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileSystemError(path: url.path, code: code)
+        }
+        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+}
+
+// MARK: - Locks
+
+/// A lock held until `unlock()` or until the process ends (the kernel drops flock locks of dead processes).
+public protocol HeldLock: AnyObject, Sendable {
+    func unlock()
+}
+
+/// Exclusive locks on files, so two syncs of one feed never run at once.
+public protocol FileLocking: Sendable {
+    /// Takes an exclusive lock on the file at `url` (creating it), or returns nil when another process holds it.
+    func tryLock(_ url: URL) throws -> (any HeldLock)?
+    /// The process ID the current holder wrote into the lock file, if any.
+    func lockHolder(_ url: URL) -> Int32?
+}
+
+/// `flock(2)` locks: a killed process never leaves a stale lock behind.
+public struct FlockLocker: FileLocking {
+    public init() {}
+
+    public func tryLock(_ url: URL) throws -> (any HeldLock)? {
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK || code == EINTR { return nil }
+            throw FileSystemError(path: url.path, code: code)
+        }
+        // Say who holds it, for the message the next process prints.
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return FlockLock(descriptor: descriptor)
+    }
+
+    public func lockHolder(_ url: URL) -> Int32? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+private final class FlockLock: HeldLock, @unchecked Sendable {
+    private var descriptor: Int32
+    private let lock = NSLock()
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    func unlock() {
+        lock.withLock {
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit {
+        unlock()
+    }
+}
+
+// MARK: - Hashing files
+
+/// Size, SHA-256 and first bytes of a file on disk.
+public struct FileDigest: Sendable, Equatable {
+    public var size: Int64
+    /// Hex SHA-256 of the whole file.
+    public var digest: String
+    /// The first bytes of the file (up to 512).
+    public var leading: Data
+
+    public init(size: Int64, digest: String, leading: Data) {
+        self.size = size
+        self.digest = digest
+        self.leading = leading
+    }
+}
+
+/// Hashes files already on disk, reading them in chunks (never whole into memory).
+public protocol FileHashing: Sendable {
+    func sha256(ofFileAtPath path: String) throws -> FileDigest
+}
+
+public struct StreamingFileHasher: FileHashing {
+    public init() {}
+
+    public func sha256(ofFileAtPath path: String) throws -> FileDigest {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileSystemError(path: path, code: errno) }
+        defer { close(descriptor) }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        var leading = Data()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(path: path, code: errno)
+            }
+            if count == 0 { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            hasher.update(bytes)
+            if leading.count < 512 { leading.append(contentsOf: bytes.prefix(512 - leading.count)) }
+            size += Int64(count)
+        }
+        return FileDigest(size: size, digest: hasher.hexDigest(), leading: leading)
+    }
+}
