@@ -4,10 +4,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    private typealias Glibc_linger = linger
     private let sockStream = Int32(SOCK_STREAM.rawValue)
     private let socketSend = Glibc.send
 #elseif canImport(Darwin)
     import Darwin
+    private typealias Glibc_linger = linger
     private let sockStream = SOCK_STREAM
     private let socketSend = Darwin.send
 #endif
@@ -21,16 +23,49 @@ public struct TestResponse: Sendable {
     public var cutAfter: Int?
     /// Leave out the Content-Length header (the body then ends when the connection closes).
     public var omitContentLength: Bool
+    /// Send the body `chunk` bytes at a time, waiting `interval` seconds between chunks (a slow network).
+    public var trickle: (chunk: Int, interval: TimeInterval)?
+    /// Wait this long before sending anything at all.
+    public var delayBeforeHeaders: TimeInterval
+    /// End a cut connection with a TCP reset instead of a clean close.
+    public var reset: Bool
 
     public init(
         status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
-        omitContentLength: Bool = false
+        omitContentLength: Bool = false, trickle: (chunk: Int, interval: TimeInterval)? = nil,
+        delayBeforeHeaders: TimeInterval = 0, reset: Bool = false
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.cutAfter = cutAfter
         self.omitContentLength = omitContentLength
+        self.trickle = trickle
+        self.delayBeforeHeaders = delayBeforeHeaders
+        self.reset = reset
+    }
+
+    /// A file as a static server sends it: with its validators, and, when `ranges` is true, a `206` for a
+    /// `Range: bytes=N-` request whose `If-Range` (if any) still matches; otherwise the whole file.
+    public static func file(
+        _ body: Data, for request: RecordedRequest, etag: String? = nil, lastModified: String? = nil,
+        ranges: Bool = true,
+        type: String = "audio/mpeg"
+    ) -> TestResponse {
+        var headers: [(String, String)] = [("Content-Type", type), ("Accept-Ranges", ranges ? "bytes" : "none")]
+        if let etag { headers.append(("ETag", etag)) }
+        if let lastModified { headers.append(("Last-Modified", lastModified)) }
+        guard ranges, let range = request.headers["range"], range.hasPrefix("bytes="),
+            let start = Int(range.dropFirst(6).prefix(while: \.isNumber))
+        else { return TestResponse(headers: headers, body: body) }
+        if let ifRange = request.headers["if-range"], ifRange != etag, ifRange != lastModified {
+            return TestResponse(headers: headers, body: body)  // Changed since: the whole new file.
+        }
+        guard start < body.count else {
+            return TestResponse(status: 416, headers: [("Content-Range", "bytes */\(body.count)")])
+        }
+        headers.append(("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)"))
+        return TestResponse(status: 206, headers: headers, body: body.subdata(in: start..<body.count))
     }
 
     public static func ok(_ body: Data, type: String = "audio/mpeg") -> TestResponse {
@@ -61,9 +96,10 @@ public struct RecordedRequest: Sendable, Equatable {
 public final class TestHTTPServer: @unchecked Sendable {
     public let port: UInt16
     private let listener: Int32
-    private let lock = NSLock()
-    private var routes: [String: TestResponse] = [:]
+    private let lock = NSCondition()
+    private var routes: [String: @Sendable (RecordedRequest, Int) -> TestResponse] = [:]
     private var recorded: [RecordedRequest] = []
+    private var sent: [String: Int] = [:]
     private var stopped = false
     private let acceptThread: Thread
 
@@ -108,7 +144,40 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     /// Serves `response` for GET/HEAD of `path` (the path without its query string).
     public func route(_ path: String, _ response: TestResponse) {
-        lock.withLock { routes[path] = response }
+        route(path) { _, _ in response }
+    }
+
+    /// Serves whatever `handler` returns for each request to `path`; it also gets how many requests for `path`
+    /// came before this one (0 for the first), to script sequences such as "500, then 200".
+    public func route(_ path: String, handler: @escaping @Sendable (RecordedRequest, Int) -> TestResponse) {
+        lock.withLock { routes[path] = handler }
+    }
+
+    /// Body bytes sent so far for `path`, over all requests.
+    public func bytesSent(_ path: String) -> Int {
+        lock.withLock { sent[path] ?? 0 }
+    }
+
+    /// Blocks until at least `bytes` body bytes of `path` were sent (or `timeout` passes); true if they were.
+    public func waitUntilSent(_ bytes: Int, of path: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while (sent[path] ?? 0) < bytes {
+            if !lock.wait(until: deadline) { return (sent[path] ?? 0) >= bytes }
+        }
+        return true
+    }
+
+    /// Blocks until `count` requests for `path` arrived (or `timeout` passes); true if they did.
+    public func waitUntilRequested(_ path: String, count: Int = 1, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while recorded.filter({ $0.path.hasPrefix(path) }).count < count {
+            if !lock.wait(until: deadline) { return false }
+        }
+        return true
     }
 
     /// Every request received so far, in order.
@@ -123,7 +192,10 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     public func stop() {
         let wasRunning = lock.withLock { () -> Bool in
-            defer { stopped = true }
+            defer {
+                stopped = true
+                lock.broadcast()
+            }
             return !stopped
         }
         guard wasRunning else { return }
@@ -165,11 +237,15 @@ public final class TestHTTPServer: @unchecked Sendable {
         let method = String(parts[0])
         let target = String(parts[1])
         let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        let response = lock.withLock { () -> TestResponse in
-            recorded.append(RecordedRequest(method: method, path: target, headers: headers))
-            return routes[path] ?? .status(404, "not found")
+        let request = RecordedRequest(method: method, path: target, headers: headers)
+        let (handler, previous) = lock.withLock { () -> ((@Sendable (RecordedRequest, Int) -> TestResponse)?, Int) in
+            let previous = recorded.filter { $0.path.split(separator: "?").first.map(String.init) == path }.count
+            recorded.append(request)
+            lock.broadcast()
+            return (routes[path], previous)
         }
-        send(response, to: client, includeBody: method != "HEAD")
+        let response = handler?(request, previous) ?? .status(404, "not found")
+        send(response, to: client, path: path, includeBody: method != "HEAD")
     }
 
     private func readHead(_ client: Int32) -> String? {
@@ -185,14 +261,40 @@ public final class TestHTTPServer: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private func send(_ response: TestResponse, to client: Int32, includeBody: Bool) {
+    private func send(_ response: TestResponse, to client: Int32, path: String, includeBody: Bool) {
+        if response.delayBeforeHeaders > 0, pause(response.delayBeforeHeaders) { return }
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         if !response.omitContentLength { head += "Content-Length: \(response.body.count)\r\n" }
         head += "\r\n"
         guard write(Data(head.utf8), to: client), includeBody else { return }
         let body = response.cutAfter.map { response.body.prefix($0) } ?? response.body
-        _ = write(Data(body), to: client)
+        let chunk = response.trickle?.chunk ?? max(body.count, 1)
+        var offset = body.startIndex
+        while offset < body.endIndex {
+            let end = min(offset + chunk, body.endIndex)
+            guard write(Data(body[offset..<end]), to: client) else { return }
+            lock.withLock {
+                sent[path, default: 0] += end - offset
+                lock.broadcast()
+            }
+            offset = end
+            if let trickle = response.trickle, offset < body.endIndex, pause(trickle.interval) { return }
+        }
+        if response.cutAfter != nil, response.reset {
+            // SO_LINGER with a zero timeout makes close() send a reset instead of a FIN.
+            var linger = Glibc_linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc_linger>.size))
+        }
+    }
+
+    /// Waits `seconds` of simulated network time; returns true when the server was stopped meanwhile.
+    private func pause(_ seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        lock.lock()
+        defer { lock.unlock() }
+        while !stopped, lock.wait(until: deadline) {}
+        return stopped
     }
 
     private func write(_ data: Data, to client: Int32) -> Bool {
@@ -217,6 +319,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         switch status {
         case 200: return "OK"
         case 206: return "Partial Content"
+        case 416: return "Range Not Satisfiable"
+        case 429: return "Too Many Requests"
+        case 503: return "Service Unavailable"
         case 301: return "Moved Permanently"
         case 302: return "Found"
         case 304: return "Not Modified"

@@ -114,11 +114,14 @@ public struct Archiver: Sendable {
             context = try await open(folder: known, source: source, options: options)
             fetch = try await loader.load(source, ifChangedSince: context.validators)
         } else {
-            let feed = try await loader.load(source)
+            let first = try await loader.load(source, ifChangedSince: nil)
+            guard case .changed(let feed, _) = first else {
+                throw FeedError.httpStatus(url: source.displayName, status: 304)
+            }
             let folder = try chooseFolder(for: feed, source: source, in: root)
             context = try await open(folder: folder, source: source, options: options)
             try register(source, folder: folder.lastPathComponent, in: root)
-            fetch = .changed(feed, FeedValidators(etag: nil, lastModified: nil))
+            fetch = first
         }
         defer { context.lock.unlock() }
         let loadedIndex = context.index

@@ -1,0 +1,319 @@
+// What a flaky network does to a sync, on loopback with the live downloader: cut bodies, resets, ranges honoured
+// and ignored, files that change between attempts, slow trickles, rate limits, redirect loops.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class ResilienceTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var folder: TemporaryFolder!
+    private let sleeper = SpySleeper()
+    private let audio = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+
+    override func setUpWithError() throws {
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+        folder = try TemporaryFolder("resilience")
+    }
+
+    override func tearDown() {
+        server.stop()
+        folder.remove()
+    }
+
+    private func archiver(idleTimeout: TimeInterval = 60) -> Archiver {
+        let sleeper = self.sleeper
+        return Archiver(
+            fetcher: FeedSession.make(),
+            downloader: URLSessionDownloader(configuration: .podarchive(idleTimeout: idleTimeout)),
+            now: { Date() }, sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
+    }
+
+    private func serveFeed(etag: String? = nil) {
+        let xml = """
+            <rss version="2.0"><channel><title>Flaky</title>
+            <item><title>Big one</title><guid>big</guid><enclosure url="/big.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        server.route("/feed.xml") { request, _ in
+            if let etag, request.headers["if-none-match"] == etag { return TestResponse(status: 304) }
+            var response = TestResponse.ok(xml, type: "application/rss+xml")
+            if let etag { response.headers.append(("ETag", etag)) }
+            return response
+        }
+    }
+
+    private var archived: Data? {
+        FileManager.default.contents(atPath: folder.url.appendingPathComponent("Flaky/Big one.mp3").path)
+    }
+
+    private func requests(_ path: String) -> [RecordedRequest] {
+        server.requests.filter { $0.path == path }
+    }
+
+    private func sync(_ options: SyncOptions = SyncOptions(), idleTimeout: TimeInterval = 60) async throws -> SyncReport
+    {
+        try await archiver(idleTimeout: idleTimeout).sync(
+            .remote(server.url("/feed.xml")), into: folder.url, options: options)
+    }
+
+    // MARK: - Resume
+
+    func test_truncatedBody_isResumedWithRangeAndIfRange() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            if count == 0 { response.cutAfter = 120_000 }
+            return response
+        }
+
+        let report = try await sync()
+
+        XCTAssertEqual(report.archived.count, 1)
+        XCTAssertEqual(archived, audio, "byte-identical after the resume")
+        let tries = requests("/big.mp3")
+        XCTAssertEqual(tries.count, 2)
+        XCTAssertNil(tries[0].headers["range"])
+        XCTAssertEqual(tries[1].headers["range"], "bytes=120000-")
+        XCTAssertEqual(tries[1].headers["if-range"], "\"v1\"")
+        XCTAssertEqual(server.bytesSent("/big.mp3"), audio.count, "nothing was fetched twice")
+        let index = try ArchiveIndex.decode(
+            XCTUnwrap(
+                FileManager.default.contents(
+                    atPath: folder.url.appendingPathComponent("Flaky/.podarchive/index.json").path)))
+        XCTAssertEqual(index.episodes.first?.sha256, SHA256.hex(audio), "the hash covers the resumed file")
+    }
+
+    func test_connectionResetMidBody_isRetriedAndResumed() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, lastModified: "Fri, 10 Jan 2025 13:00:00 GMT")
+            if count == 0 {
+                response.cutAfter = 65_536
+                response.reset = true
+            }
+            return response
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(archived, audio)
+        XCTAssertEqual(requests("/big.mp3").last?.headers["if-range"], "Fri, 10 Jan 2025 13:00:00 GMT")
+        XCTAssertEqual(requests("/big.mp3").last?.headers["range"], "bytes=65536-")
+        XCTAssertEqual(sleeper.delays, [1])
+    }
+
+    func test_serverIgnoringRange_startsOverWithTheWholeFile() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"", ranges: false)
+            if count == 0 { response.cutAfter = 100_000 }
+            return response
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(archived, audio, "the 200 replaced the partial bytes instead of being appended to them")
+        XCTAssertEqual(requests("/big.mp3").count, 2)
+    }
+
+    func test_fileChangedBetweenAttempts_startsOverWithTheNewFile() async throws {
+        serveFeed()
+        let original = audio
+        let changed = Data(audio.reversed())
+        server.route("/big.mp3") { request, count in
+            if count == 0 {
+                var response = TestResponse.file(original, for: request, etag: "\"v1\"")
+                response.cutAfter = 100_000
+                return response
+            }
+            return TestResponse.file(changed, for: request, etag: "\"v2\"")
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(requests("/big.mp3")[1].headers["if-range"], "\"v1\"")
+        XCTAssertEqual(archived, changed, "never half of one version and half of another")
+    }
+
+    func test_rangeNotSatisfiable_startsOver() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            switch count {
+            case 0:
+                var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+                response.cutAfter = 100_000
+                return response
+            case 1:
+                return TestResponse(status: 416, headers: [("Content-Range", "bytes */50000")])
+            default:
+                return TestResponse.file(audio, for: request, etag: "\"v1\"")
+            }
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(archived, audio)
+        XCTAssertNil(requests("/big.mp3")[2].headers["range"], "after a 416 the download starts from zero")
+    }
+
+    func test_partialLeftByAnEarlierRun_isResumedByTheNextRun() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            if count == 0 { response.cutAfter = 200_000 }
+            return response
+        }
+
+        let first = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
+        let second = try await sync()
+
+        XCTAssertEqual(first.failed.count, 1)
+        XCTAssertEqual(folder.visibleFiles(), ["Flaky/Big one.mp3"], "the partial stayed hidden in between")
+        XCTAssertEqual(second.archived.count, 1)
+        XCTAssertEqual(requests("/big.mp3").last?.headers["range"], "bytes=200000-")
+        XCTAssertEqual(archived, audio)
+    }
+
+    // MARK: - Retries and deadlines
+
+    func test_500Then200_isRetriedAfterABackoff() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            count == 0 ? .status(500, "boom") : TestResponse.file(audio, for: request)
+        }
+
+        let report = try await sync()
+
+        XCTAssertEqual(report.archived.count, 1)
+        XCTAssertEqual(sleeper.delays, [1])
+    }
+
+    func test_429WithRetryAfter_waitsWhatTheServerSays() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            count == 0
+                ? TestResponse(status: 429, headers: [("Retry-After", "17")]) : TestResponse.file(audio, for: request)
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(sleeper.delays, [17])
+        XCTAssertEqual(archived, audio)
+    }
+
+    func test_slowTricklePastTheIdleTimeout_failsThenResumes() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            // 64 KB, then silence longer than the client's idle timeout.
+            if count == 0 { response.trickle = (chunk: 65_536, interval: 30) }
+            return response
+        }
+
+        let report = try await sync(idleTimeout: 2)
+
+        XCTAssertEqual(report.archived.count, 1)
+        XCTAssertEqual(requests("/big.mp3").count, 2)
+        XCTAssertEqual(requests("/big.mp3")[1].headers["range"], "bytes=65536-")
+        XCTAssertEqual(archived, audio)
+    }
+
+    func test_episodeDeadline_stopsASlowDownloadAndKeepsWhatArrived() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            response.trickle = (chunk: 10_000, interval: 0.1)
+            return response
+        }
+
+        let report = try await sync(SyncOptions(episodeTimeout: 0.6))
+
+        XCTAssertEqual(report.failed.map(\.failure), [.timedOut(0.6)])
+        XCTAssertEqual(folder.visibleFiles(), [])
+        let partials = folder.files().filter { $0.hasSuffix(".part") }
+        XCTAssertEqual(partials.count, 1, "what arrived is kept for the next run")
+    }
+
+    func test_redirectLoop_failsCleanly() async throws {
+        serveFeed()
+        server.route("/big.mp3", .redirect(to: "/loop.mp3"))
+        server.route("/loop.mp3", .redirect(to: "/big.mp3"))
+
+        let report = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
+
+        XCTAssertEqual(report.failed.count, 1)
+        guard case .transport = report.failed[0].failure else { return XCTFail("\(report.failed[0].failure)") }
+        XCTAssertEqual(folder.visibleFiles(), [])
+    }
+
+    func test_htmlErrorPageWithStatus200_isNeverKept() async throws {
+        serveFeed()
+        server.route("/big.mp3", .ok("<!doctype html><title>Quota exceeded</title>", type: "audio/mpeg"))
+
+        let report = try await sync()
+
+        XCTAssertEqual(report.failed.map(\.failure), [.htmlPage])
+        XCTAssertEqual(sleeper.delays, [], "an error page is not retried")
+        XCTAssertEqual(folder.files().filter { !$0.hasSuffix(".json") && !$0.hasSuffix("lock") }, [])
+    }
+
+    // MARK: - Conditional feed fetch
+
+    func test_unchangedFeed_is304AndStillRetriesEarlierFailures() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        server.route("/big.mp3", .status(503))
+        let first = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+
+        let second = try await sync()
+
+        XCTAssertEqual(first.failed.count, 1)
+        XCTAssertTrue(second.feedUnchanged)
+        XCTAssertEqual(requests("/feed.xml")[1].headers["if-none-match"], "\"feed-1\"")
+        XCTAssertEqual(second.archived.count, 1, "the failed episode was retried although the feed was unchanged")
+        XCTAssertEqual(archived, audio)
+    }
+
+    func test_fileDeletedByHand_isFetchedAgainEvenWhenTheFeedIsUnchanged() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+        _ = try await sync()
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Flaky/Big one.mp3"))
+
+        let second = try await sync()
+
+        XCTAssertTrue(second.feedUnchanged)
+        XCTAssertEqual(second.archived.map(\.lastPathComponent), ["Big one.mp3"])
+        XCTAssertEqual(archived, audio)
+    }
+
+    func test_unchangedFeedWithNothingToDo_downloadsNothing() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+        _ = try await sync()
+
+        let second = try await sync()
+
+        XCTAssertTrue(second.feedUnchanged)
+        XCTAssertEqual(second.alreadyArchived, 1)
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml", "/big.mp3", "/feed.xml"])
+    }
+}
