@@ -74,7 +74,8 @@ final class EndToEndTests: XCTestCase {
                 }, "\(name) archived byte for byte")
         }
         XCTAssertEqual(again.status, 0)
-        XCTAssertEqual(again.stdout, "podarchive demo: 0 archived, 3 already archived\n")
+        // python's server sends Last-Modified, so the second run asks If-Modified-Since and gets a 304.
+        XCTAssertEqual(again.stdout, "podarchive demo: 0 archived, 3 already archived (feed unchanged)\n")
         XCTAssertEqual(missing.status, 3)
         XCTAssertEqual(
             missing.stderr, "podarchive: feed http://127.0.0.1:\(python.port)/no-such-feed.xml answered HTTP 404\n")

@@ -1,0 +1,325 @@
+// Locks, a full disk, feed churn, and the states a crash can leave: all on the in-memory file system.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class SafetyTests: XCTestCase {
+    private let root = URL(fileURLWithPath: "/archive")
+    private let feedURL = "https://example.com/feed.xml"
+    private let logger = RequestLogger()
+    private let fileSystem = FakeFileSystem()
+    private let sleeper = SpySleeper()
+    private var downloader: SpyDownloader!
+
+    override func setUp() {
+        downloader = SpyDownloader(logger: logger, fileSystem: fileSystem)
+    }
+
+    private func archiver(feed: Data) -> Archiver {
+        let sleeper = self.sleeper
+        return Archiver(
+            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed), downloader: downloader,
+            mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem,
+            hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
+            sleep: { try await sleeper.sleep($0) },
+            jitter: { 0.5 })
+    }
+
+    private func rss(_ items: [(title: String, url: String, guid: String?)], title: String = "Show") -> Data {
+        var text = "<rss version=\"2.0\"><channel><title>\(title)</title>"
+        for item in items {
+            text += "<item><title>\(item.title)</title>" + (item.guid.map { "<guid>\($0)</guid>" } ?? "")
+            text += "<enclosure url=\"\(item.url)\" type=\"audio/mpeg\"/></item>"
+        }
+        return Data((text + "</channel></rss>").utf8)
+    }
+
+    private func audio(_ text: String) -> SpyDownloader.Canned {
+        SpyDownloader.Canned(body: Data(text.utf8), headers: ["Content-Type": "audio/mpeg"])
+    }
+
+    private func sync(_ feed: Data, options: SyncOptions = SyncOptions()) async throws -> SyncReport {
+        try await archiver(feed: feed).sync(.remote(URL(string: feedURL)!), into: root, options: options)
+    }
+
+    private var index: ArchiveIndex {
+        get throws { try ArchiveIndex.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))) }
+    }
+
+    // MARK: - Lock
+
+    func test_sync_whileAnotherProcessHoldsTheFeedLock_failsNamingTheHolder() async throws {
+        let feed = rss([("One", "https://example.com/1.mp3", "1")])
+        downloader.script("https://example.com/1.mp3", [audio("one")])
+        _ = try await sync(feed)
+        fileSystem.holdLock("/archive/Show/.podarchive/lock", by: 4242)
+
+        do {
+            _ = try await sync(feed)
+            XCTFail("expected the lock to be refused")
+        } catch {
+            XCTAssertEqual(error as? ArchiveError, .locked(folder: "/archive/Show", holder: 4242))
+            XCTAssertEqual(
+                error.localizedDescription,
+                "/archive/Show is being synced by process 4242; try again later or pass --wait SECONDS")
+        }
+        XCTAssertEqual(downloader.requests.count, 1, "nothing was downloaded twice")
+    }
+
+    func test_sync_withWait_pollsUntilTheOtherProcessIsDoneThenFindsNothingNew() async throws {
+        let feed = rss([("One", "https://example.com/1.mp3", "1")])
+        downloader.script("https://example.com/1.mp3", [audio("one")])
+        _ = try await sync(feed)
+        fileSystem.holdLock("/archive/Show/.podarchive/lock", by: 4242)
+        let fileSystem = self.fileSystem
+        let sleeper = SpySleeper()
+        let releasing = Archiver(
+            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed), downloader: downloader,
+            mover: fileSystem,
+            attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem, hasher: fileSystem,
+            now: { Date() },
+            sleep: { seconds in
+                try await sleeper.sleep(seconds)
+                if sleeper.delays.count == 3 { fileSystem.releaseLock("/archive/Show/.podarchive/lock") }
+            })
+
+        let report = try await releasing.sync(
+            .remote(URL(string: feedURL)!), into: root, options: SyncOptions(lockWait: 10))
+
+        XCTAssertEqual(sleeper.delays, [0.1, 0.1, 0.1])
+        XCTAssertEqual(report.alreadyArchived, 1)
+        XCTAssertEqual(downloader.requests.count, 1)
+    }
+
+    // MARK: - Disk
+
+    func test_sync_notEnoughFreeSpace_stopsTheRunBeforeWritingAndKeepsTheIndexValid() async throws {
+        let feed = rss([("One", "https://example.com/1.mp3", "1"), ("Two", "https://example.com/2.mp3", "2")])
+        downloader.script("https://example.com/1.mp3", [audio("first episode")])
+        downloader.script("https://example.com/2.mp3", [audio("second, larger episode")])
+        _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
+        fileSystem.freeSpace = 5
+
+        do {
+            _ = try await sync(feed)
+            XCTFail("expected the run to stop")
+        } catch {
+            guard case .storage(_, let reason) = error as? ArchiveError else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "the episode needs 22 bytes and only 5 are free")
+        }
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/One.mp3"], "nothing half-written became visible")
+        XCTAssertEqual(try index.episodes.map(\.file), ["One.mp3"])
+    }
+
+    func test_sync_unwritableIndex_stopsWithAStorageError() async throws {
+        let feed = rss([("One", "https://example.com/1.mp3", "1")])
+        downloader.script("https://example.com/1.mp3", [audio("one")])
+        fileSystem.failingWrites = ["/archive/Show/.podarchive/index.json"]
+
+        do {
+            _ = try await sync(feed)
+            XCTFail("expected a storage error")
+        } catch {
+            guard case .storage(let path, _) = error as? ArchiveError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "/archive/Show/.podarchive/index.json")
+        }
+    }
+
+    // MARK: - Identity across feed churn
+
+    func test_sync_enclosureURLChangingOnlyInItsQuery_isNotDownloadedAgain() async throws {
+        downloader.script("https://cdn.example.com/ep1.mp3?token=aaa", [audio("one")])
+        _ = try await sync(rss([("One", "https://cdn.example.com/ep1.mp3?token=aaa", nil)]))
+
+        let second = try await sync(rss([("One", "https://cdn.example.com/ep1.mp3?token=bbb&utm_source=x", nil)]))
+
+        XCTAssertEqual(second.archived, [])
+        XCTAssertEqual(second.alreadyArchived, 1)
+        XCTAssertEqual(downloader.requests.count, 1)
+    }
+
+    func test_sync_queryThatNamesTheEpisode_stillTellsEpisodesApart() async throws {
+        downloader.script("https://example.com/get.php?id=1", [audio("one")])
+        downloader.script("https://example.com/get.php?id=2", [audio("two")])
+
+        let report = try await sync(
+            rss([("One", "https://example.com/get.php?id=1", nil), ("Two", "https://example.com/get.php?id=2", nil)]))
+
+        XCTAssertEqual(report.archived.count, 2)
+    }
+
+    func test_sync_titleChangedOrGUIDDroppedOrGUIDRegenerated_isNotDownloadedAgain() async throws {
+        downloader.script("https://example.com/1.mp3", [audio("one")])
+        downloader.script("https://example.com/2.mp3", [audio("two")])
+        _ = try await sync(
+            rss([("One", "https://example.com/1.mp3", "guid-1"), ("Two", "https://example.com/2.mp3", "guid-2")]))
+
+        let second = try await sync(
+            rss([
+                ("One (corrected title)", "https://example.com/1.mp3", nil),
+                ("Two", "https://example.com/2.mp3", "new-guid-2"),
+            ]))
+
+        XCTAssertEqual(second.archived, [])
+        XCTAssertEqual(downloader.requests.count, 2)
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/One.mp3", "/archive/Show/Two.mp3"], "no file renamed")
+    }
+
+    func test_sync_sameMediaFileNameWithDifferentGUIDs_areDifferentEpisodes() async throws {
+        downloader.script("https://example.com/media.mp3?e=1", [audio("one")])
+        downloader.script("https://example.com/media.mp3?e=2", [audio("two")])
+
+        let report = try await sync(
+            rss([
+                ("One", "https://example.com/media.mp3?e=1", "g1"), ("Two", "https://example.com/media.mp3?e=2", "g2"),
+            ]))
+
+        XCTAssertEqual(report.archived.count, 2)
+    }
+
+    // MARK: - After a crash
+
+    func test_sync_downloadCompleteButNotRenamed_isRenamedWithoutDownloadingAgain() async throws {
+        let body = Data("complete episode".utf8)
+        let state = "/archive/Show/.podarchive/"
+        let base = state + "download-" + String(SHA256.hex(Array("g1".utf8)).prefix(16))
+        fileSystem.put(base + ".part", body)
+        fileSystem.put(
+            base + ".json",
+            Data(
+                #"{"url":"https://example.com/1.mp3","completeSize":16,"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
+                    .utf8))
+        fileSystem.put(state + "index.json", try ArchiveIndex(feed: feedURL, title: "Show").encoded())
+
+        let report = try await sync(rss([("One", "https://example.com/1.mp3", "g1")]))
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["One.mp3"])
+        XCTAssertEqual(downloader.requests.count, 0)
+        XCTAssertEqual(fileSystem.file("/archive/Show/One.mp3"), body)
+        XCTAssertEqual(fileSystem.allFiles.filter { $0.contains("download-") }, [], "the download record is gone")
+    }
+
+    func test_sync_renamedButNotIndexed_isAdoptedNotDuplicated() async throws {
+        let body = Data("complete episode".utf8)
+        let state = "/archive/Show/.podarchive/"
+        let base = state + "download-" + String(SHA256.hex(Array("g1".utf8)).prefix(16))
+        fileSystem.put("/archive/Show/One.mp3", body)
+        fileSystem.put(
+            base + ".json",
+            Data(
+                #"{"url":"https://example.com/1.mp3","completeSize":16,"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
+                    .utf8))
+        fileSystem.put(state + "index.json", try ArchiveIndex(feed: feedURL, title: "Show").encoded())
+
+        let report = try await sync(rss([("One", "https://example.com/1.mp3", "g1")]))
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["One.mp3"])
+        XCTAssertEqual(downloader.requests.count, 0)
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/One.mp3"], "no 'One (2).mp3'")
+        XCTAssertEqual(try index.episodes.map(\.sha256), [SHA256.hex(body)])
+    }
+
+    // MARK: - Verify
+
+    func test_verify_findsMissingResizedAndChangedFiles_andRepairFetchesThemAgain() async throws {
+        let feed = rss([
+            ("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b"),
+            ("C", "https://example.com/c.mp3", "c"), ("D", "https://example.com/d.mp3", "d"),
+        ])
+        for name in ["a", "b", "c", "d"] {
+            downloader.script("https://example.com/\(name).mp3", [audio("episode \(name)")])
+        }
+        _ = try await sync(feed)
+        try fileSystem.removeItem(at: URL(fileURLWithPath: "/archive/Show/A.mp3"))
+        fileSystem.put("/archive/Show/B.mp3", Data("episode".utf8))
+        fileSystem.put("/archive/Show/C.mp3", Data("episode X".utf8))
+        let archiver = archiver(feed: feed)
+
+        let check = try await archiver.verify(root, repair: false)
+        let repair = try await archiver.verify(root, repair: true)
+        let again = try await archiver.verify(root, repair: false)
+
+        XCTAssertEqual(
+            check.problems.map(\.kind), [.missing, .resized(actual: 7, recorded: 9), .changed])
+        XCTAssertEqual(check.problems.map(\.file), ["A.mp3", "B.mp3", "C.mp3"])
+        XCTAssertEqual(check.files, 4)
+        XCTAssertEqual(repair.repaired.count, 3)
+        XCTAssertEqual(again.problems, [])
+        XCTAssertEqual(fileSystem.file("/archive/Show/C.mp3"), Data("episode c".utf8))
+        XCTAssertEqual(fileSystem.visibleFiles.count, 4)
+    }
+
+    func test_verify_repairThatFails_keepsTheDamagedFile() async throws {
+        let feed = rss([("A", "https://example.com/a.mp3", "a")])
+        downloader.script("https://example.com/a.mp3", [audio("episode a")])
+        _ = try await sync(feed)
+        fileSystem.put("/archive/Show/A.mp3", Data("episode X".utf8))
+        downloader.script("https://example.com/a.mp3", [SpyDownloader.Canned(status: 404)])
+
+        let report = try await archiver(feed: feed).verify(root, repair: true)
+
+        XCTAssertEqual(report.remaining, 1)
+        XCTAssertEqual(fileSystem.file("/archive/Show/A.mp3"), Data("episode X".utf8))
+    }
+
+    func test_verify_folderWithoutArchive_isAnError() async throws {
+        fileSystem.put("/elsewhere/readme.txt", Data())
+        do {
+            _ = try await archiver(feed: Data()).verify(URL(fileURLWithPath: "/elsewhere"), repair: false)
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? ArchiveError, .noArchive(path: "/elsewhere"))
+        }
+    }
+
+    // MARK: - Folders and index versions
+
+    func test_sync_twoDifferentFeedsWithTheSameTitle_getTheirOwnFolders() async throws {
+        downloader.script("https://example.com/1.mp3", [audio("one")])
+        downloader.script("https://other.example.org/x.mp3", [audio("x")])
+        _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
+        let other = Archiver(
+            fetcher: StubFetcher(
+                logger: logger, feedURL: "https://other.example.org/feed",
+                body: rss([("X", "https://other.example.org/x.mp3", "x")])),
+            downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
+            locker: fileSystem, hasher: fileSystem, now: { Date() })
+
+        let report = try await other.sync(.remote(URL(string: "https://other.example.org/feed")!), into: root)
+
+        XCTAssertEqual(report.folder.path, "/archive/Show (2)")
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show (2)/X.mp3", "/archive/Show/One.mp3"])
+    }
+
+    func test_sync_indexFromVersion1_isReadAndItsEpisodesAreNotDownloadedAgain() async throws {
+        let v1 = """
+            {"version": 1, "feed": "\(feedURL)", "title": "Show", "episodes": [
+              {"key": "g1", "title": "One", "url": "https://example.com/1.mp3", "file": "One.mp3", "size": 3,
+               "published": null, "archived": "2025-01-01T00:00:00Z"}]}
+            """
+        fileSystem.put("/archive/Show/.podarchive/index.json", Data(v1.utf8))
+        fileSystem.put("/archive/Show/One.mp3", Data("one".utf8))
+
+        let report = try await sync(rss([("One", "https://example.com/1.mp3?new-tracking=1", "g1")]))
+
+        XCTAssertEqual(report.alreadyArchived, 1)
+        XCTAssertEqual(downloader.requests.count, 0)
+        XCTAssertEqual(try index.episodes.first?.guid, "g1", "version 1 kept the GUID only as the key")
+    }
+
+    func test_sync_indexFromANewerPodarchive_isRefusedUntouched() async throws {
+        let future = Data(#"{"version": 99, "feed": "x", "episodes": []}"#.utf8)
+        fileSystem.put("/archive/Show/.podarchive/index.json", future)
+        fileSystem.put("/archive/Show/.podarchive/lock", Data())
+
+        do {
+            _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(
+                error as? ArchiveError, .newerIndex(path: "/archive/Show/.podarchive/index.json", version: 99))
+        }
+        XCTAssertEqual(fileSystem.file("/archive/Show/.podarchive/index.json"), future)
+    }
+}
