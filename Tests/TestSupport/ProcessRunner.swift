@@ -28,6 +28,15 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], environment: [String: String], currentDirectory: URL? = nil,
         timeout: TimeInterval = 60
     ) throws -> ProcessResult {
+        try start(executable, arguments, environment: environment, currentDirectory: currentDirectory, timeout: timeout)
+            .wait()
+    }
+
+    /// Starts `executable` and returns at once; `wait()` collects its result, `kill()` sends SIGKILL.
+    public static func start(
+        _ executable: URL, _ arguments: [String], environment: [String: String], currentDirectory: URL? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> RunningProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -39,25 +48,7 @@ public enum ProcessRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        // Read both pipes before waiting so a chatty process never blocks on a full pipe.
-        let group = DispatchGroup()
-        let outBox = DataBox()
-        let errBox = DataBox()
-        for (pipe, box) in [(out, outBox), (err, errBox)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-        }
-        group.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return ProcessResult(
-            status: process.terminationStatus, stdout: String(decoding: outBox.data, as: UTF8.self),
-            stderr: String(decoding: errBox.data, as: UTF8.self))
+        return RunningProcess(process: process, out: out, err: err, timeout: timeout)
     }
 
     /// The environment for a child podarchive: isolated HOME and caches, nothing from the developer's shell.
@@ -70,6 +61,55 @@ public enum ProcessRunner {
         return environment
     }
 }
+
+/// A child process started by `ProcessRunner.start`.
+public final class RunningProcess: @unchecked Sendable {
+    private let process: Process
+    private let group = DispatchGroup()
+    private let outBox = DataBox()
+    private let errBox = DataBox()
+    private let watchdog: DispatchWorkItem
+
+    init(process: Process, out: Pipe, err: Pipe, timeout: TimeInterval) {
+        self.process = process
+        watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        // Drain both pipes as output comes, so a chatty process never blocks on a full pipe.
+        for (pipe, box) in [(out, outBox), (err, errBox)] {
+            group.enter()
+            DispatchQueue.global().async { [group] in
+                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+        }
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// SIGKILL: the process gets no chance to clean up, as in a power cut or the OOM killer.
+    public func kill() {
+        Glibc_kill(process.processIdentifier, SIGKILL)
+    }
+
+    public func wait() -> ProcessResult {
+        group.wait()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let status =
+            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return ProcessResult(
+            status: status, stdout: String(decoding: outBox.data, as: UTF8.self),
+            stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+    private let Glibc_kill = Glibc.kill
+#elseif canImport(Darwin)
+    import Darwin
+    private let Glibc_kill = Darwin.kill
+#endif
 
 private final class DataBox: @unchecked Sendable {
     var data = Data()

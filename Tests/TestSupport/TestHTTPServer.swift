@@ -89,7 +89,14 @@ public struct TestResponse: Sendable {
 public struct RecordedRequest: Sendable, Equatable {
     public var method: String
     public var path: String
+    /// Header names lowercased.
     public var headers: [String: String]
+
+    public init(method: String = "GET", path: String, headers: [String: String] = [:]) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+    }
 }
 
 /// An HTTP server bound to 127.0.0.1 on a free port, serving canned responses.

@@ -64,6 +64,41 @@ final class ArgumentsTests: XCTestCase {
         )
     }
 
+    func test_parse_transferOptionsAndVerify() {
+        XCTAssertEqual(
+            parse("sync feed --retries 5 --timeout 90 --wait 30"),
+            .success(.sync(SyncArguments(feed: "feed", transfer: TransferSettings(retries: 5, timeout: 90, wait: 30)))))
+        XCTAssertEqual(parse("verify"), .success(.verify(VerifyArguments(directory: nil))))
+        XCTAssertEqual(
+            parse("verify /srv/podcasts --repair"),
+            .success(.verify(VerifyArguments(directory: "/srv/podcasts", repair: true))))
+        XCTAssertEqual(parse("verify --to /srv/p"), .success(.verify(VerifyArguments(directory: "/srv/p"))))
+        XCTAssertEqual(parse("help verify"), .success(.help(topic: "verify")))
+    }
+
+    func test_parse_badNumbers_areUsageErrorsQuotingTheValue() {
+        XCTAssertEqual(
+            parse("sync feed --retries many"),
+            .failure(
+                UsageError(
+                    message: "option '--retries' needs a whole number from 0 to 100, got 'many'", command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --retries -1"),
+            .failure(UsageError(message: "option '--retries' needs a value", command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --timeout 0"),
+            .failure(UsageError(message: "option '--timeout' needs a number of seconds, got '0'", command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --wait=soon"),
+            .failure(UsageError(message: "option '--wait' needs a number of seconds, got 'soon'", command: "sync")))
+        XCTAssertEqual(
+            parse("verify a b"),
+            .failure(UsageError(message: "unexpected argument 'b': verify takes one folder", command: "verify")))
+        XCTAssertEqual(
+            parse("verify --repiar"),
+            .failure(UsageError(message: "unknown option '--repiar' (did you mean '--repair'?)", command: "verify")))
+    }
+
     func test_editDistance() {
         XCTAssertEqual(Arguments.editDistance("sync", "sync"), 0)
         XCTAssertEqual(Arguments.editDistance("snyc", "sync"), 2)

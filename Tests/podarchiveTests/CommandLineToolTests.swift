@@ -130,6 +130,62 @@ final class CommandLineToolTests: XCTestCase {
                 "podarchive: cannot create archive folder \(blocker.path)/CLI Show/.podarchive") ?? false, errors.text)
     }
 
+    func test_sync_feedLockedByAnotherProcess_exits4NamingIt() async throws {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+        _ = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        let lockFile = folder.url.appendingPathComponent("archive/CLI Show/.podarchive/lock")
+        let held = try XCTUnwrap(FlockLocker().tryLock(lockFile), "the test takes the lock as another process would")
+        defer { held.unlock() }
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+
+        XCTAssertEqual(code, .locked)
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: \(folder.url.path)/archive/CLI Show is being synced by process \(getpid()); try again later or pass --wait SECONDS"
+            ])
+    }
+
+    func test_verify_reportsDamageExits1_andRepairFixesItExits0() async throws {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
+        server.route("/1.mp3", .ok(Data("audio one".utf8)))
+        server.route("/2.mp3", .ok(Data("audio two".utf8)))
+        _ = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        try Data("audio 1ne".utf8).write(to: folder.url.appendingPathComponent("archive/CLI Show/One.mp3"))
+        let verifyOutput = CapturedOutput()
+        let repairOutput = CapturedOutput()
+
+        let verifyCode = await tool(output: verifyOutput).run(["verify", "archive"])
+        let repairCode = await tool(output: repairOutput).run(["verify", "archive", "--repair"])
+
+        XCTAssertEqual(verifyCode, .episodesFailed)
+        XCTAssertEqual(
+            verifyOutput.lines,
+            ["changed  CLI Show/One.mp3: SHA-256 differs from the index", "verified 2 files in 1 feed: 1 problem"])
+        XCTAssertEqual(repairCode, .success)
+        XCTAssertEqual(repairOutput.lines.last, "verified 2 files in 1 feed: 1 problem, 1 repaired")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: folder.url.appendingPathComponent("archive/CLI Show/One.mp3").path),
+            Data("audio one".utf8))
+    }
+
+    func test_verify_folderWithNoArchive_exits2() async {
+        let code = await run("verify", folder.url.path)
+
+        XCTAssertEqual(code, .usage)
+        XCTAssertTrue(errors.text.contains("holds no podarchive archive"), errors.text)
+    }
+
+    private func tool(output: CapturedOutput) -> CommandLineTool {
+        CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
+            errors: errors,
+            makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) }
+        )
+    }
+
     // MARK: - Archive root
 
     func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {

@@ -228,6 +228,7 @@ public struct Archiver: Sendable {
         try createFolder(stateFolder)
         let lock = try await acquireLock(
             stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
+        removeLeftoverTemporaries(in: stateFolder)
         do {
             let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
@@ -238,6 +239,15 @@ public struct Archiver: Sendable {
         } catch {
             lock.unlock()
             throw error
+        }
+    }
+
+    /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
+    /// folder, so with the lock held none of them belongs to a live process.
+    private func removeLeftoverTemporaries(in stateFolder: URL) {
+        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+            try? files.removeItem(at: stateFolder.appendingPathComponent(name))
         }
     }
 
