@@ -88,7 +88,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// SIGKILL: the process gets no chance to clean up, as in a power cut or the OOM killer.
     public func kill() {
-        Glibc_kill(process.processIdentifier, SIGKILL)
+        sendSignal(process.processIdentifier, SIGKILL)
     }
 
     public func wait() -> ProcessResult {
@@ -105,10 +105,10 @@ public final class RunningProcess: @unchecked Sendable {
 
 #if canImport(Glibc)
     import Glibc
-    private let Glibc_kill = Glibc.kill
+    private let sendSignal = Glibc.kill
 #elseif canImport(Darwin)
     import Darwin
-    private let Glibc_kill = Darwin.kill
+    private let sendSignal = Darwin.kill
 #endif
 
 private final class DataBox: @unchecked Sendable {

@@ -4,12 +4,12 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
-    private typealias Glibc_linger = linger
+    private typealias SocketLinger = linger
     private let sockStream = Int32(SOCK_STREAM.rawValue)
     private let socketSend = Glibc.send
 #elseif canImport(Darwin)
     import Darwin
-    private typealias Glibc_linger = linger
+    private typealias SocketLinger = linger
     private let sockStream = SOCK_STREAM
     private let socketSend = Darwin.send
 #endif
@@ -290,8 +290,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
         if response.cutAfter != nil, response.reset {
             // SO_LINGER with a zero timeout makes close() send a reset instead of a FIN.
-            var linger = Glibc_linger(l_onoff: 1, l_linger: 0)
-            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc_linger>.size))
+            var linger = SocketLinger(l_onoff: 1, l_linger: 0)
+            setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<SocketLinger>.size))
         }
     }
 
