@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo corpus lint format clean
+.PHONY: all build release test demo corpus fuzz lint format clean
 
 all: build
 
@@ -42,6 +42,26 @@ demo: release
 # Compare `podarchive list --json` with a reference parser on 27 real-world feeds.
 corpus: release
 	$(PYTHON) $(CORPUS)/check.py --bin $(RELEASE_BIN)
+
+# Fuzz the feed readers with libFuzzer for FUZZ_SECONDS. Seeds: our fixtures, every input that once crashed
+# (Fixtures/fuzz/regressions, replayed by the tests too), and the shared real-world corpus when present.
+# A new crash is copied into Fixtures/fuzz/regressions: commit it with the fix.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := .build/fuzz
+fuzz:
+	PODARCHIVE_FUZZ=1 $(SWIFT) build -c release --build-path $(FUZZ_BUILD) --product FeedFuzzer \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -v "Cannot export local symbol"
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	@cp Fixtures/feeds/* Fixtures/fuzz/regressions/* $(FUZZ_BUILD)/corpus/ 2>/dev/null || true
+	@if [ -d $(CORPUS)/feeds ]; then cp $(CORPUS)/feeds/* $(FUZZ_BUILD)/corpus/; fi
+	@rm -f $(FUZZ_BUILD)/corpus/README.md
+	@status=0; $(FUZZ_BUILD)/release/FeedFuzzer $(FUZZ_BUILD)/corpus -dict=Fixtures/fuzz/feed.dict \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1 || status=$$?; \
+	for crash in $(FUZZ_BUILD)/artifacts/*; do \
+		[ -f "$$crash" ] || continue; cp "$$crash" Fixtures/fuzz/regressions/; \
+		echo "fuzz: kept $$(basename $$crash) in Fixtures/fuzz/regressions"; status=1; \
+	done; exit $$status
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 // podarchive: a command-line podcast archiver. No dependencies beyond the toolchain.
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -22,3 +23,12 @@ let package = Package(
         .testTarget(name: "podarchiveTests", dependencies: ["podarchive", "ArchiverCore", "TestSupport"]),
     ]
 )
+
+// The libFuzzer target has no main() of its own (libFuzzer supplies it), so it only links when built with
+// -sanitize=fuzzer: `make fuzz` sets PODARCHIVE_FUZZ=1 to add it.
+if ProcessInfo.processInfo.environment["PODARCHIVE_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FeedFuzzerMain"),
+        .executableTarget(name: "FeedFuzzer", dependencies: ["ArchiverCore", "FeedFuzzerMain"]),
+    ]
+}

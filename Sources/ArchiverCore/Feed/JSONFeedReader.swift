@@ -29,7 +29,7 @@ enum JSONFeedReader {
         var episodes: [Episode] = []
         episodes.reserveCapacity(array.count)
         for element in array {
-            guard let entry = element as? [String: Any], let raw = string(entry["url"]), !raw.isEmpty else { continue }
+            guard let entry = element as? [String: Any], let raw = urlString(entry["url"]) else { continue }
             let published = string(entry["published"]).flatMap(FeedDate.parseRFC822)
             episodes.append(
                 Episode(
@@ -60,8 +60,8 @@ enum JSONFeedReader {
             let attachments = item["attachments"] as? [Any] ?? []
             guard
                 let attachment = attachments.lazy.compactMap({ $0 as? [String: Any] })
-                    .first(where: { string($0["url"])?.isEmpty == false }),
-                let raw = string(attachment["url"])
+                    .first(where: { urlString($0["url"]) != nil }),
+                let raw = urlString(attachment["url"])
             else { continue }
             let published = (string(item["date_published"]) ?? string(item["date_modified"])).flatMap(
                 FeedDate.parseRFC3339)
@@ -87,6 +87,13 @@ enum JSONFeedReader {
         case let number as NSNumber where !isBoolean(number): text = number.stringValue
         default: return nil
         }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A URL only ever comes from a non-empty JSON string (a number is no URL, not even a relative one).
+    private static func urlString(_ value: Any?) -> String? {
+        guard let text = value as? String else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }

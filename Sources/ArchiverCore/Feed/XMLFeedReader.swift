@@ -83,7 +83,10 @@ struct XMLFeedReader {
                 if selfClosing { close(depth: stack.count - 1) }
             case .endTag(let name):
                 // Close the innermost open element of that name; a closing tag nothing matches is ignored.
-                if let depth = stack.lastIndex(where: { XMLText.equal(bytes, $0.name, name) }) {
+                // Only the innermost 64 are searched: real feeds are a few levels deep, and a hostile one with
+                // thousands of unmatched closing tags under thousands of open ones must not cost depth x tags.
+                let searched = stack.indices.suffix(64)
+                if let depth = searched.last(where: { XMLText.equal(bytes, stack[$0].name, name) }) {
                     close(depth: depth)
                 }
             case .text(let range):

@@ -1,0 +1,51 @@
+// Every input in Fixtures/fuzz/regressions (crashes the fuzzer found, and hand-made probes of the tokenizer's
+// edges) must read as a feed or fail as "not a feed": never crash, never any other error.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class FuzzRegressionTests: XCTestCase {
+    private let folder = Fixtures.url("fuzz/regressions")
+
+    private func parse(_ name: String) throws -> Feed {
+        try FeedParser.parse(Fixtures.data("fuzz/regressions/\(name)"), url: URL(string: "https://example.com/feed.xml"))
+    }
+
+    func test_everyRegressionInput_parsesOrFailsAsNotAFeed() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }.sorted()
+        XCTAssertGreaterThanOrEqual(names.count, 14)
+        for name in names {
+            do {
+                _ = try parse(name)
+            } catch let error as FeedError {
+                guard case .notAFeed = error else { return XCTFail("\(name): \(error)") }
+            }
+        }
+    }
+
+    func test_deepNesting_isReadWithoutRecursion() throws {
+        XCTAssertEqual(try parse("deep-nesting.xml").episodes.map(\.title), ["deep"])
+    }
+
+    func test_manyUnmatchedClosingTagsUnderDeepNesting_costLinearTime() throws {
+        // 30,000 open elements and 30,000 closing tags that match none: quadratic matching would take minutes.
+        XCTAssertEqual(try parse("unmatched-closing-tags.xml").episodes.map(\.title), ["survives"])
+    }
+
+    func test_fiftyThousandAttributes_stillFindTheURL() throws {
+        XCTAssertEqual(try parse("many-attributes.xml").episodes.map(\.url), ["https://e.x/m.mp3"])
+    }
+
+    func test_invalidCharacterReferences_becomeReplacementCharacters() throws {
+        let title = try XCTUnwrap(try parse("bad-charrefs.xml").title)
+        XCTAssertEqual(title.unicodeScalars.filter { $0 == "\u{FFFD}" }.count, 5, "out of range, surrogate, NUL, two overflows")
+    }
+
+    func test_oddJSON_keepsWhatIsUsable() throws {
+        let array = try parse("odd-json-array.json")
+        XCTAssertEqual(array.episodes.map(\.url), ["https://e.x/1.mp3"])
+        XCTAssertNil(array.episodes[0].published)
+        XCTAssertEqual(try parse("odd-jsonfeed.json").episodes.map(\.url), ["https://example.com/a"])
+    }
+}
