@@ -9,11 +9,13 @@ final class FuzzRegressionTests: XCTestCase {
     private let folder = Fixtures.url("fuzz/regressions")
 
     private func parse(_ name: String) throws -> Feed {
-        try FeedParser.parse(Fixtures.data("fuzz/regressions/\(name)"), url: URL(string: "https://example.com/feed.xml"))
+        try FeedParser.parse(
+            Fixtures.data("fuzz/regressions/\(name)"), url: URL(string: "https://example.com/feed.xml"))
     }
 
     func test_everyRegressionInput_parsesOrFailsAsNotAFeed() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
+            .sorted()
         XCTAssertGreaterThanOrEqual(names.count, 14)
         for name in names {
             do {
@@ -39,7 +41,8 @@ final class FuzzRegressionTests: XCTestCase {
 
     func test_invalidCharacterReferences_becomeReplacementCharacters() throws {
         let title = try XCTUnwrap(try parse("bad-charrefs.xml").title)
-        XCTAssertEqual(title.unicodeScalars.filter { $0 == "\u{FFFD}" }.count, 5, "out of range, surrogate, NUL, two overflows")
+        XCTAssertEqual(
+            title.unicodeScalars.filter { $0 == "\u{FFFD}" }.count, 5, "out of range, surrogate, NUL, two overflows")
     }
 
     func test_oddJSON_keepsWhatIsUsable() throws {
