@@ -109,6 +109,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var sent: [String: Int] = [:]
     private var stopped = false
     private let acceptThread: Thread
+    private let acceptLoopDone = DispatchSemaphore(value: 0)
 
     public init() throws {
         let descriptor = socket(AF_INET, sockStream, 0)
@@ -206,17 +207,25 @@ public final class TestHTTPServer: @unchecked Sendable {
             return !stopped
         }
         guard wasRunning else { return }
+        // Wake the accept loop and wait for it to end before closing: once closed, the descriptor number can be
+        // reused by the next test's server, and a loop still running would accept (and misroute) its requests.
         shutdown(listener, Int32(SHUT_RDWR))
+        _ = acceptLoopDone.wait(timeout: .now() + 10)
         close(listener)
     }
 
     // MARK: - Serving
 
     private func acceptLoop() {
-        while true {
+        defer { acceptLoopDone.signal() }
+        while !lock.withLock({ stopped }) {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                return
+            }
+            if lock.withLock({ stopped }) {
+                close(client)
                 return
             }
             var noSigPipe: Int32 = 1

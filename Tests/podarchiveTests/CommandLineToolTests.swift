@@ -152,7 +152,8 @@ final class CommandLineToolTests: XCTestCase {
         serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
         server.route("/1.mp3", .ok(Data("audio one".utf8)))
         server.route("/2.mp3", .ok(Data("audio two".utf8)))
-        _ = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        XCTAssertEqual(synced, .success, errors.text)
         try Data("audio 1ne".utf8).write(to: folder.url.appendingPathComponent("archive/CLI Show/One.mp3"))
         let verifyOutput = CapturedOutput()
         let repairOutput = CapturedOutput()
@@ -217,7 +218,7 @@ final class CommandLineToolTests: XCTestCase {
 
         let code = await run("list", server.url("/feed.json").absoluteString, "--json")
 
-        XCTAssertEqual(code, .success)
+        XCTAssertEqual(code, .success, errors.text)
         let object = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any]
         XCTAssertTrue(object?["title"] is NSNull)
         let episodes = try XCTUnwrap(object?["episodes"] as? [[String: Any]])

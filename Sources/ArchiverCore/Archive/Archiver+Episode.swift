@@ -194,16 +194,15 @@ extension Archiver {
         names: inout NameAllocator
     ) throws -> ArchiveIndex.Entry {
         let episode = item.episode
+        let stem = Self.stem(for: episode)
+        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
         var name: String
         if case .missing(let entry) = item {
+            // A file fetched again goes back under its old name.
             names.release(entry.file)
-            name =
-                names.claim(exactly: entry.file)
-                ? entry.file : names.claim(stem: Self.stem(for: episode), extension: nil)
+            name = names.claim(exactly: entry.file) ? entry.file : names.claim(stem: stem, extension: ext)
         } else {
-            name = names.claim(
-                stem: Self.stem(for: episode),
-                extension: FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType))
+            name = names.claim(stem: stem, extension: ext)
         }
         var record: PartialRecord = loadRecord(partial.record) ?? PartialRecord(url: episode.url)
         record.completeSize = result.fileSize
@@ -223,9 +222,7 @@ extension Archiver {
                 guard self.files.fileExists(atPath: destination.path) else {
                     throw Self.storageError(error, path: destination.path)
                 }
-                name = names.claim(
-                    stem: Self.stem(for: episode),
-                    extension: FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType))
+                name = names.claim(stem: stem, extension: ext)
             }
         }
         throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")

@@ -34,13 +34,8 @@ final class ArchiverTests: XCTestCase {
         SpyDownloader.Canned(body: Data(text.utf8), headers: ["Content-Type": "audio/mpeg"])
     }
 
-    private func rss(_ items: [(title: String, url: String, guid: String?)], title: String = "Show") -> Data {
-        var text = "<rss version=\"2.0\"><channel><title>\(title)</title>"
-        for item in items {
-            text += "<item><title>\(item.title)</title>" + (item.guid.map { "<guid>\($0)</guid>" } ?? "")
-            text += "<enclosure url=\"\(item.url)\" type=\"audio/mpeg\"/></item>"
-        }
-        return Data((text + "</channel></rss>").utf8)
+    private func rss(_ items: [(title: String, url: String, guid: String?)]) -> Data {
+        FeedText.rss(items)
     }
 
     // MARK: - The seed example

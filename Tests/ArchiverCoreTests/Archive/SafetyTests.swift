@@ -26,13 +26,8 @@ final class SafetyTests: XCTestCase {
             jitter: { 0.5 })
     }
 
-    private func rss(_ items: [(title: String, url: String, guid: String?)], title: String = "Show") -> Data {
-        var text = "<rss version=\"2.0\"><channel><title>\(title)</title>"
-        for item in items {
-            text += "<item><title>\(item.title)</title>" + (item.guid.map { "<guid>\($0)</guid>" } ?? "")
-            text += "<enclosure url=\"\(item.url)\" type=\"audio/mpeg\"/></item>"
-        }
-        return Data((text + "</channel></rss>").utf8)
+    private func rss(_ items: [(title: String, url: String, guid: String?)]) -> Data {
+        FeedText.rss(items)
     }
 
     private func audio(_ text: String) -> SpyDownloader.Canned {
@@ -180,17 +175,21 @@ final class SafetyTests: XCTestCase {
 
     // MARK: - After a crash
 
-    func test_sync_downloadCompleteButNotRenamed_isRenamedWithoutDownloadingAgain() async throws {
-        let body = Data("complete episode".utf8)
+    /// What a run killed around the rename leaves: a download record saying the file is complete, with its hash
+    /// and target name, and the file either still hidden (`placed` false) or already renamed into place.
+    private func leaveCompletedDownload(_ body: Data, placed: Bool) throws {
         let state = "/archive/Show/.podarchive/"
         let base = state + "download-" + String(SHA256.hex(Array("g1".utf8)).prefix(16))
-        fileSystem.put(base + ".part", body)
-        fileSystem.put(
-            base + ".json",
-            Data(
-                #"{"url":"https://example.com/1.mp3","completeSize":16,"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
-                    .utf8))
+        fileSystem.put(placed ? "/archive/Show/One.mp3" : base + ".part", body)
+        let record =
+            #"{"url":"https://example.com/1.mp3","completeSize":\#(body.count),"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
+        fileSystem.put(base + ".json", Data(record.utf8))
         fileSystem.put(state + "index.json", try ArchiveIndex(feed: feedURL, title: "Show").encoded())
+    }
+
+    func test_sync_downloadCompleteButNotRenamed_isRenamedWithoutDownloadingAgain() async throws {
+        let body = Data("complete episode".utf8)
+        try leaveCompletedDownload(body, placed: false)
 
         let report = try await sync(rss([("One", "https://example.com/1.mp3", "g1")]))
 
@@ -202,15 +201,7 @@ final class SafetyTests: XCTestCase {
 
     func test_sync_renamedButNotIndexed_isAdoptedNotDuplicated() async throws {
         let body = Data("complete episode".utf8)
-        let state = "/archive/Show/.podarchive/"
-        let base = state + "download-" + String(SHA256.hex(Array("g1".utf8)).prefix(16))
-        fileSystem.put("/archive/Show/One.mp3", body)
-        fileSystem.put(
-            base + ".json",
-            Data(
-                #"{"url":"https://example.com/1.mp3","completeSize":16,"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
-                    .utf8))
-        fileSystem.put(state + "index.json", try ArchiveIndex(feed: feedURL, title: "Show").encoded())
+        try leaveCompletedDownload(body, placed: true)
 
         let report = try await sync(rss([("One", "https://example.com/1.mp3", "g1")]))
 
