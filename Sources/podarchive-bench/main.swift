@@ -2,6 +2,7 @@
 //   podarchive-bench sha256 FILE [portable]   hash a file in 16 KB chunks (the downloader's chunk size)
 //   podarchive-bench xmlparser FILE           a bare XMLParser pass that does no work
 //   podarchive-bench jsonserialization FILE   a bare JSONSerialization pass
+//   podarchive-bench feedparser FILE          podarchive's own FeedParser on the same file
 // Each prints one line: "<mode> <bytes> <seconds>" (plus the digest for sha256).
 import ArchiverCore
 import Foundation
@@ -40,6 +41,9 @@ case "xmlparser":
     _ = parser.parse()
 case "jsonserialization":
     _ = try JSONSerialization.jsonObject(with: data)
+case "feedparser":
+    let feed = try FeedParser.parse(data, url: URL(string: "http://127.0.0.1/feed"))
+    detail = " \(feed.episodes.count) episodes"
 default:
     FileHandle.standardError.write(Data("unknown mode \(arguments[1])\n".utf8))
     exit(2)

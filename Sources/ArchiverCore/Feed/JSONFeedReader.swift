@@ -1,46 +1,69 @@
 // Reads JSON Feed 1.0/1.1 (`items[].attachments[]`) and the plain JSON array of episodes
 // (`[{"url", "title", "published"}]`, dates in RFC 822).
+//
+// JSONDecoder into lenient types, not JSONSerialization: it reads a 20 MB feed faster and without building a tree
+// of Foundation objects (200 MB of them for 20,000 items). Every field is optional and forgiving: a value of the
+// wrong type is absent, never a reason to reject the whole feed.
 import Foundation
 
 enum JSONFeedReader {
-    static func read(_ data: Data, documentURL: URL?) -> Result<Feed, NotAFeed> {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            return .failure(NotAFeed(reason: "it is not valid JSON"))
-        }
-        if let array = object as? [Any] {
-            return readArray(array, documentURL: documentURL)
-        }
-        if let dictionary = object as? [String: Any] {
-            return readJSONFeed(dictionary, documentURL: documentURL)
-        }
-        return .failure(NotAFeed(reason: "its JSON is neither a JSON Feed object nor an array of episodes"))
-    }
-
     struct NotAFeed: Error {
         var reason: String
     }
 
+    static func read(_ data: Data, documentURL: URL?) -> Result<Feed, NotAFeed> {
+        let decoder = JSONDecoder()
+        if let array = try? decoder.decode([Lenient<ArrayEntry>].self, from: data) {
+            return readArray(array.compactMap(\.value), count: array.count, documentURL: documentURL)
+        }
+        if let object = try? decoder.decode(JSONFeedObject.self, from: data) {
+            return readJSONFeed(object, documentURL: documentURL)
+        }
+        if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
+            return .failure(NotAFeed(reason: "it is not valid JSON"))
+        }
+        return .failure(NotAFeed(reason: "its JSON is neither a JSON Feed object nor an array of episodes"))
+    }
+
     // MARK: - Plain array
 
-    private static func readArray(_ array: [Any], documentURL: URL?) -> Result<Feed, NotAFeed> {
+    private struct ArrayEntry: Decodable {
+        var url: String?
+        var title: String?
+        var published: String?
+        var guid: String?
+        var id: String?
+        var type: String?
+        var length: Int64?
+
+        private enum Keys: String, CodingKey {
+            case url, title, published, guid, id, type, length
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            url = container.urlString(.url)
+            title = container.text(.title)
+            published = container.text(.published)
+            guid = container.text(.guid)
+            id = container.text(.id)
+            type = container.text(.type)
+            length = container.positiveInteger(.length)
+        }
+    }
+
+    private static func readArray(_ entries: [ArrayEntry], count: Int, documentURL: URL?) -> Result<Feed, NotAFeed> {
         var episodes: [Episode] = []
-        episodes.reserveCapacity(array.count)
-        for element in array {
-            guard let entry = element as? [String: Any], let raw = urlString(entry["url"]) else { continue }
-            let published = string(entry["published"]).flatMap(FeedDate.parseRFC822)
+        episodes.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let raw = entry.url else { continue }
             episodes.append(
                 Episode(
-                    title: string(entry["title"]),
-                    guid: string(entry["guid"]) ?? string(entry["id"]),
-                    url: FeedURL.resolve(raw, against: documentURL),
-                    mimeType: string(entry["type"]),
-                    length: integer(entry["length"]),
-                    published: published))
+                    title: entry.title, guid: entry.guid ?? entry.id, url: FeedURL.resolve(raw, against: documentURL),
+                    mimeType: entry.type, length: entry.length,
+                    published: entry.published.flatMap(FeedDate.parseRFC822)))
         }
-        if episodes.isEmpty && !array.isEmpty {
+        if episodes.isEmpty && count > 0 {
             return .failure(NotAFeed(reason: "its JSON array has no entries with a \"url\""))
         }
         return .success(Feed(title: nil, episodes: episodes, format: .jsonArray))
@@ -48,69 +71,131 @@ enum JSONFeedReader {
 
     // MARK: - JSON Feed
 
-    private static func readJSONFeed(_ object: [String: Any], documentURL: URL?) -> Result<Feed, NotAFeed> {
-        let version = string(object["version"]) ?? ""
-        guard version.contains("jsonfeed.org/version/") || object["items"] is [Any] else {
-            return .failure(NotAFeed(reason: "its JSON object is not a JSON Feed (no \"version\" or \"items\")"))
+    private struct JSONFeedObject: Decodable {
+        var version: String?
+        var title: String?
+        var items: [Lenient<Item>]?
+
+        private enum Keys: String, CodingKey {
+            case version, title, items
         }
-        let items = object["items"] as? [Any] ?? []
-        var episodes: [Episode] = []
-        episodes.reserveCapacity(items.count)
-        for case let item as [String: Any] in items {
-            let attachments = item["attachments"] as? [Any] ?? []
-            guard
-                let attachment = attachments.lazy.compactMap({ $0 as? [String: Any] })
-                    .first(where: { urlString($0["url"]) != nil }),
-                let raw = urlString(attachment["url"])
-            else { continue }
-            let published = (string(item["date_published"]) ?? string(item["date_modified"])).flatMap(
-                FeedDate.parseRFC3339)
-            episodes.append(
-                Episode(
-                    title: string(item["title"]),
-                    guid: string(item["id"]),
-                    url: FeedURL.resolve(raw, against: documentURL),
-                    mimeType: string(attachment["mime_type"]),
-                    length: integer(attachment["size_in_bytes"]),
-                    published: published))
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            version = container.text(.version)
+            title = container.text(.title)
+            items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
         }
-        return .success(Feed(title: string(object["title"]), episodes: episodes, format: .jsonFeed))
     }
 
-    // MARK: - Lenient values
+    private struct Item: Decodable {
+        var id: String?
+        var title: String?
+        var datePublished: String?
+        var dateModified: String?
+        var attachments: [Lenient<Attachment>]?
 
-    /// A trimmed, non-empty string; numbers are accepted as their decimal text (some feeds write numeric ids).
-    private static func string(_ value: Any?) -> String? {
-        let text: String
-        switch value {
-        case let string as String: text = string
-        case let number as NSNumber where !isBoolean(number): text = number.stringValue
-        default: return nil
+        private enum Keys: String, CodingKey {
+            case id, title, attachments
+            case datePublished = "date_published"
+            case dateModified = "date_modified"
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            id = container.text(.id)
+            title = container.text(.title)
+            datePublished = container.text(.datePublished)
+            dateModified = container.text(.dateModified)
+            attachments = try? container.decodeIfPresent([Lenient<Attachment>].self, forKey: .attachments)
+        }
+    }
+
+    private struct Attachment: Decodable {
+        var url: String?
+        var mimeType: String?
+        var size: Int64?
+
+        private enum Keys: String, CodingKey {
+            case url
+            case mimeType = "mime_type"
+            case size = "size_in_bytes"
+        }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            url = container.urlString(.url)
+            mimeType = container.text(.mimeType)
+            size = container.positiveInteger(.size)
+        }
+    }
+
+    private static func readJSONFeed(_ object: JSONFeedObject, documentURL: URL?) -> Result<Feed, NotAFeed> {
+        guard object.version?.contains("jsonfeed.org/version/") == true || object.items != nil else {
+            return .failure(NotAFeed(reason: "its JSON object is not a JSON Feed (no \"version\" or \"items\")"))
+        }
+        var episodes: [Episode] = []
+        episodes.reserveCapacity(object.items?.count ?? 0)
+        for item in (object.items ?? []).compactMap(\.value) {
+            guard let attachment = item.attachments?.lazy.compactMap(\.value).first(where: { $0.url != nil }),
+                let raw = attachment.url
+            else { continue }
+            episodes.append(
+                Episode(
+                    title: item.title, guid: item.id, url: FeedURL.resolve(raw, against: documentURL),
+                    mimeType: attachment.mimeType, length: attachment.size,
+                    published: (item.datePublished ?? item.dateModified).flatMap(FeedDate.parseRFC3339)))
+        }
+        return .success(Feed(title: object.title, episodes: episodes, format: .jsonFeed))
+    }
+}
+
+/// A value that is nil, instead of an error, when it cannot be decoded.
+private struct Lenient<Value: Decodable>: Decodable {
+    let value: Value?
+
+    init(from decoder: Decoder) throws {
+        value = try? Value(from: decoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A trimmed, non-empty string; a number is accepted as its decimal text (some feeds write numeric ids).
+    fileprivate func text(_ key: Key) -> String? {
+        let raw: String
+        if let string = try? decodeIfPresent(String.self, forKey: key) {
+            raw = string
+        } else if let integer = try? decodeIfPresent(Int64.self, forKey: key) {
+            raw = String(integer)
+        } else if let number = try? decodeIfPresent(Double.self, forKey: key), number.isFinite {
+            raw = String(number)
+        } else {
+            return nil
+        }
+        let trimmed = XMLText.trimmedString(raw)
         return trimmed.isEmpty ? nil : trimmed
     }
 
     /// A URL only ever comes from a non-empty JSON string (a number is no URL, not even a relative one).
-    private static func urlString(_ value: Any?) -> String? {
-        guard let text = value as? String else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    fileprivate func urlString(_ key: Key) -> String? {
+        guard let string = try? decodeIfPresent(String.self, forKey: key) else { return nil }
+        let trimmed = XMLText.trimmedString(string)
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// JSON `true`/`false` arrive as NSNumber too (and on Linux `is Bool` matches every NSNumber).
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
-    }
-
-    private static func integer(_ value: Any?) -> Int64? {
-        let parsed: Int64?
-        switch value {
-        case let number as NSNumber: parsed = Int64(exactly: number.doubleValue.rounded(.down))
-        case let text as String: parsed = Int64(text.trimmingCharacters(in: .whitespaces))
-        default: parsed = nil
+    /// A positive whole number, from a JSON number or a numeric string.
+    fileprivate func positiveInteger(_ key: Key) -> Int64? {
+        let value: Int64?
+        if let integer = try? decodeIfPresent(Int64.self, forKey: key) {
+            value = integer
+        } else if let number = try? decodeIfPresent(Double.self, forKey: key), number.isFinite, abs(number) < 9e18 {
+            value = Int64(number.rounded(.down))
+        } else if let string = try? decodeIfPresent(String.self, forKey: key) {
+            value = Int64(XMLText.trimmedString(string))
+        } else {
+            value = nil
         }
-        guard let parsed, parsed > 0 else { return nil }
-        return parsed
+        guard let value, value > 0 else { return nil }
+        return value
     }
 }

@@ -177,7 +177,7 @@ struct XMLFeedReader {
     }
 
     private mutating func finishText(of kind: Kind, parent: Kind?) {
-        let text = String(decoding: captured, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = XMLText.trimmedString(captured)
         guard var built = item, parent == .item || parent == .entry else {
             if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
             return
@@ -209,13 +209,13 @@ struct XMLFeedReader {
     }
 
     private mutating func takeEnclosure(_ attributes: [XMLAttributeRange], urlAttribute: StaticString) {
-        guard let raw = value(of: urlAttribute, in: attributes)?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard let raw = value(of: urlAttribute, in: attributes),
             !raw.isEmpty
         else { return }
         item?.url = FeedURL.resolve(raw, against: bases.last ?? documentURL)
-        let type = value(of: "type", in: attributes)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let type = value(of: "type", in: attributes)
         item?.mimeType = type?.isEmpty == false ? type : nil
-        if let length = value(of: "length", in: attributes).flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }),
+        if let length = value(of: "length", in: attributes).flatMap({ Int64($0) }),
             length > 0
         {
             item?.length = length
@@ -228,7 +228,7 @@ struct XMLFeedReader {
     private mutating func declare(_ attribute: XMLAttributeRange) -> Bool {
         let name = attribute.name
         if XMLText.equals(bytes, name, "xml:base") {
-            let raw = XMLText.string(bytes, attribute.value).trimmingCharacters(in: .whitespacesAndNewlines)
+            let raw = XMLText.trimmedValue(bytes, attribute.value)
             let parent = bases.last ?? documentURL
             guard let url = URL(string: raw, relativeTo: parent)?.absoluteURL else { return false }
             bases.append(url)
@@ -245,7 +245,7 @@ struct XMLFeedReader {
         } else {
             return false
         }
-        let uri = XMLText.string(bytes, attribute.value).trimmingCharacters(in: .whitespaces)
+        let uri = XMLText.trimmedValue(bytes, attribute.value)
         bindings.append(Binding(prefix: prefix, namespace: Self.namespace(uri: uri)))
         return false
     }
@@ -328,9 +328,10 @@ struct XMLFeedReader {
         }
     }
 
+    /// The trimmed value of the attribute `name`, if present.
     private func value(of name: StaticString, in attributes: [XMLAttributeRange]) -> String? {
         for attribute in attributes where XMLText.equals(bytes, attribute.name, name) {
-            return XMLText.string(bytes, attribute.value)
+            return XMLText.trimmedValue(bytes, attribute.value)
         }
         return nil
     }

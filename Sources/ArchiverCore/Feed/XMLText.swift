@@ -1,4 +1,6 @@
 // Entity decoding and attribute splitting for the XML tokenizer's byte ranges.
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -47,6 +49,36 @@ enum XMLText {
         output.reserveCapacity(range.count)
         decode(bytes, range, into: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `bytes` as a String without leading and trailing white space. ASCII white space is cut on the bytes;
+    /// only when a non-ASCII character sits at either edge (U+00A0, U+2003...) does Foundation trim the rest.
+    static func trimmedString<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> String
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, Ascii.isSpace(bytes[start]) { start += 1 }
+        while end > start, Ascii.isSpace(bytes[end - 1]) { end -= 1 }
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        if start < end, bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return text
+    }
+
+    /// `text` without leading and trailing white space; returned as it is when there is none (the usual case).
+    static func trimmedString(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        if first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
+        return trimmedString(Array(text.utf8))
+    }
+
+    /// Decodes the attribute value in `range` and trims it.
+    static func trimmedValue(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(range.count)
+        decode(bytes, range, into: &output)
+        return trimmedString(output)
     }
 
     /// Splits the attribute section of a start tag into name/value pairs. Unquoted values are accepted.
