@@ -243,6 +243,18 @@ final class CommandLineToolTests: XCTestCase {
             ])
     }
 
+    func test_sizes_readAsPeopleWriteThem() {
+        XCTAssertEqual(SyncFormatter.size(0), "0 B")
+        XCTAssertEqual(SyncFormatter.size(999), "999 B")
+        XCTAssertEqual(SyncFormatter.size(1000), "1.0 kB")
+        XCTAssertEqual(SyncFormatter.size(2048), "2.0 kB")
+        XCTAssertEqual(SyncFormatter.size(999_999), "1.0 MB")
+        XCTAssertEqual(SyncFormatter.size(48_234_567), "48.2 MB")
+        XCTAssertEqual(SyncFormatter.size(1_500_000_000), "1.5 GB")
+        XCTAssertEqual(SyncFormatter.oneLine("a\nb\u{85}c"), "a b c")
+        XCTAssertEqual(SyncFormatter.oneLine("plain"), "plain")
+    }
+
     func test_helpAndVersion_goToStdoutAndExit0() async {
         let code = await run("--help")
         XCTAssertEqual(code, .success)

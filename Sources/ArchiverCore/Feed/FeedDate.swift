@@ -55,7 +55,7 @@ public enum FeedDate {
         return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 
-    /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds truncated).
+    /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds truncated), digits written straight into bytes.
     public static func iso8601(_ date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         var days = total / 86_400
@@ -65,12 +65,31 @@ public enum FeedDate {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
-        func pad(_ value: Int, _ width: Int = 2) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        guard (0...9999).contains(year) else {
+            return String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, seconds / 3600, seconds / 60 % 60,
+                seconds % 60)
         }
-        return
-            "\(pad(year, 4))-\(pad(month))-\(pad(day))T\(pad(seconds / 3600)):\(pad(seconds / 60 % 60)):\(pad(seconds % 60))Z"
+        var bytes = [UInt8](repeating: 0, count: 20)
+        func put(_ value: Int, at offset: Int, digits: Int) {
+            var value = value
+            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                bytes[position] = UInt8(0x30 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, at: 0, digits: 4)
+        put(month, at: 5, digits: 2)
+        put(day, at: 8, digits: 2)
+        put(seconds / 3600, at: 11, digits: 2)
+        put(seconds / 60 % 60, at: 14, digits: 2)
+        put(seconds % 60, at: 17, digits: 2)
+        for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")]
+            as [(Int, Unicode.Scalar)]
+        {
+            bytes[offset] = UInt8(separator.value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Formats a date as `YYYY-MM-DD` in UTC.

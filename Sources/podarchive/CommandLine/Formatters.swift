@@ -3,18 +3,30 @@ import ArchiverCore
 import Foundation
 
 enum ListFormatter {
-    /// The object `list --json` prints (see `podarchive help list`).
+    /// The object `list --json` prints (see `podarchive help list`), built in one byte buffer: a 20,000-episode
+    /// feed must not cost more to print than to read.
     static func json(_ feed: Feed) -> String {
-        var text = "{\"title\": \(JSONText.string(feed.title)), \"episodes\": ["
+        var out = JSONBytes()
+        out.append("{\"title\": ")
+        out.string(feed.title)
+        out.append(", \"episodes\": [")
         for (position, episode) in feed.episodes.enumerated() {
-            if position > 0 { text += ", " }
-            text += "\n  {\"title\": \(JSONText.string(episode.title)), \"guid\": \(JSONText.string(episode.guid)), "
-            text += "\"url\": \(JSONText.string(episode.url)), \"type\": \(JSONText.string(episode.mimeType)), "
-            text += "\"length\": \(episode.length.map { String($0) } ?? "null"), "
-            text += "\"published\": \(JSONText.string(episode.published.map(FeedDate.iso8601)))}"
+            out.append(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
+            out.string(episode.title)
+            out.append(", \"guid\": ")
+            out.string(episode.guid)
+            out.append(", \"url\": ")
+            out.string(episode.url)
+            out.append(", \"type\": ")
+            out.string(episode.mimeType)
+            out.append(", \"length\": ")
+            out.append(episode.length.map { String($0) } ?? "null")
+            out.append(", \"published\": ")
+            out.string(episode.published.map(FeedDate.iso8601))
+            out.append("}")
         }
-        text += feed.episodes.isEmpty ? "]}\n" : "\n]}\n"
-        return text
+        out.append(feed.episodes.isEmpty ? "]}\n" : "\n]}\n")
+        return out.text
     }
 
     /// A readable table: date, size and title of each episode.
@@ -50,21 +62,30 @@ enum SyncFormatter {
         return path.hasPrefix(rootPath + "/") ? String(path.dropFirst(rootPath.count + 1)) : path
     }
 
-    /// Sizes as people read them: 980 B, 12.3 MB, 1.2 GB (powers of 1000).
+    /// Sizes as people read them: 980 B, 12.3 MB, 1.2 GB (powers of 1000, one decimal, rounded down).
     static func size(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
+        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
+        guard bytes >= 1000 else { return "\(bytes) B" }
         var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
+        var scaled = bytes
+        while scaled >= 1_000_000, unit < units.count - 2 {
+            scaled /= 1000
             unit += 1
         }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+        // `scaled` is now in thousands of units[unit]: print it with one decimal in units[unit + 1].
+        var tenths = (scaled + 50) / 100
+        if tenths >= 10_000, unit < units.count - 2 {  // 999,999 B rounds up to 1.0 MB, not 1000.0 kB
+            unit += 1
+            tenths = (scaled + 50_000) / 100_000
+        }
+        return "\(tenths / 10).\(tenths % 10) \(units[unit + 1])"
     }
 
-    /// Keeps messages to one line whatever a feed put in a title.
+    /// Keeps messages to one line whatever a feed put in a title: control characters become spaces.
     static func oneLine(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        return String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 }
 
@@ -93,24 +114,42 @@ enum VerifyFormatter {
     }
 }
 
+/// JSON written by hand into a byte buffer: strings escaped as JSON requires, nothing else.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ literal: String) {
+        bytes.append(contentsOf: literal.utf8)
+    }
+
+    /// A JSON string, or `null`.
+    mutating func string(_ value: String?) {
+        guard let value else { return append("null") }
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0..<0x20:
+                let hex = String(byte, radix: 16)
+                append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
 /// Minimal JSON string encoding for output written by hand.
 enum JSONText {
     static func string(_ value: String?) -> String {
-        guard let value else { return "null" }
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+        var out = JSONBytes()
+        out.string(value)
+        return out.text
     }
 }
