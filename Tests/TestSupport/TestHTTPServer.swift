@@ -107,6 +107,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var routes: [String: @Sendable (RecordedRequest, Int) -> TestResponse] = [:]
     private var recorded: [RecordedRequest] = []
     private var sent: [String: Int] = [:]
+    private var active = 0
+    private var mostActive = 0
     private var stopped = false
     private let acceptThread: Thread
     private let acceptLoopDone = DispatchSemaphore(value: 0)
@@ -159,6 +161,11 @@ public final class TestHTTPServer: @unchecked Sendable {
     /// came before this one (0 for the first), to script sequences such as "500, then 200".
     public func route(_ path: String, handler: @escaping @Sendable (RecordedRequest, Int) -> TestResponse) {
         lock.withLock { routes[path] = handler }
+    }
+
+    /// The most requests this server was answering at the same moment.
+    public var maximumConcurrentRequests: Int {
+        lock.withLock { mostActive }
     }
 
     /// Body bytes sent so far for `path`, over all requests.
@@ -261,7 +268,12 @@ public final class TestHTTPServer: @unchecked Sendable {
             return (routes[path], previous)
         }
         let response = handler?(request, previous) ?? .status(404, "not found")
+        lock.withLock {
+            active += 1
+            mostActive = max(mostActive, active)
+        }
         send(response, to: client, path: path, includeBody: method != "HEAD")
+        lock.withLock { active -= 1 }
     }
 
     private func readHead(_ client: Int32) -> String? {

@@ -66,8 +66,12 @@ final class ArgumentsTests: XCTestCase {
 
     func test_parse_transferOptionsAndVerify() {
         XCTAssertEqual(
-            parse("sync feed --retries 5 --timeout 90 --wait 30"),
-            .success(.sync(SyncArguments(feed: "feed", transfer: TransferSettings(retries: 5, timeout: 90, wait: 30)))))
+            parse("sync feed --retries 5 --timeout 90 --wait 30 --jobs 8"),
+            .success(
+                .sync(
+                    SyncArguments(feed: "feed", transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
+            ))
+        XCTAssertEqual(CommandLineTool.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
         XCTAssertEqual(parse("verify"), .success(.verify(VerifyArguments(directory: nil))))
         XCTAssertEqual(
             parse("verify /srv/podcasts --repair"),

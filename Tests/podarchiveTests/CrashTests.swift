@@ -53,9 +53,11 @@ final class CrashTests: XCTestCase {
             home: folder.url, extra: point.map { ["PODARCHIVE_TEST_CRASH": $0] } ?? [:])
     }
 
+    /// One download at a time, in feed order, so each kill point lands on the big episode.
     private func start(crashingAt point: String? = nil, _ extra: [String] = []) throws -> RunningProcess {
         try ProcessRunner.start(
-            ProcessRunner.podarchive, ["sync", server.url("/feed.xml").absoluteString, "--to", "archive"] + extra,
+            ProcessRunner.podarchive,
+            ["sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--jobs", "1"] + extra,
             environment: environment(crashingAt: point), currentDirectory: folder.url)
     }
 

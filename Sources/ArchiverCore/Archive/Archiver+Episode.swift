@@ -12,17 +12,42 @@ extension Archiver {
     func archive(
         _ item: WorkItem, in context: inout FeedContext, names: inout NameAllocator, options: SyncOptions
     ) async throws -> ArchiveIndex.Entry {
+        switch try await fetch(item, in: context.paths, options: options) {
+        case .placed(let entry):
+            return entry
+        case .downloaded(let result):
+            return try place(
+                result, item: item, files: PartialFiles(key: item.episode.identity, stateFolder: context.stateFolder),
+                context: context, names: &names)
+        }
+    }
+
+    /// What `fetch` produced.
+    enum Fetched: Sendable {
+        /// An earlier run had already renamed the file into place; only its index entry was missing.
+        case placed(ArchiveIndex.Entry)
+        /// The checked download waits in its hidden file for `place`.
+        case downloaded(DownloadResult)
+    }
+
+    /// The folders one episode's work happens in.
+    struct FolderPaths: Sendable {
+        var folder: URL
+        var stateFolder: URL
+    }
+
+    /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
+    /// download with retries, check. Touches only this episode's hidden files.
+    func fetch(_ item: WorkItem, in paths: FolderPaths, options: SyncOptions) async throws -> Fetched {
         let episode = item.episode
         let url = try Self.downloadableURL(episode.url)
-        let files = PartialFiles(key: episode.identity, stateFolder: context.stateFolder)
+        let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         var record: PartialRecord? = loadRecord(files.record)
         if record?.url != episode.url {
             discard(files)
             record = nil
         }
-        if let record,
-            let adopted = try await adopt(record, episode: episode, files: files, context: context, names: &names)
-        {
+        if let record, let adopted = try adopt(record, episode: episode, files: files, folder: paths.folder) {
             return adopted
         }
 
@@ -31,9 +56,9 @@ extension Archiver {
         while true {
             attempt += 1
             do {
-                let result = try await attemptDownload(
-                    url, episode: episode, files: files, deadline: deadline, options: options)
-                return try place(result, item: item, files: files, context: context, names: &names)
+                return .downloaded(
+                    try await attemptDownload(url, episode: episode, files: files, deadline: deadline, options: options)
+                )
             } catch let stop as AttemptFailure {
                 switch stop {
                 case .startOver:
@@ -189,7 +214,7 @@ extension Archiver {
     // MARK: - Into place
 
     /// Records the checked download as complete, renames it into place (never over another file) and dates it.
-    private func place(
+    func place(
         _ result: DownloadResult, item: WorkItem, files partial: PartialFiles, context: FeedContext,
         names: inout NameAllocator
     ) throws -> ArchiveIndex.Entry {
@@ -231,27 +256,26 @@ extension Archiver {
     /// An earlier run finished this download and died around the rename: finish its work instead of downloading
     /// again (and instead of keeping the episode twice).
     private func adopt(
-        _ record: PartialRecord, episode: Episode, files partial: PartialFiles, context: FeedContext,
-        names: inout NameAllocator
-    ) async throws -> ArchiveIndex.Entry? {
+        _ record: PartialRecord, episode: Episode, files partial: PartialFiles, folder: URL
+    ) throws -> Fetched? {
         guard let sha256 = record.sha256, let size = record.completeSize, let target = record.target else { return nil }
-        let placed = context.folder.appendingPathComponent(target)
+        let placed = folder.appendingPathComponent(target)
         if fileSize(partial.body) == nil, let hashed = try? hasher.sha256(ofFileAtPath: placed.path),
             hashed.size == size, hashed.digest == sha256
         {
             // Renamed into place; only the index entry was missing.
             setDates(of: placed, to: episode.published)
-            return entry(for: episode, file: target, size: size, sha256: sha256)
+            return .placed(entry(for: episode, file: target, size: size, sha256: sha256))
         }
         if let hashed = try? hasher.sha256(ofFileAtPath: partial.body.path), hashed.size == size,
             hashed.digest == sha256
         {
-            // Complete and checked, not yet renamed: rename it now.
-            let result = DownloadResult(
-                response: HTTPURLResponse(
-                    url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
-                bytesWritten: size, fileSize: size, resumed: true, sha256: sha256, leadingBytes: hashed.leading)
-            return try place(result, item: .new(episode), files: partial, context: context, names: &names)
+            // Complete and checked, not yet renamed: `place` renames it.
+            return .downloaded(
+                DownloadResult(
+                    response: HTTPURLResponse(
+                        url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
+                    bytesWritten: size, fileSize: size, resumed: true, sha256: sha256, leadingBytes: hashed.leading))
         }
         discard(partial)
         return nil

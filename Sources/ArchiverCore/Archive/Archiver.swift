@@ -17,11 +17,17 @@ public struct SyncOptions: Sendable, Equatable {
     public var episodeTimeout: TimeInterval
     /// How long to wait for another process syncing the same feed (0: fail at once with `locked`).
     public var lockWait: TimeInterval
+    /// How many episodes download at once.
+    public var jobs: Int
 
-    public init(retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0) {
+    public init(
+        retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
+        jobs: Int = 4
+    ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
         self.lockWait = lockWait
+        self.jobs = jobs
     }
 }
 
@@ -159,24 +165,70 @@ public struct Archiver: Sendable {
                 title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
 
         var names = NameAllocator(taken: present.union(context.index.fileNames))
-        for item in work {
-            do {
-                let entry = try await archive(item, in: &context, names: &names, options: options)
-                context.index.record(entry)
-                try save(context.index, to: context.indexURL)
-                forgetDownload(of: item.episode, in: context.stateFolder)
-                let file = context.folder.appendingPathComponent(entry.file)
-                report.archived.append(file)
-                report.bytes += entry.size
-                onEvent(.archived(item.episode, file: file, bytes: entry.size))
-            } catch let failure as EpisodeFailure {
-                context.index.failures.removeAll { $0.key == item.episode.identity }
-                context.index.failures.append(
-                    ArchiveIndex.Failure(episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now()))
-                )
-                try save(context.index, to: context.indexURL)
-                report.failed.append((item.episode, failure))
-                onEvent(.failed(item.episode, failure))
+        let paths = context.paths
+        let jobs = max(1, options.jobs)
+        // Downloads run side by side; naming, renaming, the index and the events stay on this task, and events
+        // come out in the feed's order whatever order the downloads finish in.
+        try await withThrowingTaskGroup(of: (Int, Result<Fetched, Error>).self) { group in
+            var started = 0
+            func startNext() {
+                guard started < work.count else { return }
+                let position = started
+                let item = work[position]
+                started += 1
+                group.addTask {
+                    do {
+                        return (position, .success(try await self.fetch(item, in: paths, options: options)))
+                    } catch {
+                        return (position, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<jobs { startNext() }
+            var finished: [Int: SyncEvent] = [:]
+            var nextToReport = 0
+            while let (position, outcome) = try await group.next() {
+                let item = work[position]
+                let event: SyncEvent
+                do {
+                    let entry: ArchiveIndex.Entry
+                    switch try outcome.get() {
+                    case .placed(let adopted):
+                        entry = adopted
+                    case .downloaded(let result):
+                        entry = try place(
+                            result, item: item,
+                            files: PartialFiles(key: item.episode.identity, stateFolder: paths.stateFolder),
+                            context: context, names: &names)
+                    }
+                    context.index.record(entry)
+                    try save(context.index, to: context.indexURL)
+                    forgetDownload(of: item.episode, in: context.stateFolder)
+                    event = .archived(
+                        item.episode, file: context.folder.appendingPathComponent(entry.file), bytes: entry.size)
+                } catch let failure as EpisodeFailure {
+                    context.index.failures.removeAll { $0.key == item.episode.identity }
+                    context.index.failures.append(
+                        ArchiveIndex.Failure(
+                            episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now())))
+                    try save(context.index, to: context.indexURL)
+                    event = .failed(item.episode, failure)
+                }
+                finished[position] = event
+                while let ready = finished.removeValue(forKey: nextToReport) {
+                    switch ready {
+                    case .archived(_, let file, let bytes):
+                        report.archived.append(file)
+                        report.bytes += bytes
+                    case .failed(let episode, let failure):
+                        report.failed.append((episode, failure))
+                    case .feedRead:
+                        break
+                    }
+                    onEvent(ready)
+                    nextToReport += 1
+                }
+                startNext()
             }
         }
         // Each episode saved the index as it finished; with nothing to do, save only what changed.
@@ -218,6 +270,7 @@ public struct Archiver: Sendable {
         var lock: any HeldLock
 
         var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
+        var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
         var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
     }
 

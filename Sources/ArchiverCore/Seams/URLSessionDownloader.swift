@@ -69,6 +69,9 @@ extension URLSessionConfiguration {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = idleTimeout
+        // The archiver's --jobs is the limit; URLSession's own default of 6 per host would queue the rest silently
+        // while their deadlines run.
+        configuration.httpMaximumConnectionsPerHost = 64
         configuration.httpAdditionalHeaders = ["User-Agent": PodarchiveVersion.userAgent]
         return configuration
     }

@@ -15,6 +15,7 @@ struct TransferSettings: Equatable, Sendable {
     var retries = 3
     var timeout: TimeInterval = 3600
     var wait: TimeInterval = 0
+    var jobs = 4
 }
 
 struct SyncArguments: Equatable, Sendable {
@@ -45,7 +46,7 @@ enum Arguments {
 
     /// The options each command accepts; `true` when the option takes a value.
     static let options: [String: [String: Bool]] = [
-        "sync": ["--to": true, "--retries": true, "--timeout": true, "--wait": true, "--help": false],
+        "sync": ["--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--help": false],
         "list": ["--json": false, "--help": false],
         "verify": [
             "--to": true, "--repair": false, "--retries": true, "--timeout": true, "--wait": true, "--help": false,
@@ -111,6 +112,14 @@ enum Arguments {
                     command: parsed.command)
             }
             settings.retries = value
+        }
+        if let text = parsed.values["--jobs"] {
+            guard let value = Int(text), (1...64).contains(value) else {
+                throw UsageError(
+                    message: "option '--jobs' needs a whole number from 1 to 64, got '\(text)'", command: parsed.command
+                )
+            }
+            settings.jobs = value
         }
         for option in ["--timeout", "--wait"] {
             guard let text = parsed.values[option] else { continue }

@@ -125,7 +125,8 @@ struct CommandLineTool: Sendable {
 
     static func options(_ settings: TransferSettings) -> SyncOptions {
         SyncOptions(
-            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait)
+            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait,
+            jobs: settings.jobs)
     }
 
     private func resolveRoot(_ option: String?) -> URL? {

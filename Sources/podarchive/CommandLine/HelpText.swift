@@ -3,7 +3,7 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed> [--to DIR] [--retries N] [--timeout SECONDS] [--wait SECONDS]
+        usage: podarchive sync <feed> [--to DIR] [--jobs N] [--retries N] [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json]
                podarchive verify [DIR] [--repair]
                podarchive help [command]
@@ -39,6 +39,8 @@ enum HelpText {
         """
 
     static let transferOptions = """
+          --jobs N           download N episodes at once, so at most N connections to one host
+                             (default 4); output stays in feed order
           --retries N        tries again after a connection failure, timeout, 5xx, 408 or 429, waiting
                              1 s, 2 s, 4 s... with jitter and honouring Retry-After (default 3)
           --timeout SECONDS  each episode must be complete within this time, all tries included
@@ -48,7 +50,7 @@ enum HelpText {
         """
 
     static let sync = """
-        usage: podarchive sync <feed> [--to DIR] [--retries N] [--timeout SECONDS] [--wait SECONDS]
+        usage: podarchive sync <feed> [--to DIR] [--jobs N] [--retries N] [--timeout SECONDS] [--wait SECONDS]
 
         Downloads every episode of <feed> that is not archived yet into DIR/<feed title>/, one file per
         episode named after its title. Run it again and it fetches only what is new; episodes that failed and
@@ -87,7 +89,7 @@ enum HelpText {
         """
 
     static let verify = """
-        usage: podarchive verify [DIR] [--repair] [--retries N] [--timeout SECONDS] [--wait SECONDS]
+        usage: podarchive verify [DIR] [--repair] [--jobs N] [--retries N] [--timeout SECONDS] [--wait SECONDS]
 
         Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
         the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,

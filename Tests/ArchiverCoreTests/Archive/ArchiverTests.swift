@@ -192,9 +192,11 @@ final class ArchiverTests: XCTestCase {
             world.fileSystem.atomicWrites.filter { $0 == indexPath }.count, 2, "one atomic rewrite per episode")
         let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
         XCTAssertEqual(index.feed, feedURL)
-        XCTAssertEqual(index.episodes.map(\.key), ["g1", "https://example.com/2.mp3"], "GUID, else enclosure URL")
-        XCTAssertEqual(index.episodes.map(\.file), ["One.mp3", "Two.mp3"])
-        XCTAssertEqual(index.episodes.map(\.size), [3, 4])
+        // Episodes download in parallel and are recorded as each completes: compare without order.
+        let entries = index.episodes.sorted { $0.file < $1.file }
+        XCTAssertEqual(entries.map(\.key), ["g1", "https://example.com/2.mp3"], "GUID, else enclosure URL")
+        XCTAssertEqual(entries.map(\.file), ["One.mp3", "Two.mp3"])
+        XCTAssertEqual(entries.map(\.size), [3, 4])
         XCTAssertEqual(index.episodes.map(\.archived), ["2027-01-15T08:00:00Z", "2027-01-15T08:00:00Z"])
     }
 

@@ -79,6 +79,29 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(second.alreadyArchived, 1)
     }
 
+    func test_sync_downloadsInParallelUpToJobsAndReportsInFeedOrder() async throws {
+        let titles = (1...8).map { "Episode \($0)" }
+        serveFeed(titles.enumerated().map { ($1, "/\($0).mp3") })
+        for index in 0..<8 {
+            // Later episodes are faster: completion order is the reverse of feed order.
+            var response = TestResponse.ok(Data(repeating: UInt8(index), count: 40_000))
+            response.trickle = (chunk: 10_000, interval: 0.05 * Double(8 - index))
+            server.route("/\(index).mp3", response)
+        }
+        let order = EventOrder()
+
+        let report = try await archiver().sync(
+            .remote(server.url("/feed.xml")), into: folder.url, options: SyncOptions(jobs: 3)
+        ) { event in
+            if case .archived(let episode, _, _) = event { order.append(episode.title ?? "") }
+        }
+
+        XCTAssertEqual(report.archived.count, 8)
+        XCTAssertEqual(server.maximumConcurrentRequests, 3, "three at once, never more")
+        XCTAssertEqual(order.titles, titles, "reported in feed order whatever order they finished in")
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), titles.map { "\($0).mp3" })
+    }
+
     func test_sync_feedAnswering404_throwsAndCreatesNothing() async throws {
         do {
             _ = try await archiver().sync(.remote(server.url("/nothing.xml")), into: folder.url)
@@ -113,4 +136,13 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Local.mp3"])
         XCTAssertEqual(report.feedTitle, "local")
     }
+}
+
+/// Collects event titles from the sync's callback.
+private final class EventOrder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    func append(_ title: String) { lock.withLock { recorded.append(title) } }
+    var titles: [String] { lock.withLock { recorded } }
 }
