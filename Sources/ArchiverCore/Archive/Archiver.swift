@@ -169,26 +169,19 @@ public struct Archiver: Sendable {
         let jobs = max(1, options.jobs)
         // Downloads run side by side; naming, renaming, the index and the events stay on this task, and events
         // come out in the feed's order whatever order the downloads finish in.
-        try await withThrowingTaskGroup(of: (Int, Result<Fetched, Error>).self) { group in
+        let items = work
+        try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
             var started = 0
-            func startNext() {
-                guard started < work.count else { return }
-                let position = started
-                let item = work[position]
+            while started < min(jobs, items.count) {
+                launch(items[started], at: started, in: paths, options: options, group: &group)
                 started += 1
-                group.addTask {
-                    do {
-                        return (position, .success(try await self.fetch(item, in: paths, options: options)))
-                    } catch {
-                        return (position, .failure(error))
-                    }
-                }
             }
-            for _ in 0..<jobs { startNext() }
             var finished: [Int: SyncEvent] = [:]
             var nextToReport = 0
-            while let (position, outcome) = try await group.next() {
-                let item = work[position]
+            while let done = try await group.next() {
+                let position = done.position
+                let outcome = done.result
+                let item = items[position]
                 let event: SyncEvent
                 do {
                     let entry: ArchiveIndex.Entry
@@ -228,7 +221,10 @@ public struct Archiver: Sendable {
                     onEvent(ready)
                     nextToReport += 1
                 }
-                startNext()
+                if started < items.count {
+                    launch(items[started], at: started, in: paths, options: options, group: &group)
+                    started += 1
+                }
             }
         }
         // Each episode saved the index as it finished; with nothing to do, save only what changed.
@@ -240,8 +236,35 @@ public struct Archiver: Sendable {
         return report
     }
 
+    /// Starts fetching `item` (number `position` in the work list) as a child task of `group`.
+    private func launch(
+        _ item: WorkItem, at position: Int, in paths: FolderPaths, options: SyncOptions,
+        group: inout ThrowingTaskGroup<FetchOutcome, Error>
+    ) {
+        group.addTask {
+            do {
+                return FetchOutcome(
+                    position: position, result: .success(try await self.fetch(item, in: paths, options: options)))
+            } catch {
+                return FetchOutcome(position: position, result: .failure(error))
+            }
+        }
+    }
+
+    /// What one child task hands back. A class, so only a reference crosses the task group: returning the
+    /// (Int, Result) tuple by value came back corrupted in optimised builds (Swift 6.3.1, Linux).
+    final class FetchOutcome: Sendable {
+        let position: Int
+        let result: Result<Fetched, Error>
+
+        init(position: Int, result: Result<Fetched, Error>) {
+            self.position = position
+            self.result = result
+        }
+    }
+
     /// One thing to archive: an episode not yet in the index, or an indexed one whose file is gone.
-    enum WorkItem {
+    enum WorkItem: Sendable {
         case new(Episode)
         case missing(ArchiveIndex.Entry)
 
