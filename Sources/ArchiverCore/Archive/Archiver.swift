@@ -167,8 +167,7 @@ public struct Archiver: Sendable {
         var names = NameAllocator(taken: present.union(context.index.fileNames))
         let paths = context.paths
         let jobs = max(1, options.jobs)
-        // Downloads run side by side; naming, renaming, the index and the events stay on this task, and events
-        // come out in the feed's order whatever order the downloads finish in.
+        // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let items = work
         try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
             var started = 0
@@ -176,54 +175,46 @@ public struct Archiver: Sendable {
                 launch(items[started], at: started, in: paths, options: options, group: &group)
                 started += 1
             }
-            var finished: [Int: SyncEvent] = [:]
-            var nextToReport = 0
+            // Finished downloads wait here, hidden and recorded as complete, until every earlier episode is
+            // placed: names, the index and the output then follow the feed's order, whatever finished first.
+            var finished: [Int: Result<Fetched, Error>] = [:]
+            var nextToPlace = 0
             while let done = try await group.next() {
-                let position = done.position
-                let outcome = done.result
-                let item = items[position]
-                let event: SyncEvent
-                do {
-                    let entry: ArchiveIndex.Entry
-                    switch try outcome.get() {
-                    case .placed(let adopted):
-                        entry = adopted
-                    case .downloaded(let result):
-                        entry = try place(
-                            result, item: item,
-                            files: PartialFiles(key: item.episode.identity, stateFolder: paths.stateFolder),
-                            context: context, names: &names)
-                    }
-                    context.index.record(entry)
-                    try save(context.index, to: context.indexURL)
-                    forgetDownload(of: item.episode, in: context.stateFolder)
-                    event = .archived(
-                        item.episode, file: context.folder.appendingPathComponent(entry.file), bytes: entry.size)
-                } catch let failure as EpisodeFailure {
-                    context.index.failures.removeAll { $0.key == item.episode.identity }
-                    context.index.failures.append(
-                        ArchiveIndex.Failure(
-                            episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now())))
-                    try save(context.index, to: context.indexURL)
-                    event = .failed(item.episode, failure)
-                }
-                finished[position] = event
-                while let ready = finished.removeValue(forKey: nextToReport) {
-                    switch ready {
-                    case .archived(_, let file, let bytes):
-                        report.archived.append(file)
-                        report.bytes += bytes
-                    case .failed(let episode, let failure):
-                        report.failed.append((episode, failure))
-                    case .feedRead:
-                        break
-                    }
-                    onEvent(ready)
-                    nextToReport += 1
-                }
+                finished[done.position] = done.result
                 if started < items.count {
                     launch(items[started], at: started, in: paths, options: options, group: &group)
                     started += 1
+                }
+                while let outcome = finished.removeValue(forKey: nextToPlace) {
+                    let item = items[nextToPlace]
+                    nextToPlace += 1
+                    do {
+                        let entry: ArchiveIndex.Entry
+                        switch try outcome.get() {
+                        case .placed(let adopted):
+                            entry = adopted
+                        case .downloaded(let result):
+                            entry = try place(
+                                result, item: item,
+                                files: PartialFiles(key: item.episode.identity, stateFolder: paths.stateFolder),
+                                context: context, names: &names)
+                        }
+                        context.index.record(entry)
+                        try save(context.index, to: context.indexURL)
+                        forgetDownload(of: item.episode, in: context.stateFolder)
+                        let file = context.folder.appendingPathComponent(entry.file)
+                        report.archived.append(file)
+                        report.bytes += entry.size
+                        onEvent(.archived(item.episode, file: file, bytes: entry.size))
+                    } catch let failure as EpisodeFailure {
+                        context.index.failures.removeAll { $0.key == item.episode.identity }
+                        context.index.failures.append(
+                            ArchiveIndex.Failure(
+                                episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now())))
+                        try save(context.index, to: context.indexURL)
+                        report.failed.append((item.episode, failure))
+                        onEvent(.failed(item.episode, failure))
+                    }
                 }
             }
         }
