@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo corpus fuzz lint format clean
+.PHONY: all build release test demo corpus bench bench-smoke fuzz lint format clean
 
 all: build
 
@@ -38,6 +38,15 @@ demo: release
 	TZ=UTC ls -l --time-style='+%Y-%m-%d %H:%M UTC' "demo-archive/podarchive demo"; \
 	echo; echo "== demo-archive/podarchive demo/.podarchive/index.json"; \
 	cat "demo-archive/podarchive demo/.podarchive/index.json"
+
+# Time podarchive against curl, podcast-archiver, bare parser passes and feedparser (see BENCHMARKS.md).
+# Generates about 600 MB of data under .build/bench; takes a few minutes.
+bench: release
+	$(PYTHON) Tests/Benchmarks/bench.py
+
+# The same script at tiny sizes, one repetition: keeps it working (CI runs it).
+bench-smoke: release
+	$(PYTHON) Tests/Benchmarks/bench.py --smoke
 
 # Compare `podarchive list --json` with a reference parser on 27 real-world feeds.
 corpus: release

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""podarchive's benchmark: generates its own data, serves it on 127.0.0.1, and times podarchive side by side
+with references in the same run (medians of several repetitions, and ratios):
+
+  - first sync of 200 x 256 KB episodes and a no-op re-run (the server answers 304), vs a curl loop over the
+    same files (sequential, and 4 in parallel like --jobs 4), vs podcast-archiver (pip, in a venv made here);
+  - one 500 MB episode vs `curl -o`;
+  - a no-op re-run over 10,000 archived episodes with a changed feed;
+  - `podarchive list --json` on a 20,000-item RSS feed and a JSON Feed of the same size, vs a bare XMLParser /
+    JSONSerialization pass (podarchive-bench) and Python feedparser;
+  - peak RSS of each podarchive run.
+
+Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv]
+  --smoke: tiny sizes and one repetition, to keep the script working in CI (a few seconds).
+Writes the results as a Markdown table to stdout and to .build/bench/results.md.
+"""
+import argparse
+import functools
+import http.server
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORK = os.path.join(ROOT, ".build", "bench")
+
+
+class FastHandler(http.server.SimpleHTTPRequestHandler):
+    """SimpleHTTPRequestHandler (Last-Modified, If-Modified-Since -> 304) with sendfile for bodies."""
+
+    def log_message(self, *args):
+        pass
+
+    def copyfile(self, source, destination):
+        self.wfile.flush()
+        size = os.fstat(source.fileno()).st_size
+        offset = 0
+        while offset < size:
+            sent = os.sendfile(self.connection.fileno(), source.fileno(), offset, size - offset)
+            if sent == 0:
+                break
+            offset += sent
+
+
+def serve(directory):
+    handler = functools.partial(FastHandler, directory=directory)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def run(command, env=None, cwd=None):
+    """Runs a command; returns (seconds, peak RSS in MB)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    stderr = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(command[:3])}... exited {code}: {stderr.strip()[-300:]}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def median_of(reps, prepare, command, env=None, cwd=None):
+    times, peaks = [], []
+    for _ in range(reps):
+        if prepare:
+            prepare()
+        seconds, peak = run(command, env, cwd)
+        times.append(seconds)
+        peaks.append(peak)
+    return statistics.median(times), max(peaks)
+
+
+def write_random(path, size):
+    if os.path.exists(path) and os.path.getsize(path) == size:
+        return
+    with open(path, "wb") as out:
+        remaining = size
+        while remaining:
+            chunk = min(remaining, 1 << 22)
+            out.write(os.urandom(chunk))
+            remaining -= chunk
+
+
+def generate(data, episodes, episode_size, big_size, feed_items):
+    os.makedirs(os.path.join(data, "ep"), exist_ok=True)
+    items = []
+    for i in range(episodes):
+        write_random(os.path.join(data, "ep", f"{i}.mp3"), episode_size)
+        items.append(
+            f'<item><title>Episode {i}</title><guid>bench-{i}</guid><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate>'
+            f'<enclosure url="ep/{i}.mp3" type="audio/mpeg" length="{episode_size}"/></item>')
+    with open(os.path.join(data, "feed.xml"), "w") as out:
+        out.write('<rss version="2.0"><channel><title>Bench Show</title>' + "".join(items) + "</channel></rss>")
+    write_random(os.path.join(data, "big.mp3"), big_size)
+    with open(os.path.join(data, "big-feed.xml"), "w") as out:
+        out.write('<rss version="2.0"><channel><title>Big Episode</title><item><title>Big</title><guid>big</guid>'
+                  f'<enclosure url="big.mp3" type="audio/mpeg" length="{big_size}"/></item></channel></rss>')
+    description = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 12
+    rss = []
+    for i in range(feed_items):
+        rss.append(
+            f"<item><title>Episode {feed_items - i}: things &amp; stuff {i}</title>"
+            f'<guid isPermaLink="false">urn:bench:{i}</guid>'
+            f"<pubDate>Mon, {1 + i % 28:02d} Jan 2024 {i % 24:02d}:{i % 60:02d}:00 +0000</pubDate>"
+            f"<itunes:duration>01:{i % 60:02d}:12</itunes:duration><description><![CDATA[<p>{description}</p>]]></description>"
+            f'<enclosure url="ep/x{i}.mp3" type="audio/mpeg" length="{262144 + i}"/></item>\n')
+    with open(os.path.join(data, "items.xml"), "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" '
+                  'xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Many Items</title>\n'
+                  + "".join(rss) + "</channel></rss>\n")
+    feed = {"version": "https://jsonfeed.org/version/1.1", "title": "Many Items", "items": [
+        {"id": f"urn:bench:{i}", "title": f"Episode {feed_items - i}: things & stuff {i}",
+         "date_published": f"2024-01-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00Z",
+         "content_html": f"<p>{description}</p>",
+         "attachments": [{"url": f"ep/x{i}.mp3", "mime_type": "audio/mpeg", "size_in_bytes": 262144 + i}]}
+        for i in range(feed_items)]}
+    with open(os.path.join(data, "items.json"), "w") as out:
+        json.dump(feed, out)
+
+
+def build_archived(root, feed_url, count):
+    """An archive that already holds `count` episodes of items.xml (empty files, a version 2 index)."""
+    shutil.rmtree(root, ignore_errors=True)
+    folder = os.path.join(root, "Many Items")
+    os.makedirs(os.path.join(folder, ".podarchive"))
+    entries = []
+    for i in range(count):
+        name = f"Episode {count - i} - things & stuff {i}.mp3"
+        open(os.path.join(folder, name), "wb").close()
+        entries.append({"key": f"urn:bench:{i}", "guid": f"urn:bench:{i}", "title": name[:-4], "url": f"x{i}",
+                        "file": name, "size": 0, "sha256": None, "published": None,
+                        "archived": "2024-01-01T00:00:00Z"})
+    with open(os.path.join(folder, ".podarchive", "index.json"), "w") as out:
+        json.dump({"version": 2, "feed": feed_url, "title": "Many Items", "episodes": entries, "failures": []}, out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--no-venv", action="store_true")
+    args = parser.parse_args()
+
+    reps = 1 if args.smoke else args.reps
+    episodes, episode_size, big_size, feed_items = (
+        (5, 16_384, 4_000_000, 500) if args.smoke else (200, 262_144, 500_000_000, 20_000))
+    data = os.path.join(WORK, "smoke-data" if args.smoke else "data")
+    generate(data, episodes, episode_size, big_size, feed_items)
+    podarchive = os.path.join(args.bin, "podarchive")
+    reference = os.path.join(args.bin, "podarchive-bench")
+    home = os.path.join(WORK, "home")
+    os.makedirs(home, exist_ok=True)
+    env = dict(os.environ, HOME=home, XDG_CACHE_HOME=os.path.join(home, ".cache"))
+    archive = os.path.join(WORK, "archive")
+    curl_out = os.path.join(WORK, "curl")
+    rows = []
+
+    def fresh(*paths):
+        def prepare():
+            for path in paths:
+                shutil.rmtree(path, ignore_errors=True)
+                os.makedirs(path, exist_ok=True)
+        return prepare
+
+    server, base = serve(data)
+    try:
+        # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
+        feed = f"{base}/feed.xml"
+        first, first_rss = median_of(reps, fresh(archive), [podarchive, "sync", feed, "--to", archive], env)
+        noop, noop_rss = median_of(reps, None, [podarchive, "sync", feed, "--to", archive], env)
+        urls = [f"{base}/ep/{i}.mp3" for i in range(episodes)]
+        config = os.path.join(WORK, "curl.cfg")
+        with open(config, "w") as out:
+            for i, url in enumerate(urls):
+                out.write(f'url = "{url}"\noutput = "{curl_out}/{i}.mp3"\n')
+        curl_seq, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "-K", config])
+        curl_par, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "--parallel", "--parallel-max", "4", "-K", config])
+        curl_noop, _ = median_of(reps, None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed])
+        rows.append((f"first sync, {episodes} x {episode_size // 1024} KB", first, first_rss,
+                     f"curl sequential {curl_seq:.3f} s ({first / curl_seq:.2f}x); curl 4 parallel {curl_par:.3f} s ({first / curl_par:.2f}x)"))
+        rows.append(("re-run, nothing new (feed 304)", noop, noop_rss,
+                     f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x)"))
+
+        venv = os.path.join(WORK, "venv")
+        have_venv = False
+        if not args.smoke and not args.no_venv:
+            if not os.path.exists(os.path.join(venv, "bin", "podcast-archiver")):
+                subprocess.run([sys.executable, "-m", "venv", venv], check=False)
+                subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "podcast-archiver", "feedparser"],
+                               check=False)
+            have_venv = os.path.exists(os.path.join(venv, "bin", "podcast-archiver"))
+        if have_venv:
+            peer_dir = os.path.join(WORK, "peer")
+            peer_db = os.path.join(WORK, "peer.db")
+
+            def fresh_peer():
+                fresh(peer_dir)()
+                if os.path.exists(peer_db):
+                    os.remove(peer_db)
+            peer = [os.path.join(venv, "bin", "podcast-archiver"), "--feed", feed, "--dir", peer_dir, "--database", peer_db,
+                    "--quiet"]
+            peer_first, _ = median_of(reps, fresh_peer, peer, env)
+            peer_noop, _ = median_of(reps, None, peer, env)
+            rows.append(("podcast-archiver first sync (4 parallel)", peer_first, None,
+                         f"podarchive is {peer_first / first:.1f}x faster"))
+            rows.append(("podcast-archiver re-run, nothing new", peer_noop, None,
+                         f"podarchive is {peer_noop / noop:.1f}x faster"))
+        elif not args.smoke:
+            rows.append(("podcast-archiver", None, None, "skipped: it could not be installed into a venv here"))
+
+        # --- one large episode ---------------------------------------------------------------------------
+        big_feed = f"{base}/big-feed.xml"
+        big, big_rss = median_of(reps, fresh(archive), [podarchive, "sync", big_feed, "--to", archive], env)
+        curl_big, curl_big_rss = median_of(reps, fresh(curl_out), ["curl", "-sS", "-o", f"{curl_out}/big.mp3", f"{base}/big.mp3"])
+        rows.append((f"one {big_size // 1_000_000} MB episode (SHA-256 while streaming)", big, big_rss,
+                     f"curl -o {curl_big:.3f} s: podarchive reaches {curl_big / big:.0%} of curl's throughput"))
+
+        # --- 10,000 archived episodes, feed changed --------------------------------------------------------
+        archived_count = min(10_000, feed_items)
+        with open(os.path.join(data, "items.xml")) as source:
+            lines = source.read().split("\n")
+        with open(os.path.join(data, "archived.xml"), "w") as out:  # the first 10,000 items, all archived
+            out.write("\n".join(lines[:2] + lines[2:2 + archived_count]) + "\n</channel></rss>\n")
+        archived_feed = f"{base}/archived.xml"
+        ten_k = os.path.join(WORK, "archived")
+        build_archived(ten_k, archived_feed, archived_count)
+        run([podarchive, "sync", archived_feed, "--to", ten_k], env)  # registers the feed's folder
+
+        def touch_archived():
+            os.utime(os.path.join(data, "archived.xml"))  # a new Last-Modified: the feed is fetched, no 304
+        many, many_rss = median_of(reps, touch_archived, [podarchive, "sync", archived_feed, "--to", ten_k], env)
+        read_only, _ = median_of(reps, None, [podarchive, "list", os.path.join(data, "archived.xml"), "--json"], env)
+        rows.append((f"re-run over {archived_count:,} archived episodes, feed changed", many, many_rss,
+                     f"reading that feed alone (list --json) {read_only:.3f} s; the rest {many - read_only:.3f} s"))
+
+        # --- reading big feeds ---------------------------------------------------------------------------------
+        for name, bare in (("items.xml", "xmlparser"), ("items.json", "jsonserialization")):
+            path = os.path.join(data, name)
+            size = os.path.getsize(path) / 1e6
+            ours, ours_rss = median_of(reps, None, [podarchive, "list", path, "--json"], env)
+            floor, _ = median_of(reps, None, [reference, bare, path], env)
+            detail = f"bare {bare} pass {floor:.3f} s ({ours / floor:.2f}x)"
+            if have_venv:
+                fp, _ = median_of(max(1, reps // 2), None,
+                                  [os.path.join(venv, "bin", "python"), "-c", f"import feedparser; feedparser.parse({path!r})"])
+                detail += f"; Python feedparser {fp:.2f} s ({fp / ours:.0f}x slower)"
+            rows.append((f"list --json, {feed_items:,} items, {size:.0f} MB {name.split('.')[1].upper()}", ours, ours_rss, detail))
+    finally:
+        server.shutdown()
+
+    lines = [
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
+        f"{'smoke run' if args.smoke else f'median of {reps} runs'}",
+        "",
+        "| measurement | podarchive | peak RSS | reference, same run |",
+        "|---|---|---|---|",
+    ]
+    for name, seconds, rss, detail in rows:
+        time_text = f"{seconds:.3f} s" if seconds is not None else "-"
+        rss_text = f"{rss:.0f} MB" if rss is not None else "-"
+        lines.append(f"| {name} | {time_text} | {rss_text} | {detail} |")
+    text = "\n".join(lines)
+    print(text)
+    os.makedirs(WORK, exist_ok=True)
+    with open(os.path.join(WORK, "results.md"), "w") as out:
+        out.write(text + "\n")
+    print(f"bench: {len(rows)} measurements")
+
+
+if __name__ == "__main__":
+    main()
