@@ -178,7 +178,7 @@ extension Archiver {
                 : (encoded ? nil : length)
             let record = PartialRecord(url: url, validator: validator, expectedSize: total)
             do {
-                try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record)
+                try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record, durable: false)
             } catch {
                 return Archiver.storageError(error, path: partial.record.path)
             }

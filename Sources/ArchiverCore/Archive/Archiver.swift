@@ -403,9 +403,11 @@ public struct Archiver: Sendable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
     }
 
+    /// Records (the registry, validators, download records) are rewritten atomically but not fsynced: each is a
+    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
     func saveRecord<Record: Encodable>(_ record: Record, to url: URL) throws {
         do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url)
+            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false)
         } catch {
             throw Self.storageError(error, path: url.path)
         }

@@ -40,7 +40,7 @@ public struct DurableFileWriter: AtomicFileWriting {
         self.beforeRename = beforeRename
     }
 
-    public func writeAtomically(_ data: Data, to url: URL) throws {
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -58,7 +58,7 @@ public struct DurableFileWriter: AtomicFileWriting {
                 offset += written
             }
         }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         guard failure == 0 else {
             unlink(temporary)
@@ -70,7 +70,7 @@ public struct DurableFileWriter: AtomicFileWriting {
             unlink(temporary)
             throw FileSystemError(path: url.path, code: code)
         }
-        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        let folderDescriptor = durable ? open(folder, O_RDONLY | O_CLOEXEC) : -1
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)
             close(folderDescriptor)

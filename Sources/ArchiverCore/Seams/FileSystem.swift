@@ -34,7 +34,16 @@ public protocol FileRemoval: Sendable {
 
 /// Replaces a small file atomically (write a temporary file, then rename it over the old one).
 public protocol AtomicFileWriting: Sendable {
-    func writeAtomically(_ data: Data, to url: URL) throws
+    /// - Parameter durable: also fsync, so the new content survives a power cut (the index); false for records
+    ///   that are only hints and are checked again when read.
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws
+}
+
+extension AtomicFileWriting {
+    /// A durable atomic write.
+    public func writeAtomically(_ data: Data, to url: URL) throws {
+        try writeAtomically(data, to: url, durable: true)
+    }
 }
 
 /// Free space and other facts about the file system holding a path.

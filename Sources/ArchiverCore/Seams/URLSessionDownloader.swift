@@ -21,21 +21,34 @@ import Foundation
 
 /// Streams downloads to disk through one shared URLSession.
 public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
-    private let session: URLSession
-    private let delegate: StreamingDelegate
+    private let configuration: URLSessionConfiguration
+    private let pendingChunks: Int
+    private let delegate = StreamingDelegate()
+    private let lock = NSLock()
+    private var created: URLSession?
 
     /// - Parameters:
     ///   - configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
     ///   - pendingChunks: how many received chunks may wait for the disk before the network waits.
     public init(configuration: URLSessionConfiguration = .podarchive(), pendingChunks: Int = 32) {
-        delegate = StreamingDelegate()
-        let queue = BoundedOperationQueue(slots: pendingChunks)
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        self.configuration = configuration
+        self.pendingChunks = pendingChunks
+    }
+
+    /// Made on the first download: a nightly run with nothing new never starts libcurl's machinery.
+    private var session: URLSession {
+        lock.withLock {
+            if let created { return created }
+            let queue = BoundedOperationQueue(slots: pendingChunks)
+            queue.maxConcurrentOperationCount = 1
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            created = session
+            return session
+        }
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        created?.finishTasksAndInvalidate()
     }
 
     public func download(
@@ -206,7 +219,10 @@ private final class Transfer: @unchecked Sendable {
     }
 
     func finish(error: Error?) {
-        let closeFailure = close(descriptor) == 0 ? nil : fileError()
+        // A complete body reaches the disk before anyone renames it into place: after a power cut the final
+        // name never holds a file the kernel had not written yet.
+        let syncFailure = accepted && error == nil && fsync(descriptor) != 0 ? fileError() : nil
+        let closeFailure = close(descriptor) == 0 ? syncFailure : fileError()
         guard let continuation else { return }
         self.continuation = nil
         if let failure {

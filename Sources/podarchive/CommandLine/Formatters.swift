@@ -6,26 +6,26 @@ enum ListFormatter {
     /// The object `list --json` prints (see `podarchive help list`), built in one byte buffer: a 20,000-episode
     /// feed must not cost more to print than to read.
     static func json(_ feed: Feed) -> String {
-        var out = JSONBytes()
-        out.append("{\"title\": ")
+        var out = JSONWriter()
+        out.raw("{\"title\": ")
         out.string(feed.title)
-        out.append(", \"episodes\": [")
+        out.raw(", \"episodes\": [")
         for (position, episode) in feed.episodes.enumerated() {
-            out.append(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
+            out.raw(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
             out.string(episode.title)
-            out.append(", \"guid\": ")
+            out.raw(", \"guid\": ")
             out.string(episode.guid)
-            out.append(", \"url\": ")
+            out.raw(", \"url\": ")
             out.string(episode.url)
-            out.append(", \"type\": ")
+            out.raw(", \"type\": ")
             out.string(episode.mimeType)
-            out.append(", \"length\": ")
-            out.append(episode.length.map { String($0) } ?? "null")
-            out.append(", \"published\": ")
+            out.raw(", \"length\": ")
+            out.raw(episode.length.map { String($0) } ?? "null")
+            out.raw(", \"published\": ")
             out.string(episode.published.map(FeedDate.iso8601))
-            out.append("}")
+            out.raw("}")
         }
-        out.append(feed.episodes.isEmpty ? "]}\n" : "\n]}\n")
+        out.raw(feed.episodes.isEmpty ? "]}\n" : "\n]}\n")
         return out.text
     }
 
@@ -114,41 +114,10 @@ enum VerifyFormatter {
     }
 }
 
-/// JSON written by hand into a byte buffer: strings escaped as JSON requires, nothing else.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    mutating func append(_ literal: String) {
-        bytes.append(contentsOf: literal.utf8)
-    }
-
-    /// A JSON string, or `null`.
-    mutating func string(_ value: String?) {
-        guard let value else { return append("null") }
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-}
-
 /// Minimal JSON string encoding for output written by hand.
 enum JSONText {
     static func string(_ value: String?) -> String {
-        var out = JSONBytes()
+        var out = JSONWriter()
         out.string(value)
         return out.text
     }

@@ -74,7 +74,9 @@ final class LiveSyncTests: XCTestCase {
 
         let second = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
 
-        XCTAssertEqual(server.requestedPaths, ["/feed.xml", "/one.mp3", "/two.mp3", "/feed.xml", "/two.mp3"])
+        let paths = server.requestedPaths
+        XCTAssertEqual(paths.prefix(3).sorted(), ["/feed.xml", "/one.mp3", "/two.mp3"], "the first run tried both")
+        XCTAssertEqual(Array(paths.dropFirst(3)), ["/feed.xml", "/two.mp3"], "the second only what failed")
         XCTAssertEqual(second.archived.map(\.lastPathComponent), ["Two.mp3"])
         XCTAssertEqual(second.alreadyArchived, 1)
     }

@@ -68,7 +68,7 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func writeAtomically(_ data: Data, to url: URL) throws {
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
         try lock.withLock {
             guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }

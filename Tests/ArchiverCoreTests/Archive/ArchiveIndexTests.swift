@@ -1,0 +1,36 @@
+// The index file: written by hand for speed, read back by JSONDecoder exactly as it was.
+import ArchiverCore
+import Foundation
+import XCTest
+
+final class ArchiveIndexTests: XCTestCase {
+    func test_encoded_roundTripsEveryFieldIncludingAwkwardText() throws {
+        var index = ArchiveIndex(
+            feed: "https://example.com/feed?a=1&b=\"2\"", title: "Quotes \" and \\ back\nslash\u{1}")
+        index.record(
+            ArchiveIndex.Entry(
+                key: "guid-1", guid: "guid-1", title: "Ünïcødé / \"quoted\"", url: "https://e.x/1.mp3", file: "One.mp3",
+                size: 12_345_678_901, sha256: String(repeating: "ab", count: 32), published: "2025-01-10T13:00:00Z",
+                archived: "2026-01-01T00:00:00Z"))
+        index.record(
+            ArchiveIndex.Entry(
+                key: "https://e.x/2.mp3", title: nil, url: "https://e.x/2.mp3", file: "2.mp3", size: 0, published: nil,
+                archived: "2026-01-01T00:00:00Z"))
+        index.failures = [
+            ArchiveIndex.Failure(
+                episode: Episode(title: "Tab\there", guid: nil, url: "https://e.x/3.mp3", mimeType: "audio/mpeg"),
+                reason: "server answered HTTP 503", failed: "2026-01-01T00:00:00Z")
+        ]
+
+        let decoded = try ArchiveIndex.decode(try index.encoded())
+
+        XCTAssertEqual(decoded, index)
+        XCTAssertEqual(decoded.version, ArchiveIndex.currentVersion)
+        XCTAssertNotNil(decoded.entry(for: Episode(title: nil, guid: "guid-1", url: "https://elsewhere/x.mp3")))
+    }
+
+    func test_encoded_emptyIndexIsValidJSON() throws {
+        let index = ArchiveIndex(feed: "f", title: nil)
+        XCTAssertEqual(try ArchiveIndex.decode(try index.encoded()), index)
+    }
+}
