@@ -30,7 +30,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
     /// - Parameters:
     ///   - configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
     ///   - pendingChunks: how many received chunks may wait for the disk before the network waits.
-    public init(configuration: URLSessionConfiguration = .podarchive(), pendingChunks: Int = 32) {
+    public init(configuration: URLSessionConfiguration = .podarchive(), pendingChunks: Int = 128) {
         self.configuration = configuration
         self.pendingChunks = pendingChunks
     }
