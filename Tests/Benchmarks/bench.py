@@ -56,10 +56,16 @@ def serve(directory):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+TIME = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
+
+
 def run(command, env=None, cwd=None):
-    """Runs a command; returns (seconds, peak RSS in MB)."""
+    """Runs a command; returns (seconds, peak RSS in MB). The RSS comes from GNU time when present: a child
+    forked from this Python process would report Python's own high-water mark (it holds the generated data)."""
+    rss_file = os.path.join(WORK, "rss.txt")
+    wrapped = [TIME, "-f", "%M", "-o", rss_file] + command if TIME else command
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    process = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     stderr = process.stderr.read().decode(errors="replace")
@@ -67,6 +73,9 @@ def run(command, env=None, cwd=None):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise RuntimeError(f"{' '.join(command[:3])}... exited {code}: {stderr.strip()[-300:]}")
+    if TIME:
+        with open(rss_file) as source:
+            return elapsed, int(source.read().strip().splitlines()[-1]) / 1024
     return elapsed, usage.ru_maxrss / 1024
 
 
@@ -92,20 +101,25 @@ def write_random(path, size):
             remaining -= chunk
 
 
-def generate(data, episodes, episode_size, big_size, feed_items):
-    os.makedirs(os.path.join(data, "ep"), exist_ok=True)
-    items = []
-    for i in range(episodes):
-        write_random(os.path.join(data, "ep", f"{i}.mp3"), episode_size)
-        items.append(
-            f'<item><title>Episode {i}</title><guid>bench-{i}</guid><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate>'
-            f'<enclosure url="ep/{i}.mp3" type="audio/mpeg" length="{episode_size}"/></item>')
+def write_feeds(data, base, episodes, episode_size, big_size):
+    """The feeds of the sync measurements, with absolute URLs: feedparser (so podcast-archiver) does not resolve
+    relative enclosure URLs, and would silently download nothing."""
+    items = [
+        f'<item><title>Episode {i}</title><guid>bench-{i}</guid><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate>'
+        f'<enclosure url="{base}/ep/{i}.mp3" type="audio/mpeg" length="{episode_size}"/></item>'
+        for i in range(episodes)]
     with open(os.path.join(data, "feed.xml"), "w") as out:
         out.write('<rss version="2.0"><channel><title>Bench Show</title>' + "".join(items) + "</channel></rss>")
-    write_random(os.path.join(data, "big.mp3"), big_size)
     with open(os.path.join(data, "big-feed.xml"), "w") as out:
         out.write('<rss version="2.0"><channel><title>Big Episode</title><item><title>Big</title><guid>big</guid>'
-                  f'<enclosure url="big.mp3" type="audio/mpeg" length="{big_size}"/></item></channel></rss>')
+                  f'<enclosure url="{base}/big.mp3" type="audio/mpeg" length="{big_size}"/></item></channel></rss>')
+
+
+def generate(data, episodes, episode_size, big_size, feed_items):
+    os.makedirs(os.path.join(data, "ep"), exist_ok=True)
+    for i in range(episodes):
+        write_random(os.path.join(data, "ep", f"{i}.mp3"), episode_size)
+    write_random(os.path.join(data, "big.mp3"), big_size)
     description = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 12
     rss = []
     for i in range(feed_items):
@@ -175,6 +189,7 @@ def main():
         return prepare
 
     server, base = serve(data)
+    write_feeds(data, base, episodes, episode_size, big_size)
     try:
         # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
         feed = f"{base}/feed.xml"
@@ -212,6 +227,9 @@ def main():
             peer = [os.path.join(venv, "bin", "podcast-archiver"), "--feed", feed, "--dir", peer_dir, "--database", peer_db,
                     "--quiet"]
             peer_first, _ = median_of(reps, fresh_peer, peer, env)
+            peer_files = sum(len(files) for _, _, files in os.walk(peer_dir))
+            if peer_files < episodes:  # it exits 0 whatever happened: check its work
+                raise RuntimeError(f"podcast-archiver archived {peer_files} of {episodes} episodes")
             peer_noop, _ = median_of(reps, None, peer, env)
             rows.append(("podcast-archiver first sync (4 parallel)", peer_first, None,
                          f"podarchive is {peer_first / first:.1f}x faster"))
