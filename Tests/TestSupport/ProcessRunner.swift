@@ -88,7 +88,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// SIGKILL: the process gets no chance to clean up, as in a power cut or the OOM killer.
     public func kill() {
-        sendSignal(process.processIdentifier, SIGKILL)
+        _ = sendSignal(process.processIdentifier, SIGKILL)
     }
 
     public func wait() -> ProcessResult {

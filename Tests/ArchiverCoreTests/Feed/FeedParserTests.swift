@@ -95,6 +95,27 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(feed.title, "\u{201C}Café\u{201D} €5")
     }
 
+    func test_relativeEnclosureURLs_resolveLikeABrowser() throws {
+        let cases: [(String, String, String)] = [
+            ("https://example.com/podcast/feed.xml", "ep1.mp3", "https://example.com/podcast/ep1.mp3"),
+            ("https://example.com/podcast/feed.xml", "media/ep1.mp3", "https://example.com/podcast/media/ep1.mp3"),
+            ("https://example.com/podcast/feed.xml", "/root.mp3", "https://example.com/root.mp3"),
+            ("https://example.com/podcast/", "ep1.mp3", "https://example.com/podcast/ep1.mp3"),
+            ("https://example.com", "ep1.mp3", "https://example.com/ep1.mp3"),
+            ("http://127.0.0.1:8080/a/b/feed", "x.mp3?t=1", "http://127.0.0.1:8080/a/b/x.mp3?t=1"),
+            ("https://example.com/a/b/feed.xml", "../up.mp3", "https://example.com/a/up.mp3"),
+            ("https://example.com/a/b/feed.xml", "./here.mp3", "https://example.com/a/b/here.mp3"),
+            ("https://example.com/a/feed.xml?x=1", "ep.mp3", "https://example.com/a/ep.mp3"),
+            ("https://example.com/a/feed.xml", "//cdn.example.net/e.mp3", "https://cdn.example.net/e.mp3"),
+            ("https://example.com/a/feed.xml", "with space.mp3", "https://example.com/a/with%20space.mp3"),
+        ]
+        for (base, raw, expected) in cases {
+            let rss = "<rss><channel><item><enclosure url=\"\(raw)\"/></item></channel></rss>"
+            let feed = try FeedParser.parse(Data(rss.utf8), url: URL(string: base))
+            XCTAssertEqual(feed.episodes.first?.url, expected, "\(raw) against \(base)")
+        }
+    }
+
     // MARK: - Broken but readable
 
     func test_parse_newlineBeforeXMLDeclaration_recovers() throws {
