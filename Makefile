@@ -37,7 +37,9 @@ demo: release
 	echo; echo "== the archive (file dates are the episodes' publication dates)"; \
 	TZ=UTC ls -l --time-style='+%Y-%m-%d %H:%M UTC' "demo-archive/podarchive demo"; \
 	echo; echo "== demo-archive/podarchive demo/.podarchive/index.json"; \
-	cat "demo-archive/podarchive demo/.podarchive/index.json"
+	cat "demo-archive/podarchive demo/.podarchive/index.json"; \
+	echo; echo "== podarchive verify demo-archive (every file against its recorded SHA-256)"; \
+	$(RELEASE_BIN) verify demo-archive
 
 # Time podarchive against curl, podcast-archiver, bare parser passes and feedparser (see BENCHMARKS.md).
 # Generates about 600 MB of data under .build/bench; takes a few minutes.
