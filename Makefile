@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo corpus bench bench-smoke fuzz lint format clean
+.PHONY: all build release test demo corpus bench bench-smoke fuzz install uninstall lint format clean
 
 all: build
 
@@ -73,6 +73,26 @@ fuzz:
 		[ -f "$$crash" ] || continue; cp "$$crash" Fixtures/fuzz/regressions/; \
 		echo "fuzz: kept $$(basename $$crash) in Fixtures/fuzz/regressions"; status=1; \
 	done; exit $$status
+
+# The release binary, the man page and completions for bash, zsh and fish. DESTDIR is honoured for packaging.
+DOCS := Sources/podarchive/Documentation
+COMPLETIONS := Sources/podarchive/Completions
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+install: release
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/podarchive
+	install -m 644 $(DOCS)/podarchive.1 $(MANDIR)/podarchive.1
+	install -m 644 $(COMPLETIONS)/podarchive.bash $(BASHDIR)/podarchive
+	install -m 644 $(COMPLETIONS)/_podarchive $(ZSHDIR)/_podarchive
+	install -m 644 $(COMPLETIONS)/podarchive.fish $(FISHDIR)/podarchive.fish
+
+uninstall:
+	rm -f $(BINDIR)/podarchive $(MANDIR)/podarchive.1 $(BASHDIR)/podarchive $(ZSHDIR)/_podarchive \
+		$(FISHDIR)/podarchive.fish
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -14,7 +14,10 @@ let package = Package(
         // SHA-256 compression with the x86 SHA instructions, used by ArchiverCore.SHA256 when the CPU has them.
         .target(name: "CSHA256"),
         .target(name: "ArchiverCore", dependencies: ["CSHA256"]),
-        .executableTarget(name: "podarchive", dependencies: ["ArchiverCore"]),
+        .executableTarget(
+            name: "podarchive", dependencies: ["ArchiverCore"],
+            // Installed by `make install`, not built: the man page and the shell completions.
+            exclude: ["Documentation", "Completions"]),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
         .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
         // Loopback HTTP server and fixture helpers shared by both test targets.

@@ -96,6 +96,7 @@ enum HelpText {
         and lists each file that is missing, resized or changed.
 
         Options:
+          --to DIR           the archive root, when DIR is not given
           --repair           download those files again; a damaged file is kept until its replacement is
                              in place
         \(transferOptions)
