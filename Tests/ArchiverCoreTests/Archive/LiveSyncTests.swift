@@ -63,6 +63,20 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: good.path), audio)
         let modified = try FileManager.default.attributesOfItem(atPath: good.path)[.modificationDate] as? Date
         XCTAssertEqual(modified?.timeIntervalSince1970, 1_736_514_000)
+        #if os(Linux)
+            // Read back from outside, as `getfattr -n user.xdg.origin.url` would (Swift's Glibc lacks getxattr).
+            let read = try ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "python3", "-c",
+                    "import os, sys; sys.stdout.write(os.getxattr(sys.argv[1], 'user.xdg.origin.url').decode())",
+                    good.path,
+                ],
+                environment: ["PATH": "/usr/bin:/bin"])
+            if read.stderr.contains("Operation not supported") { return }  // a file system without user xattrs
+            XCTAssertEqual(read.status, 0, read.stderr)
+            XCTAssertEqual(read.stdout, server.url("/good.mp3").absoluteString, read.stderr)
+        #endif
     }
 
     func test_sync_secondRun_downloadsOnlyWhatFailedBefore() async throws {

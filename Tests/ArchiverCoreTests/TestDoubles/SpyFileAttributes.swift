@@ -9,6 +9,11 @@ final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
         var creationDate: Date?
     }
 
+    private var origins: [String: String] = [:]
+
+    /// The `user.xdg.origin.url` set on each path.
+    var originURLs: [String: String] { lock.withLock { origins } }
+
     private let fileSystem: FakeFileSystem
     private let lock = NSLock()
     private var recorded: [Change] = []
@@ -20,6 +25,12 @@ final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
     var changes: [Change] { lock.withLock { recorded } }
 
     func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
+        if let extended = attributes[FileAttributeKey("NSFileExtendedAttributes")] as? [String: Data] {
+            lock.withLock {
+                origins[path] = extended["user.xdg.origin.url"].map { String(decoding: $0, as: UTF8.self) }
+            }
+            return
+        }
         let change = Change(
             path: path, modificationDate: attributes[.modificationDate] as? Date,
             creationDate: attributes[.creationDate] as? Date)
