@@ -72,6 +72,7 @@ final class ArgumentsTests: XCTestCase {
                     SyncArguments(feed: "feed", transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
             ))
         XCTAssertEqual(CommandLineTool.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
+        XCTAssertEqual(parse("sync feed --json"), .success(.sync(SyncArguments(feed: "feed", json: true))))
         XCTAssertEqual(parse("verify"), .success(.verify(VerifyArguments(directory: nil))))
         XCTAssertEqual(
             parse("verify /srv/podcasts --repair"),

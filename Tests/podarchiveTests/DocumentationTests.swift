@@ -72,6 +72,6 @@ final class DocumentationTests: XCTestCase {
 
         let result = try ProcessRunner.run(bash, ["-c", probe], environment: ["PATH": "/usr/bin:/bin"])
 
-        XCTAssertEqual(result.stdout, "verify\n--jobs\n", result.stderr)
+        XCTAssertEqual(result.stdout, "verify\n--json --jobs\n", result.stderr)
     }
 }

@@ -81,6 +81,49 @@ final class EndToEndTests: XCTestCase {
             missing.stderr, "podarchive: feed http://127.0.0.1:\(python.port)/no-such-feed.xml answered HTTP 404\n")
     }
 
+    func test_binary_syncJSON_printsAParsableSummaryOnly() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route(
+            "/feed.xml",
+            .ok(
+                "<rss><channel><title>JSON Show</title>"
+                    + "<item><title>Good</title><enclosure url=\"/good.mp3\"/></item>"
+                    + "<item><title>Gone</title><enclosure url=\"/gone.mp3\"/></item></channel></rss>",
+                type: "application/rss+xml"))
+        server.route("/good.mp3", .ok(Data("ID3 good".utf8)))
+
+        let result = try podarchive(
+            "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--json", "--retries", "0")
+
+        XCTAssertEqual(result.status, 1)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let feed = try XCTUnwrap((object["feeds"] as? [[String: Any]])?.first)
+        XCTAssertEqual(feed["title"] as? String, "JSON Show")
+        XCTAssertEqual(feed["status"] as? String, "episodes-failed")
+        XCTAssertEqual(feed["exit"] as? Int, 1)
+        XCTAssertEqual(feed["archived"] as? [String], ["JSON Show/Good.mp3"])
+        XCTAssertEqual(feed["bytes"] as? Int, 8)
+        XCTAssertNotNil(feed["seconds"] as? Double)
+        let failed = try XCTUnwrap(feed["failed"] as? [[String: Any]])
+        XCTAssertEqual(failed.first?["title"] as? String, "Gone")
+        XCTAssertEqual(failed.first?["reason"] as? String, "server answered HTTP 404")
+        XCTAssertTrue(result.stderr.contains("Gone"), "failures still go to stderr too")
+    }
+
+    func test_binary_syncJSON_feedFailure_isJSONToo() throws {
+        let result = try podarchive("sync", "http://127.0.0.1:9/feed.xml", "--to", "archive", "--json")
+
+        XCTAssertEqual(result.status, 3)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let feed = try XCTUnwrap((object["feeds"] as? [[String: Any]])?.first)
+        XCTAssertEqual(feed["status"] as? String, "feed-failed")
+        XCTAssertEqual(
+            feed["error"] as? String, "feed http://127.0.0.1:9/feed.xml could not be fetched: connection refused")
+    }
+
     func test_binary_usageError_exits2() throws {
         let result = try podarchive("sync")
 

@@ -22,6 +22,8 @@ struct SyncArguments: Equatable, Sendable {
     var feed: String
     var archiveDirectory: String?
     var transfer = TransferSettings()
+    /// Print a machine-readable summary instead of lines for people.
+    var json = false
 }
 
 struct ListArguments: Equatable, Sendable {
@@ -46,7 +48,10 @@ enum Arguments {
 
     /// The options each command accepts; `true` when the option takes a value.
     static let options: [String: [String: Bool]] = [
-        "sync": ["--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--help": false],
+        "sync": [
+            "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
+            "--help": false,
+        ],
         "list": ["--json": false, "--help": false],
         "verify": [
             "--to": true, "--repair": false, "--retries": true, "--timeout": true, "--wait": true, "--help": false,
@@ -85,7 +90,9 @@ enum Arguments {
         case "sync":
             let feed = try parsed.onePositional(named: "feed URL or file")
             return .sync(
-                SyncArguments(feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed)))
+                SyncArguments(
+                    feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
+                    json: parsed.flags.contains("--json")))
         case "list":
             return .list(
                 ListArguments(

@@ -12,6 +12,8 @@ struct CommandLineTool: Sendable {
     let errors: any TextOutput
     /// Builds the archiver only when a command needs it (so `--help` never touches the network stack).
     let makeArchiver: @Sendable () -> Archiver
+    /// The clock, for the seconds `sync --json` reports.
+    var now: @Sendable () -> Date = { Date() }
 
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
@@ -73,6 +75,7 @@ struct CommandLineTool: Sendable {
 
     private func sync(_ arguments: SyncArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let started = now()
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
             let output = self.output
@@ -83,15 +86,33 @@ struct CommandLineTool: Sendable {
                 case .feedRead:
                     break
                 case .archived(_, let file, let bytes):
+                    // With --json, standard output carries the JSON alone.
+                    guard !arguments.json else { return }
                     output.write("archived \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))\n")
                 case .failed(let episode, let failure):
                     errors.write("podarchive: \(SyncFormatter.failureLine(episode, failure))\n")
                 }
             }
-            output.write(SyncFormatter.summary(report) + "\n")
-            return report.failed.isEmpty ? .success : .episodesFailed
+            let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed
+            if arguments.json {
+                output.write(
+                    SyncFormatter.json(
+                        feed: source.displayName, report: report, root: root, code: code,
+                        seconds: now().timeIntervalSince(started)))
+            } else {
+                output.write(SyncFormatter.summary(report) + "\n")
+            }
+            return code
         } catch {
-            return report(error)
+            let code = report(error)
+            if arguments.json {
+                output.write(
+                    SyncFormatter.json(
+                        feed: arguments.feed, report: nil, root: root, code: code,
+                        seconds: now().timeIntervalSince(started),
+                        error: SyncFormatter.oneLine(error.localizedDescription)))
+            }
+            return code
         }
     }
 

@@ -52,6 +52,53 @@ enum SyncFormatter {
         return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + unchanged
     }
 
+    /// The summary `sync --json` prints: one object per feed, under "feeds" (one feed today, several later).
+    static func json(
+        feed: String, report: SyncReport?, root: URL, code: ExitCode, seconds: TimeInterval, error: String? = nil
+    ) -> String {
+        var out = JSONWriter()
+        out.raw("{\"feeds\": [\n  {\"feed\": ")
+        out.string(feed)
+        out.raw(", \"title\": ")
+        out.string(report?.feedTitle)
+        out.raw(", \"folder\": ")
+        out.string(report?.folder.path)
+        out.raw(", \"status\": ")
+        out.string(status(code))
+        out.raw(", \"exit\": \(code.rawValue), \"error\": ")
+        out.string(error)
+        out.raw(", \"feedUnchanged\": \(report?.feedUnchanged ?? false)")
+        out.raw(",\n   \"archived\": [")
+        for (position, file) in (report?.archived ?? []).enumerated() {
+            out.raw(position == 0 ? "" : ", ")
+            out.string(relative(file, to: root))
+        }
+        out.raw("], \"skipped\": \(report?.alreadyArchived ?? 0), \"bytes\": \(report?.bytes ?? 0),")
+        out.raw(" \"seconds\": \(String(format: "%.3f", seconds)),\n   \"failed\": [")
+        for (position, failed) in (report?.failed ?? []).enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(failed.episode.title)
+            out.raw(", \"url\": ")
+            out.string(failed.episode.url)
+            out.raw(", \"reason\": ")
+            out.string(failed.failure.reason)
+            out.raw("}")
+        }
+        out.raw("]}\n]}\n")
+        return out.text
+    }
+
+    private static func status(_ code: ExitCode) -> String {
+        switch code {
+        case .success: return "ok"
+        case .episodesFailed: return "episodes-failed"
+        case .usage: return "usage"
+        case .feedFailed: return "feed-failed"
+        case .locked: return "locked"
+        case .archiveFailed: return "archive-failed"
+        }
+    }
+
     static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)"
     }

@@ -12,7 +12,7 @@ complete -c podarchive -n "__fish_seen_subcommand_from sync verify" -l jobs -r -
 complete -c podarchive -n "__fish_seen_subcommand_from sync verify" -l retries -r -d 'Tries after failures that may pass'
 complete -c podarchive -n "__fish_seen_subcommand_from sync verify" -l timeout -r -d 'Seconds each episode may take'
 complete -c podarchive -n "__fish_seen_subcommand_from sync verify" -l wait -r -d 'Seconds to wait for another sync'
-complete -c podarchive -n "__fish_seen_subcommand_from list" -l json -d 'Print JSON'
+complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l json -d 'Print JSON'
 complete -c podarchive -n "__fish_seen_subcommand_from verify" -l repair -d 'Download damaged files again'
 complete -c podarchive -n "__fish_seen_subcommand_from help" -a "$commands"
 complete -c podarchive -s h -l help -d 'Show help'
