@@ -73,6 +73,11 @@ final class ArgumentsTests: XCTestCase {
             ))
         XCTAssertEqual(CommandLineTool.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
         XCTAssertEqual(parse("sync feed --json"), .success(.sync(SyncArguments(feed: "feed", json: true))))
+        XCTAssertEqual(parse("sync feed --quiet"), .success(.sync(SyncArguments(feed: "feed", verbosity: .quiet))))
+        XCTAssertEqual(parse("sync feed --verbose"), .success(.sync(SyncArguments(feed: "feed", verbosity: .verbose))))
+        XCTAssertEqual(
+            parse("sync feed --quiet --verbose"),
+            .failure(UsageError(message: "options '--quiet' and '--verbose' exclude each other", command: "sync")))
         XCTAssertEqual(parse("verify"), .success(.verify(VerifyArguments(directory: nil))))
         XCTAssertEqual(
             parse("verify /srv/podcasts --repair"),

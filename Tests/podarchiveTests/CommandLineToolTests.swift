@@ -57,6 +57,32 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(folder.visibleFiles(), ["archive/CLI Show/One.mp3"])
     }
 
+    func test_sync_quiet_printsOnlyErrors_verbose_saysWhatItSkipped() async {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Gone", "/gone.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+
+        let quiet = await run(
+            "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--quiet", "--retries", "0")
+        let quietOutput = output.text
+        let verboseOutput = CapturedOutput()
+        let verbose = await CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: verboseOutput,
+            errors: CapturedOutput(),
+            makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) }
+        ).run(["sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--verbose", "--retries", "0"])
+
+        XCTAssertEqual(quiet, .episodesFailed)
+        XCTAssertEqual(quietOutput, "", "--quiet: nothing on standard output")
+        XCTAssertEqual(errors.lines.count, 1, "but the failure is still reported")
+        XCTAssertEqual(verbose, .episodesFailed)
+        XCTAssertEqual(
+            verboseOutput.lines,
+            [
+                "feed lists 2 episodes, 1 to fetch", "skipped One: already archived as One.mp3",
+                "CLI Show: 0 archived, 1 failed, 1 already archived",
+            ])
+    }
+
     func test_sync_someEpisodesFail_exits1WithOneLinePerFailureNamingEpisodeURLAndReason() async {
         serveFeed(episodes: [("One", "/1.mp3"), ("Gone", "/gone.mp3")])
         server.route("/1.mp3", .ok(Data("audio".utf8)))

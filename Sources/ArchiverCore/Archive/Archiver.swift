@@ -133,12 +133,17 @@ public struct Archiver: Sendable {
         let loadedIndex = context.index
 
         var work: [WorkItem] = []
+        var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
         switch fetch {
         case .changed(let feed, _):
             context.index.title = feed.title ?? context.index.title
             for episode in feed.episodes where inFeed.insert(episode.identity).inserted {
-                if context.index.entry(for: episode) == nil { work.append(.new(episode)) }
+                if let entry = context.index.entry(for: episode) {
+                    skipped.append((episode, entry.file))
+                } else {
+                    work.append(.new(episode))
+                }
             }
             // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again.
             context.index.failures.removeAll { !inFeed.contains($0.key) }
@@ -163,6 +168,7 @@ public struct Archiver: Sendable {
         onEvent(
             .feedRead(
                 title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
+        for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
 
         var names = NameAllocator(taken: present.union(context.index.fileNames))
         let paths = context.paths

@@ -82,6 +82,8 @@ extension ArchiveError: LocalizedError {
 public enum SyncEvent: Sendable, Equatable {
     /// The feed was read: how many episodes it lists and how many of them are new.
     case feedRead(title: String, folder: URL, episodes: Int, new: Int)
+    /// An episode of the feed is archived already (as `file`), so it was skipped.
+    case skipped(Episode, file: String)
     /// An episode was downloaded, checked and moved into place.
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.

@@ -24,6 +24,13 @@ struct SyncArguments: Equatable, Sendable {
     var transfer = TransferSettings()
     /// Print a machine-readable summary instead of lines for people.
     var json = false
+    /// How much to say on standard output.
+    var verbosity = Verbosity.normal
+}
+
+/// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
+enum Verbosity: Equatable, Sendable {
+    case quiet, normal, verbose
 }
 
 struct ListArguments: Equatable, Sendable {
@@ -50,7 +57,7 @@ enum Arguments {
     static let options: [String: [String: Bool]] = [
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
-            "--help": false,
+            "--quiet": false, "--verbose": false, "--help": false,
         ],
         "list": ["--json": false, "--help": false],
         "verify": [
@@ -92,7 +99,7 @@ enum Arguments {
             return .sync(
                 SyncArguments(
                     feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
-                    json: parsed.flags.contains("--json")))
+                    json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed)))
         case "list":
             return .list(
                 ListArguments(
@@ -107,6 +114,16 @@ enum Arguments {
                     directory: parsed.positionals.first ?? parsed.values["--to"],
                     repair: parsed.flags.contains("--repair"),
                     transfer: try transfer(parsed)))
+        }
+    }
+
+    private static func verbosity(_ parsed: ParsedOptions) throws -> Verbosity {
+        switch (parsed.flags.contains("--quiet"), parsed.flags.contains("--verbose")) {
+        case (true, true):
+            throw UsageError(message: "options '--quiet' and '--verbose' exclude each other", command: parsed.command)
+        case (true, false): return .quiet
+        case (false, true): return .verbose
+        case (false, false): return .normal
         }
     }
 

@@ -82,12 +82,18 @@ struct CommandLineTool: Sendable {
             let errors = self.errors
             let report = try await makeArchiver().sync(source, into: root, options: Self.options(arguments.transfer)) {
                 event in
+                // With --json, standard output carries the JSON alone; --quiet leaves only errors.
+                let lines = !arguments.json && arguments.verbosity != .quiet
                 switch event {
-                case .feedRead:
-                    break
+                case .feedRead(_, _, let episodes, let new):
+                    guard lines, arguments.verbosity == .verbose else { return }
+                    output.write("feed lists \(episodes) episode\(episodes == 1 ? "" : "s"), \(new) to fetch\n")
+                case .skipped(let episode, let file):
+                    guard lines, arguments.verbosity == .verbose else { return }
+                    output.write(
+                        "skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)\n")
                 case .archived(_, let file, let bytes):
-                    // With --json, standard output carries the JSON alone.
-                    guard !arguments.json else { return }
+                    guard lines else { return }
                     output.write("archived \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))\n")
                 case .failed(let episode, let failure):
                     errors.write("podarchive: \(SyncFormatter.failureLine(episode, failure))\n")
@@ -99,7 +105,7 @@ struct CommandLineTool: Sendable {
                     SyncFormatter.json(
                         feed: source.displayName, report: report, root: root, code: code,
                         seconds: now().timeIntervalSince(started)))
-            } else {
+            } else if arguments.verbosity != .quiet {
                 output.write(SyncFormatter.summary(report) + "\n")
             }
             return code

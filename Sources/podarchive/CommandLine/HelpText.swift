@@ -3,8 +3,8 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed> [--to DIR] [--json] [--jobs N] [--retries N] [--timeout SECONDS]
-                                      [--wait SECONDS]
+        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--jobs N] [--retries N]
+                                      [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json]
                podarchive verify [DIR] [--repair]
                podarchive help [command]
@@ -51,8 +51,8 @@ enum HelpText {
         """
 
     static let sync = """
-        usage: podarchive sync <feed> [--to DIR] [--json] [--jobs N] [--retries N] [--timeout SECONDS]
-                                      [--wait SECONDS]
+        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--jobs N] [--retries N]
+                                      [--timeout SECONDS] [--wait SECONDS]
 
         Downloads every episode of <feed> that is not archived yet into DIR/<feed title>/, one file per
         episode named after its title. Run it again and it fetches only what is new; episodes that failed and
@@ -61,6 +61,8 @@ enum HelpText {
 
         Options:
           --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
+          --quiet            print only errors (on standard error); the exit code says the rest
+          --verbose          also say what the feed lists and which episodes were skipped, and why
           --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
                              "folder", "status", "exit", "error", "feedUnchanged", "archived", "skipped",
                              "bytes", "seconds", "failed": [{"title", "url", "reason"}]}]}

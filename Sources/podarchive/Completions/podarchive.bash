@@ -15,7 +15,7 @@ _podarchive() {
     case "$command" in
         sync)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W "--to --json --jobs --retries --timeout --wait --help" -- "$current"))
+                COMPREPLY=($(compgen -W "--to --quiet --verbose --json --jobs --retries --timeout --wait --help" -- "$current"))
             else
                 COMPREPLY=($(compgen -f -- "$current"))
             fi ;;

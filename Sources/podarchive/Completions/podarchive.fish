@@ -16,3 +16,5 @@ complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l json -d 'Pr
 complete -c podarchive -n "__fish_seen_subcommand_from verify" -l repair -d 'Download damaged files again'
 complete -c podarchive -n "__fish_seen_subcommand_from help" -a "$commands"
 complete -c podarchive -s h -l help -d 'Show help'
+complete -c podarchive -n "__fish_seen_subcommand_from sync" -l quiet -d 'Print only errors'
+complete -c podarchive -n "__fish_seen_subcommand_from sync" -l verbose -d 'Also say what was skipped'
