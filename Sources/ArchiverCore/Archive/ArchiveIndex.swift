@@ -136,11 +136,6 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         return nil
     }
 
-    /// The entry recorded under `key`, if any.
-    public func entry(forKey key: String) -> Entry? {
-        episodes.first { $0.key == key }
-    }
-
     /// Adds an entry, replacing the one it matches (same key or same file).
     public mutating func record(_ entry: Entry) {
         if let position = episodes.firstIndex(where: { $0.key == entry.key || $0.file == entry.file }) {

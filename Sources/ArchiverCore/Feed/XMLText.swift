@@ -43,14 +43,6 @@ enum XMLText {
         }
     }
 
-    /// Decodes `range` into a String (invalid UTF-8 is repaired, never fatal).
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(range.count)
-        decode(bytes, range, into: &output)
-        return String(decoding: output, as: UTF8.self)
-    }
-
     /// `bytes` as a String without leading and trailing white space. ASCII white space is cut on the bytes;
     /// only when a non-ASCII character sits at either edge (U+00A0, U+2003...) does Foundation trim the rest.
     static func trimmedString<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> String

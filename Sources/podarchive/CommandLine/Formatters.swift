@@ -160,12 +160,3 @@ enum VerifyFormatter {
         return text
     }
 }
-
-/// Minimal JSON string encoding for output written by hand.
-enum JSONText {
-    static func string(_ value: String?) -> String {
-        var out = JSONWriter()
-        out.string(value)
-        return out.text
-    }
-}
