@@ -1,4 +1,6 @@
 // Argument parsing is a pure function: every command line maps to a command or a usage error.
+import ArchiverCore
+import Foundation
 import XCTest
 
 @testable import podarchive
@@ -84,6 +86,32 @@ final class ArgumentsTests: XCTestCase {
             .success(.verify(VerifyArguments(directory: "/srv/podcasts", repair: true))))
         XCTAssertEqual(parse("verify --to /srv/p"), .success(.verify(VerifyArguments(directory: "/srv/p"))))
         XCTAssertEqual(parse("help verify"), .success(.help(topic: "verify")))
+    }
+
+    func test_parse_filters() {
+        XCTAssertEqual(
+            parse("list feed --limit 3 --match ^Ep --since 2025-01-31"),
+            .success(
+                .list(
+                    ListArguments(
+                        feed: "feed",
+                        filter: EpisodeFilter(limit: 3, since: Date(timeIntervalSince1970: 1_738_281_600), match: "^Ep")
+                    ))))
+        XCTAssertEqual(
+            parse("sync feed --limit 0"),
+            .failure(UsageError(message: "option '--limit' needs a whole number of episodes, got '0'", command: "sync"))
+        )
+        XCTAssertEqual(
+            parse("list feed --match (unclosed"),
+            .failure(
+                UsageError(message: "option '--match' needs a regular expression, got '(unclosed'", command: "list")))
+        XCTAssertEqual(
+            parse("list feed --since yesterday"),
+            .failure(
+                UsageError(
+                    message:
+                        "option '--since' needs a date such as 2025-01-31 or 2025-01-31T18:00:00Z, got 'yesterday'",
+                    command: "list")))
     }
 
     func test_parse_badNumbers_areUsageErrorsQuotingTheValue() {

@@ -19,15 +19,18 @@ public struct SyncOptions: Sendable, Equatable {
     public var lockWait: TimeInterval
     /// How many episodes download at once.
     public var jobs: Int
+    /// Which of the feed's episodes this sync considers (new ones, earlier failures, missing files).
+    public var filter: EpisodeFilter
 
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
-        jobs: Int = 4
+        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter()
     ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
         self.lockWait = lockWait
         self.jobs = jobs
+        self.filter = filter
     }
 }
 
@@ -138,29 +141,32 @@ public struct Archiver: Sendable {
         switch fetch {
         case .changed(let feed, _):
             context.index.title = feed.title ?? context.index.title
-            for episode in feed.episodes where inFeed.insert(episode.identity).inserted {
+            let listed = Set(feed.episodes.map(\.identity))
+            for episode in options.filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
                 if let entry = context.index.entry(for: episode) {
                     skipped.append((episode, entry.file))
                 } else {
                     work.append(.new(episode))
                 }
             }
-            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again.
-            context.index.failures.removeAll { !inFeed.contains($0.key) }
+            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
+            // sync whose filter selects them.
+            context.index.failures.removeAll { !listed.contains($0.key) }
         case .notModified:
-            work = context.index.failures.map { .new($0.episode) }
+            work = options.filter.apply(to: context.index.failures.map(\.episode)).map { .new($0) }
         }
         let present = Set((try? files.contentsOfDirectory(atPath: context.folder.path)) ?? [])
-        for entry in context.index.episodes where !present.contains(entry.file) {
-            work.append(.missing(entry))  // Deleted by hand, or lost: fetch it again rather than forget it.
-        }
+        let missing = context.index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
+        let wanted = Set(options.filter.apply(to: missing.map(\.episode)).map(\.identity))
+        // Deleted by hand, or lost: fetch it again rather than forget it.
+        work += missing.filter { wanted.contains($0.episode.identity) }
 
         let title =
             context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
             ?? context.folder.lastPathComponent
         var report = SyncReport(feedTitle: title, folder: context.folder)
-        if case .changed(let feed, _) = fetch {
-            report.alreadyArchived = feed.episodes.count - work.filter(\.isNew).count
+        if case .changed = fetch {
+            report.alreadyArchived = skipped.count
         } else {
             report.alreadyArchived = context.index.episodes.count - work.count { !$0.isNew }
             report.feedUnchanged = true

@@ -1,4 +1,5 @@
 // Hand-written argument parsing: a pure function from the argument list to a command or a usage error.
+import ArchiverCore
 import Foundation
 
 /// What the user asked for.
@@ -26,6 +27,8 @@ struct SyncArguments: Equatable, Sendable {
     var json = false
     /// How much to say on standard output.
     var verbosity = Verbosity.normal
+    /// Which episodes to consider.
+    var filter = EpisodeFilter()
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
@@ -36,6 +39,7 @@ enum Verbosity: Equatable, Sendable {
 struct ListArguments: Equatable, Sendable {
     var feed: String
     var json = false
+    var filter = EpisodeFilter()
 }
 
 struct VerifyArguments: Equatable, Sendable {
@@ -57,9 +61,9 @@ enum Arguments {
     static let options: [String: [String: Bool]] = [
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
-            "--quiet": false, "--verbose": false, "--help": false,
+            "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--help": false,
         ],
-        "list": ["--json": false, "--help": false],
+        "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
         "verify": [
             "--to": true, "--repair": false, "--retries": true, "--timeout": true, "--wait": true, "--help": false,
         ],
@@ -99,11 +103,13 @@ enum Arguments {
             return .sync(
                 SyncArguments(
                     feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
-                    json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed)))
+                    json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed))
+            )
         case "list":
             return .list(
                 ListArguments(
-                    feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json")))
+                    feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
+                    filter: try filter(parsed)))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(
@@ -115,6 +121,34 @@ enum Arguments {
                     repair: parsed.flags.contains("--repair"),
                     transfer: try transfer(parsed)))
         }
+    }
+
+    private static func filter(_ parsed: ParsedOptions) throws -> EpisodeFilter {
+        var filter = EpisodeFilter()
+        if let text = parsed.values["--limit"] {
+            guard let value = Int(text), value >= 1 else {
+                throw UsageError(
+                    message: "option '--limit' needs a whole number of episodes, got '\(text)'", command: parsed.command
+                )
+            }
+            filter.limit = value
+        }
+        if let text = parsed.values["--since"] {
+            guard let date = FeedDate.parseRFC3339(text) else {
+                throw UsageError(
+                    message: "option '--since' needs a date such as 2025-01-31 or 2025-01-31T18:00:00Z, got '\(text)'",
+                    command: parsed.command)
+            }
+            filter.since = date
+        }
+        if let text = parsed.values["--match"] {
+            guard EpisodeFilter.validate(pattern: text) else {
+                throw UsageError(
+                    message: "option '--match' needs a regular expression, got '\(text)'", command: parsed.command)
+            }
+            filter.match = text
+        }
+        return filter
     }
 
     private static func verbosity(_ parsed: ParsedOptions) throws -> Verbosity {

@@ -63,7 +63,8 @@ struct CommandLineTool: Sendable {
     private func list(_ arguments: ListArguments) async -> ExitCode {
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
-            let feed = try await makeArchiver().list(source)
+            var feed = try await makeArchiver().list(source)
+            feed.episodes = arguments.filter.apply(to: feed.episodes)
             output.write(arguments.json ? ListFormatter.json(feed) : ListFormatter.table(feed))
             return .success
         } catch {
@@ -80,7 +81,9 @@ struct CommandLineTool: Sendable {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
             let output = self.output
             let errors = self.errors
-            let report = try await makeArchiver().sync(source, into: root, options: Self.options(arguments.transfer)) {
+            var options = Self.options(arguments.transfer)
+            options.filter = arguments.filter
+            let report = try await makeArchiver().sync(source, into: root, options: options) {
                 event in
                 // With --json, standard output carries the JSON alone; --quiet leaves only errors.
                 let lines = !arguments.json && arguments.verbosity != .quiet

@@ -5,7 +5,7 @@ enum HelpText {
     static let usage = """
         usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--jobs N] [--retries N]
                                       [--timeout SECONDS] [--wait SECONDS]
-               podarchive list <feed> [--json]
+               podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
                podarchive verify [DIR] [--repair]
                podarchive help [command]
                podarchive --version
@@ -39,6 +39,12 @@ enum HelpText {
         Run 'podarchive help sync' for where files go and how they are dated.
         """
 
+    static let filterOptions = """
+          --limit N          only the newest N episodes
+          --since DATE       only episodes published on or after DATE (2025-01-31, or RFC 3339)
+          --match REGEX      only episodes whose title matches REGEX (prefix (?i) to ignore case)
+        """
+
     static let transferOptions = """
           --jobs N           download N episodes at once, so at most N connections to one host
                              (default 4); output stays in feed order
@@ -61,6 +67,7 @@ enum HelpText {
 
         Options:
           --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
+        \(filterOptions)
           --quiet            print only errors (on standard error); the exit code says the rest
           --verbose          also say what the feed lists and which episodes were skipped, and why
           --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
@@ -83,14 +90,16 @@ enum HelpText {
         """
 
     static let list = """
-        usage: podarchive list <feed> [--json]
+        usage: podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
 
         Prints the episodes of <feed> in document order without downloading anything.
 
         Options:
-          --json     print one JSON object: {"title", "episodes": [{"title", "guid", "url", "type",
-                     "length", "published"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null
-          -h, --help show this help
+          --json             print one JSON object: {"title", "episodes": [{"title", "guid", "url",
+                             "type", "length", "published"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent
+                             values as null
+        \(filterOptions)
+          -h, --help         show this help
 
         \(exitCodes)
         """

@@ -10,18 +10,18 @@ _podarchive() {
     fi
     case "$previous" in
         --to) COMPREPLY=($(compgen -d -- "$current")); return ;;
-        --jobs|--retries|--timeout|--wait) return ;;
+        --jobs|--retries|--timeout|--wait|--limit|--since|--match) return ;;
     esac
     case "$command" in
         sync)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W "--to --quiet --verbose --json --jobs --retries --timeout --wait --help" -- "$current"))
+                COMPREPLY=($(compgen -W "--to --quiet --verbose --json --limit --since --match --jobs --retries --timeout --wait --help" -- "$current"))
             else
                 COMPREPLY=($(compgen -f -- "$current"))
             fi ;;
         list)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --help" -- "$current"))
+                COMPREPLY=($(compgen -W "--json --limit --since --match --help" -- "$current"))
             else
                 COMPREPLY=($(compgen -f -- "$current"))
             fi ;;

@@ -18,3 +18,6 @@ complete -c podarchive -n "__fish_seen_subcommand_from help" -a "$commands"
 complete -c podarchive -s h -l help -d 'Show help'
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l quiet -d 'Print only errors'
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l verbose -d 'Also say what was skipped'
+complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l limit -r -d 'Only the newest N episodes'
+complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l since -r -d 'Only episodes published since a date'
+complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l match -r -d 'Only titles matching a regular expression'

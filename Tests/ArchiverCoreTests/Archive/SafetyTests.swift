@@ -173,6 +173,22 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(report.archived.count, 2)
     }
 
+    // MARK: - Filters
+
+    func test_sync_withFilter_downloadsOnlyWhatItSelectsAndKeepsOtherFailures() async throws {
+        let feed = rss([("Ep 2", "https://example.com/2.mp3", "2"), ("Bonus", "https://example.com/b.mp3", "b")])
+        downloader.script("https://example.com/b.mp3", [SpyDownloader.Canned(status: 404)])
+        _ = try await sync(
+            feed, options: SyncOptions(retry: RetryPolicy(retries: 0), filter: EpisodeFilter(match: "Bonus")))
+        downloader.script("https://example.com/2.mp3", [audio("two")])
+
+        let report = try await sync(feed, options: SyncOptions(filter: EpisodeFilter(match: "^Ep")))
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Ep 2.mp3"])
+        XCTAssertEqual(downloader.requests.map { $0.url!.lastPathComponent }, ["b.mp3", "2.mp3"])
+        XCTAssertEqual(try index.failures.map(\.key), ["b"], "the bonus failure waits for a sync that selects it")
+    }
+
     // MARK: - After a crash
 
     /// What a run killed around the rename leaves: a download record saying the file is complete, with its hash
