@@ -3,7 +3,8 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--jobs N] [--retries N]
+        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--limit N]
+                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
                                       [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
                podarchive verify [DIR] [--repair]
@@ -57,7 +58,8 @@ enum HelpText {
         """
 
     static let sync = """
-        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--jobs N] [--retries N]
+        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--limit N]
+                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
                                       [--timeout SECONDS] [--wait SECONDS]
 
         Downloads every episode of <feed> that is not archived yet into DIR/<feed title>/, one file per
