@@ -13,15 +13,16 @@ final class ArgumentsTests: XCTestCase {
     func test_parse_validCommandLines() {
         XCTAssertEqual(
             parse("sync https://x.org/feed"),
-            .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: nil))))
+            .success(.sync(SyncArguments(feeds: ["https://x.org/feed"], archiveDirectory: nil))))
         XCTAssertEqual(
             parse("sync https://x.org/feed --to /srv/podcasts"),
-            .success(.sync(SyncArguments(feed: "https://x.org/feed", archiveDirectory: "/srv/podcasts"))))
+            .success(.sync(SyncArguments(feeds: ["https://x.org/feed"], archiveDirectory: "/srv/podcasts"))))
         XCTAssertEqual(
             parse("sync --to=archive feed.xml"),
-            .success(.sync(SyncArguments(feed: "feed.xml", archiveDirectory: "archive"))))
+            .success(.sync(SyncArguments(feeds: ["feed.xml"], archiveDirectory: "archive"))))
         XCTAssertEqual(
-            parse("sync -- -odd-name.xml"), .success(.sync(SyncArguments(feed: "-odd-name.xml", archiveDirectory: nil)))
+            parse("sync -- -odd-name.xml"),
+            .success(.sync(SyncArguments(feeds: ["-odd-name.xml"], archiveDirectory: nil)))
         )
         XCTAssertEqual(parse("list feed.xml"), .success(.list(ListArguments(feed: "feed.xml", json: false))))
         XCTAssertEqual(parse("list --json feed.xml"), .success(.list(ListArguments(feed: "feed.xml", json: true))))
@@ -43,7 +44,9 @@ final class ArgumentsTests: XCTestCase {
             .failure(UsageError(message: "unknown command 'lst' (did you mean 'list'?)", command: nil)))
         XCTAssertEqual(parse("frobnicate"), .failure(UsageError(message: "unknown command 'frobnicate'", command: nil)))
         XCTAssertEqual(parse("--verbose"), .failure(UsageError(message: "unknown option '--verbose'", command: nil)))
-        XCTAssertEqual(parse("sync"), .failure(UsageError(message: "missing feed URL or file", command: "sync")))
+        XCTAssertEqual(
+            parse("sync"),
+            .failure(UsageError(message: "missing feed URL or file (or --opml FILE, --feeds FILE)", command: "sync")))
         XCTAssertEqual(
             parse("sync feed --too dir"),
             .failure(UsageError(message: "unknown option '--too' (did you mean '--to'?)", command: "sync")))
@@ -51,9 +54,7 @@ final class ArgumentsTests: XCTestCase {
             parse("sync feed --to"), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
         XCTAssertEqual(
             parse("sync feed --to="), .failure(UsageError(message: "option '--to' needs a value", command: "sync")))
-        XCTAssertEqual(
-            parse("sync a b"),
-            .failure(UsageError(message: "unexpected argument 'b': sync takes one feed", command: "sync")))
+        XCTAssertEqual(parse("sync a b"), .success(.sync(SyncArguments(feeds: ["a", "b"]))))
         XCTAssertEqual(
             parse("list feed --jsn"),
             .failure(UsageError(message: "unknown option '--jsn' (did you mean '--json'?)", command: "list")))
@@ -71,12 +72,14 @@ final class ArgumentsTests: XCTestCase {
             parse("sync feed --retries 5 --timeout 90 --wait 30 --jobs 8"),
             .success(
                 .sync(
-                    SyncArguments(feed: "feed", transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
+                    SyncArguments(
+                        feeds: ["feed"], transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
             ))
         XCTAssertEqual(CommandLineTool.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
-        XCTAssertEqual(parse("sync feed --json"), .success(.sync(SyncArguments(feed: "feed", json: true))))
-        XCTAssertEqual(parse("sync feed --quiet"), .success(.sync(SyncArguments(feed: "feed", verbosity: .quiet))))
-        XCTAssertEqual(parse("sync feed --verbose"), .success(.sync(SyncArguments(feed: "feed", verbosity: .verbose))))
+        XCTAssertEqual(parse("sync feed --json"), .success(.sync(SyncArguments(feeds: ["feed"], json: true))))
+        XCTAssertEqual(parse("sync feed --quiet"), .success(.sync(SyncArguments(feeds: ["feed"], verbosity: .quiet))))
+        XCTAssertEqual(
+            parse("sync feed --verbose"), .success(.sync(SyncArguments(feeds: ["feed"], verbosity: .verbose))))
         XCTAssertEqual(
             parse("sync feed --quiet --verbose"),
             .failure(UsageError(message: "options '--quiet' and '--verbose' exclude each other", command: "sync")))
@@ -86,6 +89,13 @@ final class ArgumentsTests: XCTestCase {
             .success(.verify(VerifyArguments(directory: "/srv/podcasts", repair: true))))
         XCTAssertEqual(parse("verify --to /srv/p"), .success(.verify(VerifyArguments(directory: "/srv/p"))))
         XCTAssertEqual(parse("help verify"), .success(.help(topic: "verify")))
+    }
+
+    func test_parse_severalFeedsAndFeedLists() {
+        XCTAssertEqual(
+            parse("sync --opml subs.opml --feeds list.txt https://a.example/feed"),
+            .success(.sync(SyncArguments(feeds: ["https://a.example/feed"], opml: "subs.opml", feedList: "list.txt"))))
+        XCTAssertEqual(parse("sync --opml subs.opml"), .success(.sync(SyncArguments(feeds: [], opml: "subs.opml"))))
     }
 
     func test_parse_filters() {

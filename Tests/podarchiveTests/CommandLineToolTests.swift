@@ -134,12 +134,38 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(folder.files(), [], "a failed feed creates nothing")
     }
 
+    func test_sync_severalFeeds_oneFailingNeverStopsTheOthers_exitIsTheWorst() async throws {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+        let list = folder.url.appendingPathComponent("feeds.txt")
+        try Data("# two feeds\n\(server.url("/missing.xml"))\n".utf8).write(to: list)
+
+        let code = await run(
+            "sync", server.url("/feed.xml").absoluteString, "--feeds", "feeds.txt", "--to", "archive", "--json")
+
+        XCTAssertEqual(code, .feedFailed, "one feed failed to be read: 3 beats the other's 0")
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any], output.text)
+        let feeds = try XCTUnwrap(object["feeds"] as? [[String: Any]])
+        XCTAssertEqual(feeds.map { $0["status"] as? String }, ["ok", "feed-failed"])
+        XCTAssertEqual(feeds.first?["archived"] as? [String], ["CLI Show/One.mp3"])
+        XCTAssertEqual(errors.lines, ["podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"])
+    }
+
+    func test_sync_unreadableFeedList_exits2() async {
+        let code = await run("sync", "--opml", "nowhere.opml", "--to", "archive")
+
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(errors.lines, ["podarchive: feed list \(folder.url.path)/nowhere.opml cannot be read"])
+        XCTAssertEqual(folder.files(), [])
+    }
+
     func test_usageErrors_exit2AndPrintUsageOnStderr() async {
         let code = await run("sync", "feed.xml", "--too", "x")
 
         XCTAssertEqual(code, .usage)
         XCTAssertEqual(errors.lines.first, "podarchive: unknown option '--too' (did you mean '--to'?)")
-        XCTAssertTrue(errors.text.contains("usage: podarchive sync <feed> [--to DIR]"))
+        XCTAssertTrue(errors.text.contains("usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR]"))
         XCTAssertEqual(output.text, "")
     }
 

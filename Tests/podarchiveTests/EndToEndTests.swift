@@ -128,7 +128,9 @@ final class EndToEndTests: XCTestCase {
         let result = try podarchive("sync")
 
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("podarchive: missing feed URL or file\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("podarchive: missing feed URL or file (or --opml FILE, --feeds FILE)\n"),
+            result.stderr)
     }
 }
 

@@ -20,7 +20,11 @@ struct TransferSettings: Equatable, Sendable {
 }
 
 struct SyncArguments: Equatable, Sendable {
-    var feed: String
+    /// Feeds named on the command line.
+    var feeds: [String]
+    /// An OPML subscription list, and a plain list (one feed a line), read for more feeds.
+    var opml: String? = nil
+    var feedList: String? = nil
     var archiveDirectory: String?
     var transfer = TransferSettings()
     /// Print a machine-readable summary instead of lines for people.
@@ -61,7 +65,8 @@ enum Arguments {
     static let options: [String: [String: Bool]] = [
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
-            "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--help": false,
+            "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--opml": true,
+            "--feeds": true, "--help": false,
         ],
         "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
         "verify": [
@@ -99,10 +104,14 @@ enum Arguments {
     private static func command(_ name: String, _ parsed: ParsedOptions) throws -> Command {
         switch name {
         case "sync":
-            let feed = try parsed.onePositional(named: "feed URL or file")
+            guard !parsed.positionals.isEmpty || parsed.values["--opml"] != nil || parsed.values["--feeds"] != nil
+            else {
+                throw UsageError(message: "missing feed URL or file (or --opml FILE, --feeds FILE)", command: name)
+            }
             return .sync(
                 SyncArguments(
-                    feed: feed, archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
+                    feeds: parsed.positionals, opml: parsed.values["--opml"], feedList: parsed.values["--feeds"],
+                    archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
                     json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed))
             )
         case "list":

@@ -76,15 +76,58 @@ struct CommandLineTool: Sendable {
 
     private func sync(_ arguments: SyncArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = makeArchiver()
+        var feeds = arguments.feeds
+        do {
+            if let opml = arguments.opml { feeds += try archiver.subscriptions(atPath: absolute(opml), opml: true) }
+            if let list = arguments.feedList {
+                feeds += try archiver.subscriptions(atPath: absolute(list), opml: false)
+            }
+        } catch {
+            errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
+            return .usage
+        }
+        guard !feeds.isEmpty else {
+            errors.write("podarchive: the feed lists name no feeds\n")
+            return .usage
+        }
+        var entries: [String] = []
+        var worst = ExitCode.success
+        // One feed failing never stops the others; the exit code tells the worst that happened.
+        for feed in feeds {
+            let (code, entry) = await sync(feed, arguments, into: root, with: archiver)
+            entries.append(entry)
+            if Self.severity(code) > Self.severity(worst) { worst = code }
+        }
+        if arguments.json { output.write(SyncFormatter.json(entries: entries)) }
+        return worst
+    }
+
+    /// Which exit code wins when feeds end differently: an unusable archive, then a failed feed, then a locked
+    /// one, then failed episodes.
+    static func severity(_ code: ExitCode) -> Int {
+        switch code {
+        case .success: return 0
+        case .episodesFailed: return 1
+        case .locked: return 2
+        case .feedFailed: return 3
+        case .usage: return 4
+        case .archiveFailed: return 5
+        }
+    }
+
+    /// Syncs one feed; returns its exit code and its entry for `--json`.
+    private func sync(
+        _ feed: String, _ arguments: SyncArguments, into root: URL, with archiver: Archiver
+    ) async -> (ExitCode, String) {
         let started = now()
         do {
-            let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
+            let source = try FeedSource(feed, currentDirectory: environment.currentDirectory)
             let output = self.output
             let errors = self.errors
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
-            let report = try await makeArchiver().sync(source, into: root, options: options) {
-                event in
+            let report = try await archiver.sync(source, into: root, options: options) { event in
                 // With --json, standard output carries the JSON alone; --quiet leaves only errors.
                 let lines = !arguments.json && arguments.verbosity != .quiet
                 switch event {
@@ -103,26 +146,28 @@ struct CommandLineTool: Sendable {
                 }
             }
             let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed
-            if arguments.json {
-                output.write(
-                    SyncFormatter.json(
-                        feed: source.displayName, report: report, root: root, code: code,
-                        seconds: now().timeIntervalSince(started)))
-            } else if arguments.verbosity != .quiet {
+            if !arguments.json && arguments.verbosity != .quiet {
                 output.write(SyncFormatter.summary(report) + "\n")
             }
-            return code
+            return (
+                code,
+                SyncFormatter.jsonEntry(
+                    feed: source.displayName, report: report, root: root, code: code,
+                    seconds: now().timeIntervalSince(started))
+            )
         } catch {
             let code = report(error)
-            if arguments.json {
-                output.write(
-                    SyncFormatter.json(
-                        feed: arguments.feed, report: nil, root: root, code: code,
-                        seconds: now().timeIntervalSince(started),
-                        error: SyncFormatter.oneLine(error.localizedDescription)))
-            }
-            return code
+            return (
+                code,
+                SyncFormatter.jsonEntry(
+                    feed: feed, report: nil, root: root, code: code, seconds: now().timeIntervalSince(started),
+                    error: SyncFormatter.oneLine(error.localizedDescription))
+            )
         }
+    }
+
+    private func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path
     }
 
     // MARK: - verify

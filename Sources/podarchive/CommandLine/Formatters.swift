@@ -52,12 +52,17 @@ enum SyncFormatter {
         return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + unchanged
     }
 
-    /// The summary `sync --json` prints: one object per feed, under "feeds" (one feed today, several later).
-    static func json(
+    /// The summary `sync --json` prints: one object per feed, under "feeds".
+    static func json(entries: [String]) -> String {
+        "{\"feeds\": [\n" + entries.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// One feed's object in the `sync --json` summary.
+    static func jsonEntry(
         feed: String, report: SyncReport?, root: URL, code: ExitCode, seconds: TimeInterval, error: String? = nil
     ) -> String {
         var out = JSONWriter()
-        out.raw("{\"feeds\": [\n  {\"feed\": ")
+        out.raw("  {\"feed\": ")
         out.string(feed)
         out.raw(", \"title\": ")
         out.string(report?.feedTitle)
@@ -84,7 +89,7 @@ enum SyncFormatter {
             out.string(failed.failure.reason)
             out.raw("}")
         }
-        out.raw("]}\n]}\n")
+        out.raw("]}")
         return out.text
     }
 

@@ -3,7 +3,7 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--limit N]
+        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--quiet | --verbose] [--json] [--limit N]
                                       [--since DATE] [--match REGEX] [--jobs N] [--retries N]
                                       [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
@@ -16,7 +16,7 @@ enum HelpText {
         Exit codes:
           0  everything archived, or nothing new (verify: every file intact)
           1  some episodes failed; they are tried again on the next run (verify: problems remain)
-          2  usage error
+          2  usage error (also: a feed list that cannot be read)
           3  the feed could not be fetched or read
           4  another podarchive is syncing the same feed (see --wait)
           5  the archive could not be written: disk full, folder unwritable, index damaged
@@ -58,16 +58,19 @@ enum HelpText {
         """
 
     static let sync = """
-        usage: podarchive sync <feed> [--to DIR] [--quiet | --verbose] [--json] [--limit N]
+        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--quiet | --verbose] [--json] [--limit N]
                                       [--since DATE] [--match REGEX] [--jobs N] [--retries N]
                                       [--timeout SECONDS] [--wait SECONDS]
 
-        Downloads every episode of <feed> that is not archived yet into DIR/<feed title>/, one file per
-        episode named after its title. Run it again and it fetches only what is new; episodes that failed and
+        Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
+        episode named after its title. One feed failing never stops the others; the exit code is the worst
+        outcome (5, then 3, then 4, then 1). Run it again and it fetches only what is new; episodes that failed and
         files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since;
         when it has not changed, only those are tried.
 
         Options:
+          --opml FILE        also sync every feed of an OPML subscription list (as podcast apps export)
+          --feeds FILE       also sync every feed of FILE: one URL or path a line, # starts a comment
           --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
         \(filterOptions)
           --quiet            print only errors (on standard error); the exit code says the rest

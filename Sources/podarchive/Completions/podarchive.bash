@@ -10,12 +10,13 @@ _podarchive() {
     fi
     case "$previous" in
         --to) COMPREPLY=($(compgen -d -- "$current")); return ;;
+        --opml|--feeds) COMPREPLY=($(compgen -f -- "$current")); return ;;
         --jobs|--retries|--timeout|--wait|--limit|--since|--match) return ;;
     esac
     case "$command" in
         sync)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W "--to --quiet --verbose --json --limit --since --match --jobs --retries --timeout --wait --help" -- "$current"))
+                COMPREPLY=($(compgen -W "--to --opml --feeds --quiet --verbose --json --limit --since --match --jobs --retries --timeout --wait --help" -- "$current"))
             else
                 COMPREPLY=($(compgen -f -- "$current"))
             fi ;;

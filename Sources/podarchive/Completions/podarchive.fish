@@ -21,3 +21,5 @@ complete -c podarchive -n "__fish_seen_subcommand_from sync" -l verbose -d 'Also
 complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l limit -r -d 'Only the newest N episodes'
 complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l since -r -d 'Only episodes published since a date'
 complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l match -r -d 'Only titles matching a regular expression'
+complete -c podarchive -n "__fish_seen_subcommand_from sync" -l opml -r -F -d 'OPML subscription list'
+complete -c podarchive -n "__fish_seen_subcommand_from sync" -l feeds -r -F -d 'File of feeds, one a line'
