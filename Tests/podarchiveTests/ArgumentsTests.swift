@@ -98,6 +98,13 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(parse("sync --opml subs.opml"), .success(.sync(SyncArguments(feeds: [], opml: "subs.opml"))))
     }
 
+    func test_parse_dryRun() {
+        XCTAssertEqual(parse("sync feed --dry-run"), .success(.sync(SyncArguments(feeds: ["feed"], dryRun: true))))
+        XCTAssertEqual(
+            parse("sync feed --dry-run --json"),
+            .failure(UsageError(message: "options '--dry-run' and '--json' exclude each other", command: "sync")))
+    }
+
     func test_parse_filters() {
         XCTAssertEqual(
             parse("list feed --limit 3 --match ^Ep --since 2025-01-31"),

@@ -152,6 +152,22 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(errors.lines, ["podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"])
     }
 
+    func test_sync_dryRun_saysWhatItWouldFetchAndCreatesNothing() async {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run")
+
+        XCTAssertEqual(code, .success)
+        XCTAssertEqual(
+            output.lines,
+            [
+                "would fetch One <\(server.url("/1.mp3"))>", "would fetch Two <\(server.url("/2.mp3"))>",
+                "CLI Show: 2 to fetch, 0 already archived (dry run)",
+            ])
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml"])
+        XCTAssertEqual(folder.files(), [])
+    }
+
     func test_sync_unreadableFeedList_exits2() async {
         let code = await run("sync", "--opml", "nowhere.opml", "--to", "archive")
 

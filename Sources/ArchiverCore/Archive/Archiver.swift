@@ -135,31 +135,8 @@ public struct Archiver: Sendable {
         defer { context.lock.unlock() }
         let loadedIndex = context.index
 
-        var work: [WorkItem] = []
-        var skipped: [(Episode, String)] = []
-        var inFeed = Set<String>()
-        switch fetch {
-        case .changed(let feed, _):
-            context.index.title = feed.title ?? context.index.title
-            let listed = Set(feed.episodes.map(\.identity))
-            for episode in options.filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
-                if let entry = context.index.entry(for: episode) {
-                    skipped.append((episode, entry.file))
-                } else {
-                    work.append(.new(episode))
-                }
-            }
-            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
-            // sync whose filter selects them.
-            context.index.failures.removeAll { !listed.contains($0.key) }
-        case .notModified:
-            work = options.filter.apply(to: context.index.failures.map(\.episode)).map { .new($0) }
-        }
-        let present = Set((try? files.contentsOfDirectory(atPath: context.folder.path)) ?? [])
-        let missing = context.index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
-        let wanted = Set(options.filter.apply(to: missing.map(\.episode)).map(\.identity))
-        // Deleted by hand, or lost: fetch it again rather than forget it.
-        work += missing.filter { wanted.contains($0.episode.identity) }
+        let (work, skipped, present) = plan(
+            fetch, index: &context.index, folder: context.folder, filter: options.filter)
 
         let title =
             context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
@@ -237,6 +214,63 @@ public struct Archiver: Sendable {
         // Only a completed run earns the right to skip the feed next time it is unchanged.
         if case .changed(_, let validators) = fetch { try saveRecord(validators, to: context.validatorsURL) }
         return report
+    }
+
+    /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
+    /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
+    /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
+    func plan(
+        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter
+    ) -> (work: [WorkItem], skipped: [(Episode, String)], present: Set<String>) {
+        var work: [WorkItem] = []
+        var skipped: [(Episode, String)] = []
+        var inFeed = Set<String>()
+        switch fetch {
+        case .changed(let feed, _):
+            index.title = feed.title ?? index.title
+            let listed = Set(feed.episodes.map(\.identity))
+            for episode in filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
+                if let entry = index.entry(for: episode) {
+                    skipped.append((episode, entry.file))
+                } else {
+                    work.append(.new(episode))
+                }
+            }
+            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
+            // sync whose filter selects them.
+            index.failures.removeAll { !listed.contains($0.key) }
+        case .notModified:
+            work = filter.apply(to: index.failures.map(\.episode)).map { .new($0) }
+        }
+        let present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
+        let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
+        // Deleted by hand, or lost: fetch it again rather than forget it.
+        work += missing.filter { wanted.contains($0.episode.identity) }
+        return (work, skipped, present)
+    }
+
+    /// What `sync` would do for the feed at `source`, without downloading, creating, locking or writing anything.
+    public func plan(_ source: FeedSource, into root: URL, filter: EpisodeFilter = EpisodeFilter()) async throws
+        -> SyncPlan
+    {
+        let fetch = try await loader.load(source, ifChangedSince: nil)
+        guard case .changed(let feed, _) = fetch else {
+            throw FeedError.httpStatus(url: source.displayName, status: 304)
+        }
+        let folder = try registeredFolder(for: source, in: root) ?? chooseFolder(for: feed, source: source, in: root)
+        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+            ArchiveIndex.fileName)
+        var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
+        let (work, skipped, _) = plan(fetch, index: &index, folder: folder, filter: filter)
+        let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
+        let downloads = work.map { item -> SyncPlan.Download in
+            if case .missing(let entry) = item {
+                return SyncPlan.Download(episode: item.episode, missingFile: entry.file)
+            }
+            return SyncPlan.Download(episode: item.episode, missingFile: nil)
+        }
+        return SyncPlan(feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: skipped.count)
     }
 
     /// Starts fetching `item` (number `position` in the work list) as a child task of `group`.

@@ -113,3 +113,19 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.failed.map(\.failure) == rhs.failed.map(\.failure)
     }
 }
+
+/// What a sync would do (`sync --dry-run`).
+public struct SyncPlan: Sendable, Equatable {
+    /// One download the sync would make.
+    public struct Download: Sendable, Equatable {
+        public var episode: Episode
+        /// The archived file this fetches again because it went missing; nil for a new or failed episode.
+        public var missingFile: String?
+    }
+
+    public var feedTitle: String
+    public var folder: URL
+    /// Every download the sync would make: new episodes, earlier failures, and files gone missing.
+    public var downloads: [Download]
+    public var alreadyArchived: Int
+}

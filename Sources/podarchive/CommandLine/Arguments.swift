@@ -33,6 +33,8 @@ struct SyncArguments: Equatable, Sendable {
     var verbosity = Verbosity.normal
     /// Which episodes to consider.
     var filter = EpisodeFilter()
+    /// Only say what would be downloaded.
+    var dryRun = false
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
@@ -66,7 +68,7 @@ enum Arguments {
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
             "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--opml": true,
-            "--feeds": true, "--help": false,
+            "--feeds": true, "--dry-run": false, "--help": false,
         ],
         "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
         "verify": [
@@ -112,7 +114,8 @@ enum Arguments {
                 SyncArguments(
                     feeds: parsed.positionals, opml: parsed.values["--opml"], feedList: parsed.values["--feeds"],
                     archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
-                    json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed))
+                    json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed),
+                    dryRun: try dryRun(parsed))
             )
         case "list":
             return .list(
@@ -158,6 +161,14 @@ enum Arguments {
             filter.match = text
         }
         return filter
+    }
+
+    private static func dryRun(_ parsed: ParsedOptions) throws -> Bool {
+        guard parsed.flags.contains("--dry-run") else { return false }
+        guard !parsed.flags.contains("--json") else {
+            throw UsageError(message: "options '--dry-run' and '--json' exclude each other", command: parsed.command)
+        }
+        return true
     }
 
     private static func verbosity(_ parsed: ParsedOptions) throws -> Verbosity {

@@ -123,6 +123,11 @@ struct CommandLineTool: Sendable {
         let started = now()
         do {
             let source = try FeedSource(feed, currentDirectory: environment.currentDirectory)
+            if arguments.dryRun {
+                output.write(
+                    SyncFormatter.dryRun(try await archiver.plan(source, into: root, filter: arguments.filter)))
+                return (.success, "")
+            }
             let output = self.output
             let errors = self.errors
             var options = Self.options(arguments.transfer)

@@ -104,6 +104,21 @@ enum SyncFormatter {
         }
     }
 
+    /// What `sync --dry-run` prints: each download it would make, then a summary.
+    static func dryRun(_ plan: SyncPlan) -> String {
+        var text = ""
+        for download in plan.downloads {
+            if let file = download.missingFile {
+                text += "would fetch again \(file) (missing) <\(download.episode.url)>\n"
+            } else {
+                text += "would fetch \(oneLine(download.episode.title ?? "(untitled)")) <\(download.episode.url)>\n"
+            }
+        }
+        let count = plan.downloads.count
+        return text
+            + "\(oneLine(plan.feedTitle)): \(count) to fetch, \(plan.alreadyArchived) already archived (dry run)\n"
+    }
+
     static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)"
     }

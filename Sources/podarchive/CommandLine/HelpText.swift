@@ -73,6 +73,7 @@ enum HelpText {
           --feeds FILE       also sync every feed of FILE: one URL or path a line, # starts a comment
           --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
         \(filterOptions)
+          --dry-run          only say what would be downloaded; nothing is created, locked or written
           --quiet            print only errors (on standard error); the exit code says the rest
           --verbose          also say what the feed lists and which episodes were skipped, and why
           --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
