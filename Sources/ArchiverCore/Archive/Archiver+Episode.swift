@@ -7,19 +7,33 @@ import Foundation
 #endif
 
 extension Archiver {
-    /// Downloads, checks and places one episode; returns its index entry. The caller records and saves it.
+    /// Downloads, checks, places and records one episode; returns its index entry (already saved).
     /// - Throws: `EpisodeFailure` for this episode only; `ArchiveError` when the run must stop (disk full...).
     func archive(
         _ item: WorkItem, in context: inout FeedContext, names: inout NameAllocator, options: SyncOptions
     ) async throws -> ArchiveIndex.Entry {
-        switch try await fetch(item, in: context.paths, options: options) {
-        case .placed(let entry):
-            return entry
+        try complete(
+            try await fetch(item, in: context.paths, options: options), item: item, in: &context, names: &names)
+    }
+
+    /// The serial half of archiving an episode, after `fetch`: rename the download into place (unless an earlier
+    /// run already had), record it in the index, save the index, and drop the download record.
+    func complete(
+        _ fetched: Fetched, item: WorkItem, in context: inout FeedContext, names: inout NameAllocator
+    ) throws -> ArchiveIndex.Entry {
+        let entry: ArchiveIndex.Entry
+        switch fetched {
+        case .placed(let adopted):
+            entry = adopted
         case .downloaded(let result):
-            return try place(
+            entry = try place(
                 result, item: item, files: PartialFiles(key: item.episode.identity, stateFolder: context.stateFolder),
                 context: context, names: &names)
         }
+        context.index.record(entry)
+        try save(context.index, to: context.indexURL)
+        forgetDownload(of: item.episode, in: context.stateFolder)
+        return entry
     }
 
     /// What `fetch` produced.

@@ -64,10 +64,7 @@ extension Archiver {
             for (entry, problem) in damaged {
                 let aside = try setAside(entry.file, in: context)
                 do {
-                    let fixed = try await archive(.missing(entry), in: &context, names: &names, options: options)
-                    context.index.record(fixed)
-                    try save(context.index, to: context.indexURL)
-                    forgetDownload(of: WorkItem.missing(entry).episode, in: context.stateFolder)
+                    _ = try await archive(.missing(entry), in: &context, names: &names, options: options)
                     if let aside { try? files.removeItem(at: aside) }
                     report.repaired.append(problem)
                     onEvent(.repaired(problem))

@@ -178,19 +178,7 @@ public struct Archiver: Sendable {
                     let item = items[nextToPlace]
                     nextToPlace += 1
                     do {
-                        let entry: ArchiveIndex.Entry
-                        switch try outcome.get() {
-                        case .placed(let adopted):
-                            entry = adopted
-                        case .downloaded(let result):
-                            entry = try place(
-                                result, item: item,
-                                files: PartialFiles(key: item.episode.identity, stateFolder: paths.stateFolder),
-                                context: context, names: &names)
-                        }
-                        context.index.record(entry)
-                        try save(context.index, to: context.indexURL)
-                        forgetDownload(of: item.episode, in: context.stateFolder)
+                        let entry = try complete(try outcome.get(), item: item, in: &context, names: &names)
                         let file = context.folder.appendingPathComponent(entry.file)
                         report.archived.append(file)
                         report.bytes += entry.size
