@@ -105,6 +105,25 @@ final class ArgumentsTests: XCTestCase {
             .failure(UsageError(message: "options '--dry-run' and '--json' exclude each other", command: "sync")))
     }
 
+    func test_parse_nameTemplate() throws {
+        XCTAssertEqual(
+            parse("sync feed --name {date}_{title}"),
+            .success(.sync(SyncArguments(feeds: ["feed"], names: try NameTemplate("{date}_{title}")))))
+        XCTAssertEqual(
+            parse("sync feed --name {date}_{titel}"),
+            .failure(
+                UsageError(
+                    message: "option '--name': name template '{date}_{titel}' cannot be used: it has an unknown field "
+                        + "{titel}; the fields are {title} {date} {feed} {episode} {season} {guid}",
+                    command: "sync")))
+        XCTAssertEqual(
+            parse("sync feed --name /tmp/{title}"),
+            .failure(
+                UsageError(
+                    message: "option '--name': name template '/tmp/{title}' cannot be used: it starts with '/'; names "
+                        + "stay inside the feed folder", command: "sync")))
+    }
+
     func test_parse_filters() {
         XCTAssertEqual(
             parse("list feed --limit 3 --match ^Ep --since 2025-01-31"),

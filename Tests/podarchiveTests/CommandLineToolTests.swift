@@ -185,6 +185,23 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(output.text, "")
     }
 
+    func test_sync_nameTemplate_namesTheFiles_andABadOneFetchesNothing() async {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+
+        let bad = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--name", "{nmae}")
+        XCTAssertEqual(bad, .usage)
+        XCTAssertEqual(errors.lines.first?.hasPrefix("podarchive: option '--name': name template '{nmae}'"), true)
+        XCTAssertEqual(server.requests.count, 0, "nothing is fetched for a command line that cannot run")
+
+        let code = await run(
+            "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--name", "{feed}/{guid} {title}")
+        XCTAssertEqual(code, .success)
+        let files = folder.visibleFiles()
+        XCTAssertEqual(files.count, 1)
+        XCTAssertTrue(files[0].hasPrefix("archive/CLI Show/CLI Show/") && files[0].hasSuffix(" One.mp3"), "\(files)")
+    }
+
     func test_sync_archiveFolderUnwritable_exits5() async throws {
         serveFeed(episodes: [("One", "/1.mp3")])
         let blocker = folder.url.appendingPathComponent("file-not-folder")

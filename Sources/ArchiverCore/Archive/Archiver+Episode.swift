@@ -233,15 +233,19 @@ extension Archiver {
         names: inout NameAllocator
     ) throws -> ArchiveIndex.Entry {
         let episode = item.episode
-        let stem = Self.stem(for: episode)
+        let (folders, stem) = context.names.path(
+            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
         let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
         var name: String
         if case .missing(let entry) = item {
             // A file fetched again goes back under its old name.
             names.release(entry.file)
-            name = names.claim(exactly: entry.file) ? entry.file : names.claim(stem: stem, extension: ext)
+            name = names.claim(exactly: entry.file) ? entry.file : names.claim(stem: stem, extension: ext, in: folders)
         } else {
-            name = names.claim(stem: stem, extension: ext)
+            name = names.claim(stem: stem, extension: ext, in: folders)
+        }
+        if let slash = name.lastIndex(of: "/") {
+            try createFolder(context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true))
         }
         var record: PartialRecord = loadRecord(partial.record) ?? PartialRecord(url: episode.url)
         record.completeSize = result.fileSize
@@ -262,7 +266,7 @@ extension Archiver {
                 guard self.files.fileExists(atPath: destination.path) else {
                     throw Self.storageError(error, path: destination.path)
                 }
-                name = names.claim(stem: stem, extension: ext)
+                name = names.claim(stem: stem, extension: ext, in: folders)
             }
         }
         throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")

@@ -21,16 +21,19 @@ public struct SyncOptions: Sendable, Equatable {
     public var jobs: Int
     /// Which of the feed's episodes this sync considers (new ones, earlier failures, missing files).
     public var filter: EpisodeFilter
+    /// How new files are named (`--name`); files already archived keep their names.
+    public var names: NameTemplate
 
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
-        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter()
+        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard
     ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
         self.lockWait = lockWait
         self.jobs = jobs
         self.filter = filter
+        self.names = names
     }
 }
 
@@ -230,12 +233,27 @@ public struct Archiver: Sendable {
         case .notModified:
             work = filter.apply(to: index.failures.map(\.episode)).map { .new($0) }
         }
-        let present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        let present = presentFiles(in: folder, index: index)
         let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
         return (work, skipped, present)
+    }
+
+    /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
+    /// where the index records files: one directory listing each, never a look-up per episode.
+    private func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
+        var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        var subfolders = Set<Substring>()
+        for entry in index.episodes {
+            if let slash = entry.file.lastIndex(of: "/") { subfolders.insert(entry.file[..<slash]) }
+        }
+        for subfolder in subfolders {
+            let names = (try? files.contentsOfDirectory(atPath: folder.appendingPathComponent(String(subfolder)).path))
+            for name in names ?? [] { present.insert(subfolder + "/" + name) }
+        }
+        return present
     }
 
     /// What `sync` would do for the feed at `source`, without downloading, creating, locking or writing anything.
@@ -316,6 +334,8 @@ public struct Archiver: Sendable {
         var index: ArchiveIndex
         var validators: FeedValidators?
         var lock: any HeldLock
+        /// How new files are named.
+        var names: NameTemplate
 
         var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
         var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
@@ -336,7 +356,7 @@ public struct Archiver: Sendable {
             return FeedContext(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                validators: index == nil ? nil : validators, lock: lock)
+                validators: index == nil ? nil : validators, lock: lock, names: options.names)
         } catch {
             lock.unlock()
             throw error
@@ -500,10 +520,12 @@ struct NameAllocator {
         self.taken = Set(taken.map { $0.lowercased() })
     }
 
-    mutating func claim(stem: String, extension ext: String?) -> String {
+    /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder).
+    mutating func claim(stem: String, extension ext: String?, in folders: [String] = []) -> String {
+        let prefix = folders.map { $0 + "/" }.joined()
         var counter = 1
         while true {
-            let name = FileNamer.fileName(stem: stem, extension: ext, counter: counter)
+            let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
             if taken.insert(name.lowercased()).inserted { return name }
             counter += 1
         }

@@ -35,6 +35,8 @@ struct SyncArguments: Equatable, Sendable {
     var filter = EpisodeFilter()
     /// Only say what would be downloaded.
     var dryRun = false
+    /// How new files are named (`--name`).
+    var names = NameTemplate.standard
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
@@ -68,7 +70,7 @@ enum Arguments {
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
             "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--opml": true,
-            "--feeds": true, "--dry-run": false, "--help": false,
+            "--feeds": true, "--dry-run": false, "--name": true, "--help": false,
         ],
         "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
         "verify": [
@@ -115,7 +117,7 @@ enum Arguments {
                     feeds: parsed.positionals, opml: parsed.values["--opml"], feedList: parsed.values["--feeds"],
                     archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
                     json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed),
-                    dryRun: try dryRun(parsed))
+                    dryRun: try dryRun(parsed), names: try names(parsed))
             )
         case "list":
             return .list(
@@ -161,6 +163,15 @@ enum Arguments {
             filter.match = text
         }
         return filter
+    }
+
+    private static func names(_ parsed: ParsedOptions) throws -> NameTemplate {
+        guard let text = parsed.values["--name"] else { return .standard }
+        do {
+            return try NameTemplate(text)
+        } catch {
+            throw UsageError(message: "option '--name': \(error.localizedDescription)", command: parsed.command)
+        }
     }
 
     private static func dryRun(_ parsed: ParsedOptions) throws -> Bool {

@@ -132,6 +132,7 @@ struct CommandLineTool: Sendable {
             let errors = self.errors
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
+            options.names = arguments.names
             let report = try await archiver.sync(source, into: root, options: options) { event in
                 // With --json, standard output carries the JSON alone; --quiet leaves only errors.
                 let lines = !arguments.json && arguments.verbosity != .quiet

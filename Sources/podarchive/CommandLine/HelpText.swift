@@ -3,9 +3,10 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--quiet | --verbose] [--json] [--limit N]
-                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
-                                      [--timeout SECONDS] [--wait SECONDS]
+        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
+                                      [--quiet | --verbose] [--json] [--dry-run] [--limit N] [--since DATE]
+                                      [--match REGEX] [--jobs N] [--retries N] [--timeout SECONDS]
+                                      [--wait SECONDS]
                podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
                podarchive verify [DIR] [--repair]
                podarchive help [command]
@@ -58,9 +59,10 @@ enum HelpText {
         """
 
     static let sync = """
-        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--quiet | --verbose] [--json] [--limit N]
-                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
-                                      [--timeout SECONDS] [--wait SECONDS]
+        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
+                                      [--quiet | --verbose] [--json] [--dry-run] [--limit N] [--since DATE]
+                                      [--match REGEX] [--jobs N] [--retries N] [--timeout SECONDS]
+                                      [--wait SECONDS]
 
         Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
         episode named after its title. One feed failing never stops the others; the exit code is the worst
@@ -72,6 +74,10 @@ enum HelpText {
           --opml FILE        also sync every feed of an OPML subscription list (as podcast apps export)
           --feeds FILE       also sync every feed of FILE: one URL or path a line, # starts a comment
           --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
+          --name TEMPLATE    name new files after TEMPLATE (default {title}): {title}, {date}
+                             (YYYY-MM-DD), {feed}, {episode}, {season} ({episode:03} pads),
+                             {guid} (8-digit hash); '/' makes subfolders; each part is made a safe
+                             name, so no value can leave the feed folder; archived files keep their names
         \(filterOptions)
           --dry-run          only say what would be downloaded; nothing is created, locked or written
           --quiet            print only errors (on standard error); the exit code says the rest

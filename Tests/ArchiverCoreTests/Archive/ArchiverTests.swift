@@ -366,4 +366,40 @@ final class ArchiverTests: XCTestCase {
 
         XCTAssertEqual(world.attributes.changes, [], "no date is invented")
     }
+
+    // MARK: - Name templates
+
+    func test_sync_withNameTemplate_namesFilesAndSubfoldersAndFindsThemNextRun() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let feed = """
+            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Show</title>
+            <item><title>Pilot</title><guid>g1</guid><pubDate>Fri, 10 Jan 2025 13:00:00 GMT</pubDate>
+            <itunes:season>1</itunes:season><itunes:episode>1</itunes:episode>
+            <enclosure url="https://example.com/1.mp3" type="audio/mpeg"/></item>
+            <item><title>../../../etc/x</title><guid>g2</guid>
+            <enclosure url="https://example.com/2.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        let world = World(
+            feedURL: feedURL, feed: Data(feed.utf8),
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock)
+        let options = SyncOptions(names: try NameTemplate("Season {season}/{episode:02} {date} {title}"))
+
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
+
+        XCTAssertEqual(
+            world.fileSystem.visibleFiles,
+            ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3", "/archive/Show/Season/etc-x.mp3"],
+            "a hostile title stays one name inside the feed folder; a missing season leaves 'Season'")
+
+        // Next run: both are found where they are, nothing is downloaded again.
+        let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
+        XCTAssertEqual(second.alreadyArchived, 2)
+        XCTAssertEqual(world.downloader.requests.count, 2)
+
+        // A file deleted by hand from its subfolder comes back under its name, even with another template.
+        try world.fileSystem.removeItem(at: URL(fileURLWithPath: "/archive/Show/Season 1/01 2025-01-10 Pilot.mp3"))
+        let third = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+        XCTAssertEqual(third.archived.map(\.path), ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3"])
+    }
 }

@@ -82,6 +82,8 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
             }
+            // rename(2) does not create folders.
+            guard folders.contains(dstURL.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             guard let data = files.removeValue(forKey: srcURL.path) else { throw CocoaError(.fileNoSuchFile) }
             files[dstURL.path] = data
         }

@@ -1,0 +1,161 @@
+// `--name` templates: how an episode's file is named (and, with `/`, in which subfolder of the feed folder).
+//
+// A template is checked once, before anything is fetched: unknown fields, unbalanced braces and parts that could
+// leave the feed folder (`/x`, `a//b`, `..`) are errors. Each `/`-separated part is filled in and then sanitised
+// as one name, so a field's value can never add a folder level or climb out: a title of `../../x` becomes `x`.
+import Foundation
+
+/// A file-name template such as `{date} {title}` or `Season {season}/{episode:03} {title}`.
+public struct NameTemplate: Sendable, Equatable {
+    /// The values a template can use.
+    public enum Field: String, Sendable, CaseIterable {
+        /// The episode title (else the enclosure's file name, else its GUID).
+        case title
+        /// The publication date as YYYY-MM-DD (UTC); empty when the feed gives none.
+        case date
+        /// The feed's title.
+        case feed
+        /// The iTunes episode number; empty when the feed gives none.
+        case episode
+        /// The iTunes season number; empty when the feed gives none.
+        case season
+        /// A short, stable hash of the episode's GUID (else its URL): 8 hexadecimal digits.
+        case guid
+
+        var isNumeric: Bool { self == .episode || self == .season }
+    }
+
+    enum Piece: Sendable, Equatable {
+        case literal(String)
+        /// A field, zero-padded to `width` digits when given (`{episode:03}`).
+        case field(Field, width: Int?)
+    }
+
+    /// The template as the user wrote it.
+    public let text: String
+    /// The pieces of each `/`-separated part.
+    let parts: [[Piece]]
+
+    /// The template podarchive uses without `--name`: the episode title.
+    public static let standard = try! NameTemplate("{title}")
+
+    /// Parses `text`.
+    /// - Throws: `NameTemplateError` naming what is wrong and the template.
+    public init(_ text: String) throws {
+        self.text = text
+        func fail(_ problem: String) -> NameTemplateError { NameTemplateError(template: text, problem: problem) }
+        guard !text.isEmpty else { throw fail("it is empty") }
+        guard !text.hasPrefix("/") else { throw fail("it starts with '/'; names stay inside the feed folder") }
+        var parts: [[Piece]] = []
+        for rawPart in text.split(separator: "/", omittingEmptySubsequences: false) {
+            let part = try Self.pieces(of: rawPart, fail: fail)
+            let literal = part.allSatisfy { if case .literal = $0 { return true } else { return false } }
+            let joined = part.map { if case .literal(let text) = $0 { return text } else { return "" } }.joined()
+            if part.isEmpty { throw fail("it has an empty folder name ('//' or a trailing '/')") }
+            if literal, FileNamer.sanitize(joined).isEmpty {
+                throw fail("the folder name '\(joined)' is not usable ('.', '..' or only spaces and symbols)")
+            }
+            parts.append(part)
+        }
+        guard parts.last?.contains(where: { if case .field = $0 { return true } else { return false } }) == true else {
+            throw fail("its file name has no field, so every episode would get the same name")
+        }
+        self.parts = parts
+    }
+
+    private static func pieces(
+        of part: Substring, fail: (String) -> NameTemplateError
+    ) throws -> [Piece] {
+        var pieces: [Piece] = []
+        var literal = ""
+        var index = part.startIndex
+        while index < part.endIndex {
+            let character = part[index]
+            let next = part.index(after: index)
+            if character == "{" || character == "}", next < part.endIndex, part[next] == character {
+                literal.append(character)  // "{{" and "}}" are literal braces
+                index = part.index(after: next)
+                continue
+            }
+            if character == "}" { throw fail("it has a '}' without '{' (write '}}' for a brace)") }
+            guard character == "{" else {
+                literal.append(character)
+                index = next
+                continue
+            }
+            guard let close = part[next...].firstIndex(of: "}") else {
+                throw fail("it has a '{' without '}' (write '{{' for a brace)")
+            }
+            let body = part[next..<close]
+            let nameAndFormat = body.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(nameAndFormat[0])
+            guard let field = Field(rawValue: name) else {
+                let known = Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
+                throw fail("it has an unknown field {\(body)}; the fields are \(known)")
+            }
+            var width: Int?
+            if nameAndFormat.count == 2 {
+                let format = nameAndFormat[1]
+                guard field.isNumeric, format.count >= 2, format.first == "0", let digits = Int(format.dropFirst()),
+                    (1...9).contains(digits)
+                else {
+                    throw fail(
+                        "{\(body)} has an unknown format; only {episode} and {season} take one, as in {episode:03}")
+                }
+                width = digits
+            }
+            if !literal.isEmpty { pieces.append(.literal(literal)) }
+            literal = ""
+            pieces.append(.field(field, width: width))
+            index = part.index(after: close)
+        }
+        if !literal.isEmpty { pieces.append(.literal(literal)) }
+        return pieces
+    }
+
+    /// The episode's path inside the feed folder, without the extension: each part filled in and sanitised.
+    /// Parts that come out empty (`{season}/` for an episode without a season) are left out; when the file name
+    /// itself comes out empty, the standard name (the title) is used.
+    public func path(for episode: Episode, feedTitle: String) -> (folders: [String], stem: String) {
+        var names: [String] = []
+        for (position, part) in parts.enumerated() {
+            let isLast = position == parts.count - 1
+            let text = part.map { piece -> String in
+                switch piece {
+                case .literal(let text): return text
+                case .field(let field, let width): return Self.value(of: field, width: width, episode, feedTitle)
+                }
+            }.joined()
+            // The file name leaves room for " (n)" and the extension.
+            let name = FileNamer.sanitize(text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
+            if !name.isEmpty { names.append(name) } else if isLast { names.append(Archiver.stem(for: episode)) }
+        }
+        let stem = names.removeLast()
+        return (names, stem)
+    }
+
+    private static func value(of field: Field, width: Int?, _ episode: Episode, _ feedTitle: String) -> String {
+        func padded(_ number: Int?) -> String {
+            guard let number else { return "" }
+            let digits = String(number)
+            guard let width, digits.count < width, number >= 0 else { return digits }
+            return String(repeating: "0", count: width - digits.count) + digits
+        }
+        switch field {
+        case .title: return Archiver.stem(for: episode)
+        case .date: return episode.published.map { String(FeedDate.iso8601($0).prefix(10)) } ?? ""
+        case .feed: return feedTitle
+        case .episode: return padded(episode.episodeNumber)
+        case .season: return padded(episode.seasonNumber)
+        case .guid: return String(StableName.of(episode.identity).prefix(8))
+        }
+    }
+}
+
+/// A `--name` template podarchive cannot use.
+public struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
+    public var template: String
+    public var problem: String
+
+    public var errorDescription: String? { "name template '\(template)' cannot be used: \(problem)" }
+}

@@ -1,0 +1,110 @@
+// `--name` templates: what names they give, and the templates and values that must never escape the feed folder.
+import ArchiverCore
+import Foundation
+import XCTest
+
+final class NameTemplateTests: XCTestCase {
+    private let published = Date(timeIntervalSince1970: 1_736_514_000)  // 2025-01-10T13:00:00Z
+
+    private func episode(
+        title: String? = "Pilot", guid: String? = "guid-1", url: String = "https://example.com/a/ep1.mp3",
+        published: Date? = nil, number: Int? = nil, season: Int? = nil
+    ) -> Episode {
+        Episode(
+            title: title, guid: guid, url: url, published: published, episodeNumber: number, seasonNumber: season)
+    }
+
+    private func path(_ template: String, _ episode: Episode, feed: String = "The Show") throws -> String {
+        let (folders, stem) = try NameTemplate(template).path(for: episode, feedTitle: feed)
+        return (folders + [stem]).joined(separator: "/")
+    }
+
+    // MARK: - Names
+
+    func test_fields_fillInFromTheEpisodeAndFeed() throws {
+        let full = episode(published: published, number: 7, season: 2)
+
+        XCTAssertEqual(try path("{date} {title}", full), "2025-01-10 Pilot")
+        XCTAssertEqual(try path("{feed} - S{season}E{episode:03} - {title}", full), "The Show - S2E007 - Pilot")
+        XCTAssertEqual(try path("{episode:02}", episode(number: 123)), "123", "padding never cuts digits")
+        XCTAssertEqual(try path("{{{title}}}", full), "{Pilot}", "doubled braces are literal")
+    }
+
+    func test_guid_isAShortStableHashThatDiffersPerEpisode() throws {
+        let first = try path("{guid}", episode(guid: "guid-1"))
+        let again = try path("{guid}", episode(title: "Renamed", guid: "guid-1"))
+        let other = try path("{guid}", episode(guid: "guid-2"))
+
+        XCTAssertEqual(first.count, 8)
+        XCTAssertTrue(first.allSatisfy(\.isHexDigit), first)
+        XCTAssertEqual(first, again)
+        XCTAssertNotEqual(first, other)
+    }
+
+    func test_missingValues_leaveNoStrayPunctuationOrEmptyFolders() throws {
+        let bare = episode()
+
+        XCTAssertEqual(try path("{date} {title}", bare), "Pilot")
+        XCTAssertEqual(try path("{episode} - {title}", bare), "Pilot")
+        XCTAssertEqual(try path("{season}/{title}", bare), "Pilot", "an empty folder part is left out")
+        XCTAssertEqual(try path("{date}", bare), "Pilot", "an empty file name falls back to the title")
+        XCTAssertEqual(try path("{title}", episode(title: nil)), "ep1", "no title: the enclosure's file name")
+    }
+
+    func test_slash_makesSubfolders() throws {
+        let full = episode(published: published, number: 7, season: 2)
+
+        let (folders, stem) = try NameTemplate("Season {season}/{date}/{title}").path(for: full, feedTitle: "Show")
+
+        XCTAssertEqual(folders, ["Season 2", "2025-01-10"])
+        XCTAssertEqual(stem, "Pilot")
+    }
+
+    // MARK: - Hostile values
+
+    func test_hostileValues_neverLeaveTheFeedFolderOrAddLevels() throws {
+        let cases: [(String, String)] = [
+            ("{title}", "../../x"), ("{title}", "/etc/passwd"), ("{title}", ".."), ("{title}", "a/b\\c"),
+            ("{feed}/{title}", "../../.ssh"), ("{title}/{title}", "../.."), ("{title}", "-rf"),
+            ("{title}", "\u{202E}3pm.exe\u{0}"),
+        ]
+        for (template, title) in cases {
+            let (folders, stem) = try NameTemplate(template).path(for: episode(title: title), feedTitle: title)
+            XCTAssertLessThanOrEqual(folders.count + 1, template.split(separator: "/").count, "no level added")
+            for part in folders + [stem] {
+                XCTAssertFalse(part.isEmpty, "\(template) with \(title)")
+                XCTAssertFalse(part.contains("/"), "\(part) from \(title)")
+                XCTAssertFalse(part.hasPrefix("."), "\(part) from \(title)")
+                XCTAssertFalse(part.hasPrefix("-"), "\(part) from \(title)")
+                XCTAssertFalse(part.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" }, part)
+            }
+        }
+        XCTAssertEqual(try path("{title}", episode(title: "../../x")), "x")
+    }
+
+    // MARK: - Templates that cannot be used
+
+    func test_unusableTemplates_areRejectedNamingTheProblemAndTemplate() {
+        let cases: [(String, String)] = [
+            ("{titel}", "unknown field {titel}; the fields are {title} {date} {feed} {episode} {season} {guid}"),
+            ("{title", "'{' without '}'"),
+            ("title}", "'}' without '{'"),
+            ("", "it is empty"),
+            ("/tmp/{title}", "starts with '/'"),
+            ("a//{title}", "empty folder name"),
+            ("{title}/", "empty folder name"),
+            ("../{title}", "'..' is not usable"),
+            ("./{title}", "'.' is not usable"),
+            ("{title:03}", "only {episode} and {season} take one"),
+            ("{episode:x3}", "unknown format"),
+            ("{title}/episode", "its file name has no field"),
+        ]
+        for (template, problem) in cases {
+            XCTAssertThrowsError(try NameTemplate(template), template) { error in
+                let message = (error as? LocalizedError)?.errorDescription ?? ""
+                XCTAssertTrue(message.hasPrefix("name template '\(template)' cannot be used: "), message)
+                XCTAssertTrue(message.contains(problem), "\(template): \(message)")
+            }
+        }
+    }
+}
