@@ -19,10 +19,20 @@ public struct Episode: Equatable, Sendable {
     public var episodeNumber: Int?
     /// The iTunes season number, if given.
     public var seasonNumber: Int?
+    /// The show notes as the feed gives them (often HTML): RSS `description`, else `itunes:summary`, else
+    /// `content:encoded`; Atom `summary`, else `content`; JSON Feed `summary`, else `content_text`, else `content_html`.
+    public var description: String?
+    /// The episode's web page (RSS `link`, Atom `link rel="alternate"`, JSON Feed `url`).
+    public var link: String?
+    /// The running time in seconds (`itunes:duration`, JSON Feed `duration_in_seconds`).
+    public var duration: TimeInterval?
+    /// The episode's own artwork (`itunes:image`, JSON Feed `image`).
+    public var imageURL: String?
 
     public init(
         title: String?, guid: String?, url: String, mimeType: String? = nil, length: Int64? = nil,
-        published: Date? = nil, episodeNumber: Int? = nil, seasonNumber: Int? = nil
+        published: Date? = nil, episodeNumber: Int? = nil, seasonNumber: Int? = nil, description: String? = nil,
+        link: String? = nil, duration: TimeInterval? = nil, imageURL: String? = nil
     ) {
         self.title = title
         self.guid = guid
@@ -32,6 +42,10 @@ public struct Episode: Equatable, Sendable {
         self.published = published
         self.episodeNumber = episodeNumber
         self.seasonNumber = seasonNumber
+        self.description = description
+        self.link = link
+        self.duration = duration
+        self.imageURL = imageURL
     }
 
     /// The key the archive index records the episode under: its GUID, else its enclosure URL.
@@ -43,11 +57,14 @@ public struct Feed: Equatable, Sendable {
     public var title: String?
     public var episodes: [Episode]
     public var format: FeedFormat
+    /// The show's artwork: `itunes:image`, else RSS `image/url`, else Atom `logo` or `icon`; JSON Feed `icon`.
+    public var imageURL: String?
 
-    public init(title: String?, episodes: [Episode], format: FeedFormat) {
+    public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {
         self.title = title
         self.episodes = episodes
         self.format = format
+        self.imageURL = imageURL
     }
 }
 

@@ -55,6 +55,42 @@ public enum FeedDate {
         return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 
+    /// Reads an `itunes:duration`: `H:MM:SS`, `MM:SS` or seconds, with optional fractions of a second.
+    /// Returns nil for anything else, a negative value, or minutes or seconds past 59 after the first field.
+    public static func duration(_ text: String) -> TimeInterval? {
+        var total: TimeInterval = 0
+        var field: TimeInterval = 0
+        var fields = 1
+        var digits = 0
+        var fraction: TimeInterval = 0  // the place value of the next digit after a ".", 0 before one
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = TimeInterval(byte - UInt8(ascii: "0"))
+                if fraction > 0 {
+                    field += digit * fraction
+                    fraction /= 10
+                } else {
+                    field = field * 10 + digit
+                    digits += 1
+                }
+            case UInt8(ascii: ":"):
+                guard digits > 0, fraction == 0, fields < 3, fields == 1 || field < 60 else { return nil }
+                total = total * 60 + field
+                field = 0
+                digits = 0
+                fields += 1
+            case UInt8(ascii: "."):
+                guard digits > 0, fraction == 0 else { return nil }
+                fraction = 0.1
+            default:
+                return nil
+            }
+        }
+        guard digits > 0, fields == 1 || field < 60 else { return nil }
+        return total * 60 + field
+    }
+
     /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ` in UTC (seconds truncated), digits written straight into bytes.
     public static func iso8601(_ date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))

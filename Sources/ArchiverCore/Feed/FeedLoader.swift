@@ -24,17 +24,22 @@ public struct FeedLoader: Sendable {
         }
     }
 
-    /// Fetches the feed, conditionally when `validators` are given (`If-None-Match` / `If-Modified-Since`).
-    public func load(_ source: FeedSource, ifChangedSince validators: FeedValidators?) async throws -> FeedFetch {
+    /// Fetches the feed, conditionally when `validators` are given (`If-None-Match` / `If-Modified-Since`);
+    /// with `descriptions`, episodes carry their show notes (see `FeedParser.parse`).
+    public func load(
+        _ source: FeedSource, ifChangedSince validators: FeedValidators?, descriptions: Bool = false
+    ) async throws -> FeedFetch {
         switch source {
         case .local(let path):
             guard let data = files.contents(atPath: path) else { throw FeedError.unreadableFile(path: path) }
-            return .changed(try FeedParser.parse(data, url: source.url), FeedValidators(etag: nil, lastModified: nil))
+            return .changed(
+                try FeedParser.parse(data, url: source.url, descriptions: descriptions),
+                FeedValidators(etag: nil, lastModified: nil))
         case .remote(let url):
             guard let (data, finalURL, newValidators) = try await fetch(url, validators: validators) else {
                 return .notModified
             }
-            return .changed(try FeedParser.parse(data, url: finalURL), newValidators)
+            return .changed(try FeedParser.parse(data, url: finalURL, descriptions: descriptions), newValidators)
         }
     }
 

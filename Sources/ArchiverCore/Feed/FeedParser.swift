@@ -8,20 +8,22 @@ public enum FeedParser {
     /// - Parameters:
     ///   - data: the document as fetched.
     ///   - url: where it came from; relative enclosure URLs resolve against it. Also names the feed in errors.
+    ///   - descriptions: also read each episode's show notes (`Episode.description`). They are most of a feed's
+    ///     bytes, so reading them costs about half as much time again, and memory to hold them.
     /// - Throws: `FeedError.notAFeed` when the bytes are no feed at all (HTML, garbage, empty, cut off
     ///   before any episode).
-    public static func parse(_ data: Data, url: URL?) throws -> Feed {
+    public static func parse(_ data: Data, url: URL?, descriptions: Bool = false) throws -> Feed {
         let name = url?.absoluteString ?? "(input)"
         switch sniff(data) {
         case .empty:
             throw FeedError.notAFeed(url: name, reason: "the document is empty")
         case .json:
-            switch JSONFeedReader.read(data, documentURL: url) {
+            switch JSONFeedReader.read(data, documentURL: url, descriptions: descriptions) {
             case .success(let feed): return feed
             case .failure(let failure): throw FeedError.notAFeed(url: name, reason: failure.reason)
             }
         case .xml(let utf8):
-            switch XMLFeedReader.read(utf8, documentURL: url) {
+            switch XMLFeedReader.read(utf8, documentURL: url, descriptions: descriptions) {
             case .feed(let feed): return feed
             case .notAFeed(let reason): throw FeedError.notAFeed(url: name, reason: reason)
             }

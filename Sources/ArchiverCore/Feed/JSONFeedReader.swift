@@ -11,8 +11,12 @@ enum JSONFeedReader {
         var reason: String
     }
 
-    static func read(_ data: Data, documentURL: URL?) -> Result<Feed, NotAFeed> {
+    /// The decoder's `userInfo` key that asks items for their show notes.
+    fileprivate static let descriptionsKey = CodingUserInfoKey(rawValue: "podarchive.descriptions")!
+
+    static func read(_ data: Data, documentURL: URL?, descriptions: Bool = false) -> Result<Feed, NotAFeed> {
         let decoder = JSONDecoder()
+        decoder.userInfo[descriptionsKey] = descriptions
         if let array = try? decoder.decode([Lenient<ArrayEntry>].self, from: data) {
             return readArray(array.compactMap(\.value), count: array.count, documentURL: documentURL)
         }
@@ -74,16 +78,18 @@ enum JSONFeedReader {
     private struct JSONFeedObject: Decodable {
         var version: String?
         var title: String?
+        var icon: String?
         var items: [Lenient<Item>]?
 
         private enum Keys: String, CodingKey {
-            case version, title, items
+            case version, title, items, icon
         }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             version = container.text(.version)
             title = container.text(.title)
+            icon = container.urlString(.icon)
             items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
         }
     }
@@ -94,11 +100,18 @@ enum JSONFeedReader {
         var datePublished: String?
         var dateModified: String?
         var attachments: [Lenient<Attachment>]?
+        var summary: String?
+        var contentText: String?
+        var contentHTML: String?
+        var url: String?
+        var image: String?
 
         private enum Keys: String, CodingKey {
-            case id, title, attachments
+            case id, title, attachments, summary, url, image
             case datePublished = "date_published"
             case dateModified = "date_modified"
+            case contentText = "content_text"
+            case contentHTML = "content_html"
         }
 
         init(from decoder: Decoder) throws {
@@ -108,6 +121,13 @@ enum JSONFeedReader {
             datePublished = container.text(.datePublished)
             dateModified = container.text(.dateModified)
             attachments = try? container.decodeIfPresent([Lenient<Attachment>].self, forKey: .attachments)
+            if decoder.userInfo[JSONFeedReader.descriptionsKey] as? Bool == true {
+                summary = container.text(.summary)
+                contentText = container.text(.contentText)
+                contentHTML = container.text(.contentHTML)
+            }
+            url = container.urlString(.url)
+            image = container.urlString(.image)
         }
     }
 
@@ -115,11 +135,13 @@ enum JSONFeedReader {
         var url: String?
         var mimeType: String?
         var size: Int64?
+        var duration: TimeInterval?
 
         private enum Keys: String, CodingKey {
             case url
             case mimeType = "mime_type"
             case size = "size_in_bytes"
+            case duration = "duration_in_seconds"
         }
 
         init(from decoder: Decoder) throws {
@@ -127,6 +149,9 @@ enum JSONFeedReader {
             url = container.urlString(.url)
             mimeType = container.text(.mimeType)
             size = container.positiveInteger(.size)
+            duration = (try? container.decodeIfPresent(Double.self, forKey: .duration)).flatMap {
+                $0.isFinite && $0 >= 0 ? $0 : nil
+            }
         }
     }
 
@@ -144,9 +169,13 @@ enum JSONFeedReader {
                 Episode(
                     title: item.title, guid: item.id, url: FeedURL.resolve(raw, against: documentURL),
                     mimeType: attachment.mimeType, length: attachment.size,
-                    published: (item.datePublished ?? item.dateModified).flatMap(FeedDate.parseRFC3339)))
+                    published: (item.datePublished ?? item.dateModified).flatMap(FeedDate.parseRFC3339),
+                    description: item.summary ?? item.contentText ?? item.contentHTML,
+                    link: item.url.map { FeedURL.resolve($0, against: documentURL) }, duration: attachment.duration,
+                    imageURL: item.image.map { FeedURL.resolve($0, against: documentURL) }))
         }
-        return .success(Feed(title: object.title, episodes: episodes, format: .jsonFeed))
+        let icon = object.icon.map { FeedURL.resolve($0, against: documentURL) }
+        return .success(Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon))
     }
 }
 

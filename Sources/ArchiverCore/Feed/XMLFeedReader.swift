@@ -11,12 +11,14 @@ enum XMLFeedResult {
 
 struct XMLFeedReader {
     private enum Namespace: Equatable {
-        case none, atom, itunes, podcast, dc, rdf, rss1, other
+        case none, atom, itunes, podcast, dc, rdf, rss1, content, other
     }
 
     private enum Kind: Equatable {
         case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
+        case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
+        case image, url, logo, icon
     }
 
     private struct Frame {
@@ -45,10 +47,21 @@ struct XMLFeedReader {
         var updated: Date?
         var episodeNumber: Int?
         var seasonNumber: Int?
+        var description: String?
+        var summary: String?
+        var content: String?
+        var link: String?
+        var duration: TimeInterval?
+        var image: String?
     }
+
+    /// The feed's artwork, by preference: `itunes:image`, RSS `image/url`, Atom `logo`, Atom `icon`.
+    private var artwork: [Kind: String] = [:]
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let documentURL: URL?
+    /// Whether show notes are read (they are most of a feed's bytes).
+    private let descriptions: Bool
     private var stack: [Frame] = []
     private var bindings: [Binding] = []
     private var bases: [URL] = []
@@ -61,15 +74,16 @@ struct XMLFeedReader {
     private var captureDepth: Int?
     private var captured: [UInt8] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool) {
         self.bytes = bytes
         self.documentURL = documentURL
+        self.descriptions = descriptions
     }
 
-    /// Reads a UTF-8 XML document. `documentURL` resolves relative enclosure URLs.
-    static func read(_ utf8: [UInt8], documentURL: URL?) -> XMLFeedResult {
+    /// Reads a UTF-8 XML document. `documentURL` resolves relative enclosure URLs; `descriptions` reads show notes.
+    static func read(_ utf8: [UInt8], documentURL: URL?, descriptions: Bool = false) -> XMLFeedResult {
         utf8.withUnsafeBufferPointer { buffer in
-            var reader = XMLFeedReader(bytes: buffer, documentURL: documentURL)
+            var reader = XMLFeedReader(bytes: buffer, documentURL: documentURL, descriptions: descriptions)
             return reader.run()
         }
     }
@@ -100,7 +114,9 @@ struct XMLFeedReader {
         if truncated && episodes.isEmpty {
             return .notAFeed("the document is cut off before its first complete episode")
         }
-        return .feed(Feed(title: feedTitle, episodes: episodes, format: format))
+        let artwork = self.artwork
+        let image = [Kind.itunesImage, .url, .logo, .icon].lazy.compactMap { artwork[$0] }.first
+        return .feed(Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image))
     }
 
     // MARK: - Elements
@@ -141,14 +157,37 @@ struct XMLFeedReader {
         case .enclosure where parent == .item:
             if item?.url == nil { takeEnclosure(parsedAttributes, urlAttribute: "url") }
         case .atomLink where parent == .entry || parent == .item:
-            if item?.url == nil, value(of: "rel", in: parsedAttributes) == "enclosure" {
+            let relation = value(of: "rel", in: parsedAttributes) ?? "alternate"
+            if item?.url == nil, relation == "enclosure" {
                 takeEnclosure(parsedAttributes, urlAttribute: "href")
+            } else if item?.link == nil, relation == "alternate", let href = value(of: "href", in: parsedAttributes),
+                !href.isEmpty
+            {
+                item?.link = FeedURL.resolve(href, against: bases.last ?? documentURL)
+            }
+        case .itunesImage:
+            guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
+            let resolved = FeedURL.resolve(href, against: bases.last ?? documentURL)
+            if item != nil, depth == itemDepth + 1 {
+                if item?.image == nil { item?.image = resolved }
+            } else if item == nil, parent == .channel || parent == .atomFeed, artwork[.itunesImage] == nil {
+                artwork[.itunesImage] = resolved
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
-            .itunesSeason:
+            .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
+            .url, .logo, .icon:
+            let channelArtwork =
+                item == nil
+                && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
+                    || ((kind == .logo || kind == .icon) && parent == .atomFeed))
+                && artwork[kind] == nil
+            let isNotes =
+                kind == .description || kind == .itunesSummary || kind == .contentEncoded
+                || kind == .summary || kind == .content
             let wanted =
-                (item != nil && depth == itemDepth + 1)
+                (item != nil && depth == itemDepth + 1 && (descriptions || !isNotes))
                 || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
+                || channelArtwork
             if wanted, captureDepth == nil {
                 captureDepth = depth
                 captured.removeAll(keepingCapacity: true)
@@ -178,23 +217,40 @@ struct XMLFeedReader {
 
     private mutating func finishText(of kind: Kind, parent: Kind?) {
         let text = XMLText.trimmedString(captured)
-        guard var built = item, parent == .item || parent == .entry else {
+        guard item != nil, parent == .item || parent == .entry else {
             if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
+            if kind == .url || kind == .logo || kind == .icon, !text.isEmpty {
+                artwork[kind] = FeedURL.resolve(text, against: bases.last ?? documentURL)
+            }
             return
         }
-        switch kind {
-        case .title: built.title = built.title ?? text
-        case .itunesTitle: built.itunesTitle = built.itunesTitle ?? (text.isEmpty ? nil : text)
-        case .guid, .atomID: if built.guid == nil, !text.isEmpty { built.guid = text }
-        case .pubDate: built.pubDate = built.pubDate ?? FeedDate.parseRFC822(text)
-        case .dcDate: built.dcDate = built.dcDate ?? FeedDate.parseRFC3339(text) ?? FeedDate.parseRFC822(text)
-        case .published: built.published = built.published ?? FeedDate.parseRFC3339(text)
-        case .updated: built.updated = built.updated ?? FeedDate.parseRFC3339(text)
-        case .itunesEpisode: built.episodeNumber = Int(text)
-        case .itunesSeason: built.seasonNumber = Int(text)
-        default: break
+        let base = bases.last ?? documentURL
+        // In place: copying the builder out and back costs a retain and release per field, per element.
+        update { built in
+            switch kind {
+            case .title: built.title = built.title ?? text
+            case .itunesTitle: built.itunesTitle = built.itunesTitle ?? (text.isEmpty ? nil : text)
+            case .guid, .atomID: if built.guid == nil, !text.isEmpty { built.guid = text }
+            case .pubDate: built.pubDate = built.pubDate ?? FeedDate.parseRFC822(text)
+            case .dcDate: built.dcDate = built.dcDate ?? FeedDate.parseRFC3339(text) ?? FeedDate.parseRFC822(text)
+            case .published: built.published = built.published ?? FeedDate.parseRFC3339(text)
+            case .updated: built.updated = built.updated ?? FeedDate.parseRFC3339(text)
+            case .itunesEpisode: built.episodeNumber = Int(text)
+            case .itunesSeason: built.seasonNumber = Int(text)
+            case .description: built.description = built.description ?? (text.isEmpty ? nil : text)
+            case .itunesSummary: built.summary = built.summary ?? (text.isEmpty ? nil : text)
+            case .summary: built.summary = built.summary ?? (text.isEmpty ? nil : text)
+            case .contentEncoded, .content: built.content = built.content ?? (text.isEmpty ? nil : text)
+            case .link:
+                if built.link == nil, !text.isEmpty { built.link = FeedURL.resolve(text, against: base) }
+            case .itunesDuration: built.duration = built.duration ?? FeedDate.duration(text)
+            default: break
+            }
         }
-        item = built
+    }
+
+    private mutating func update(_ body: (inout ItemBuilder) -> Void) {
+        if item != nil { body(&item!) }
     }
 
     private mutating func finishItem() {
@@ -205,7 +261,9 @@ struct XMLFeedReader {
             Episode(
                 title: title, guid: built.guid, url: url, mimeType: built.mimeType, length: built.length,
                 published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
-                episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber))
+                episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber,
+                description: built.description ?? built.summary ?? built.content, link: built.link,
+                duration: built.duration, imageURL: built.image))
     }
 
     private mutating func takeEnclosure(_ attributes: [XMLAttributeRange], urlAttribute: StaticString) {
@@ -271,16 +329,25 @@ struct XMLFeedReader {
             // Atom documents that forgot their namespace declaration.
             if namespace == .none, stack.isEmpty, isLocal("feed") { return .atomFeed }
             if namespace == .none, format == .atom { return atomKind(isLocal) }
+            if isLocal("link") { return .link }
+            if isLocal("description") { return .description }
+            if isLocal("image") { return .image }
+            if isLocal("url") { return .url }
         case .atom:
             return atomKind(isLocal)
         case .itunes:
             if isLocal("title") { return .itunesTitle }
             if isLocal("episode") { return .itunesEpisode }
             if isLocal("season") { return .itunesSeason }
+            if isLocal("summary") { return .itunesSummary }
+            if isLocal("duration") { return .itunesDuration }
+            if isLocal("image") { return .itunesImage }
         case .dc:
             if isLocal("date") { return .dcDate }
         case .podcast:
             if isLocal("liveItem") { return .liveItem }
+        case .content:
+            if isLocal("encoded") { return .contentEncoded }
         case .rdf:
             if isLocal("RDF") { return .rdf }
         case .other:
@@ -297,6 +364,10 @@ struct XMLFeedReader {
         if isLocal("published") { return .published }
         if isLocal("updated") { return .updated }
         if isLocal("feed") { return .atomFeed }
+        if isLocal("summary") { return .summary }
+        if isLocal("content") { return .content }
+        if isLocal("logo") { return .logo }
+        if isLocal("icon") { return .icon }
         return .other
     }
 
@@ -311,6 +382,7 @@ struct XMLFeedReader {
         if XMLText.equals(bytes, prefix, "podcast") { return .podcast }
         if XMLText.equals(bytes, prefix, "dc") { return .dc }
         if XMLText.equals(bytes, prefix, "rdf") { return .rdf }
+        if XMLText.equals(bytes, prefix, "content") { return .content }
         return .other
     }
 
@@ -322,6 +394,7 @@ struct XMLFeedReader {
         case "http://purl.org/dc/elements/1.1/": return .dc
         case "http://purl.org/rss/1.0/": return .rss1
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns#": return .rdf
+        case "http://purl.org/rss/1.0/modules/content/": return .content
         case let other where other.contains("podcastindex.org/namespace") || other.contains("podcast-namespace"):
             return .podcast
         default: return .other

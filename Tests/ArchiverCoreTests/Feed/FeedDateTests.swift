@@ -66,4 +66,15 @@ final class FeedDateTests: XCTestCase {
         XCTAssertEqual(FeedDate.iso8601(Date(timeIntervalSince1970: -1)), "1969-12-31T23:59:59Z")
         XCTAssertEqual(FeedDate.iso8601(Date(timeIntervalSince1970: 951_782_400)), "2000-02-29T00:00:00Z")
     }
+
+    func test_duration_readsTheFormsFeedsUse() {
+        XCTAssertEqual(FeedDate.duration("1:02:03"), 3723)
+        XCTAssertEqual(FeedDate.duration("62:03"), 3723)
+        XCTAssertEqual(FeedDate.duration("3723"), 3723)
+        XCTAssertEqual(FeedDate.duration("00:00:05.5"), 5.5)
+        XCTAssertEqual(FeedDate.duration("90:00"), 5400, "the first field may pass 59")
+        for bad in ["", ":", "1::2", "12:75", "1:2:3:4", "-5", "1h", "1.5:00", "1:", " 60"] {
+            XCTAssertNil(FeedDate.duration(bad), bad)
+        }
+    }
 }

@@ -206,4 +206,54 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(feed.title, "Sixteen")
         XCTAssertEqual(feed.episodes.map(\.title), ["É"])
     }
+
+    // MARK: - Metadata (for --metadata sidecars)
+
+    func test_parse_rssMetadata_notesOnlyWhenAsked_linksDurationsAndArtworkAlways() throws {
+        let data = Fixtures.data("feeds/metadata.xml")
+        let url = URL(string: "https://notes.example.org/feed.xml")!
+
+        let plain = try FeedParser.parse(data, url: url)
+        let full = try FeedParser.parse(data, url: url, descriptions: true)
+
+        XCTAssertEqual(plain.imageURL, "https://notes.example.org/artwork/cover.jpg", "itunes:image before image/url")
+        XCTAssertEqual(plain.episodes.map(\.description), [nil, nil, nil], "show notes cost time; only on request")
+        XCTAssertEqual(
+            full.episodes.map(\.description),
+            ["<p>Show notes with <b>HTML</b> &amp; more.</p>", "Plain summary.", "Encoded only."])
+        XCTAssertEqual(full.episodes.map(\.link), ["https://notes.example.org/episodes/1", nil, nil])
+        XCTAssertEqual(full.episodes.map(\.duration), [3723, 754, nil], "12:75 is no duration")
+        XCTAssertEqual(full.episodes.map(\.imageURL), ["https://notes.example.org/ep1.jpg", nil, nil])
+        var withoutNotes = full
+        for index in withoutNotes.episodes.indices { withoutNotes.episodes[index].description = nil }
+        XCTAssertEqual(withoutNotes, plain, "asking for notes changes nothing else")
+    }
+
+    func test_parse_atomAndJSONFeedMetadata() throws {
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><logo>/logo.png</logo><icon>/icon.png</icon>
+            <entry><id>a1</id><title>One</title><summary>Atom summary</summary>
+            <link href="https://a.example/1"/><link rel="enclosure" href="/1.mp3"/></entry></feed>
+            """
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "J", "icon": "art.png", "items": [
+             {"id": "j1", "url": "https://j.example/1", "image": "1.png", "content_html": "<p>hi</p>",
+              "attachments": [{"url": "1.mp3", "duration_in_seconds": 61.5}]}]}
+            """
+        let base = URL(string: "https://a.example/feed")!
+
+        let atomFeed = try FeedParser.parse(Data(atom.utf8), url: base, descriptions: true)
+        let jsonFeed = try FeedParser.parse(Data(json.utf8), url: base, descriptions: true)
+
+        XCTAssertEqual(atomFeed.imageURL, "https://a.example/logo.png")
+        XCTAssertEqual(atomFeed.episodes.first?.description, "Atom summary")
+        XCTAssertEqual(atomFeed.episodes.first?.link, "https://a.example/1")
+        XCTAssertEqual(atomFeed.episodes.first?.url, "https://a.example/1.mp3")
+        XCTAssertEqual(jsonFeed.imageURL, "https://a.example/art.png")
+        XCTAssertEqual(jsonFeed.episodes.first?.description, "<p>hi</p>")
+        XCTAssertEqual(jsonFeed.episodes.first?.link, "https://j.example/1")
+        XCTAssertEqual(jsonFeed.episodes.first?.imageURL, "https://a.example/1.png")
+        XCTAssertEqual(jsonFeed.episodes.first?.duration, 61.5)
+        XCTAssertNil(try FeedParser.parse(Data(json.utf8), url: base).episodes.first?.description)
+    }
 }
