@@ -112,6 +112,43 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("Gone"), "failures still go to stderr too")
     }
 
+    func test_binary_syncMetadataAndNameTemplate_writeSidecarAndArtworkWhereTheTemplateSays() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route(
+            "/feed.xml",
+            .ok(
+                "<rss xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>Meta Show</title>"
+                    + "<itunes:image href=\"/art.jpg\"/><item><title>First</title><guid>m1</guid>"
+                    + "<pubDate>Fri, 10 Jan 2025 13:00:00 GMT</pubDate><itunes:season>3</itunes:season>"
+                    + "<description>Notes</description><enclosure url=\"/1.mp3\"/></item></channel></rss>",
+                type: "application/rss+xml"))
+        server.route("/1.mp3", .ok(Data("ID3 first".utf8)))
+        server.route("/art.jpg", .ok(Data("JFIF art".utf8), type: "image/jpeg"))
+
+        let result = try podarchive(
+            "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--json", "--metadata", "--name",
+            "S{season}/{date} {title}")
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            folder.visibleFiles(),
+            [
+                "archive/Meta Show/S3/2025-01-10 First.info.json", "archive/Meta Show/S3/2025-01-10 First.mp3",
+                "archive/Meta Show/cover.jpg",
+            ])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let feed = try XCTUnwrap((object["feeds"] as? [[String: Any]])?.first)
+        XCTAssertEqual(feed["archived"] as? [String], ["Meta Show/S3/2025-01-10 First.mp3"])
+        XCTAssertEqual(feed["artwork"] as? String, "Meta Show/cover.jpg")
+        let sidecar = try Data(
+            contentsOf: folder.url.appendingPathComponent("archive/Meta Show/S3/2025-01-10 First.info.json"))
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: sidecar) as? [String: Any])
+        XCTAssertEqual(fields["description"] as? String, "Notes")
+        XCTAssertEqual(fields["season"] as? Int, 3)
+    }
+
     func test_binary_syncJSON_feedFailure_isJSONToo() throws {
         let result = try podarchive("sync", "http://127.0.0.1:9/feed.xml", "--to", "archive", "--json")
 

@@ -23,10 +23,13 @@ public struct SyncOptions: Sendable, Equatable {
     public var filter: EpisodeFilter
     /// How new files are named (`--name`); files already archived keep their names.
     public var names: NameTemplate
+    /// Write a JSON sidecar beside each archived file, and fetch the feed's artwork once (`--metadata`).
+    public var metadata: Bool
 
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
-        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard
+        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard,
+        metadata: Bool = false
     ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
@@ -34,6 +37,7 @@ public struct SyncOptions: Sendable, Equatable {
         self.jobs = jobs
         self.filter = filter
         self.names = names
+        self.metadata = metadata
     }
 }
 
@@ -124,9 +128,10 @@ public struct Archiver: Sendable {
         if let known = try registeredFolder(for: source, in: root) {
             // A feed synced before: lock first, then ask whether it changed.
             context = try await open(folder: known, source: source, options: options)
-            fetch = try await loader.load(source, ifChangedSince: context.validators)
+            fetch = try await loader.load(
+                source, ifChangedSince: context.validators, descriptions: options.metadata)
         } else {
-            let first = try await loader.load(source, ifChangedSince: nil)
+            let first = try await loader.load(source, ifChangedSince: nil, descriptions: options.metadata)
             guard case .changed(let feed, _) = first else {
                 throw FeedError.httpStatus(url: source.displayName, status: 304)
             }
@@ -156,7 +161,30 @@ public struct Archiver: Sendable {
                 title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
 
-        var names = NameAllocator(taken: present.union(context.index.fileNames))
+        var names = NameAllocator(taken: present.union(context.index.fileNames), sidecars: options.metadata)
+        // With --metadata: episodes as the feed describes them (show notes and all), sidecars that are missing, and
+        // the artwork if the folder has none.
+        var described: [String: Episode] = [:]
+        if options.metadata, case .changed(let feed, _) = fetch {
+            described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+            for (episode, file) in skipped where present.contains(file) {
+                let sidecar = Self.sidecarName(for: file)
+                guard !present.contains(sidecar), let entry = context.index.entry(for: episode) else { continue }
+                try writeSidecar(for: episode, entry: entry, feedTitle: title, in: context)
+            }
+            let episodeFiles = context.index.fileNames
+            if let image = feed.imageURL, !present.contains(where: { Self.isArtwork($0) && !episodeFiles.contains($0) })
+            {
+                switch try await fetchArtwork(image, in: context, names: &names, options: options) {
+                case .success(let file):
+                    report.artwork = file
+                    onEvent(.artwork(file: file))
+                case .failure(let failure):
+                    report.artworkFailure = failure.reason
+                    onEvent(.artworkFailed(url: image, failure))
+                }
+            }
+        }
         let paths = context.paths
         let jobs = max(1, options.jobs)
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
@@ -182,6 +210,10 @@ public struct Archiver: Sendable {
                     nextToPlace += 1
                     do {
                         let entry = try complete(try outcome.get(), item: item, in: &context, names: &names)
+                        if options.metadata {
+                            let episode = described[item.episode.identity] ?? item.episode
+                            try writeSidecar(for: episode, entry: entry, feedTitle: title, in: context)
+                        }
                         let file = context.folder.appendingPathComponent(entry.file)
                         report.archived.append(file)
                         report.bytes += entry.size
@@ -336,6 +368,8 @@ public struct Archiver: Sendable {
         var lock: any HeldLock
         /// How new files are named.
         var names: NameTemplate
+        /// Whether each file gets a sidecar, whose name must be free too.
+        var sidecars: Bool
 
         var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
         var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
@@ -356,7 +390,8 @@ public struct Archiver: Sendable {
             return FeedContext(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                validators: index == nil ? nil : validators, lock: lock, names: options.names)
+                validators: index == nil ? nil : validators, lock: lock, names: options.names,
+                sidecars: options.metadata)
         } catch {
             lock.unlock()
             throw error
@@ -512,12 +547,17 @@ public struct Archiver: Sendable {
 }
 
 /// Hands out distinct file names within one folder: "Title.mp3", then "Title (2).mp3", ...
+/// With `sidecars`, a name is free only when its sidecar's name is free too, and both are claimed together.
 struct NameAllocator {
     private var taken: Set<String>
+    private let sidecars: Bool
 
-    init(taken: Set<String>) {
+    init(taken: Set<String>, sidecars: Bool = false) {
         // Compare the way case-insensitive file systems (macOS, Windows) would.
         self.taken = Set(taken.map { $0.lowercased() })
+        self.sidecars = sidecars
+        // The sidecars of files already there are theirs, written or not.
+        if sidecars { self.taken.formUnion(taken.map { Archiver.sidecarName(for: $0).lowercased() }) }
     }
 
     /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder).
@@ -526,16 +566,26 @@ struct NameAllocator {
         var counter = 1
         while true {
             let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
-            if taken.insert(name.lowercased()).inserted { return name }
+            if claim(exactly: name) { return name }
             counter += 1
         }
     }
 
     mutating func release(_ name: String) {
         taken.remove(name.lowercased())
+        if sidecars { taken.remove(Archiver.sidecarName(for: name).lowercased()) }
     }
 
+    /// Claims `name` (and its sidecar's name) if free.
     mutating func claim(exactly name: String) -> Bool {
-        taken.insert(name.lowercased()).inserted
+        let key = name.lowercased()
+        guard !taken.contains(key) else { return false }
+        if sidecars {
+            let sidecar = Archiver.sidecarName(for: name).lowercased()
+            guard !taken.contains(sidecar) else { return false }
+            taken.insert(sidecar)
+        }
+        taken.insert(key)
+        return true
     }
 }

@@ -133,6 +133,8 @@ enum MediaTypes {
         case "application/pdf": return "pdf"
         case "image/jpeg": return "jpg"
         case "image/png": return "png"
+        case "image/webp": return "webp"
+        case "image/gif": return "gif"
         default: return nil
         }
     }

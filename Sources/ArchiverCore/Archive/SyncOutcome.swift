@@ -88,6 +88,10 @@ public enum SyncEvent: Sendable, Equatable {
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
     case failed(Episode, EpisodeFailure)
+    /// The feed's artwork was saved (`--metadata`).
+    case artwork(file: URL)
+    /// The feed's artwork could not be fetched; it is tried again next time. Episodes are not affected.
+    case artworkFailed(url: String, EpisodeFailure)
 }
 
 /// The outcome of syncing one feed.
@@ -100,6 +104,10 @@ public struct SyncReport: Sendable, Equatable {
     public var bytes: Int64 = 0
     /// The server said the feed had not changed (`304`); only earlier failures and missing files were tried.
     public var feedUnchanged = false
+    /// The feed's artwork, when this sync saved it (`--metadata`).
+    public var artwork: URL?
+    /// Why the feed's artwork could not be fetched, when it could not.
+    public var artworkFailure: String?
 
     public init(feedTitle: String, folder: URL) {
         self.feedTitle = feedTitle

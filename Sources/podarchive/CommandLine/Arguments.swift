@@ -37,6 +37,8 @@ struct SyncArguments: Equatable, Sendable {
     var dryRun = false
     /// How new files are named (`--name`).
     var names = NameTemplate.standard
+    /// Write sidecars and the feed's artwork (`--metadata`).
+    var metadata = false
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
@@ -70,7 +72,8 @@ enum Arguments {
         "sync": [
             "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
             "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--opml": true,
-            "--feeds": true, "--dry-run": false, "--name": true, "--help": false,
+            "--feeds": true, "--dry-run": false, "--name": true, "--metadata": false,
+            "--help": false,
         ],
         "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
         "verify": [
@@ -117,7 +120,8 @@ enum Arguments {
                     feeds: parsed.positionals, opml: parsed.values["--opml"], feedList: parsed.values["--feeds"],
                     archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
                     json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed),
-                    dryRun: try dryRun(parsed), names: try names(parsed))
+                    dryRun: try dryRun(parsed), names: try names(parsed),
+                    metadata: parsed.flags.contains("--metadata"))
             )
         case "list":
             return .list(

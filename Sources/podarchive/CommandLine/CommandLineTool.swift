@@ -133,6 +133,7 @@ struct CommandLineTool: Sendable {
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
             options.names = arguments.names
+            options.metadata = arguments.metadata
             let report = try await archiver.sync(source, into: root, options: options) { event in
                 // With --json, standard output carries the JSON alone; --quiet leaves only errors.
                 let lines = !arguments.json && arguments.verbosity != .quiet
@@ -149,6 +150,11 @@ struct CommandLineTool: Sendable {
                     output.write("archived \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))\n")
                 case .failed(let episode, let failure):
                     errors.write("podarchive: \(SyncFormatter.failureLine(episode, failure))\n")
+                case .artwork(let file):
+                    guard lines else { return }
+                    output.write("saved artwork \(SyncFormatter.relative(file, to: root))\n")
+                case .artworkFailed(let url, let failure):
+                    errors.write("podarchive: artwork \(url): \(failure.reason); tried again next run\n")
                 }
             }
             let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed

@@ -89,7 +89,11 @@ enum SyncFormatter {
             out.string(failed.failure.reason)
             out.raw("}")
         }
-        out.raw("]}")
+        out.raw("],\n   \"artwork\": ")
+        out.string(report?.artwork.map { relative($0, to: root) })
+        out.raw(", \"artworkError\": ")
+        out.string(report?.artworkFailure)
+        out.raw("}")
         return out.text
     }
 

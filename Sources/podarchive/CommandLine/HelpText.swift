@@ -4,9 +4,9 @@ import ArchiverCore
 enum HelpText {
     static let usage = """
         usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
-                                      [--quiet | --verbose] [--json] [--dry-run] [--limit N] [--since DATE]
-                                      [--match REGEX] [--jobs N] [--retries N] [--timeout SECONDS]
-                                      [--wait SECONDS]
+                                      [--metadata] [--quiet | --verbose] [--json] [--dry-run] [--limit N]
+                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
+                                      [--timeout SECONDS] [--wait SECONDS]
                podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
                podarchive verify [DIR] [--repair]
                podarchive help [command]
@@ -60,9 +60,9 @@ enum HelpText {
 
     static let sync = """
         usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
-                                      [--quiet | --verbose] [--json] [--dry-run] [--limit N] [--since DATE]
-                                      [--match REGEX] [--jobs N] [--retries N] [--timeout SECONDS]
-                                      [--wait SECONDS]
+                                      [--metadata] [--quiet | --verbose] [--json] [--dry-run] [--limit N]
+                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
+                                      [--timeout SECONDS] [--wait SECONDS]
 
         Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
         episode named after its title. One feed failing never stops the others; the exit code is the worst
@@ -78,13 +78,17 @@ enum HelpText {
                              (YYYY-MM-DD), {feed}, {episode}, {season} ({episode:03} pads),
                              {guid} (8-digit hash); '/' makes subfolders; each part is made a safe
                              name, so no value can leave the feed folder; archived files keep their names
+          --metadata         also write <file stem>.info.json beside each file (title, description, GUID,
+                             URLs, dates, duration, numbers, size, SHA-256) and the feed's artwork to
+                             cover.<ext> once; files archived earlier get theirs on the next changed feed
         \(filterOptions)
           --dry-run          only say what would be downloaded; nothing is created, locked or written
           --quiet            print only errors (on standard error); the exit code says the rest
           --verbose          also say what the feed lists and which episodes were skipped, and why
           --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
                              "folder", "status", "exit", "error", "feedUnchanged", "archived", "skipped",
-                             "bytes", "seconds", "failed": [{"title", "url", "reason"}]}]}
+                             "bytes", "seconds", "failed": [{"title", "url", "reason"}], "artwork",
+                             "artworkError"}]}
         \(transferOptions)
           -h, --help         show this help
 

@@ -16,7 +16,7 @@ _podarchive() {
     case "$command" in
         sync)
             if [[ $current == -* ]]; then
-                COMPREPLY=($(compgen -W "--to --opml --feeds --name --dry-run --quiet --verbose --json --limit --since --match --jobs --retries --timeout --wait --help" -- "$current"))
+                COMPREPLY=($(compgen -W "--to --opml --feeds --name --metadata --dry-run --quiet --verbose --json --limit --since --match --jobs --retries --timeout --wait --help" -- "$current"))
             else
                 COMPREPLY=($(compgen -f -- "$current"))
             fi ;;

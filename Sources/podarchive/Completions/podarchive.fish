@@ -24,4 +24,5 @@ complete -c podarchive -n "__fish_seen_subcommand_from sync list" -l match -r -d
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l opml -r -F -d 'OPML subscription list'
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l feeds -r -F -d 'File of feeds, one a line'
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l name -x -a '{title} "{date} {title}" "{episode:03} {title}"' -d 'File name template'
+complete -c podarchive -n "__fish_seen_subcommand_from sync" -l metadata -d 'Write sidecars and the feed artwork'
 complete -c podarchive -n "__fish_seen_subcommand_from sync" -l dry-run -d 'Only say what would be downloaded'

@@ -8,27 +8,7 @@ final class ArchiverTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")
     private let clock = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private struct World {
-        let logger = RequestLogger()
-        let fileSystem = FakeFileSystem()
-        let mover: SpyFileMovement
-        let attributes: SpyFileAttributes
-        let downloader: SpyDownloader
-        let sleeper = SpySleeper()
-        let archiver: Archiver
-
-        init(feedURL: String, feed: Data, feedStatus: Int = 200, episodes: [String: SpyDownloader.Canned], now: Date) {
-            mover = SpyFileMovement(fileSystem: fileSystem)
-            attributes = SpyFileAttributes(fileSystem: fileSystem)
-            downloader = SpyDownloader(logger: logger, fileSystem: fileSystem, canned: episodes)
-            let fetcher = StubFetcher(logger: logger, feedURL: feedURL, body: feed, status: feedStatus)
-            let sleeper = self.sleeper
-            archiver = Archiver(
-                fetcher: fetcher, downloader: downloader, mover: mover, attributes: attributes, files: fileSystem,
-                writer: fileSystem, locker: fileSystem, hasher: fileSystem, now: { now },
-                sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
-        }
-    }
+    private typealias World = ArchiveWorld
 
     private func audio(_ text: String = "ID3 fake audio") -> SpyDownloader.Canned {
         SpyDownloader.Canned(body: Data(text.utf8), headers: ["Content-Type": "audio/mpeg"])
