@@ -149,6 +149,72 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(fields["season"] as? Int, 3)
     }
 
+    /// Runs the binary on a pseudo-terminal of 60 columns (python's pty module), as a person at a shell would.
+    private func podarchiveOnATerminal(_ arguments: [String], term: String) throws -> ProcessResult {
+        let script = """
+            import fcntl, os, pty, struct, sys, termios
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], sys.argv[1:])
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+            out = b""
+            while True:
+                try:
+                    data = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                out += data
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.buffer.write(out)
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """
+        return try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, ProcessRunner.podarchive.path] + arguments,
+            environment: ProcessRunner.isolatedEnvironment(home: folder.url, extra: ["TERM": term]),
+            currentDirectory: folder.url)
+    }
+
+    func test_binary_onATerminal_drawsProgressInPlaceAndLeavesCleanLines_dumbTerminalGetsPlainLines() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route(
+            "/feed.xml",
+            .ok(
+                "<rss><channel><title>Pty Show</title><item><title>One</title><enclosure url=\"/1.mp3\"/></item>"
+                    + "<item><title>Two</title><enclosure url=\"/2.mp3\"/></item></channel></rss>",
+                type: "application/rss+xml"))
+        var slow = TestResponse.ok(Data(repeating: 0xFF, count: 300_000))
+        slow.trickle = (chunk: 100_000, interval: 0.15)
+        server.route("/1.mp3", slow)
+        server.route("/2.mp3", .ok(Data("ID3 two".utf8)))
+        let feed = server.url("/feed.xml").absoluteString
+
+        let result = try podarchiveOnATerminal(["sync", feed, "--to", "archive"], term: "xterm")
+
+        XCTAssertEqual(result.status, 0, result.stdout)
+        XCTAssertTrue(result.stdout.contains("Pty Show: 0 of 2"), "the live area was drawn: \(result.stdout)")
+        XCTAssertTrue(result.stdout.contains("\u{1B}[J"), "and redrawn in place")
+        XCTAssertEqual(
+            Screen(result.stdout.replacingOccurrences(of: "\r\n", with: "\n")).lines,
+            [
+                "archived Pty Show/One.mp3 (300.0 kB)", "archived Pty Show/Two.mp3 (7 B)",
+                "Pty Show: 2 archived, 0 already archived",
+            ], "what stays on screen is the lines, in feed order")
+
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("archive"))
+        let dumb = try podarchiveOnATerminal(["sync", feed, "--to", "archive"], term: "dumb")
+        XCTAssertEqual(dumb.status, 0, dumb.stdout)
+        XCTAssertFalse(dumb.stdout.contains("\u{1B}"), dumb.stdout)
+        XCTAssertEqual(
+            dumb.stdout.split(separator: "\r\n").map(String.init),
+            [
+                "archived Pty Show/One.mp3 (300.0 kB)", "archived Pty Show/Two.mp3 (7 B)",
+                "Pty Show: 2 archived, 0 already archived",
+            ])
+    }
+
     func test_binary_syncJSON_feedFailure_isJSONToo() throws {
         let result = try podarchive("sync", "http://127.0.0.1:9/feed.xml", "--to", "archive", "--json")
 

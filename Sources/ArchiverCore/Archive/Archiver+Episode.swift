@@ -52,7 +52,9 @@ extension Archiver {
 
     /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
     /// download with retries, check. Touches only this episode's hidden files.
-    func fetch(_ item: WorkItem, in paths: FolderPaths, options: SyncOptions) async throws -> Fetched {
+    func fetch(
+        _ item: WorkItem, in paths: FolderPaths, options: SyncOptions, progress: ProgressHandler? = nil
+    ) async throws -> Fetched {
         let episode = item.episode
         let url = try Self.downloadableURL(episode.url)
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
@@ -71,7 +73,8 @@ extension Archiver {
             attempt += 1
             do {
                 return .downloaded(
-                    try await attemptDownload(url, episode: episode, files: files, deadline: deadline, options: options)
+                    try await attemptDownload(
+                        url, episode: episode, files: files, deadline: deadline, options: options, progress: progress)
                 )
             } catch let stop as AttemptFailure {
                 switch stop {
@@ -113,8 +116,12 @@ extension Archiver {
 
     // MARK: - One attempt
 
+    /// Reports a download's bytes so far, and the total when the server or the feed said it.
+    typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+
     private func attemptDownload(
-        _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions
+        _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions,
+        progress: ProgressHandler?
     ) async throws -> DownloadResult {
         let record: PartialRecord? = loadRecord(partial.record)
         var offset: Int64 = 0
@@ -133,13 +140,16 @@ extension Archiver {
             request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")
         }
-        let admit = admission(for: episode.url, files: partial, offset: offset)
+        let expected = ExpectedSize(episode.length)
+        let admit = admission(for: episode.url, files: partial, offset: offset, expected: expected)
         let remaining = deadline.timeIntervalSince(now())
         guard remaining > 0 else { throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil) }
 
         let result: DownloadResult
         let finalRequest = request
-        let transferOptions = DownloadOptions(resumeOffset: offset, admit: admit)
+        var onBytes: (@Sendable (Int64) -> Void)?
+        if let progress { onBytes = { bytes in progress(bytes, expected.value) } }
+        let transferOptions = DownloadOptions(resumeOffset: offset, admit: admit, progress: onBytes)
         do {
             result = try await Self.withDeadline(seconds: remaining) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
@@ -174,7 +184,7 @@ extension Archiver {
     /// Sees each response before its body: records what a later resume needs, and refuses a file the disk
     /// cannot hold.
     private func admission(
-        for url: String, files partial: PartialFiles, offset: Int64
+        for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
         let writer = self.writer
         let files = self.files
@@ -191,6 +201,7 @@ extension Archiver {
                 ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
                 : (encoded ? nil : length)
             let record = PartialRecord(url: url, validator: validator, expectedSize: total)
+            if let total { expected.value = total }
             do {
                 try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record, durable: false)
             } catch {
@@ -403,5 +414,19 @@ enum DownloadCheck {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let head = text.drop(while: { $0.isWhitespace }).prefix(15).lowercased()
         return ["<!doctype html", "<html", "<head", "<body", "<title"].contains { head.hasPrefix($0) }
+    }
+}
+
+/// The size a download is expected to reach: the feed's declared length until the response says better. Read by
+/// progress reports on the transfer's thread, written by the admission hook.
+final class ExpectedSize: @unchecked Sendable {
+    private let lock = NSLock()
+    private var size: Int64?
+
+    init(_ size: Int64?) { self.size = size }
+
+    var value: Int64? {
+        get { lock.withLock { size } }
+        set { lock.withLock { size = newValue } }
     }
 }

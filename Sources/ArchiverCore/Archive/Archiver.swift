@@ -121,7 +121,7 @@ public struct Archiver: Sendable {
     ///   Nothing already archived is touched in either case.
     public func sync(
         _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
-        onEvent: @Sendable (SyncEvent) -> Void = { _ in }
+        onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
         var context: FeedContext
         let fetch: FeedFetch
@@ -191,8 +191,15 @@ public struct Archiver: Sendable {
         let items = work
         try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
             var started = 0
+            func start(_ position: Int, in group: inout ThrowingTaskGroup<FetchOutcome, Error>) {
+                onEvent(.started(items[position].episode, position: position, total: items.count))
+                launch(items[position], at: position, in: paths, options: options, group: &group) {
+                    received, expected in
+                    onEvent(.progress(position: position, received: received, expected: expected))
+                }
+            }
             while started < min(jobs, items.count) {
-                launch(items[started], at: started, in: paths, options: options, group: &group)
+                start(started, in: &group)
                 started += 1
             }
             // Finished downloads wait here, hidden and recorded as complete, until every earlier episode is
@@ -201,8 +208,9 @@ public struct Archiver: Sendable {
             var nextToPlace = 0
             while let done = try await group.next() {
                 finished[done.position] = done.result
+                onEvent(.finished(position: done.position))
                 if started < items.count {
-                    launch(items[started], at: started, in: paths, options: options, group: &group)
+                    start(started, in: &group)
                     started += 1
                 }
                 while let outcome = finished.removeValue(forKey: nextToPlace) {
@@ -314,12 +322,12 @@ public struct Archiver: Sendable {
     /// Starts fetching `item` (number `position` in the work list) as a child task of `group`.
     private func launch(
         _ item: WorkItem, at position: Int, in paths: FolderPaths, options: SyncOptions,
-        group: inout ThrowingTaskGroup<FetchOutcome, Error>
+        group: inout ThrowingTaskGroup<FetchOutcome, Error>, progress: @escaping ProgressHandler
     ) {
         group.addTask {
             do {
-                return FetchOutcome(
-                    position: position, result: .success(try await self.fetch(item, in: paths, options: options)))
+                let fetched = try await self.fetch(item, in: paths, options: options, progress: progress)
+                return FetchOutcome(position: position, result: .success(fetched))
             } catch {
                 return FetchOutcome(position: position, result: .failure(error))
             }

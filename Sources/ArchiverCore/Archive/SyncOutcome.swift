@@ -82,6 +82,13 @@ extension ArchiveError: LocalizedError {
 public enum SyncEvent: Sendable, Equatable {
     /// The feed was read: how many episodes it lists and how many of them are new.
     case feedRead(title: String, folder: URL, episodes: Int, new: Int)
+    /// Episode number `position` (from 0) of the `total` this sync fetches has started downloading.
+    case started(Episode, position: Int, total: Int)
+    /// Bytes of download `position` so far (a resumed download counts what it kept), and the size it should
+    /// reach when the server or the feed said. Reported from the transfer's thread, often: keep handling cheap.
+    case progress(position: Int, received: Int64, expected: Int64?)
+    /// Download `position` ended, complete or not; `archived` or `failed` follows in feed order.
+    case finished(position: Int)
     /// An episode of the feed is archived already (as `file`), so it was skipped.
     case skipped(Episode, file: String)
     /// An episode was downloaded, checked and moved into place.

@@ -12,14 +12,17 @@ struct CommandLineTool: Sendable {
     let errors: any TextOutput
     /// Builds the archiver only when a command needs it (so `--help` never touches the network stack).
     let makeArchiver: @Sendable () -> Archiver
-    /// The clock, for the seconds `sync --json` reports.
+    /// The clock, for the seconds `sync --json` reports and the rates progress shows.
     var now: @Sendable () -> Date = { Date() }
+    /// What standard output and error are connected to: progress is drawn only on a terminal.
+    var terminal = TerminalInfo.none
 
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
         return CommandLineTool(
             environment: environment, output: StandardStream.output, errors: StandardStream.error,
-            makeArchiver: { liveArchiver(crashingAt: environment.variables["PODARCHIVE_TEST_CRASH"]) })
+            makeArchiver: { liveArchiver(crashingAt: environment.variables["PODARCHIVE_TEST_CRASH"]) },
+            terminal: TerminalInfo.detect(environment))
     }
 
     /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
@@ -121,6 +124,9 @@ struct CommandLineTool: Sendable {
         _ feed: String, _ arguments: SyncArguments, into root: URL, with archiver: Archiver
     ) async -> (ExitCode, String) {
         let started = now()
+        let console = SyncConsole(
+            output: output, errors: errors, terminal: terminal, verbosity: arguments.verbosity, json: arguments.json,
+            root: root, now: now)
         do {
             let source = try FeedSource(feed, currentDirectory: environment.currentDirectory)
             if arguments.dryRun {
@@ -128,39 +134,13 @@ struct CommandLineTool: Sendable {
                     SyncFormatter.dryRun(try await archiver.plan(source, into: root, filter: arguments.filter)))
                 return (.success, "")
             }
-            let output = self.output
-            let errors = self.errors
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
             options.names = arguments.names
             options.metadata = arguments.metadata
-            let report = try await archiver.sync(source, into: root, options: options) { event in
-                // With --json, standard output carries the JSON alone; --quiet leaves only errors.
-                let lines = !arguments.json && arguments.verbosity != .quiet
-                switch event {
-                case .feedRead(_, _, let episodes, let new):
-                    guard lines, arguments.verbosity == .verbose else { return }
-                    output.write("feed lists \(episodes) episode\(episodes == 1 ? "" : "s"), \(new) to fetch\n")
-                case .skipped(let episode, let file):
-                    guard lines, arguments.verbosity == .verbose else { return }
-                    output.write(
-                        "skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)\n")
-                case .archived(_, let file, let bytes):
-                    guard lines else { return }
-                    output.write("archived \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))\n")
-                case .failed(let episode, let failure):
-                    errors.write("podarchive: \(SyncFormatter.failureLine(episode, failure))\n")
-                case .artwork(let file):
-                    guard lines else { return }
-                    output.write("saved artwork \(SyncFormatter.relative(file, to: root))\n")
-                case .artworkFailed(let url, let failure):
-                    errors.write("podarchive: artwork \(url): \(failure.reason); tried again next run\n")
-                }
-            }
+            let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed
-            if !arguments.json && arguments.verbosity != .quiet {
-                output.write(SyncFormatter.summary(report) + "\n")
-            }
+            console.finish(summary: SyncFormatter.summary(report))
             return (
                 code,
                 SyncFormatter.jsonEntry(
@@ -168,6 +148,7 @@ struct CommandLineTool: Sendable {
                     seconds: now().timeIntervalSince(started))
             )
         } catch {
+            console.abandon()
             let code = report(error)
             return (
                 code,

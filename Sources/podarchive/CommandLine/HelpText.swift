@@ -98,6 +98,10 @@ enum HelpText {
         never overwritten. A full disk or unwritable folder stops the run (exit 5) with the index intact.
         A sync locks its feed folder, so two syncs of one feed never run at once.
 
+        On a terminal, each running download (bytes, percent, rate, time left) and the feed's "N of M" are
+        shown below the lines and redrawn in place; not on a terminal, or with TERM=dumb, there is no progress
+        and no escape code. NO_COLOR turns colours off.
+
         File dates: each file's modification date is set to the episode's publication date. On macOS its
         creation date is set too; on Linux the creation (birth) time cannot be set and stays the download
         time. An episode without a date keeps the download time.

@@ -46,3 +46,41 @@ struct ProcessEnvironment: Sendable {
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 }
+
+/// What standard output and standard error are connected to, for deciding how to show progress.
+struct TerminalInfo: Sendable {
+    /// Standard output is a terminal.
+    var outputIsTerminal: Bool
+    /// Standard error is a terminal.
+    var errorsIsTerminal: Bool
+    /// `TERM` is `dumb` or unset: a terminal that cannot move the cursor.
+    var dumb: Bool
+    /// `NO_COLOR` is set to anything non-empty (https://no-color.org).
+    var noColor: Bool
+    /// The terminal's width in columns now (it can change while podarchive runs).
+    var columns: @Sendable () -> Int
+
+    /// Progress is redrawn in place only on a terminal that can move the cursor.
+    var live: Bool { outputIsTerminal && !dumb }
+    /// Colour on standard output / standard error.
+    var colorOutput: Bool { live && !noColor }
+    var colorErrors: Bool { errorsIsTerminal && !dumb && !noColor }
+
+    /// Not a terminal at all: cron, a pipe, a file.
+    static let none = TerminalInfo(
+        outputIsTerminal: false, errorsIsTerminal: false, dumb: true, noColor: true, columns: { 80 })
+
+    static func detect(_ environment: ProcessEnvironment) -> TerminalInfo {
+        let variables = environment.variables
+        let term = variables["TERM"] ?? ""
+        let fallback = variables["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+        return TerminalInfo(
+            outputIsTerminal: isatty(1) == 1, errorsIsTerminal: isatty(2) == 1, dumb: term.isEmpty || term == "dumb",
+            noColor: !(variables["NO_COLOR"] ?? "").isEmpty,
+            columns: {
+                var size = winsize()
+                guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return fallback }
+                return Int(size.ws_col)
+            })
+    }
+}

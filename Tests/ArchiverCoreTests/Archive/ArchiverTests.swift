@@ -382,4 +382,41 @@ final class ArchiverTests: XCTestCase {
         let third = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
         XCTAssertEqual(third.archived.map(\.path), ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3"])
     }
+
+    // MARK: - Progress
+
+    func test_sync_reportsStartProgressAndEndOfEachDownload_withTheSizeTheServerAnnounced() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let world = World(
+            feedURL: feedURL,
+            feed: FeedText.rss([("One", "https://example.com/1.mp3", "g1"), ("Two", "https://example.com/2.mp3", "g2")]
+            ),
+            episodes: ["https://example.com/1.mp3": audio("0123456789"), "https://example.com/2.mp3": audio("abcd")],
+            now: clock)
+        let events = EventLog()
+
+        _ = try await world.archiver.sync(
+            .remote(URL(string: feedURL)!), into: root, options: SyncOptions(jobs: 1), onEvent: events.append)
+
+        let progress = events.all.filter {
+            switch $0 {
+            case .started, .progress, .finished: return true
+            default: return false
+            }
+        }
+        XCTAssertEqual(
+            progress,
+            [
+                .started(
+                    Episode(title: "One", guid: "g1", url: "https://example.com/1.mp3", mimeType: "audio/mpeg"),
+                    position: 0, total: 2),
+                .progress(position: 0, received: 5, expected: 10), .progress(position: 0, received: 10, expected: 10),
+                .finished(position: 0),
+                .started(
+                    Episode(title: "Two", guid: "g2", url: "https://example.com/2.mp3", mimeType: "audio/mpeg"),
+                    position: 1, total: 2),
+                .progress(position: 1, received: 2, expected: 4), .progress(position: 1, received: 4, expected: 4),
+                .finished(position: 1),
+            ])
+    }
 }

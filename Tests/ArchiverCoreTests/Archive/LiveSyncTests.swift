@@ -104,17 +104,18 @@ final class LiveSyncTests: XCTestCase {
             response.trickle = (chunk: 10_000, interval: 0.05 * Double(8 - index))
             server.route("/\(index).mp3", response)
         }
-        let order = EventOrder()
+        let events = EventLog()
 
         let report = try await archiver().sync(
-            .remote(server.url("/feed.xml")), into: folder.url, options: SyncOptions(jobs: 3)
-        ) { event in
-            if case .archived(let episode, _, _) = event { order.append(episode.title ?? "") }
+            .remote(server.url("/feed.xml")), into: folder.url, options: SyncOptions(jobs: 3), onEvent: events.append)
+        let order = events.all.compactMap { event -> String? in
+            if case .archived(let episode, _, _) = event { return episode.title }
+            return nil
         }
 
         XCTAssertEqual(report.archived.count, 8)
         XCTAssertEqual(server.maximumConcurrentRequests, 3, "three at once, never more")
-        XCTAssertEqual(order.titles, titles, "reported in feed order whatever order they finished in")
+        XCTAssertEqual(order, titles, "reported in feed order whatever order they finished in")
         XCTAssertEqual(report.archived.map(\.lastPathComponent), titles.map { "\($0).mp3" })
     }
 
@@ -152,13 +153,4 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Local.mp3"])
         XCTAssertEqual(report.feedTitle, "local")
     }
-}
-
-/// Collects event titles from the sync's callback.
-private final class EventOrder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
-
-    func append(_ title: String) { lock.withLock { recorded.append(title) } }
-    var titles: [String] { lock.withLock { recorded } }
 }

@@ -58,7 +58,10 @@ final class SpyDownloader: FileDownloading, @unchecked Sendable {
             return DownloadResult(response: response, bytesWritten: 0, leadingBytes: Data())
         }
         if let refusal = options.admit?(response, false) { throw refusal }
+        // The body "arrives" in two halves, as a network transfer reports progress.
+        options.progress?(Int64(answer.body.count / 2))
         try fileSystem.writeAtomically(answer.body, to: destination)
+        options.progress?(Int64(answer.body.count))
         return DownloadResult(
             response: response, bytesWritten: Int64(answer.body.count), sha256: SHA256.hex(answer.body),
             leadingBytes: answer.body.prefix(512))

@@ -1,0 +1,250 @@
+// What `sync` shows while it works. Not on a terminal (cron, pipes, files): one line per archived or failed
+// episode and a summary per feed, no escape codes. On a terminal: the same lines, with a live area below them
+// that shows each running download (episode, bytes, rate, time left) and the feed's "N of M", redrawn in place.
+import ArchiverCore
+import Foundation
+
+/// Turns sync events into lines and, on a terminal, a live progress area. Events arrive from several threads.
+final class SyncConsole: @unchecked Sendable {
+    private let output: any TextOutput
+    private let errors: any TextOutput
+    private let terminal: TerminalInfo
+    private let verbosity: Verbosity
+    /// With `--json`, standard output carries the JSON alone.
+    private let json: Bool
+    private let root: URL
+    private let now: @Sendable () -> Date
+    /// The least time between two redraws caused by progress alone.
+    static let redrawInterval: TimeInterval = 0.1
+
+    private let lock = NSLock()
+    private var feedTitle = ""
+    private var total = 0
+    private var done = 0
+    private var downloads: [Int: Download] = [:]
+    private var feedStarted: Date?
+    private var bytesDone: Int64 = 0
+    /// Lines of the live area now on screen, below the last permanent line.
+    private var drawnLines = 0
+    private var lastDraw = Date.distantPast
+
+    private struct Download {
+        var title: String
+        var received: Int64 = 0
+        var expected: Int64?
+        var started: Date
+        /// The first report: the rate is measured from it, so the bytes a resumed download kept from an earlier
+        /// run do not count as speed.
+        var first: (bytes: Int64, time: Date)?
+    }
+
+    init(
+        output: any TextOutput, errors: any TextOutput, terminal: TerminalInfo, verbosity: Verbosity, json: Bool,
+        root: URL, now: @escaping @Sendable () -> Date
+    ) {
+        self.output = output
+        self.errors = errors
+        self.terminal = terminal
+        self.verbosity = verbosity
+        self.json = json
+        self.root = root
+        self.now = now
+    }
+
+    /// Lines for people on standard output: not with `--json` or `--quiet`.
+    private var lines: Bool { !json && verbosity != .quiet }
+    private var live: Bool { lines && terminal.live }
+
+    // MARK: - Events
+
+    func handle(_ event: SyncEvent) {
+        lock.withLock {
+            switch event {
+            case .feedRead(let title, _, let episodes, let new):
+                feedTitle = SyncFormatter.oneLine(title)
+                total = new
+                done = 0
+                bytesDone = 0
+                feedStarted = now()
+                if verbosity == .verbose, lines {
+                    permanent("feed lists \(episodes) episode\(episodes == 1 ? "" : "s"), \(new) to fetch")
+                }
+            case .skipped(let episode, let file):
+                guard verbosity == .verbose, lines else { return }
+                permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")
+            case .started(let episode, let position, let count):
+                total = count
+                downloads[position] = Download(
+                    title: SyncFormatter.oneLine(episode.title ?? episode.url), started: now())
+                redraw()
+            case .progress(let position, let received, let expected):
+                guard live, var download = downloads[position] else { return }
+                let time = now()
+                if download.first == nil { download.first = (received, time) }
+                download.received = received
+                download.expected = expected
+                downloads[position] = download
+                if time.timeIntervalSince(lastDraw) >= Self.redrawInterval { redraw(at: time) }
+            case .finished(let position):
+                downloads[position] = nil
+                redraw()
+            case .archived(_, let file, let bytes):
+                done += 1
+                bytesDone += bytes
+                guard lines else { return }
+                let word = paint("archived", "32", on: terminal.colorOutput)
+                permanent("\(word) \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))")
+            case .failed(let episode, let failure):
+                done += 1
+                error(SyncFormatter.failureLine(episode, failure))
+            case .artwork(let file):
+                guard lines else { return }
+                permanent("saved artwork \(SyncFormatter.relative(file, to: root))")
+            case .artworkFailed(let url, let failure):
+                error("artwork \(url): \(failure.reason); tried again next run")
+            }
+        }
+    }
+
+    /// A feed's closing line (or nothing with `--quiet`/`--json`); the live area is gone after it.
+    func finish(summary: String) {
+        lock.withLock {
+            downloads.removeAll()
+            total = 0
+            if lines { permanent(summary) } else { clear() }
+        }
+    }
+
+    /// The sync stopped: the live area goes, so the error that follows stands alone.
+    func abandon() {
+        lock.withLock {
+            downloads.removeAll()
+            clear()
+        }
+    }
+
+    // MARK: - Drawing (lock held)
+
+    private func error(_ message: String) {
+        clear()
+        errors.write("\(paint("podarchive:", "31", on: terminal.colorErrors)) \(message)\n")
+        redraw()
+    }
+
+    private func permanent(_ line: String) {
+        clear()
+        output.write(line + "\n")
+        redraw()
+    }
+
+    /// Removes the live area: up to its first line, then erase to the end of the screen.
+    private func clear() {
+        guard drawnLines > 0 else { return }
+        output.write("\r\u{1B}[\(drawnLines)A\u{1B}[J")
+        drawnLines = 0
+    }
+
+    private func redraw(at time: Date? = nil) {
+        guard live else { return }
+        let time = time ?? now()
+        let rows = liveLines(at: time, width: terminal.columns())
+        var text = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A\u{1B}[J" : ""
+        for row in rows { text += row + "\n" }
+        if !text.isEmpty { output.write(text) }
+        drawnLines = rows.count
+        lastDraw = time
+    }
+
+    /// The live area: a line per running download, then the feed's "N of M". Every line fits the width, since a
+    /// wrapped line would break the count of lines to move up.
+    private func liveLines(at time: Date, width: Int) -> [String] {
+        guard !downloads.isEmpty else { return [] }
+        let usable = max(20, width - 1)
+        var rows: [String] = []
+        var rate: Double = 0
+        for position in downloads.keys.sorted() {
+            let download = downloads[position]!
+            let first = download.first ?? (download.received, time)
+            let elapsed = time.timeIntervalSince(first.time)
+            let speed = elapsed >= 0.5 ? Double(download.received - first.bytes) / elapsed : nil
+            rate += speed ?? 0
+            // Fixed-width fields, so the columns stand still while the numbers change.
+            var numbers = Self.pad(SyncFormatter.size(download.received), 8)
+            if let expected = download.expected, expected > 0 {
+                let percent = min(100, Int(Double(download.received) * 100 / Double(expected)))
+                numbers += " /" + Self.pad(SyncFormatter.size(expected), 8) + Self.pad("\(percent)%", 5)
+            } else {
+                numbers += String(repeating: " ", count: 15)
+            }
+            var timing = ""
+            if let speed, speed > 0 {
+                timing = Self.pad(SyncFormatter.size(Int64(speed)) + "/s", 11)
+                if let expected = download.expected, expected > download.received {
+                    timing += Self.pad(Self.duration(Double(expected - download.received) / speed), 7) + " left"
+                }
+            }
+            rows.append(Self.fit("  " + download.title, numbers + timing, width: usable))
+        }
+        var status = "\(feedTitle): \(done) of \(total)"
+        if rate > 0 { status += ", \(SyncFormatter.size(Int64(rate)))/s" }
+        rows.append(paint(Self.cut(status, to: usable), "1", on: terminal.colorOutput))
+        return rows
+    }
+
+    /// `left` cut to leave room for `right` (after two spaces), the whole within `width` columns.
+    static func fit(_ left: String, _ right: String, width: Int) -> String {
+        let room = width - columns(right) - 2
+        guard room >= 8 else { return cut(left, to: width) }
+        let title = cut(left, to: room)
+        return title + String(repeating: " ", count: room - columns(title) + 2) + right
+    }
+
+    /// At most `width` columns, with "…" where it was cut.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard columns(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = columns(character)
+            if used + size > width - 1 { break }
+            result.append(character)
+            used += size
+        }
+        return result + "…"
+    }
+
+    /// The columns a terminal gives `text`: two for wide East Asian characters and emoji, one for the rest.
+    static func columns(_ text: String) -> Int {
+        text.reduce(0) { $0 + columns($1) }
+    }
+
+    static func columns(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first, scalar.value >= 0x1100 else { return 1 }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
+            0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    /// `text` right-aligned in `width` columns.
+    static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// "0:07", "12:30", "1:02:03".
+    static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 360_000 else { return "--:--" }
+        let whole = Int(seconds.rounded(.up))
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        let tail = String(format: "%02d", rest)
+        return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
+    }
+
+    private func paint(_ text: String, _ code: String, on: Bool) -> String {
+        on ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
