@@ -11,7 +11,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     public struct Entry: Codable, Equatable, Sendable {
         /// GUID, else enclosure URL: the episode's primary key.
         public var key: String
+        /// The episode's GUID, when the feed gave one.
         public var guid: String?
+        /// The episode's title when it was archived.
         public var title: String?
         /// The enclosure URL it was downloaded from.
         public var url: String
@@ -26,6 +28,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// When podarchive archived it, `YYYY-MM-DDTHH:MM:SSZ`.
         public var archived: String
 
+        /// An entry as sync records it; `key` is the episode's `identity`.
         public init(
             key: String, guid: String? = nil, title: String?, url: String, file: String, size: Int64,
             sha256: String? = nil, published: String?, archived: String
@@ -44,16 +47,24 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// An episode that could not be archived yet; it is retried on every run, even when the feed is unchanged.
     public struct Failure: Codable, Equatable, Sendable {
+        /// GUID, else enclosure URL: the episode's primary key.
         public var key: String
+        /// The episode's GUID, when the feed gave one.
         public var guid: String?
+        /// The episode's title.
         public var title: String?
+        /// The enclosure URL that failed.
         public var url: String
+        /// The enclosure's declared MIME type.
         public var type: String?
+        /// Publication date, `YYYY-MM-DDTHH:MM:SSZ`; nil when the feed gave none.
         public var published: String?
+        /// Why it failed, as reported to the user.
         public var reason: String
         /// When it last failed, `YYYY-MM-DDTHH:MM:SSZ`.
         public var failed: String
 
+        /// Records `episode` as failed for `reason` at `failed` (`YYYY-MM-DDTHH:MM:SSZ`).
         public init(episode: Episode, reason: String, failed: String) {
             key = episode.identity
             guid = episode.guid
@@ -77,20 +88,25 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     public var version: Int
     /// The feed URL (or path) last synced into this folder.
     public var feed: String
+    /// The feed's title, from its last sync that read one.
     public var title: String?
+    /// Every archived episode, in the order they were archived (change them with `record`).
     public private(set) var episodes: [Entry]
+    /// Episodes that could not be archived yet.
     public var failures: [Failure]
 
     private var byGUID: [String: Int] = [:]
     private var byURL: [String: Int] = [:]
     private var byURLKey: [String: Int] = [:]
 
+    /// The format version this podarchive writes.
     public static let currentVersion = 2
 
     private enum CodingKeys: String, CodingKey {
         case version, feed, title, episodes, failures
     }
 
+    /// An index of the current version for the feed at `feed`.
     public init(feed: String, title: String?, episodes: [Entry] = [], failures: [Failure] = []) {
         self.version = Self.currentVersion
         self.feed = feed
@@ -173,6 +189,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// The folder inside a feed folder that holds podarchive's own files.
     public static let stateFolderName = ".podarchive"
+    /// The index's file name inside `<feed folder>/.podarchive/`.
     public static let fileName = "index.json"
 
     /// The index as JSON, one episode a line. Written by hand: it is rewritten after every episode, and
@@ -229,6 +246,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         return Data(out.bytes)
     }
 
+    /// Reads an index of any version up to `currentVersion` (version 1 indexes lack `failures` and `sha256`).
     public static func decode(_ data: Data) throws -> ArchiveIndex {
         try JSONDecoder().decode(ArchiveIndex.self, from: data)
     }

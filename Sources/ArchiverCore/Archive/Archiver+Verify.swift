@@ -4,30 +4,43 @@ import Foundation
 
 /// What is wrong with one archived file.
 public struct VerifyProblem: Sendable, Equatable {
+    /// How the file differs from its index entry.
     public enum Kind: Sendable, Equatable {
+        /// The file is gone.
         case missing
+        /// The file's size is not the one recorded.
         case resized(actual: Int64, recorded: Int64)
+        /// Same size, different SHA-256.
         case changed
     }
 
     /// The feed folder.
     public var folder: URL
+    /// The file's path inside the feed folder, as the index records it.
     public var file: String
+    /// What is wrong with it.
     public var kind: Kind
 }
 
 /// Something `verify` found or did.
 public enum VerifyEvent: Sendable, Equatable {
+    /// A file is missing, resized or changed.
     case problem(VerifyProblem)
+    /// `--repair` downloaded it again and it matches.
     case repaired(VerifyProblem)
+    /// `--repair` could not download it; the old file, if any, was kept.
     case repairFailed(VerifyProblem, EpisodeFailure)
 }
 
 /// The outcome of `verify`.
 public struct VerifyReport: Sendable, Equatable {
+    /// Feed folders checked.
     public var feeds = 0
+    /// Archived files checked.
     public var files = 0
+    /// Every file found missing, resized or changed.
     public var problems: [VerifyProblem] = []
+    /// The problems `--repair` fixed by downloading the file again.
     public var repaired: [VerifyProblem] = []
 
     /// Problems still there after the run (all of them without `--repair`).

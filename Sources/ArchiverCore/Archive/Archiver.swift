@@ -26,6 +26,7 @@ public struct SyncOptions: Sendable, Equatable {
     /// Write a JSON sidecar beside each archived file, and fetch the feed's artwork once (`--metadata`).
     public var metadata: Bool
 
+    /// Sync options; the defaults are the command line's.
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
         jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard,

@@ -3,8 +3,10 @@
 
 /// Appends JSON tokens to a byte buffer; strings are escaped as JSON requires.
 public struct JSONWriter: Sendable {
+    /// The UTF-8 bytes written so far.
     public private(set) var bytes: [UInt8] = []
 
+    /// An empty writer.
     public init() {}
 
     /// The JSON written so far.

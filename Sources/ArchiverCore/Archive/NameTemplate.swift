@@ -154,7 +154,9 @@ public struct NameTemplate: Sendable, Equatable {
 
 /// A `--name` template podarchive cannot use.
 public struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
+    /// The template as given.
     public var template: String
+    /// What is wrong with it, for people.
     public var problem: String
 
     public var errorDescription: String? { "name template '\(template)' cannot be used: \(problem)" }

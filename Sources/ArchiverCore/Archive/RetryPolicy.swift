@@ -14,6 +14,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// No single wait is longer.
     public var maximumDelay: TimeInterval
 
+    /// `retries` more tries after the first, waiting `baseDelay` doubled each time (with jitter), at most `maximumDelay`.
     public init(retries: Int = 3, baseDelay: TimeInterval = 1, maximumDelay: TimeInterval = 60) {
         self.retries = retries
         self.baseDelay = baseDelay

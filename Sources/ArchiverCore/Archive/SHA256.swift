@@ -27,6 +27,7 @@ public struct SHA256: Sendable {
     private var length: UInt64 = 0
     private let useExtensions: Bool
 
+    /// A fresh hash; `.automatic` uses the CPU's SHA instructions when it has them.
     public init(implementation: Implementation = .automatic) {
         useExtensions = implementation == .automatic && Self.hasSHAExtensions
     }

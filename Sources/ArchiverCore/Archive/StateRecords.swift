@@ -17,14 +17,18 @@ struct FeedRegistration: Codable, Equatable {
 /// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
 /// `If-None-Match` / `If-Modified-Since` on the next sync.
 public struct FeedValidators: Codable, Equatable, Sendable {
+    /// The feed's last `ETag`, sent back as `If-None-Match`.
     public var etag: String?
+    /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.
     public var lastModified: String?
 
+    /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {
         self.etag = etag
         self.lastModified = lastModified
     }
 
+    /// True when the server sent neither, so the next fetch cannot be conditional.
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 

@@ -44,9 +44,13 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
 
 /// A problem with the archive itself (not one episode, not the feed): nothing more can safely be done.
 public enum ArchiveError: Error, Equatable, Sendable {
+    /// The feed folder (or its state folder) cannot be created.
     case cannotCreateFolder(path: String, reason: String)
+    /// The index is not valid JSON of a known shape; it is left as it is.
     case damagedIndex(path: String, reason: String)
+    /// The index was written by a newer podarchive.
     case newerIndex(path: String, version: Int)
+    /// The index cannot be replaced.
     case cannotWriteIndex(path: String, reason: String)
     /// A full disk, an unwritable or read-only folder: the run stops; the index stays valid.
     case storage(path: String, reason: String)
@@ -103,11 +107,17 @@ public enum SyncEvent: Sendable, Equatable {
 
 /// The outcome of syncing one feed.
 public struct SyncReport: Sendable, Equatable {
+    /// The feed's title (else its folder's name).
     public var feedTitle: String
+    /// The feed folder.
     public var folder: URL
+    /// Files archived by this sync, in feed order.
     public var archived: [URL] = []
+    /// Episodes that failed, in feed order, each with why.
     public var failed: [(episode: Episode, failure: EpisodeFailure)] = []
+    /// Episodes skipped because they were archived before.
     public var alreadyArchived = 0
+    /// Bytes of the files archived by this sync.
     public var bytes: Int64 = 0
     /// The server said the feed had not changed (`304`); only earlier failures and missing files were tried.
     public var feedUnchanged = false
@@ -116,6 +126,7 @@ public struct SyncReport: Sendable, Equatable {
     /// Why the feed's artwork could not be fetched, when it could not.
     public var artworkFailure: String?
 
+    /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {
         self.feedTitle = feedTitle
         self.folder = folder
@@ -133,14 +144,18 @@ public struct SyncReport: Sendable, Equatable {
 public struct SyncPlan: Sendable, Equatable {
     /// One download the sync would make.
     public struct Download: Sendable, Equatable {
+        /// The episode to fetch.
         public var episode: Episode
         /// The archived file this fetches again because it went missing; nil for a new or failed episode.
         public var missingFile: String?
     }
 
+    /// The feed's title (else the name its folder has or would get).
     public var feedTitle: String
+    /// The feed folder, existing or to be created.
     public var folder: URL
     /// Every download the sync would make: new episodes, earlier failures, and files gone missing.
     public var downloads: [Download]
+    /// Episodes a sync would skip because they are archived.
     public var alreadyArchived: Int
 }

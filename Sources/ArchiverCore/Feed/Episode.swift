@@ -29,6 +29,7 @@ public struct Episode: Equatable, Sendable {
     /// The episode's own artwork (`itunes:image`, JSON Feed `image`).
     public var imageURL: String?
 
+    /// An episode; only the enclosure URL is required.
     public init(
         title: String?, guid: String?, url: String, mimeType: String? = nil, length: Int64? = nil,
         published: Date? = nil, episodeNumber: Int? = nil, seasonNumber: Int? = nil, description: String? = nil,
@@ -54,12 +55,16 @@ public struct Episode: Equatable, Sendable {
 
 /// A parsed feed: its title and its episodes in document order.
 public struct Feed: Equatable, Sendable {
+    /// The feed's title, trimmed; nil when it gives none.
     public var title: String?
+    /// The downloadable episodes, in document order.
     public var episodes: [Episode]
+    /// What the document was.
     public var format: FeedFormat
     /// The show's artwork: `itunes:image`, else RSS `image/url`, else Atom `logo` or `icon`; JSON Feed `icon`.
     public var imageURL: String?
 
+    /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {
         self.title = title
         self.episodes = episodes
@@ -70,8 +75,12 @@ public struct Feed: Equatable, Sendable {
 
 /// The document formats podarchive reads, detected from the bytes.
 public enum FeedFormat: String, Equatable, Sendable {
+    /// RSS 2.0, 0.9x or 1.0 (RDF).
     case rss
+    /// Atom 1.0 (and 0.3).
     case atom
+    /// JSON Feed 1.0 or 1.1.
     case jsonFeed = "json-feed"
+    /// A plain JSON array of `{"url", "title", "published"}` objects.
     case jsonArray = "json-array"
 }

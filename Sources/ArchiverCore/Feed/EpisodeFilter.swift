@@ -10,6 +10,7 @@ public struct EpisodeFilter: Sendable, Equatable {
     /// Only episodes whose title matches this regular expression (untitled ones are left out).
     public var match: String?
 
+    /// A filter; nil leaves that criterion out. `match` must pass `validate(pattern:)`.
     public init(limit: Int? = nil, since: Date? = nil, match: String? = nil) {
         self.limit = limit
         self.since = since

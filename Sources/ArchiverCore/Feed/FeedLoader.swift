@@ -10,6 +10,7 @@ public struct FeedLoader: Sendable {
     private let fetcher: any URLDataFetcher
     private let files: any FileReading
 
+    /// Loads remote feeds through `fetcher` and local ones through `files`.
     public init(fetcher: any URLDataFetcher, files: any FileReading) {
         self.fetcher = fetcher
         self.files = files

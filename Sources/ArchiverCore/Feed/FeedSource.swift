@@ -3,7 +3,9 @@ import Foundation
 
 /// A feed location as the user gave it, checked.
 public enum FeedSource: Equatable, Sendable {
+    /// An http or https URL.
     case remote(URL)
+    /// A file on this machine, by absolute path.
     case local(path: String)
 
     /// Reads a command-line feed argument.

@@ -6,7 +6,9 @@ import Foundation
 public enum SubscriptionList {
     /// Why a list could not be read.
     public enum Failure: Error, Equatable, Sendable, LocalizedError {
+        /// The file cannot be read.
         case unreadable(path: String)
+        /// The file was read as OPML but is not an OPML document.
         case notOPML(path: String)
 
         public var errorDescription: String? {

@@ -13,9 +13,12 @@ import Foundation
 
 /// A POSIX error as a Swift error, with the system's reason and the path it concerns.
 public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
+    /// The file or folder the call concerned.
     public var path: String
+    /// The `errno` value.
     public var code: Int32
 
+    /// The error `code` (an `errno`) for `path`.
     public init(path: String, code: Int32) {
         self.path = path
         self.code = code
@@ -82,6 +85,7 @@ public struct DurableFileWriter: AtomicFileWriting {
 
 /// A lock held until `unlock()` or until the process ends (the kernel drops flock locks of dead processes).
 public protocol HeldLock: AnyObject, Sendable {
+    /// Releases the lock; calling it again does nothing.
     func unlock()
 }
 
@@ -95,6 +99,7 @@ public protocol FileLocking: Sendable {
 
 /// `flock(2)` locks: a killed process never leaves a stale lock behind.
 public struct FlockLocker: FileLocking {
+    /// The live locker.
     public init() {}
 
     public func tryLock(_ url: URL) throws -> (any HeldLock)? {
@@ -144,12 +149,14 @@ private final class FlockLock: HeldLock, @unchecked Sendable {
 
 /// Size, SHA-256 and first bytes of a file on disk.
 public struct FileDigest: Sendable, Equatable {
+    /// The file's size in bytes.
     public var size: Int64
     /// Hex SHA-256 of the whole file.
     public var digest: String
     /// The first bytes of the file (up to 512).
     public var leading: Data
 
+    /// A digest as computed.
     public init(size: Int64, digest: String, leading: Data) {
         self.size = size
         self.digest = digest
@@ -159,10 +166,13 @@ public struct FileDigest: Sendable, Equatable {
 
 /// Hashes files already on disk, reading them in chunks (never whole into memory).
 public protocol FileHashing: Sendable {
+    /// Size, SHA-256 and first bytes of the file at `path`; throws `FileSystemError` when it cannot be read.
     func sha256(ofFileAtPath path: String) throws -> FileDigest
 }
 
+/// The live `FileHashing`: reads with read(2) in 1 MB chunks.
 public struct StreamingFileHasher: FileHashing {
+    /// The live hasher.
     public init() {}
 
     public func sha256(ofFileAtPath path: String) throws -> FileDigest {

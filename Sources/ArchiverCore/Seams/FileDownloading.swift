@@ -16,6 +16,7 @@ public struct DownloadOptions: Sendable {
     /// Reports the file's size as bytes arrive.
     public var progress: (@Sendable (_ bytesInFile: Int64) -> Void)?
 
+    /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
         resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
         progress: (@Sendable (Int64) -> Void)? = nil
@@ -41,6 +42,7 @@ public struct DownloadResult: Sendable, Equatable {
     /// The first bytes of the file (up to 512), to recognise an HTML page served in place of audio.
     public var leadingBytes: Data
 
+    /// A result as a downloader produced it.
     public init(
         response: URLResponse, bytesWritten: Int64, fileSize: Int64? = nil, resumed: Bool = false, sha256: String = "",
         leadingBytes: Data
@@ -82,10 +84,14 @@ extension FileDownloading {
 
 /// Reads `Content-Range: bytes START-END/TOTAL`.
 public struct ContentRange: Equatable, Sendable {
+    /// The first byte the body holds.
     public var start: Int64
+    /// The last byte the body holds.
     public var end: Int64
+    /// The whole file's size; nil for `*`.
     public var total: Int64?
 
+    /// Parses the header; nil when it is absent or not a byte range.
     public init?(_ header: String?) {
         guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)

@@ -4,17 +4,21 @@ import Foundation
 
 /// Moves a finished download into place. `moveItem` refuses to overwrite an existing file.
 public protocol FileMovement: Sendable {
+    /// Renames `srcURL` to `dstURL` (one file system), throwing when `dstURL` exists.
     func moveItem(at srcURL: URL, to dstURL: URL) throws
 }
 
 /// Reads and sets file dates and sizes.
 public protocol FileAttributes: Sendable {
+    /// Sets dates (and, with FileManager's extended-attributes key, xattrs) of the file at `path`.
     func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws
+    /// The attributes of the file at `path`: `.size` is what podarchive reads.
     func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any]
 }
 
 /// Creates the archive's folders.
 public protocol DirectoryCreation: Sendable {
+    /// Creates the folder at `url`, and its parents when `createIntermediates`.
     func createDirectory(
         at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
     ) throws
@@ -22,13 +26,17 @@ public protocol DirectoryCreation: Sendable {
 
 /// Reads files and folder listings: local feeds, the archive index, the names already taken.
 public protocol FileReading: Sendable {
+    /// The whole file at `path`, or nil when it cannot be read.
     func contents(atPath path: String) -> Data?
+    /// True when a file or folder is at `path`.
     func fileExists(atPath path: String) -> Bool
+    /// The names in the folder at `path`.
     func contentsOfDirectory(atPath path: String) throws -> [String]
 }
 
 /// Removes leftovers: a download that failed its checks.
 public protocol FileRemoval: Sendable {
+    /// Removes the file at `url`.
     func removeItem(at url: URL) throws
 }
 
@@ -48,6 +56,7 @@ extension AtomicFileWriting {
 
 /// Free space and other facts about the file system holding a path.
 public protocol FileSystemAttributes: Sendable {
+    /// Facts about the file system holding `path`: `.systemFreeSize` is what podarchive reads.
     func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any]
 }
 

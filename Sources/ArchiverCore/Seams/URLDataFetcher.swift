@@ -7,6 +7,7 @@ import Foundation
 
 /// Fetches a request's bytes and response. `URLSession` conforms as it is.
 public protocol URLDataFetcher: Sendable {
+    /// The body and final response of `request`; `delegate` sees redirects.
     func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse)
 }
 

@@ -92,6 +92,7 @@ extension URLSessionConfiguration {
 
 /// The URLSession that fetches feeds: it refuses redirects to anything but http(s), as downloads do.
 public enum FeedSession {
+    /// A session for fetching feeds that refuses redirects to schemes other than http(s).
     public static func make(configuration: URLSessionConfiguration = .podarchive()) -> URLSession {
         URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
