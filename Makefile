@@ -96,6 +96,7 @@ uninstall:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	python3 Tests/Tools/public-docs.py Sources/ArchiverCore
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
