@@ -82,17 +82,22 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+SYSTEMDDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
+UNITS = Sources/podarchive/Systemd
 install: release
-	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(SYSTEMDDIR)
 	install -m 755 $(RELEASE_BIN) $(BINDIR)/podarchive
 	install -m 644 $(DOCS)/podarchive.1 $(MANDIR)/podarchive.1
 	install -m 644 $(COMPLETIONS)/podarchive.bash $(BASHDIR)/podarchive
 	install -m 644 $(COMPLETIONS)/_podarchive $(ZSHDIR)/_podarchive
 	install -m 644 $(COMPLETIONS)/podarchive.fish $(FISHDIR)/podarchive.fish
+	sed 's|@BINDIR@|$(PREFIX)/bin|' $(UNITS)/podarchive.service > $(SYSTEMDDIR)/podarchive.service
+	install -m 644 $(UNITS)/podarchive.timer $(SYSTEMDDIR)/podarchive.timer
+	chmod 644 $(SYSTEMDDIR)/podarchive.service
 
 uninstall:
 	rm -f $(BINDIR)/podarchive $(MANDIR)/podarchive.1 $(BASHDIR)/podarchive $(ZSHDIR)/_podarchive \
-		$(FISHDIR)/podarchive.fish
+		$(FISHDIR)/podarchive.fish $(SYSTEMDDIR)/podarchive.service $(SYSTEMDDIR)/podarchive.timer
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

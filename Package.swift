@@ -17,7 +17,7 @@ let package = Package(
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the shell completions.
-            exclude: ["Documentation", "Completions"]),
+            exclude: ["Documentation", "Completions", "Systemd"]),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
         .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
         // Loopback HTTP server and fixture helpers shared by both test targets.

@@ -30,6 +30,21 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
+    func test_systemdService_runsACommandLineThePodarchiveOfTodayAccepts() throws {
+        let unit = try text("Systemd/podarchive.service")
+        let line = try XCTUnwrap(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let words = line.dropFirst("ExecStart=".count).replacingOccurrences(of: "%h", with: "/home/someone")
+            .split(separator: " ").map(String.init)
+
+        XCTAssertEqual(words.first, "@BINDIR@/podarchive", "make install fills in the binary's folder")
+        guard case .success(.sync(let arguments)) = Arguments.parse(Array(words.dropFirst())) else {
+            return XCTFail("\(words) does not parse as a sync")
+        }
+        XCTAssertEqual(arguments.feedList, "/home/someone/.config/podarchive/feeds")
+        XCTAssertEqual(arguments.archiveDirectory, "/home/someone/Podcasts")
+        XCTAssertTrue(unit.contains("ConditionPathExists=%h/.config/podarchive/feeds"), "no feeds file, no failed run")
+    }
+
     func test_completions_offerEveryCommandAndOption() throws {
         for file in ["Completions/podarchive.bash", "Completions/_podarchive", "Completions/podarchive.fish"] {
             let script = try text(file)
