@@ -12,8 +12,23 @@ all: build
 build:
 	$(SWIFT) build
 
-release:
-	$(SWIFT) build -c release
+# On Linux the release build links the Swift runtime and Foundation statically: start-up takes 6-9 ms less
+# (most of a nightly no-op run), and the installed binary needs only the OS's libraries, not the toolchain's.
+# The linker asks for libcurl.so, which only libcurl's -dev package provides; without it, .build/link points
+# it at libcurl.so.4, the library FoundationNetworking loads at run time anyway.
+ifeq ($(shell uname -s),Linux)
+CURL_RUNTIME := $(firstword $(wildcard /usr/lib/*/libcurl.so.4 /usr/lib64/libcurl.so.4 /usr/lib/libcurl.so.4))
+RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/link
+LINK_SHIM := .build/link/libcurl.so
+endif
+
+release: $(LINK_SHIM)
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
+
+.build/link/libcurl.so:
+	@test -n "$(CURL_RUNTIME)" || { echo "libcurl.so.4 not found: FoundationNetworking needs libcurl" >&2; exit 1; }
+	mkdir -p .build/link
+	ln -sf $(CURL_RUNTIME) $@
 
 # Plain `swift test` (not --parallel) so XCTest prints its closing "Executed N tests" line; the suite is
 # XCTest only, so the empty Swift Testing run (which would close with "0 tests") is switched off.
