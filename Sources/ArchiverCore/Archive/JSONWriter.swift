@@ -18,9 +18,21 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a JSON string, or `null` for nil.
-    public mutating func string(_ value: String?) {
-        guard let value else { return raw("null") }
+    public mutating func string(_ text: String?) {
+        guard var value = text else { return raw("null") }
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them whole from their contiguous UTF-8.
+        let copied = value.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw("\\\"")
