@@ -161,10 +161,26 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(
             output.lines,
             [
-                "would fetch One <\(server.url("/1.mp3"))>", "would fetch Two <\(server.url("/2.mp3"))>",
+                "would fetch One <\(server.url("/1.mp3"))> as One.mp3",
+                "would fetch Two <\(server.url("/2.mp3"))> as Two.mp3",
                 "CLI Show: 2 to fetch, 0 already archived (dry run)",
             ])
         XCTAssertEqual(server.requestedPaths, ["/feed.xml"])
+        XCTAssertEqual(folder.files(), [])
+
+        // Trying a --name template before using it: the names are those a sync would give.
+        let preview = CapturedOutput()
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: preview,
+            errors: errors,
+            makeArchiver: {
+                Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() })
+            })
+        _ = await tool.run([
+            "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run", "--name", "{feed}/{title}",
+        ])
+        XCTAssertEqual(
+            preview.lines.first, "would fetch One <\(server.url("/1.mp3"))> as CLI Show/One.mp3")
         XCTAssertEqual(folder.files(), [])
     }
 

@@ -297,8 +297,9 @@ public struct Archiver: Sendable {
         return present
     }
 
-    /// What `sync` would do for the feed at `source`, without downloading, creating, locking or writing anything.
-    public func plan(_ source: FeedSource, into root: URL, filter: EpisodeFilter = EpisodeFilter()) async throws
+    /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
+    /// gives), without downloading, creating, locking or writing anything.
+    public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
         let fetch = try await loader.load(source, ifChangedSince: nil)
@@ -309,13 +310,18 @@ public struct Archiver: Sendable {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let (work, skipped, _) = plan(fetch, index: &index, folder: folder, filter: filter)
+        let (work, skipped, present) = plan(fetch, index: &index, folder: folder, filter: options.filter)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
+        var names = NameAllocator(taken: present.union(index.fileNames), sidecars: options.metadata)
         let downloads = work.map { item -> SyncPlan.Download in
             if case .missing(let entry) = item {
-                return SyncPlan.Download(episode: item.episode, missingFile: entry.file)
+                return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
             }
-            return SyncPlan.Download(episode: item.episode, missingFile: nil)
+            let (folders, stem) = options.names.path(
+                for: item.episode, feedTitle: index.title ?? folder.lastPathComponent)
+            let ext = FileNamer.fileExtension(url: item.episode.url, mimeType: item.episode.mimeType)
+            let file = names.claim(stem: stem, extension: ext, in: folders)
+            return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
         }
         return SyncPlan(feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: skipped.count)
     }

@@ -148,6 +148,9 @@ public struct SyncPlan: Sendable, Equatable {
         public var episode: Episode
         /// The archived file this fetches again because it went missing; nil for a new or failed episode.
         public var missingFile: String?
+        /// Where the file would go, inside the feed folder (a sync can still pick `Title (2)` if a file of
+        /// that name appears before it runs).
+        public var file: String
     }
 
     /// The feed's title (else the name its folder has or would get).

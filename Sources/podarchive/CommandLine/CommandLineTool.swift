@@ -129,15 +129,14 @@ struct CommandLineTool: Sendable {
             root: root, now: now)
         do {
             let source = try FeedSource(feed, currentDirectory: environment.currentDirectory)
-            if arguments.dryRun {
-                output.write(
-                    SyncFormatter.dryRun(try await archiver.plan(source, into: root, filter: arguments.filter)))
-                return (.success, "")
-            }
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
             options.names = arguments.names
             options.metadata = arguments.metadata
+            if arguments.dryRun {
+                output.write(SyncFormatter.dryRun(try await archiver.plan(source, into: root, options: options)))
+                return (.success, "")
+            }
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed
             console.finish(summary: SyncFormatter.summary(report))

@@ -115,7 +115,9 @@ enum SyncFormatter {
             if let file = download.missingFile {
                 text += "would fetch again \(file) (missing) <\(download.episode.url)>\n"
             } else {
-                text += "would fetch \(oneLine(download.episode.title ?? "(untitled)")) <\(download.episode.url)>\n"
+                text +=
+                    "would fetch \(oneLine(download.episode.title ?? "(untitled)")) <\(download.episode.url)>"
+                    + " as \(oneLine(download.file))\n"
             }
         }
         let count = plan.downloads.count

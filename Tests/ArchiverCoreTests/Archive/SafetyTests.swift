@@ -209,6 +209,7 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(plan.feedTitle, "Show")
         XCTAssertEqual(plan.downloads.map(\.episode.title), ["C", "A"], "the failed one, then the missing file")
         XCTAssertEqual(plan.downloads.map(\.missingFile), [nil, "A.mp3"])
+        XCTAssertEqual(plan.downloads.map(\.file), ["C.mp3", "A.mp3"], "the names a sync would give")
         XCTAssertEqual(plan.alreadyArchived, 2)
         XCTAssertEqual(downloader.requests.count, 3, "nothing downloaded by the plan")
         XCTAssertEqual(fileSystem.atomicWrites.count, writes, "nothing written")
