@@ -82,7 +82,8 @@ enum HelpText {
                              URLs, dates, duration, numbers, size, SHA-256) and the feed's artwork to
                              cover.<ext> once; files archived earlier get theirs on the next changed feed
         \(filterOptions)
-          --dry-run          only say what would be downloaded; nothing is created, locked or written
+          --dry-run          only say what would be downloaded, and as which file (try --name this way);
+                             nothing is created, locked or written
           --quiet            print only errors (on standard error); the exit code says the rest
           --verbose          also say what the feed lists and which episodes were skipped, and why
           --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
