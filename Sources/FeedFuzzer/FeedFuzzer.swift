@@ -8,12 +8,16 @@ import Foundation
 public func fuzzFeedReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
     let base = URL(string: "https://example.com/podcast/feed.xml")
-    if let feed = try? FeedParser.parse(data, url: base) {
-        // Touch what the archiver uses from each episode, as a sync would.
+    // The last byte picks whether show notes are read too (as `--metadata` does), so both paths are explored.
+    let descriptions = count > 0 && start.load(fromByteOffset: count - 1, as: UInt8.self) & 1 == 1
+    if let feed = try? FeedParser.parse(data, url: base, descriptions: descriptions) {
+        // Touch what the archiver uses from each episode, as a sync would: names, templates, dates.
+        let template = try? NameTemplate("{feed}/{season}/{date} {episode:03} {title} {guid}")
         for episode in feed.episodes {
             _ = FileNamer.sanitize(episode.title ?? "")
             _ = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
             _ = episode.published.map(FeedDate.iso8601)
+            _ = template?.path(for: episode, feedTitle: feed.title ?? "")
         }
     }
     return 0

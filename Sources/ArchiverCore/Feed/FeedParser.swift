@@ -22,8 +22,19 @@ public enum FeedParser {
             case .success(let feed): return feed
             case .failure(let failure): throw FeedError.notAFeed(url: name, reason: failure.reason)
             }
-        case .xml(let utf8):
-            switch XMLFeedReader.read(utf8, documentURL: url, descriptions: descriptions) {
+        case .xml(let start):
+            // UTF-8 as fetched is read where it lies; only UTF-16 and single-byte encodings are converted first.
+            let result: XMLFeedResult
+            if let converted = convertedToUTF8(data, from: start) {
+                result = XMLFeedReader.read(converted, documentURL: url, descriptions: descriptions)
+            } else {
+                result = data.withUnsafeBytes { raw in
+                    let bytes = raw.bindMemory(to: UInt8.self)
+                    return XMLFeedReader.read(
+                        UnsafeBufferPointer(rebasing: bytes[start...]), documentURL: url, descriptions: descriptions)
+                }
+            }
+            switch result {
             case .feed(let feed): return feed
             case .notAFeed(let reason): throw FeedError.notAFeed(url: name, reason: reason)
             }
@@ -32,43 +43,52 @@ public enum FeedParser {
         }
     }
 
-    enum Sniffed {
+    enum Sniffed: Equatable {
         case empty
         case json
-        case xml([UInt8])
+        /// XML, starting at this offset (after a UTF-8 byte-order mark).
+        case xml(from: Int)
         case unknown
     }
 
-    /// Looks past byte-order marks and leading white space at the first significant character.
+    /// Looks past byte-order marks and leading white space at the first significant character, without copying
+    /// the document.
     static func sniff(_ data: Data) -> Sniffed {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            // UTF-16 with a byte-order mark: re-encode as UTF-8 for the byte-level readers.
+        if isUTF16(data) {
             guard let text = String(data: data, encoding: .utf16) else { return .unknown }
-            bytes = Array(text.utf8)
-        } else if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes.removeFirst(3)
+            let converted = sniff(Data(text.utf8))
+            if case .xml = converted { return .xml(from: 0) }
+            return converted
         }
-        guard let first = bytes.firstIndex(where: { !Ascii.isSpace($0) }) else { return .empty }
-        switch bytes[first] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            return .json
-        case Ascii.lessThan:
-            return .xml(transcodeToUTF8(bytes))
-        default:
-            return .unknown
+        return data.withUnsafeBytes { raw -> Sniffed in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            guard let first = bytes[start...].firstIndex(where: { !Ascii.isSpace($0) }) else { return .empty }
+            switch bytes[first] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+            case Ascii.lessThan: return .xml(from: start)
+            default: return .unknown
+            }
         }
     }
 
-    /// XML declared in a single-byte encoding (ISO-8859-1, windows-1252) is converted to UTF-8.
-    private static func transcodeToUTF8(_ bytes: [UInt8]) -> [UInt8] {
-        guard let declared = declaredEncoding(bytes) else { return bytes }
+    private static func isUTF16(_ data: Data) -> Bool {
+        data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
+    }
+
+    /// The document as UTF-8 when it is not UTF-8 already: UTF-16 with a byte-order mark, or XML declared in a
+    /// single-byte encoding (ISO-8859-1, windows-1252). Nil when it can be read as it is.
+    private static func convertedToUTF8(_ data: Data, from start: Int) -> [UInt8]? {
+        if isUTF16(data) { return String(data: data, encoding: .utf16).map { Array($0.utf8) } ?? [] }
+        let head = [UInt8](data.prefix(start + 256).dropFirst(start))
+        guard let declared = declaredEncoding(head) else { return nil }
         let windows1252: Bool
         switch declared {
         case "iso-8859-1", "latin1", "iso8859-1", "latin-1", "iso_8859-1": windows1252 = false
         case "windows-1252", "cp1252": windows1252 = true
-        default: return bytes
+        default: return nil
         }
+        let bytes = [UInt8](data.dropFirst(start))
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {

@@ -82,10 +82,15 @@ struct XMLFeedReader {
 
     /// Reads a UTF-8 XML document. `documentURL` resolves relative enclosure URLs; `descriptions` reads show notes.
     static func read(_ utf8: [UInt8], documentURL: URL?, descriptions: Bool = false) -> XMLFeedResult {
-        utf8.withUnsafeBufferPointer { buffer in
-            var reader = XMLFeedReader(bytes: buffer, documentURL: documentURL, descriptions: descriptions)
-            return reader.run()
-        }
+        utf8.withUnsafeBufferPointer { buffer in read(buffer, documentURL: documentURL, descriptions: descriptions) }
+    }
+
+    /// Reads UTF-8 XML where it lies (the fetched bytes, not a copy).
+    static func read(_ utf8: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool = false)
+        -> XMLFeedResult
+    {
+        var reader = XMLFeedReader(bytes: utf8, documentURL: documentURL, descriptions: descriptions)
+        return reader.run()
     }
 
     private mutating func run() -> XMLFeedResult {

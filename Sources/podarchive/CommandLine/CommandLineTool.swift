@@ -68,7 +68,11 @@ struct CommandLineTool: Sendable {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
             var feed = try await makeArchiver().list(source)
             feed.episodes = arguments.filter.apply(to: feed.episodes)
-            output.write(arguments.json ? ListFormatter.json(feed) : ListFormatter.table(feed))
+            if arguments.json {
+                output.write(utf8: ListFormatter.json(feed))
+            } else {
+                output.write(ListFormatter.table(feed))
+            }
             return .success
         } catch {
             return report(error)

@@ -5,7 +5,7 @@ import Foundation
 enum ListFormatter {
     /// The object `list --json` prints (see `podarchive help list`), built in one byte buffer: a 20,000-episode
     /// feed must not cost more to print than to read.
-    static func json(_ feed: Feed) -> String {
+    static func json(_ feed: Feed) -> [UInt8] {
         var out = JSONWriter()
         out.raw("{\"title\": ")
         out.string(feed.title)
@@ -26,7 +26,7 @@ enum ListFormatter {
             out.raw("}")
         }
         out.raw(feed.episodes.isEmpty ? "]}\n" : "\n]}\n")
-        return out.text
+        return out.bytes
     }
 
     /// A readable table: date, size and title of each episode.

@@ -4,6 +4,12 @@ import Foundation
 /// A text sink such as standard output.
 protocol TextOutput: Sendable {
     func write(_ text: String)
+    /// Writes UTF-8 bytes as they are (large outputs, such as `list --json`, skip a copy into a String).
+    func write(utf8 bytes: [UInt8])
+}
+
+extension TextOutput {
+    func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Standard output or standard error, written unbuffered line by line.
@@ -14,16 +20,19 @@ struct StandardStream: TextOutput {
     static let error = StandardStream(descriptor: 2)
 
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        write(utf8: Array(text.utf8))
+    }
+
+    func write(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
             }
-            if written <= 0 { return }
-            offset += written
         }
-        bytes.removeAll()
     }
 }
 

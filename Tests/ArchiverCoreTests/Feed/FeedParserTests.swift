@@ -196,6 +196,19 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(try FeedParser.parse(Data("[]".utf8), url: nil).episodes, [])
     }
 
+    func test_parse_utf8ByteOrderMarkAndLeadingSpace_XMLAndJSON() throws {
+        let xml =
+            Data([0xEF, 0xBB, 0xBF])
+            + Data(
+                "\n  <rss><channel><title>Bom</title><item><enclosure url=\"https://e.x/1.mp3\"/></item></channel></rss>"
+                    .utf8)
+        let json = Data([0xEF, 0xBB, 0xBF]) + Data(" [{\"url\": \"https://e.x/2.mp3\"}]".utf8)
+
+        XCTAssertEqual(try FeedParser.parse(xml, url: nil).title, "Bom")
+        XCTAssertEqual(try FeedParser.parse(json, url: nil).episodes.map(\.url), ["https://e.x/2.mp3"])
+        XCTAssertThrowsError(try FeedParser.parse(Data([0xEF, 0xBB, 0xBF, 0x20]), url: nil))
+    }
+
     func test_parse_utf16WithByteOrderMark_isRead() throws {
         let rss =
             "<?xml version=\"1.0\" encoding=\"UTF-16\"?><rss><channel><title>Sixteen</title><item><title>É</title><enclosure url=\"https://e.x/1.mp3\"/></item></channel></rss>"

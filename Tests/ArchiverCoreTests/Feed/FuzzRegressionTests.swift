@@ -18,10 +18,14 @@ final class FuzzRegressionTests: XCTestCase {
             .sorted()
         XCTAssertGreaterThanOrEqual(names.count, 14)
         for name in names {
-            do {
-                _ = try parse(name)
-            } catch let error as FeedError {
-                guard case .notAFeed = error else { return XCTFail("\(name): \(error)") }
+            for descriptions in [false, true] {
+                do {
+                    _ = try FeedParser.parse(
+                        Fixtures.data("fuzz/regressions/\(name)"), url: URL(string: "https://example.com/feed.xml"),
+                        descriptions: descriptions)
+                } catch let error as FeedError {
+                    guard case .notAFeed = error else { return XCTFail("\(name): \(error)") }
+                }
             }
         }
     }
