@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         // SHA-256 compression with the x86 SHA instructions, used by ArchiverCore.SHA256 when the CPU has them.
         .target(name: "CSHA256"),
-        .target(name: "ArchiverCore", dependencies: ["CSHA256"]),
+        // sync_file_range(2), which Swift's Glibc module leaves out: starts writing a download to disk early.
+        .target(name: "CWriteback"),
+        .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback"]),
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the shell completions.

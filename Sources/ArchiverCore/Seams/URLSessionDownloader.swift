@@ -6,6 +6,7 @@
 // backpressure (RSS grew past 130 MB for one 500 MB file), and `suspend()`/`resume()` corrupts the body. So the
 // delegate queue here admits a bounded number of pending chunks and makes libcurl's thread wait for a slot:
 // memory stays flat whatever the file size, and the body is written exactly once, in order.
+import CWriteback
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -130,6 +131,10 @@ private final class Transfer: @unchecked Sendable {
     var leading = Data()
     var failure: Error?
     var refusedLocation: String?
+    /// Where the last early writeback ended (see `write`).
+    private var writebackMark: Int64 = 0
+    /// How much is written between two early writebacks.
+    static let writebackInterval: Int64 = 8 << 20
 
     init(descriptor: Int32, path: String, options: DownloadOptions) {
         self.descriptor = descriptor
@@ -207,6 +212,12 @@ private final class Transfer: @unchecked Sendable {
         }
         if ok {
             written += Int64(data.count)
+            // The fsync before the rename would otherwise write the whole file at the end, while nothing else
+            // happens; started early, the disk writes while the network reads. Only a hint: errors are ignored.
+            if written - writebackMark >= Self.writebackInterval {
+                _ = podarchive_start_writeback(descriptor, offset + writebackMark, written - writebackMark)
+                writebackMark = written
+            }
             options.progress?(offset + written)
         } else {
             failure = fileError()

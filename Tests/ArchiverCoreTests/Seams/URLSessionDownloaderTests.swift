@@ -26,7 +26,10 @@ final class URLSessionDownloaderTests: XCTestCase {
     private var destination: URL { folder.url.appendingPathComponent("body.part") }
 
     func test_download_streamsTheBodyToTheFileByteForByte() async throws {
-        let body = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        // 20 MB: more than two of the 8 MB stretches after which the downloader starts writing back to disk.
+        let pattern = Data((0..<1_000_003).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var body = Data()
+        for _ in 0..<20 { body += pattern }
         server.route("/big.mp3", .ok(body))
 
         let result = try await URLSessionDownloader().download(URLRequest(url: server.url("/big.mp3")), to: destination)
@@ -34,7 +37,8 @@ final class URLSessionDownloaderTests: XCTestCase {
         XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 200)
         XCTAssertEqual(result.bytesWritten, Int64(body.count))
         XCTAssertEqual(result.leadingBytes, body.prefix(512))
-        XCTAssertEqual(FileManager.default.contents(atPath: destination.path), body)
+        XCTAssertEqual(result.sha256, SHA256.hex(body))
+        XCTAssertTrue(FileManager.default.contents(atPath: destination.path) == body, "byte for byte")
     }
 
     func test_download_errorStatus_isReturnedWithoutWritingTheBody() async throws {

@@ -1,0 +1,9 @@
+// Early writeback of a file being downloaded, so the fsync before its rename has little left to do.
+#ifndef CWRITEBACK_H
+#define CWRITEBACK_H
+
+/// Starts writing the dirty pages of `fd` in [offset, offset + length) to disk without waiting for them
+/// (Linux `sync_file_range` with SYNC_FILE_RANGE_WRITE). Elsewhere it does nothing. Returns 0 or -1 (errno set).
+int podarchive_start_writeback(int fd, long long offset, long long length);
+
+#endif
