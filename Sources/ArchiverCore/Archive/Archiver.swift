@@ -484,15 +484,22 @@ public struct Archiver: Sendable {
 
     func loadIndex(at url: URL) throws -> ArchiveIndex? {
         guard let data = files.contents(atPath: url.path) else { return nil }
-        let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
-        if let version, version > ArchiveIndex.currentVersion {
-            throw ArchiveError.newerIndex(path: url.path, version: version)
-        }
+        let index: ArchiveIndex
         do {
-            return try ArchiveIndex.decode(data)
+            index = try ArchiveIndex.decode(data)
         } catch {
+            // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
+            // rare path parses the index a second time.
+            let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
+            if let version, version > ArchiveIndex.currentVersion {
+                throw ArchiveError.newerIndex(path: url.path, version: version)
+            }
             throw ArchiveError.damagedIndex(path: url.path, reason: "not valid index JSON")
         }
+        guard index.version <= ArchiveIndex.currentVersion else {
+            throw ArchiveError.newerIndex(path: url.path, version: index.version)
+        }
+        return index
     }
 
     func save(_ index: ArchiveIndex, to url: URL) throws {

@@ -13,8 +13,75 @@ public enum FeedDate {
     /// (00-49 are 2000-2049), named zones (`UT`, `GMT`, US and common European and Asian zones), numeric
     /// offsets with or without a colon, and no zone at all (read as UTC).
     public static func parseRFC822(_ text: String) -> Date? {
+        var text = text
+        // Most feeds write the canonical form: read it straight from the bytes, without tokens or strings.
+        if let date = text.withUTF8({ canonicalRFC822($0) }) { return date }
         let scanner = DateTokens(text)
         return scanner.rfc822() ?? parseRFC3339(text)
+    }
+
+    /// `[Www, ]D[D] Mmm YYYY HH:MM[:SS] ZONE` with ZONE `+HHMM`, `-HHMM`, `GMT`, `UT`, `UTC` or `Z`; nil for
+    /// anything else, which the general reader then takes.
+    static func canonicalRFC822(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var position = 0
+        func byte(_ offset: Int = 0) -> UInt8? {
+            position + offset < bytes.count ? bytes[position + offset] : nil
+        }
+        func number(_ count: ClosedRange<Int>) -> Int? {
+            var value = 0
+            var digits = 0
+            while let next = byte(), DateTokens.isDigit(next), digits < count.upperBound {
+                value = value * 10 + Int(next - 0x30)
+                digits += 1
+                position += 1
+            }
+            return count.contains(digits) ? value : nil
+        }
+        func skip(_ expected: UInt8) -> Bool {
+            guard byte() == expected else { return false }
+            position += 1
+            return true
+        }
+        func upper(_ value: UInt8) -> UInt8 { value & 0xDF }
+        if let first = byte(), DateTokens.isLetter(first), first < 0x80 {
+            guard position + 4 < bytes.count, bytes[position + 3] == UInt8(ascii: ","),
+                bytes[position + 4] == UInt8(ascii: " ")
+            else { return nil }
+            position += 5
+        }
+        guard let day = number(1...2), skip(UInt8(ascii: " ")), position + 3 < bytes.count else { return nil }
+        let name = (upper(bytes[position]), upper(bytes[position + 1]), upper(bytes[position + 2]))
+        guard let month = canonicalMonths.firstIndex(where: { $0 == name }) else { return nil }
+        position += 3
+        guard skip(UInt8(ascii: " ")), let year = number(4...4), skip(UInt8(ascii: " ")), let hour = number(2...2),
+            skip(UInt8(ascii: ":")), let minute = number(2...2)
+        else { return nil }
+        var second = 0
+        if skip(UInt8(ascii: ":")) {
+            guard let value = number(2...2) else { return nil }
+            second = value
+        }
+        guard skip(UInt8(ascii: " ")) else { return nil }
+        var offset = 0
+        if let sign = byte(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            position += 1
+            guard let zone = number(4...4) else { return nil }
+            offset = (zone / 100 * 3600 + zone % 100 * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[position...]), as: UTF8.self)
+            guard rest == "GMT" || rest == "UT" || rest == "UTC" || rest == "Z" else { return nil }
+            position = bytes.count
+        }
+        guard position == bytes.count else { return nil }
+        return makeDate(
+            year: year, month: month + 1, day: day, hour: hour, minute: minute, second: Double(second), offset: offset)
+    }
+
+    private static let canonicalMonths: [(UInt8, UInt8, UInt8)] = [
+        "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
+    ].map { name in
+        let bytes = Array(name.utf8)
+        return (bytes[0], bytes[1], bytes[2])
     }
 
     /// Parses an RFC 3339 / ISO 8601 timestamp such as `2025-01-10T13:00:00.5+02:00`; a date alone is midnight UTC.

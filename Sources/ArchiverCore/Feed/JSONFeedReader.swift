@@ -57,13 +57,14 @@ enum JSONFeedReader {
     }
 
     private static func readArray(_ entries: [ArrayEntry], count: Int, documentURL: URL?) -> Result<Feed, NotAFeed> {
+        let resolver = FeedURLResolver(base: documentURL)
         var episodes: [Episode] = []
         episodes.reserveCapacity(entries.count)
         for entry in entries {
             guard let raw = entry.url else { continue }
             episodes.append(
                 Episode(
-                    title: entry.title, guid: entry.guid ?? entry.id, url: FeedURL.resolve(raw, against: documentURL),
+                    title: entry.title, guid: entry.guid ?? entry.id, url: resolver.resolve(raw),
                     mimeType: entry.type, length: entry.length,
                     published: entry.published.flatMap(FeedDate.parseRFC822)))
         }
@@ -156,6 +157,7 @@ enum JSONFeedReader {
     }
 
     private static func readJSONFeed(_ object: JSONFeedObject, documentURL: URL?) -> Result<Feed, NotAFeed> {
+        let resolver = FeedURLResolver(base: documentURL)
         guard object.version?.contains("jsonfeed.org/version/") == true || object.items != nil else {
             return .failure(NotAFeed(reason: "its JSON object is not a JSON Feed (no \"version\" or \"items\")"))
         }
@@ -167,14 +169,14 @@ enum JSONFeedReader {
             else { continue }
             episodes.append(
                 Episode(
-                    title: item.title, guid: item.id, url: FeedURL.resolve(raw, against: documentURL),
+                    title: item.title, guid: item.id, url: resolver.resolve(raw),
                     mimeType: attachment.mimeType, length: attachment.size,
                     published: (item.datePublished ?? item.dateModified).flatMap(FeedDate.parseRFC3339),
                     description: item.summary ?? item.contentText ?? item.contentHTML,
-                    link: item.url.map { FeedURL.resolve($0, against: documentURL) }, duration: attachment.duration,
-                    imageURL: item.image.map { FeedURL.resolve($0, against: documentURL) }))
+                    link: item.url.map(resolver.resolve), duration: attachment.duration,
+                    imageURL: item.image.map(resolver.resolve)))
         }
-        let icon = object.icon.map { FeedURL.resolve($0, against: documentURL) }
+        let icon = object.icon.map(resolver.resolve)
         return .success(Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon))
     }
 }

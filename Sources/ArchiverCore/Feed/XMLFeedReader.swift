@@ -60,11 +60,14 @@ struct XMLFeedReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let documentURL: URL?
+    private let documentResolver: FeedURLResolver
     /// Whether show notes are read (they are most of a feed's bytes).
     private let descriptions: Bool
     private var stack: [Frame] = []
     private var bindings: [Binding] = []
-    private var bases: [URL] = []
+    /// One resolver per `xml:base` in scope, innermost last.
+    private var bases: [FeedURLResolver] = []
+    private var resolver: FeedURLResolver { bases.last ?? documentResolver }
     private var format: FeedFormat?
     private var feedTitle: String?
     private var episodes: [Episode] = []
@@ -77,6 +80,7 @@ struct XMLFeedReader {
     private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool) {
         self.bytes = bytes
         self.documentURL = documentURL
+        self.documentResolver = FeedURLResolver(base: documentURL)
         self.descriptions = descriptions
     }
 
@@ -168,11 +172,12 @@ struct XMLFeedReader {
             } else if item?.link == nil, relation == "alternate", let href = value(of: "href", in: parsedAttributes),
                 !href.isEmpty
             {
-                item?.link = FeedURL.resolve(href, against: bases.last ?? documentURL)
+                let link = resolver.resolve(href)
+                item?.link = link
             }
         case .itunesImage:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
-            let resolved = FeedURL.resolve(href, against: bases.last ?? documentURL)
+            let resolved = resolver.resolve(href)
             if item != nil, depth == itemDepth + 1 {
                 if item?.image == nil { item?.image = resolved }
             } else if item == nil, parent == .channel || parent == .atomFeed, artwork[.itunesImage] == nil {
@@ -225,11 +230,11 @@ struct XMLFeedReader {
         guard item != nil, parent == .item || parent == .entry else {
             if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
             if kind == .url || kind == .logo || kind == .icon, !text.isEmpty {
-                artwork[kind] = FeedURL.resolve(text, against: bases.last ?? documentURL)
+                artwork[kind] = resolver.resolve(text)
             }
             return
         }
-        let base = bases.last ?? documentURL
+        let resolver = self.resolver
         // In place: copying the builder out and back costs a retain and release per field, per element.
         update { built in
             switch kind {
@@ -247,7 +252,7 @@ struct XMLFeedReader {
             case .summary: built.summary = built.summary ?? (text.isEmpty ? nil : text)
             case .contentEncoded, .content: built.content = built.content ?? (text.isEmpty ? nil : text)
             case .link:
-                if built.link == nil, !text.isEmpty { built.link = FeedURL.resolve(text, against: base) }
+                if built.link == nil, !text.isEmpty { built.link = resolver.resolve(text) }
             case .itunesDuration: built.duration = built.duration ?? FeedDate.duration(text)
             default: break
             }
@@ -275,7 +280,8 @@ struct XMLFeedReader {
         guard let raw = value(of: urlAttribute, in: attributes),
             !raw.isEmpty
         else { return }
-        item?.url = FeedURL.resolve(raw, against: bases.last ?? documentURL)
+        let url = resolver.resolve(raw)
+        item?.url = url
         let type = value(of: "type", in: attributes)
         item?.mimeType = type?.isEmpty == false ? type : nil
         if let length = value(of: "length", in: attributes).flatMap({ Int64($0) }),
@@ -292,9 +298,9 @@ struct XMLFeedReader {
         let name = attribute.name
         if XMLText.equals(bytes, name, "xml:base") {
             let raw = XMLText.trimmedValue(bytes, attribute.value)
-            let parent = bases.last ?? documentURL
+            let parent = resolver.base
             guard let url = URL(string: raw, relativeTo: parent)?.absoluteURL else { return false }
-            bases.append(url)
+            bases.append(FeedURLResolver(base: url))
             return true
         }
         guard name.count >= 5, XMLText.equals(bytes, name.lowerBound..<name.lowerBound + 5, "xmlns") else {

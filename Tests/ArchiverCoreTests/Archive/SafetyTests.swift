@@ -352,18 +352,23 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(try index.episodes.first?.guid, "g1", "version 1 kept the GUID only as the key")
     }
 
-    func test_sync_indexFromANewerPodarchive_isRefusedUntouched() async throws {
-        let future = Data(#"{"version": 99, "feed": "x", "episodes": []}"#.utf8)
-        fileSystem.put("/archive/Show/.podarchive/index.json", future)
-        fileSystem.put("/archive/Show/.podarchive/lock", Data())
+    func test_sync_indexFromANewerPodarchive_isRefusedUntouched_whateverItsShape() async throws {
+        let futures = [
+            #"{"version": 99, "feed": "x", "episodes": []}"#,
+            #"{"version": 99, "shows": {"x": {"episodes": "elsewhere"}}}"#,
+        ]
+        for future in futures.map({ Data($0.utf8) }) {
+            fileSystem.put("/archive/Show/.podarchive/index.json", future)
+            fileSystem.put("/archive/Show/.podarchive/lock", Data())
 
-        do {
-            _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
-            XCTFail("expected an error")
-        } catch {
-            XCTAssertEqual(
-                error as? ArchiveError, .newerIndex(path: "/archive/Show/.podarchive/index.json", version: 99))
+            do {
+                _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
+                XCTFail("expected an error")
+            } catch {
+                XCTAssertEqual(
+                    error as? ArchiveError, .newerIndex(path: "/archive/Show/.podarchive/index.json", version: 99))
+            }
+            XCTAssertEqual(fileSystem.file("/archive/Show/.podarchive/index.json"), future)
         }
-        XCTAssertEqual(fileSystem.file("/archive/Show/.podarchive/index.json"), future)
     }
 }

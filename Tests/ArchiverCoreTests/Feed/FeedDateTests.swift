@@ -37,6 +37,27 @@ final class FeedDateTests: XCTestCase {
         assertRFC822("2025-01-10T13:00:00Z", base)  // RFC 3339 where RFC 822 belongs
     }
 
+    func test_parseRFC822_agreesWithFoundationOnCanonicalDates() {
+        // The canonical form takes a fast path of its own: check it against Foundation's formatter over many
+        // instants, zones and spellings.
+        var generator = SplitMix64(seed: 20_261_122)  // fixed: the same 500 cases on every run
+        let formats = ["EEE, dd MMM yyyy HH:mm:ss Z", "d MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy HH:mm Z"]
+        for _ in 0..<500 {
+            let instant = Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator))
+            let zone = TimeZone(secondsFromGMT: Int.random(in: -48...56, using: &generator) * 15 * 60)!
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = formats.randomElement(using: &generator)!
+            var text = formatter.string(from: Date(timeIntervalSince1970: instant))
+            if Bool.random(using: &generator) { text = text.lowercased() }
+            let expected = formatter.date(from: formatter.string(from: Date(timeIntervalSince1970: instant)))
+            XCTAssertEqual(FeedDate.parseRFC822(text), expected, text)
+        }
+        assertRFC822("Fri, 10 Jan 2025 13:00:00 gmt", 1_736_514_000)
+        assertRFC822("Fri, 31 Feb 2025 13:00:00 GMT", nil)
+    }
+
     func test_parseRFC822_unreadableDates_areNil() {
         for text in [
             "", "yesterday", "Fri, 32 Jan 2025 13:00:00 GMT", "Fri, 10 Foo 2025 13:00:00 GMT",
@@ -76,5 +97,20 @@ final class FeedDateTests: XCTestCase {
         for bad in ["", ":", "1::2", "12:75", "1:2:3:4", "-5", "1h", "1.5:00", "1:", " 60"] {
             XCTAssertNil(FeedDate.duration(bad), bad)
         }
+    }
+}
+
+/// A small seeded random number generator, so generated test cases are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

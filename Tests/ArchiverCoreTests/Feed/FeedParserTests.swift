@@ -116,6 +116,25 @@ final class FeedParserTests: XCTestCase {
         }
     }
 
+    func test_xmlBase_appliesWithinItsElementOnly_andNests() throws {
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://one.example/a/">
+            <entry xml:base="sub/"><id>1</id><link rel="enclosure" href="1.mp3"/></entry>
+            <entry xml:base="https://two.example/b/c"><id>2</id><link rel="enclosure" href="2.mp3"/></entry>
+            <entry><id>3</id><link rel="enclosure" href="/3.mp3"/></entry>
+            <entry><id>4</id><link rel="enclosure" href="4.mp3"/></entry>
+            </feed>
+            """
+        let feed = try FeedParser.parse(Data(atom.utf8), url: URL(string: "https://feed.example/x/feed.xml"))
+
+        XCTAssertEqual(
+            feed.episodes.map(\.url),
+            [
+                "https://one.example/a/sub/1.mp3", "https://two.example/b/2.mp3", "https://one.example/3.mp3",
+                "https://one.example/a/4.mp3",
+            ])
+    }
+
     // MARK: - Broken but readable
 
     func test_parse_newlineBeforeXMLDeclaration_recovers() throws {
