@@ -90,6 +90,21 @@ def median_of(reps, prepare, command, env=None, cwd=None):
     return statistics.median(times), max(peaks)
 
 
+def interleaved_medians(reps, *runs, env=None):
+    """Medians of several commands run in turn (A, B, A, B...), so a machine that slows down for a while
+    slows all of them alike. Each run is (prepare, command)."""
+    times = [[] for _ in runs]
+    peaks = [[] for _ in runs]
+    for _ in range(reps):
+        for position, (prepare, command) in enumerate(runs):
+            if prepare:
+                prepare()
+            seconds, peak = run(command, env)
+            times[position].append(seconds)
+            peaks[position].append(peak)
+    return [(statistics.median(t), max(p)) for t, p in zip(times, peaks)]
+
+
 def write_random(path, size):
     if os.path.exists(path) and os.path.getsize(path) == size:
         return
@@ -186,6 +201,9 @@ def main():
             for path in paths:
                 shutil.rmtree(path, ignore_errors=True)
                 os.makedirs(path, exist_ok=True)
+            # Start each timed run with nothing left to write back: curl does not fsync, so the disk would
+            # otherwise write its last file while the next command runs.
+            os.sync()
         return prepare
 
     server, base = serve(data)
@@ -240,8 +258,9 @@ def main():
 
         # --- one large episode ---------------------------------------------------------------------------
         big_feed = f"{base}/big-feed.xml"
-        big, big_rss = median_of(reps, fresh(archive), [podarchive, "sync", big_feed, "--to", archive], env)
-        curl_big, curl_big_rss = median_of(reps, fresh(curl_out), ["curl", "-sS", "-o", f"{curl_out}/big.mp3", f"{base}/big.mp3"])
+        (big, big_rss), (curl_big, _) = interleaved_medians(
+            reps, (fresh(archive), [podarchive, "sync", big_feed, "--to", archive]),
+            (fresh(curl_out), ["curl", "-sS", "-o", f"{curl_out}/big.mp3", f"{base}/big.mp3"]), env=env)
         rows.append((f"one {big_size // 1_000_000} MB episode (SHA-256 while streaming)", big, big_rss,
                      f"curl -o {curl_big:.3f} s: podarchive reaches {curl_big / big:.0%} of curl's throughput"))
 

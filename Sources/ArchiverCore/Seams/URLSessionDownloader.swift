@@ -25,6 +25,9 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
     private let configuration: URLSessionConfiguration
     private let pendingChunks: Int
     private let delegate = StreamingDelegate()
+    /// Where chunks are written, one after another. OperationQueue holds its underlying queue unowned, so the
+    /// downloader keeps it alive.
+    private let chunkQueue = DispatchQueue(label: "podarchive.downloads", qos: .userInitiated)
     private let lock = NSLock()
     private var created: URLSession?
 
@@ -44,7 +47,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
             queue.maxConcurrentOperationCount = 1
             // One serial queue of its own drains pending chunks on one thread; without it each operation went to
             // whichever global worker was free, waking threads in turn (500 MB: 0.25-0.5 s more, most of it sys).
-            queue.underlyingQueue = DispatchQueue(label: "podarchive.downloads", qos: .userInitiated)
+            queue.underlyingQueue = chunkQueue
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             created = session
             return session
