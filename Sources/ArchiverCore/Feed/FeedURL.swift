@@ -56,7 +56,9 @@ struct FeedURLResolver {
 enum FeedURL {
     /// True when `text` starts with `scheme:` (letters, digits, `+`, `-`, `.` after a letter).
     static func hasScheme(_ text: String) -> Bool {
-        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
         var position = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: ":") { return position > 0 }
