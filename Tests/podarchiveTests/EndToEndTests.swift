@@ -69,7 +69,7 @@ final class EndToEndTests: XCTestCase {
         for name in ["episode-1.mp3", "episode-2.mp3", "episode-3.mp3"] {
             let served = Fixtures.data("demo/\(name)")
             XCTAssertTrue(
-                try folder.files().contains { path in
+                folder.files().contains { path in
                     FileManager.default.contents(atPath: folder.url.appendingPathComponent(path).path) == served
                 }, "\(name) archived byte for byte")
         }
