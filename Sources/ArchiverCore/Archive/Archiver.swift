@@ -571,15 +571,28 @@ public struct Archiver: Sendable {
 /// Hands out distinct file names within one folder: "Title.mp3", then "Title (2).mp3", ...
 /// With `sidecars`, a name is free only when its sidecar's name is free too, and both are claimed together.
 struct NameAllocator {
-    private var taken: Set<String>
+    /// The names as given, until a claim needs them: a sync with nothing new never pays for lowercasing them.
+    private var given: Set<String>?
+    private var taken: Set<String> = []
     private let sidecars: Bool
 
     init(taken: Set<String>, sidecars: Bool = false) {
-        // Compare the way case-insensitive file systems (macOS, Windows) would.
-        self.taken = Set(taken.map { $0.lowercased() })
+        given = taken
         self.sidecars = sidecars
-        // The sidecars of files already there are theirs, written or not.
-        if sidecars { self.taken.formUnion(taken.map { Archiver.sidecarName(for: $0).lowercased() }) }
+    }
+
+    private mutating func materialize() {
+        guard let given else { return }
+        self.given = nil
+        taken.reserveCapacity(given.count * (sidecars ? 2 : 1))
+        for name in given {
+            // Compare the way case-insensitive file systems (macOS, Windows) would.
+            taken.insert(name.lowercased())
+            // The sidecars of files already there are theirs, written or not.
+            if sidecars, !name.hasSuffix(Archiver.sidecarSuffix) {
+                taken.insert(Archiver.sidecarName(for: name).lowercased())
+            }
+        }
     }
 
     /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder).
@@ -594,12 +607,14 @@ struct NameAllocator {
     }
 
     mutating func release(_ name: String) {
+        materialize()
         taken.remove(name.lowercased())
         if sidecars { taken.remove(Archiver.sidecarName(for: name).lowercased()) }
     }
 
     /// Claims `name` (and its sidecar's name) if free.
     mutating func claim(exactly name: String) -> Bool {
+        materialize()
         let key = name.lowercased()
         guard !taken.contains(key) else { return false }
         if sidecars {
