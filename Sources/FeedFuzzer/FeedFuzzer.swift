@@ -20,5 +20,11 @@ public func fuzzFeedReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             _ = template?.path(for: episode, feedTitle: feed.title ?? "")
         }
     }
+    // The index reader against JSONDecoder: whatever the fast reader accepts, JSONDecoder must read the same.
+    if let fast = try? ArchiveIndex.decode(data) {
+        guard let reference = try? JSONDecoder().decode(ArchiveIndex.self, from: data), reference == fast,
+            reference.version == fast.version
+        else { fatalError("the index reader and JSONDecoder disagree") }
+    }
     return 0
 }

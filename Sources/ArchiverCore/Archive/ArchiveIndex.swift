@@ -248,6 +248,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// Reads an index of any version up to `currentVersion` (version 1 indexes lack `failures` and `sha256`).
     public static func decode(_ data: Data) throws -> ArchiveIndex {
-        try JSONDecoder().decode(ArchiveIndex.self, from: data)
+        // The hand-written reader takes what podarchive writes; JSONDecoder judges anything else.
+        if let index = IndexReader.read(data) { return index }
+        return try JSONDecoder().decode(ArchiveIndex.self, from: data)
     }
 }

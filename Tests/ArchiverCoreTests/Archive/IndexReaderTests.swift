@@ -1,0 +1,95 @@
+// The hand-written index reader: it must read what podarchive writes exactly as JSONDecoder does, and leave
+// everything else (hand edits it cannot be sure of, damage) to JSONDecoder's verdict.
+import Foundation
+import XCTest
+
+@testable import ArchiverCore
+
+final class IndexReaderTests: XCTestCase {
+    private func viaDecoder(_ data: Data) throws -> ArchiveIndex {
+        try JSONDecoder().decode(ArchiveIndex.self, from: data)
+    }
+
+    private func assertSameAsJSONDecoder(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let data = Data(text.utf8)
+        let fast = try XCTUnwrap(IndexReader.read(data), "the reader gave up on \(text)", file: file, line: line)
+        let reference = try viaDecoder(data)
+        XCTAssertEqual(fast, reference, file: file, line: line)
+        XCTAssertEqual(fast.version, reference.version, file: file, line: line)
+    }
+
+    func test_generatedIndexes_readBackExactlyAsWrittenAndAsJSONDecoderReadsThem() throws {
+        var generator = SplitMix64(seed: 7)
+        let pieces = [
+            "plain", "Ünïcødé", "🎙️ emoji", "quote \"", "back\\slash", "new\nline", "tab\t", "ctrl \u{1}\u{1F}", "/",
+            "日本語", "", " ", "\u{2028}", "</script>",
+        ]
+        func text() -> String {
+            (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+        }
+        func maybe() -> String? { Bool.random(using: &generator) ? text() : nil }
+        for _ in 0..<50 {
+            var index = ArchiveIndex(feed: text(), title: maybe())
+            for number in 0..<Int.random(in: 0...30, using: &generator) {
+                // As sync records them: the key is the GUID, else the URL.
+                let guid = maybe().map { "g\(number)" + $0 }
+                let url = "u\(number)" + text()
+                index.record(
+                    ArchiveIndex.Entry(
+                        key: guid ?? url, guid: guid, title: maybe(), url: url, file: "f\(number)" + text(),
+                        size: Int64.random(in: 0...Int64.max, using: &generator), sha256: maybe(), published: maybe(),
+                        archived: text()))
+            }
+            index.failures = (0..<Int.random(in: 0...3, using: &generator)).map { number in
+                ArchiveIndex.Failure(
+                    episode: Episode(
+                        title: maybe(), guid: maybe(), url: "x\(number)" + text(), mimeType: maybe(),
+                        published: Bool.random(using: &generator) ? Date(timeIntervalSince1970: 1e9) : nil),
+                    reason: text(), failed: text())
+            }
+            let data = try index.encoded()
+
+            let fast = try XCTUnwrap(IndexReader.read(data), String(decoding: data, as: UTF8.self))
+            XCTAssertEqual(fast, index)
+            XCTAssertEqual(fast, try viaDecoder(data))
+        }
+    }
+
+    func test_validJSONInOtherShapes_isReadAsJSONDecoderReadsIt() throws {
+        // Whitespace, key order, escapes, unknown keys of every kind, a version 1 index (no failures, no sha256).
+        try assertSameAsJSONDecoder(
+            """
+
+              { "episodes" : [ { "size" : 3 , "archived" : "a" , "file" : "F\\u00fc\\ud83c\\udf99\\/x" ,
+                 "url" : "u" , "key" : "g" , "extra" : { "nested" : [ 1 , 2.5e3 , true , false , null , "s" ] } } ] ,
+                "future" : [ ] , "feed" : "f" , "version" : 1 , "title" : null }\t
+
+            """)
+        try assertSameAsJSONDecoder(#"{"version":2,"feed":"f","title":"T","episodes":[],"failures":null}"#)
+        try assertSameAsJSONDecoder(
+            #"{"version":2,"feed":"f","episodes":[],"failures":[{"key":"k","url":"u","reason":"r","failed":"d","n":-1}]}"#
+        )
+    }
+
+    func test_whatJSONDecoderRefuses_isLeftToIt() {
+        let refused = [
+            #"{"version":2,"feed":"f"}"#,  // no episodes
+            #"{"version":2,"feed":"f","episodes":[{"key":"k","url":"u","file":"f","archived":"a"}]}"#,  // no size
+            #"{"version":"2","feed":"f","episodes":[]}"#,  // a string for a number
+            #"{"version":2,"feed":"f","episodes":[]} x"#,  // trailing garbage
+            #"{"version":2,"feed":"f","episodes":[],}"#,  // trailing comma
+            "{\"version\":2,\"feed\":\"a\u{1}b\",\"episodes\":[]}",  // raw control character
+            #"{"version":2,"feed":"\ud800","episodes":[]}"#,  // lone surrogate
+            #"{"version":2,"feed":"f","episodes":[{"key":"k","url":"u","file":"f","size":1.5,"archived":"a"}]}"#,
+            "",
+        ]
+        for text in refused {
+            XCTAssertNil(IndexReader.read(Data(text.utf8)), text)
+        }
+        XCTAssertNil(IndexReader.read(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])), "invalid UTF-8")
+        // The cases JSONDecoder also refuses make decode throw, as before.
+        XCTAssertThrowsError(try ArchiveIndex.decode(Data(refused[0].utf8)))
+        XCTAssertThrowsError(try ArchiveIndex.decode(Data(refused[3].utf8)))
+    }
+}
