@@ -256,7 +256,20 @@ extension Archiver {
             name = names.claim(stem: stem, extension: ext, in: folders)
         }
         if let slash = name.lastIndex(of: "/") {
-            try createFolder(context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true))
+            let subfolder = context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
+            // A file where the template wants a folder is this episode's problem, not the archive's: it fails
+            // (and is tried again next run) while the others go on. Other errors (a full disk) stop the run.
+            var ancestor = subfolder
+            while ancestor.path.count > context.folder.path.count {
+                if files.fileExists(atPath: ancestor.path),
+                    (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil
+                {
+                    names.release(name)
+                    throw EpisodeFailure.storage("\(ancestor.path) is a file, where --name wants a folder")
+                }
+                ancestor.deleteLastPathComponent()
+            }
+            try createFolder(subfolder)
         }
         var record: PartialRecord = loadRecord(partial.record) ?? PartialRecord(url: episode.url)
         record.completeSize = result.fileSize

@@ -383,6 +383,31 @@ final class ArchiverTests: XCTestCase {
         XCTAssertEqual(third.archived.map(\.path), ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3"])
     }
 
+    func test_sync_withNameTemplate_aFileWhereAFolderShouldBe_failsThatEpisodeOnly() async throws {
+        let feedURL = "https://example.com/feed.xml"
+        let feed = """
+            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Show</title>
+            <item><title>One</title><guid>g1</guid><itunes:season>1</itunes:season>
+            <enclosure url="https://example.com/1.mp3" type="audio/mpeg"/></item>
+            <item><title>Two</title><guid>g2</guid><itunes:season>2</itunes:season>
+            <enclosure url="https://example.com/2.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        let world = World(
+            feedURL: feedURL, feed: Data(feed.utf8),
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock)
+        world.fileSystem.put("/archive/Show/Season 1", Data("a file, not a folder".utf8))
+
+        let report = try await world.archiver.sync(
+            .remote(URL(string: feedURL)!), into: root,
+            options: SyncOptions(names: try NameTemplate("Season {season}/{title}")))
+
+        XCTAssertEqual(report.archived.map(\.path), ["/archive/Show/Season 2/Two.mp3"])
+        XCTAssertEqual(
+            report.failed.map(\.failure), [.storage("/archive/Show/Season 1 is a file, where --name wants a folder")])
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/Season 1"), Data("a file, not a folder".utf8), "untouched")
+    }
+
     // MARK: - Progress
 
     func test_sync_reportsStartProgressAndEndOfEachDownload_withTheSizeTheServerAnnounced() async throws {
