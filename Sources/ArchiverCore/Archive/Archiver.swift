@@ -383,8 +383,6 @@ public struct Archiver: Sendable {
         var lock: any HeldLock
         /// How new files are named.
         var names: NameTemplate
-        /// Whether each file gets a sidecar, whose name must be free too.
-        var sidecars: Bool
 
         var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
         var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
@@ -405,8 +403,7 @@ public struct Archiver: Sendable {
             return FeedContext(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                validators: index == nil ? nil : validators, lock: lock, names: options.names,
-                sidecars: options.metadata)
+                validators: index == nil ? nil : validators, lock: lock, names: options.names)
         } catch {
             lock.unlock()
             throw error

@@ -59,7 +59,6 @@ struct XMLFeedReader {
     private var artwork: [Kind: String] = [:]
 
     private let bytes: UnsafeBufferPointer<UInt8>
-    private let documentURL: URL?
     private let documentResolver: FeedURLResolver
     /// Whether show notes are read (they are most of a feed's bytes).
     private let descriptions: Bool
@@ -79,7 +78,6 @@ struct XMLFeedReader {
 
     private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool) {
         self.bytes = bytes
-        self.documentURL = documentURL
         self.documentResolver = FeedURLResolver(base: documentURL)
         self.descriptions = descriptions
     }

@@ -22,8 +22,6 @@ final class SyncConsole: @unchecked Sendable {
     private var total = 0
     private var done = 0
     private var downloads: [Int: Download] = [:]
-    private var feedStarted: Date?
-    private var bytesDone: Int64 = 0
     /// Lines of the live area now on screen, below the last permanent line.
     private var drawnLines = 0
     private var lastDraw = Date.distantPast
@@ -32,7 +30,6 @@ final class SyncConsole: @unchecked Sendable {
         var title: String
         var received: Int64 = 0
         var expected: Int64?
-        var started: Date
         /// The first report: the rate is measured from it, so the bytes a resumed download kept from an earlier
         /// run do not count as speed.
         var first: (bytes: Int64, time: Date)?
@@ -64,8 +61,6 @@ final class SyncConsole: @unchecked Sendable {
                 feedTitle = SyncFormatter.oneLine(title)
                 total = new
                 done = 0
-                bytesDone = 0
-                feedStarted = now()
                 if verbosity == .verbose, lines {
                     permanent("feed lists \(episodes) episode\(episodes == 1 ? "" : "s"), \(new) to fetch")
                 }
@@ -74,8 +69,7 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")
             case .started(let episode, let position, let count):
                 total = count
-                downloads[position] = Download(
-                    title: SyncFormatter.oneLine(episode.title ?? episode.url), started: now())
+                downloads[position] = Download(title: SyncFormatter.oneLine(episode.title ?? episode.url))
                 redraw()
             case .progress(let position, let received, let expected):
                 guard live, var download = downloads[position] else { return }
@@ -90,7 +84,6 @@ final class SyncConsole: @unchecked Sendable {
                 redraw()
             case .archived(_, let file, let bytes):
                 done += 1
-                bytesDone += bytes
                 guard lines else { return }
                 let word = paint("archived", "32", on: terminal.colorOutput)
                 permanent("\(word) \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))")
