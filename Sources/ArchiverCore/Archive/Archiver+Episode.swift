@@ -244,16 +244,16 @@ extension Archiver {
         names: inout NameAllocator
     ) throws -> ArchiveIndex.Entry {
         let episode = item.episode
-        let (folders, stem) = context.names.path(
-            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
+        let feedTitle = context.index.title ?? context.folder.lastPathComponent
         var name: String
         if case .missing(let entry) = item {
             // A file fetched again goes back under its old name.
             names.release(entry.file)
-            name = names.claim(exactly: entry.file) ? entry.file : names.claim(stem: stem, extension: ext, in: folders)
+            name =
+                names.claim(exactly: entry.file)
+                ? entry.file : names.claim(for: episode, template: context.names, feedTitle: feedTitle)
         } else {
-            name = names.claim(stem: stem, extension: ext, in: folders)
+            name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
         }
         if let slash = name.lastIndex(of: "/") {
             let subfolder = context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
@@ -290,7 +290,7 @@ extension Archiver {
                 guard self.files.fileExists(atPath: destination.path) else {
                     throw Self.storageError(error, path: destination.path)
                 }
-                name = names.claim(stem: stem, extension: ext, in: folders)
+                name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
             }
         }
         throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")

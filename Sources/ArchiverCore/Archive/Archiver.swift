@@ -162,7 +162,8 @@ public struct Archiver: Sendable {
                 title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
 
-        var names = NameAllocator(taken: present.union(context.index.fileNames), sidecars: options.metadata)
+        let indexedFiles = context.index.fileNames
+        var names = NameAllocator(taken: present.union(indexedFiles), sidecars: options.metadata)
         // With --metadata: episodes as the feed describes them (show notes and all), sidecars that are missing, and
         // the artwork if the folder has none.
         var described: [String: Episode] = [:]
@@ -173,8 +174,7 @@ public struct Archiver: Sendable {
                 guard !present.contains(sidecar), let entry = context.index.entry(for: episode) else { continue }
                 try writeSidecar(for: episode, entry: entry, feedTitle: title, in: context)
             }
-            let episodeFiles = context.index.fileNames
-            if let image = feed.imageURL, !present.contains(where: { Self.isArtwork($0) && !episodeFiles.contains($0) })
+            if let image = feed.imageURL, !present.contains(where: { Self.isArtwork($0) && !indexedFiles.contains($0) })
             {
                 switch try await fetchArtwork(image, in: context, names: &names, options: options) {
                 case .success(let file):
@@ -317,10 +317,9 @@ public struct Archiver: Sendable {
             if case .missing(let entry) = item {
                 return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
             }
-            let (folders, stem) = options.names.path(
-                for: item.episode, feedTitle: index.title ?? folder.lastPathComponent)
-            let ext = FileNamer.fileExtension(url: item.episode.url, mimeType: item.episode.mimeType)
-            let file = names.claim(stem: stem, extension: ext, in: folders)
+            // The same claim as `place` makes, so the dry run names files as the sync will.
+            let file = names.claim(
+                for: item.episode, template: options.names, feedTitle: index.title ?? folder.lastPathComponent)
             return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
         }
         return SyncPlan(feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: skipped.count)
@@ -592,8 +591,15 @@ struct NameAllocator {
         }
     }
 
+    /// Claims the name `template` gives a new file of `episode`: `Folder/Title.ext`, else `Folder/Title (2).ext`...
+    mutating func claim(for episode: Episode, template: NameTemplate, feedTitle: String) -> String {
+        let (folders, stem) = template.path(for: episode, feedTitle: feedTitle)
+        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
+        return claim(stem: stem, extension: ext, in: folders)
+    }
+
     /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder).
-    mutating func claim(stem: String, extension ext: String?, in folders: [String] = []) -> String {
+    private mutating func claim(stem: String, extension ext: String?, in folders: [String]) -> String {
         let prefix = folders.map { $0 + "/" }.joined()
         var counter = 1
         while true {
