@@ -14,6 +14,13 @@ public enum FeedParser {
     ///   before any episode).
     public static func parse(_ data: Data, url: URL?, descriptions: Bool = false) throws -> Feed {
         let name = url?.absoluteString ?? "(input)"
+        // UTF-16 (with a byte-order mark) is re-encoded once, then read like any UTF-8 document.
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            guard let text = String(data: data, encoding: .utf16) else {
+                throw FeedError.notAFeed(url: name, reason: "the document is neither XML nor JSON")
+            }
+            return try parse(Data(text.utf8), url: url, descriptions: descriptions)
+        }
         switch sniff(data) {
         case .empty:
             throw FeedError.notAFeed(url: name, reason: "the document is empty")
@@ -23,9 +30,9 @@ public enum FeedParser {
             case .failure(let failure): throw FeedError.notAFeed(url: name, reason: failure.reason)
             }
         case .xml(let start):
-            // UTF-8 as fetched is read where it lies; only UTF-16 and single-byte encodings are converted first.
+            // UTF-8 as fetched is read where it lies; only single-byte encodings are converted first.
             let result: XMLFeedResult
-            if let converted = convertedToUTF8(data, from: start) {
+            if let converted = transcodedToUTF8(data, from: start) {
                 result = XMLFeedReader.read(converted, documentURL: url, descriptions: descriptions)
             } else {
                 result = data.withUnsafeBytes { raw in
@@ -51,16 +58,10 @@ public enum FeedParser {
         case unknown
     }
 
-    /// Looks past byte-order marks and leading white space at the first significant character, without copying
-    /// the document.
+    /// Looks past a UTF-8 byte-order mark and leading white space at the first significant character, without
+    /// copying the document.
     static func sniff(_ data: Data) -> Sniffed {
-        if isUTF16(data) {
-            guard let text = String(data: data, encoding: .utf16) else { return .unknown }
-            let converted = sniff(Data(text.utf8))
-            if case .xml = converted { return .xml(from: 0) }
-            return converted
-        }
-        return data.withUnsafeBytes { raw -> Sniffed in
+        data.withUnsafeBytes { raw -> Sniffed in
             let bytes = raw.bindMemory(to: UInt8.self)
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             guard let first = bytes[start...].firstIndex(where: { !Ascii.isSpace($0) }) else { return .empty }
@@ -72,14 +73,9 @@ public enum FeedParser {
         }
     }
 
-    private static func isUTF16(_ data: Data) -> Bool {
-        data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE])
-    }
-
-    /// The document as UTF-8 when it is not UTF-8 already: UTF-16 with a byte-order mark, or XML declared in a
-    /// single-byte encoding (ISO-8859-1, windows-1252). Nil when it can be read as it is.
-    private static func convertedToUTF8(_ data: Data, from start: Int) -> [UInt8]? {
-        if isUTF16(data) { return String(data: data, encoding: .utf16).map { Array($0.utf8) } ?? [] }
+    /// XML declared in a single-byte encoding (ISO-8859-1, windows-1252), converted to UTF-8. Nil when the
+    /// document can be read as it is.
+    private static func transcodedToUTF8(_ data: Data, from start: Int) -> [UInt8]? {
         let head = [UInt8](data.prefix(start + 256).dropFirst(start))
         guard let declared = declaredEncoding(head) else { return nil }
         let windows1252: Bool
