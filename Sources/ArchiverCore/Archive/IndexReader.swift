@@ -85,25 +85,33 @@ struct IndexReader {
     }
 
     private mutating func failure() throws -> ArchiveIndex.Failure {
-        var fields: [String: String] = [:]
-        var present = Set<String>()
+        var key: String?
+        var guid: String?
+        var title: String?
+        var url: String?
+        var type: String?
+        var published: String?
+        var reason: String?
+        var failed: String?
         try object { reader, name in
             switch name {
-            case "key", "url", "reason", "failed":
-                fields[name] = try reader.string()
-                present.insert(name)
-            case "guid", "title", "type", "published":
-                fields[name] = try reader.optionalString()
+            case "key": key = try reader.string()
+            case "guid": guid = try reader.optionalString()
+            case "title": title = try reader.optionalString()
+            case "url": url = try reader.string()
+            case "type": type = try reader.optionalString()
+            case "published": published = try reader.optionalString()
+            case "reason": reason = try reader.string()
+            case "failed": failed = try reader.string()
             default: try reader.skipValue()
             }
         }
-        guard present.count == 4 else { throw Unexpected() }
+        guard let key, let url, let reason, let failed else { throw Unexpected() }
         var failure = ArchiveIndex.Failure(
-            episode: Episode(title: fields["title"], guid: fields["guid"], url: fields["url"]!),
-            reason: fields["reason"]!, failed: fields["failed"]!)
-        failure.key = fields["key"]!
-        failure.type = fields["type"]
-        failure.published = fields["published"]
+            episode: Episode(title: title, guid: guid, url: url), reason: reason, failed: failed)
+        failure.key = key
+        failure.type = type
+        failure.published = published
         return failure
     }
 
