@@ -13,66 +13,43 @@ public enum FeedDate {
     /// (00-49 are 2000-2049), named zones (`UT`, `GMT`, US and common European and Asian zones), numeric
     /// offsets with or without a colon, and no zone at all (read as UTC).
     public static func parseRFC822(_ text: String) -> Date? {
-        var text = text
         // Most feeds write the canonical form: read it straight from the bytes, without tokens or strings.
-        if let date = text.withUTF8({ canonicalRFC822($0) }) { return date }
+        if let date = canonicalRFC822(text) { return date }
         let scanner = DateTokens(text)
         return scanner.rfc822() ?? parseRFC3339(text)
     }
 
     /// `[Www, ]D[D] Mmm YYYY HH:MM[:SS] ZONE` with ZONE `+HHMM`, `-HHMM`, `GMT`, `UT`, `UTC` or `Z`; nil for
     /// anything else, which the general reader then takes.
-    static func canonicalRFC822(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        var position = 0
-        func byte(_ offset: Int = 0) -> UInt8? {
-            position + offset < bytes.count ? bytes[position + offset] : nil
+    static func canonicalRFC822(_ text: String) -> Date? {
+        var reader = ByteReader(Array(text.utf8))
+        let bytes = reader.bytes
+        if !reader.atEnd, DateTokens.isLetter(reader.peek), reader.peek < 0x80 {
+            guard bytes.count > 4, bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " ") else { return nil }
+            reader.index = 5
         }
-        func number(_ count: ClosedRange<Int>) -> Int? {
-            var value = 0
-            var digits = 0
-            while let next = byte(), DateTokens.isDigit(next), digits < count.upperBound {
-                value = value * 10 + Int(next - 0x30)
-                digits += 1
-                position += 1
-            }
-            return count.contains(digits) ? value : nil
-        }
-        func skip(_ expected: UInt8) -> Bool {
-            guard byte() == expected else { return false }
-            position += 1
-            return true
-        }
-        func upper(_ value: UInt8) -> UInt8 { value & 0xDF }
-        if let first = byte(), DateTokens.isLetter(first), first < 0x80 {
-            guard position + 4 < bytes.count, bytes[position + 3] == UInt8(ascii: ","),
-                bytes[position + 4] == UInt8(ascii: " ")
-            else { return nil }
-            position += 5
-        }
-        guard let day = number(1...2), skip(UInt8(ascii: " ")), position + 3 < bytes.count else { return nil }
-        let name = (upper(bytes[position]), upper(bytes[position + 1]), upper(bytes[position + 2]))
+        guard let day = reader.digits(from: 1, to: 2), reader.take(UInt8(ascii: " ")), reader.index + 3 < bytes.count
+        else { return nil }
+        let name = (bytes[reader.index] & 0xDF, bytes[reader.index + 1] & 0xDF, bytes[reader.index + 2] & 0xDF)
         guard let month = canonicalMonths.firstIndex(where: { $0 == name }) else { return nil }
-        position += 3
-        guard skip(UInt8(ascii: " ")), let year = number(4...4), skip(UInt8(ascii: " ")), let hour = number(2...2),
-            skip(UInt8(ascii: ":")), let minute = number(2...2)
+        reader.index += 3
+        guard reader.take(UInt8(ascii: " ")), let year = reader.digits(exactly: 4), reader.take(UInt8(ascii: " ")),
+            let hour = reader.digits(exactly: 2), reader.take(UInt8(ascii: ":")), let minute = reader.digits(exactly: 2)
         else { return nil }
         var second = 0
-        if skip(UInt8(ascii: ":")) {
-            guard let value = number(2...2) else { return nil }
+        if reader.take(UInt8(ascii: ":")) {
+            guard let value = reader.digits(exactly: 2) else { return nil }
             second = value
         }
-        guard skip(UInt8(ascii: " ")) else { return nil }
+        guard reader.take(UInt8(ascii: " ")) else { return nil }
         var offset = 0
-        if let sign = byte(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            position += 1
-            guard let zone = number(4...4) else { return nil }
-            offset = (zone / 100 * 3600 + zone % 100 * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        if let sign = reader.sign() {
+            guard let zone = reader.digits(exactly: 4), reader.atEnd else { return nil }
+            offset = (zone / 100 * 3600 + zone % 100 * 60) * sign
         } else {
-            let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[position...]), as: UTF8.self)
+            let rest = String(decoding: bytes[reader.index...], as: UTF8.self)
             guard rest == "GMT" || rest == "UT" || rest == "UTC" || rest == "Z" else { return nil }
-            position = bytes.count
         }
-        guard position == bytes.count else { return nil }
         return makeDate(
             year: year, month: month + 1, day: day, hour: hour, minute: minute, second: Double(second), offset: offset)
     }
@@ -398,6 +375,18 @@ private struct ByteReader {
         }
         index += count
         return value
+    }
+
+    /// `minimum` to `maximum` digits (as many as there are, up to `maximum`).
+    mutating func digits(from minimum: Int, to maximum: Int) -> Int? {
+        var value = 0
+        var count = 0
+        while count < maximum, !atEnd, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+            value = value * 10 + Int(bytes[index] - 0x30)
+            count += 1
+            index += 1
+        }
+        return count >= minimum ? value : nil
     }
 
     mutating func digitString() -> String {
