@@ -29,7 +29,7 @@ final class CommandLineToolTests: XCTestCase {
             output: output, errors: errors,
             makeArchiver: {
                 Archiver(
-                    fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+                    fetcher: FeedSession(), downloader: URLSessionDownloader(),
                     now: { Date(timeIntervalSince1970: 0) })
             })
         return await tool.run(arguments)
@@ -68,7 +68,7 @@ final class CommandLineToolTests: XCTestCase {
         let verbose = await CommandLineTool(
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: verboseOutput,
             errors: CapturedOutput(),
-            makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) }
+            makeArchiver: { Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() }) }
         ).run(["sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--verbose", "--retries", "0"])
 
         XCTAssertEqual(quiet, .episodesFailed)
@@ -115,7 +115,10 @@ final class CommandLineToolTests: XCTestCase {
                 "ftp://127.0.0.1/feed.xml",
                 "podarchive: feed ftp://127.0.0.1/feed.xml: unsupported scheme; use an http(s) URL or a local file path"
             ),
-            ("no-such-file.xml", "podarchive: feed file \(folder.url.path)/no-such-file.xml cannot be read"),
+            (
+                "no-such-file.xml",
+                "podarchive: feed file \(folder.url.path)/no-such-file.xml cannot be read: no such file"
+            ),
         ]
         for (feed, message) in cases {
             let errors = CapturedOutput()
@@ -123,7 +126,7 @@ final class CommandLineToolTests: XCTestCase {
                 environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
                 errors: errors,
                 makeArchiver: {
-                    Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() })
+                    Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() })
                 })
 
             let code = await tool.run(["sync", feed, "--to", "archive"])
@@ -174,7 +177,7 @@ final class CommandLineToolTests: XCTestCase {
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: preview,
             errors: errors,
             makeArchiver: {
-                Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() })
+                Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() })
             })
         _ = await tool.run([
             "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run", "--name", "{feed}/{title}",
@@ -284,7 +287,7 @@ final class CommandLineToolTests: XCTestCase {
         CommandLineTool(
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
             errors: errors,
-            makeArchiver: { Archiver(fetcher: FeedSession.make(), downloader: URLSessionDownloader(), now: { Date() }) }
+            makeArchiver: { Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() }) }
         )
     }
 

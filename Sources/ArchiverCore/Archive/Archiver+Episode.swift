@@ -151,10 +151,10 @@ extension Archiver {
         if let progress { onBytes = { bytes in progress(bytes, expected.value) } }
         let transferOptions = DownloadOptions(resumeOffset: offset, admit: admit, progress: onBytes)
         do {
-            result = try await Self.withDeadline(seconds: remaining) { [downloader] in
+            result = try await Deadline.run(seconds: remaining) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
             }
-        } catch is DeadlineExceeded {
+        } catch is Deadline.Exceeded {
             throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil)
         } catch let error as DownloadError {
             switch error {
@@ -373,26 +373,6 @@ extension Archiver {
         guard scheme == "http" || scheme == "https" else { throw EpisodeFailure.unsupportedScheme(scheme) }
         guard url.host?.isEmpty == false else { throw EpisodeFailure.invalidURL }
         return url
-    }
-
-    // MARK: - Deadline
-
-    struct DeadlineExceeded: Error {}
-
-    /// Runs `body`, cancelling it when `seconds` pass first (URLSession's own resource timeout is ignored on Linux).
-    static func withDeadline<T: Sendable>(seconds: TimeInterval, _ body: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(min(seconds, 1e9) * 1e9))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw DeadlineExceeded() }
-            return value
-        }
     }
 }
 

@@ -25,12 +25,14 @@ public struct SyncOptions: Sendable, Equatable {
     public var names: NameTemplate
     /// Write a JSON sidecar beside each archived file, and fetch the feed's artwork once (`--metadata`).
     public var metadata: Bool
+    /// The largest feed document read (decompressed), in bytes.
+    public var maximumFeedSize: Int64
 
     /// Sync options; the defaults are the command line's.
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
         jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard,
-        metadata: Bool = false
+        metadata: Bool = false, maximumFeedSize: Int64 = FeedLimits.defaultMaximumBytes
     ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
@@ -39,7 +41,11 @@ public struct SyncOptions: Sendable, Equatable {
         self.filter = filter
         self.names = names
         self.metadata = metadata
+        self.maximumFeedSize = maximumFeedSize
     }
+
+    /// What a feed fetch may take: the size cap, and the same total time an episode gets.
+    public var feedLimits: FeedLimits { FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout) }
 }
 
 /// Points where tests make the process die, to prove a crash there loses nothing.
@@ -107,8 +113,8 @@ public struct Archiver: Sendable {
     }
 
     /// Reads the feed at `source` without archiving anything.
-    public func list(_ source: FeedSource) async throws -> Feed {
-        try await loader.load(source)
+    public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits()) async throws -> Feed {
+        try await loader.load(source, limits: limits)
     }
 
     // MARK: - sync
@@ -130,9 +136,10 @@ public struct Archiver: Sendable {
             // A feed synced before: lock first, then ask whether it changed.
             context = try await open(folder: known, source: source, options: options)
             fetch = try await loader.load(
-                source, ifChangedSince: context.validators, descriptions: options.metadata)
+                source, ifChangedSince: context.validators, descriptions: options.metadata, limits: options.feedLimits)
         } else {
-            let first = try await loader.load(source, ifChangedSince: nil, descriptions: options.metadata)
+            let first = try await loader.load(
+                source, ifChangedSince: nil, descriptions: options.metadata, limits: options.feedLimits)
             guard case .changed(let feed, _) = first else {
                 throw FeedError.httpStatus(url: source.displayName, status: 304)
             }
@@ -244,7 +251,14 @@ public struct Archiver: Sendable {
             try save(context.index, to: context.indexURL)
         }
         // Only a completed run earns the right to skip the feed next time it is unchanged.
-        if case .changed(_, let validators) = fetch { try saveRecord(validators, to: context.validatorsURL) }
+        if case .changed(let feed, var validators) = fetch {
+            let failing = Set(context.index.failures.map(\.key))
+            validators.incomplete =
+                report.artworkFailure != nil
+                || feed.episodes.contains { !failing.contains($0.identity) && context.index.entry(for: $0) == nil }
+            validators.sidecars = options.metadata
+            try saveRecord(validators, to: context.validatorsURL)
+        }
         return report
     }
 
@@ -302,7 +316,7 @@ public struct Archiver: Sendable {
     public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
-        let fetch = try await loader.load(source, ifChangedSince: nil)
+        let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
@@ -402,7 +416,10 @@ public struct Archiver: Sendable {
             return FeedContext(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                validators: index == nil ? nil : validators, lock: lock, names: options.names)
+                // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
+                validators: index != nil && validators?.coverEverything(forMetadata: options.metadata) == true
+                    ? validators : nil,
+                lock: lock, names: options.names)
         } catch {
             lock.unlock()
             throw error

@@ -8,13 +8,15 @@ public enum FeedError: Error, Equatable, Sendable {
     /// The source is empty or not a URL at all.
     case invalidSource(String)
     /// The local feed file could not be read.
-    case unreadableFile(path: String)
+    case unreadableFile(path: String, reason: String)
     /// The server answered with a status other than 2xx.
     case httpStatus(url: String, status: Int)
     /// The request itself failed (connection refused, DNS, timeout...).
     case transport(url: String, reason: String)
     /// A redirect pointed somewhere podarchive refuses to go.
     case refusedRedirect(url: String, location: String)
+    /// The document passed the size cap (`FeedLimits.maximumBytes`); reading stopped there.
+    case tooLarge(url: String, limit: Int64)
     /// The body is not RSS, Atom or JSON Feed (an HTML page, garbage, an empty file).
     case notAFeed(url: String, reason: String)
 }
@@ -26,16 +28,32 @@ extension FeedError: LocalizedError {
             return "feed \(source): unsupported scheme; use an http(s) URL or a local file path"
         case .invalidSource(let source):
             return "feed '\(source)' is not a URL or a file path"
-        case .unreadableFile(let path):
-            return "feed file \(path) cannot be read"
+        case .unreadableFile(let path, let reason):
+            return "feed file \(path) cannot be read: \(reason)"
         case .httpStatus(let url, let status):
-            return "feed \(url) answered HTTP \(status)"
+            return "feed \(url) answered HTTP \(status)\(HTTPStatusAdvice.advice(for: status))"
+        case .tooLarge(let url, let limit):
+            return "feed \(url) is larger than \(limit) bytes (once decompressed); stopped reading there"
         case .transport(let url, let reason):
             return "feed \(url) could not be fetched: \(reason)"
         case .refusedRedirect(let url, let location):
             return "feed \(url) redirects to \(location), which is not http(s); refused"
         case .notAFeed(let url, let reason):
             return "feed \(url) is not a podcast feed: \(reason)"
+        }
+    }
+}
+
+/// A few words on what a status means for someone reading a nightly report.
+enum HTTPStatusAdvice {
+    static func advice(for status: Int) -> String {
+        switch status {
+        case 401: return " (the server wants credentials)"
+        case 403: return " (access denied)"
+        case 410: return " (gone for good)"
+        case 429: return " (too many requests)"
+        case 500..<600: return " (a server error)"
+        default: return ""
         }
     }
 }

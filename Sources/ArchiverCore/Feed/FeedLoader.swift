@@ -5,6 +5,23 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// How much a feed fetch may take: bytes (after decompression) and time, all of it included.
+public struct FeedLimits: Sendable, Equatable {
+    /// The largest document read; a larger one stops the fetch as soon as the cap is passed.
+    public var maximumBytes: Int64
+    /// The fetch must be complete within this many seconds (a server sending a byte a second never idles out).
+    public var timeout: TimeInterval
+
+    /// 256 MB is more than ten times the largest real feed seen (21 MB for 20,000 episodes).
+    public static let defaultMaximumBytes: Int64 = 256 << 20
+
+    /// Limits for one feed fetch.
+    public init(maximumBytes: Int64 = FeedLimits.defaultMaximumBytes, timeout: TimeInterval = 3600) {
+        self.maximumBytes = maximumBytes
+        self.timeout = timeout
+    }
+}
+
 /// Loads and parses feeds through the injected fetcher and file reader.
 public struct FeedLoader: Sendable {
     private let fetcher: any URLDataFetcher
@@ -18,8 +35,8 @@ public struct FeedLoader: Sendable {
 
     /// Fetches and parses the feed at `source`.
     /// - Throws: `FeedError` naming the feed and what went wrong.
-    public func load(_ source: FeedSource) async throws -> Feed {
-        switch try await load(source, ifChangedSince: nil) {
+    public func load(_ source: FeedSource, limits: FeedLimits = FeedLimits()) async throws -> Feed {
+        switch try await load(source, ifChangedSince: nil, limits: limits) {
         case .changed(let feed, _): return feed
         case .notModified: throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
@@ -28,23 +45,29 @@ public struct FeedLoader: Sendable {
     /// Fetches the feed, conditionally when `validators` are given (`If-None-Match` / `If-Modified-Since`);
     /// with `descriptions`, episodes carry their show notes (see `FeedParser.parse`).
     public func load(
-        _ source: FeedSource, ifChangedSince validators: FeedValidators?, descriptions: Bool = false
+        _ source: FeedSource, ifChangedSince validators: FeedValidators?, descriptions: Bool = false,
+        limits: FeedLimits = FeedLimits()
     ) async throws -> FeedFetch {
         switch source {
         case .local(let path):
-            guard let data = files.contents(atPath: path) else { throw FeedError.unreadableFile(path: path) }
+            guard let data = files.contents(atPath: path) else {
+                throw FeedError.unreadableFile(path: path, reason: Self.whyUnreadable(path, files: files))
+            }
             return .changed(
                 try FeedParser.parse(data, url: source.url, descriptions: descriptions),
                 FeedValidators(etag: nil, lastModified: nil))
         case .remote(let url):
-            guard let (data, finalURL, newValidators) = try await fetch(url, validators: validators) else {
+            guard let (data, finalURL, newValidators) = try await fetch(url, validators: validators, limits: limits)
+            else {
                 return .notModified
             }
             return .changed(try FeedParser.parse(data, url: finalURL, descriptions: descriptions), newValidators)
         }
     }
 
-    private func fetch(_ url: URL, validators: FeedValidators?) async throws -> (Data, URL, FeedValidators)? {
+    private func fetch(_ url: URL, validators: FeedValidators?, limits: FeedLimits) async throws -> (
+        Data, URL, FeedValidators
+    )? {
         var request = URLRequest(url: url)
         if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validators?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
@@ -55,8 +78,16 @@ public struct FeedLoader: Sendable {
             forHTTPHeaderField: "Accept")
         let data: Data
         let response: URLResponse
+        let finalRequest = request
         do {
-            (data, response) = try await fetcher.data(for: request, delegate: nil)
+            (data, response) = try await Deadline.run(seconds: limits.timeout) { [fetcher] in
+                try await fetcher.data(for: finalRequest, maximumBytes: limits.maximumBytes)
+            }
+        } catch is Deadline.Exceeded {
+            throw FeedError.transport(
+                url: url.absoluteString, reason: "not complete within \(String(format: "%g", limits.timeout)) seconds")
+        } catch FetchError.tooLarge(let limit) {
+            throw FeedError.tooLarge(url: url.absoluteString, limit: limit)
         } catch {
             throw FeedError.transport(url: url.absoluteString, reason: TransportReason.describe(error))
         }
@@ -75,6 +106,18 @@ public struct FeedLoader: Sendable {
             }
         }
         return (data, finalURL, newValidators)
+    }
+}
+
+extension FeedLoader {
+    /// Why a local feed file cannot be read, in the system's words.
+    static func whyUnreadable(_ path: String, files: any FileReading) -> String {
+        guard files.fileExists(atPath: path) else { return "no such file" }
+        if (try? files.contentsOfDirectory(atPath: path)) != nil { return "it is a folder" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
+        return "it cannot be read"
     }
 }
 

@@ -40,7 +40,8 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
     private var session: URLSession {
         lock.withLock {
             if let created { return created }
-            let queue = BoundedOperationQueue(slots: pendingChunks)
+            let queue = BoundedOperationQueue(slots: pendingChunks, label: "podarchive.downloads")
+            delegate.serial = queue.serial
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             created = session
             return session
@@ -51,9 +52,14 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
         created?.finishTasksAndInvalidate()
     }
 
+    /// Every way a transfer ends resolves its `OneShot` exactly once: the delegate's completion, a stop decided
+    /// here (a refused response, a failed write, a 401 challenge), or, when the caller's task is cancelled,
+    /// corelibs' completion of the cancelled task or else a fallback a few seconds later. So no download waits
+    /// forever, even if corelibs drops a completion (it does, for a task cancelled before it started).
     public func download(
         _ request: URLRequest, to destination: URL, options: DownloadOptions
     ) async throws -> DownloadResult {
+        try Task.checkCancellation()
         // A fresh download starts from an empty file; a resume keeps the bytes until the response says 206.
         let truncate = options.resumeOffset > 0 ? 0 : O_TRUNC
         let descriptor = open(destination.path, O_RDWR | O_CREAT | O_CLOEXEC | truncate, 0o644)
@@ -61,16 +67,15 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
             let code = errno
             throw DownloadError.file(path: destination.path, reason: String(cString: strerror(code)), code: code)
         }
+        let session = self.session
         let task = session.dataTask(with: request)
         let transfer = Transfer(descriptor: descriptor, path: destination.path, options: options)
+        delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                transfer.continuation = continuation
-                delegate.register(transfer, for: task.taskIdentifier)
-                task.resume()
-            }
-        } onCancel: {
-            task.cancel()
+            task.resume()
+            return try await transfer.outcome.value()
+        } onCancel: { [delegate] in
+            delegate.cancel(task)
         }
     }
 }
@@ -87,14 +92,6 @@ extension URLSessionConfiguration {
         configuration.httpMaximumConnectionsPerHost = 64
         configuration.httpAdditionalHeaders = ["User-Agent": PodarchiveVersion.userAgent]
         return configuration
-    }
-}
-
-/// The URLSession that fetches feeds: it refuses redirects to anything but http(s), as downloads do.
-public enum FeedSession {
-    /// A session for fetching feeds that refuses redirects to schemes other than http(s).
-    public static func make(configuration: URLSessionConfiguration = .podarchive()) -> URLSession {
-        URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
 }
 
@@ -120,7 +117,7 @@ private final class Transfer: @unchecked Sendable {
     let descriptor: Int32
     let path: String
     let options: DownloadOptions
-    var continuation: CheckedContinuation<DownloadResult, Error>?
+    let outcome = OneShot<DownloadResult>()
     var response: URLResponse?
     var accepted = false
     var appending = false
@@ -229,27 +226,28 @@ private final class Transfer: @unchecked Sendable {
         return DownloadError.file(path: path, reason: String(cString: strerror(code)), code: code)
     }
 
+    /// Closes the file and hands over the result; runs once, on the delegate queue.
     func finish(error: Error?) {
         // A complete body reaches the disk before anyone renames it into place: after a power cut the final
         // name never holds a file the kernel had not written yet.
-        let syncFailure = accepted && error == nil && fsync(descriptor) != 0 ? fileError() : nil
+        let syncFailure = accepted && error == nil && failure == nil && fsync(descriptor) != 0 ? fileError() : nil
         let closeFailure = close(descriptor) == 0 ? syncFailure : fileError()
-        guard let continuation else { return }
-        self.continuation = nil
         if let failure {
-            continuation.resume(throwing: failure)
+            outcome.deliver(.failure(failure))
         } else if let refusedLocation {
-            continuation.resume(throwing: DownloadError.refusedRedirect(location: refusedLocation))
+            outcome.deliver(.failure(DownloadError.refusedRedirect(location: refusedLocation)))
         } else if let closeFailure, accepted {
-            continuation.resume(throwing: closeFailure)
+            outcome.deliver(.failure(closeFailure))
         } else if let response, error == nil || !accepted {
             // A non-2xx response is stopped on purpose after its headers: report it, not the cancellation.
-            continuation.resume(
-                returning: DownloadResult(
-                    response: response, bytesWritten: written, fileSize: offset + written, resumed: appending,
-                    sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading))
+            outcome.deliver(
+                .success(
+                    DownloadResult(
+                        response: response, bytesWritten: written, fileSize: offset + written, resumed: appending,
+                        sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading)))
         } else {
-            continuation.resume(throwing: DownloadError.transport(error.map(TransportReason.describe) ?? "no response"))
+            outcome.deliver(
+                .failure(DownloadError.transport(error.map(TransportReason.describe) ?? "no response")))
         }
     }
 
@@ -264,13 +262,33 @@ private final class Transfer: @unchecked Sendable {
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var transfers: [Int: Transfer] = [:]
+    /// The session's serial delegate queue, where every transfer is touched (set when the session is made).
+    var serial: DispatchQueue?
+    /// How long a cancelled task gets to report its own completion before its transfer is ended without it.
+    static let cancelGrace: TimeInterval = 2
 
-    func register(_ transfer: Transfer, for identifier: Int) {
-        lock.withLock { transfers[identifier] = transfer }
+    func register(_ transfer: Transfer, for task: URLSessionTask) {
+        lock.withLock { transfers[task.taskIdentifier] = transfer }
     }
 
     private func transfer(_ task: URLSessionTask, remove: Bool = false) -> Transfer? {
         lock.withLock { remove ? transfers.removeValue(forKey: task.taskIdentifier) : transfers[task.taskIdentifier] }
+    }
+
+    /// Ends the transfer now, on the delegate queue, and lets the task go: whatever corelibs reports for it later
+    /// finds no transfer and is ignored.
+    private func stop(_ task: URLSessionTask, error: Error? = nil) {
+        transfer(task, remove: true)?.finish(error: error)
+        cancelOffQueue(task)
+    }
+
+    /// The caller's task was cancelled (a deadline, a failed run): cancel the transfer, and end it a little later
+    /// if corelibs never reports the cancelled task's completion.
+    func cancel(_ task: URLSessionTask) {
+        cancelOffQueue(task)
+        serial?.asyncAfter(deadline: .now() + Self.cancelGrace) { [weak self] in
+            self?.transfer(task, remove: true)?.finish(error: URLError(.cancelled))
+        }
     }
 
     func urlSession(
@@ -280,12 +298,12 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         let accepted = transfer(dataTask)?.accept(response) ?? false
         // corelibs ignores this disposition and delivers the body anyway, so didReceive(data:) checks too.
         completionHandler(accepted ? .allow : .cancel)
-        if !accepted { cancelOffQueue(dataTask) }
+        if !accepted { stop(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(dataTask), transfer.accepted, transfer.failure == nil else { return }
-        if !transfer.write(data) { cancelOffQueue(dataTask) }
+        if !transfer.write(data) { stop(dataTask) }
     }
 
     func urlSession(
@@ -300,6 +318,19 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         }
     }
 
+    /// A 401: corelibs asks for credentials and, whatever the answer short of a credential, never completes the
+    /// task (measured). The 401 is the result: report it and cancel.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        if let transfer = transfer(task), let failure = challenge.failureResponse, transfer.response == nil {
+            transfer.response = failure
+        }
+        stop(task)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         transfer(task, remove: true)?.finish(error: error)
     }
@@ -308,30 +339,5 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     /// this very queue: cancel from elsewhere, or the two would wait for each other forever.
     private func cancelOffQueue(_ task: URLSessionTask) {
         DispatchQueue.global().async { task.cancel() }
-    }
-}
-
-/// The session's delegate queue: corelibs hands it every delegate call as a closure (`addOperation(_:)`), and
-/// this runs them in order on one serial dispatch queue, making the enqueuing thread (libcurl's) wait once
-/// `slots` are pending. Going straight to the dispatch queue skips an Operation object, its locks and its
-/// scheduling per 16 KB chunk: a 500 MB episode took 1.12 s instead of 1.30 s (medians of five, side by side).
-private final class BoundedOperationQueue: OperationQueue, @unchecked Sendable {
-    private let slots: DispatchSemaphore
-    /// Held here: OperationQueue keeps its underlying queue `unowned(unsafe)`.
-    private let serial = DispatchQueue(label: "podarchive.downloads", qos: .userInitiated)
-
-    init(slots: Int) {
-        self.slots = DispatchSemaphore(value: slots)
-        super.init()
-        maxConcurrentOperationCount = 1
-        underlyingQueue = serial
-    }
-
-    override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        slots.wait()
-        serial.async { [slots] in
-            block()
-            slots.signal()
-        }
     }
 }

@@ -30,7 +30,7 @@ struct CommandLineTool: Sendable {
     static func liveArchiver(crashingAt point: String?) -> Archiver {
         let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
         return Archiver(
-            fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+            fetcher: FeedSession(), downloader: URLSessionDownloader(),
             writer: DurableFileWriter(beforeRename: { url in
                 if point == "index-write", url.lastPathComponent == ArchiveIndex.fileName { die() }
             }),

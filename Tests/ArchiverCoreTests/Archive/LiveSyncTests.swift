@@ -21,7 +21,7 @@ final class LiveSyncTests: XCTestCase {
 
     private func archiver() -> Archiver {
         Archiver(
-            fetcher: FeedSession.make(), downloader: URLSessionDownloader(),
+            fetcher: FeedSession(), downloader: URLSessionDownloader(),
             now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
@@ -152,5 +152,66 @@ final class LiveSyncTests: XCTestCase {
 
         XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Local.mp3"])
         XCTAssertEqual(report.feedTitle, "local")
+    }
+
+    func test_sync_diskFillingUpWhileDownloadsRun_stopsWithStorageErrorInsteadOfHanging() async throws {
+        // The disk fills after three episodes: the fourth is refused while the next ones are starting. The run
+        // stops, cancelling downloads that had only just begun: one of those used to wait forever.
+        let titles = (0..<11).map { "Episode \($0)" }
+        serveFeed(titles.enumerated().map { ($1, "/\($0).mp3") })
+        for index in 0..<11 { server.route("/\(index).mp3", .ok(Data(repeating: UInt8(index), count: 50_000))) }
+        let root = folder.url
+        let feed = server.url("/feed.xml")
+
+        for _ in 0..<5 {
+            try? FileManager.default.removeItem(at: root)
+            let disk = FillingDisk(freeChecksBeforeFull: 3)
+            let archiver = Archiver(
+                fetcher: FeedSession(), downloader: URLSessionDownloader(), files: disk,
+                now: { Date(timeIntervalSince1970: 1_800_000_000) })
+
+            let outcome = try await withWatchdog(seconds: 20) {
+                await Result { try await archiver.sync(.remote(feed), into: root, options: SyncOptions(jobs: 4)) }
+            }
+
+            guard case .failure(let error) = outcome, case .storage = error as? ArchiveError else {
+                return XCTFail("a full disk stops the run with a storage error, got \(outcome)")
+            }
+        }
+    }
+}
+
+/// The real file system, except that it reports a nearly full disk after a number of free-space checks.
+private final class FillingDisk: FileStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var checksLeft: Int
+
+    init(freeChecksBeforeFull: Int) { checksLeft = freeChecksBeforeFull }
+
+    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
+        let full = lock.withLock { () -> Bool in
+            checksLeft -= 1
+            return checksLeft < 0
+        }
+        return [.systemFreeSize: NSNumber(value: full ? 4_096 : 1 << 40)]
+    }
+
+    func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
+    func fileExists(atPath path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+    func contentsOfDirectory(atPath path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path)
+    }
+    func createDirectory(
+        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: createIntermediates, attributes: attributes)
+    }
+    func removeItem(at url: URL) throws { try FileManager.default.removeItem(at: url) }
+}
+
+extension Result where Failure == Error {
+    fileprivate init(_ body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -114,4 +114,60 @@ final class URLSessionDownloaderTests: XCTestCase {
             }
         }
     #endif
+
+    // MARK: - Every transfer ends (each of these hung before, so each runs under a watchdog)
+
+    func test_download_whenItsTaskIsAlreadyCancelled_endsAtOnceWithoutARequest() async throws {
+        server.route("/a.mp3", .ok(Data("a".utf8)))
+        let destination = self.destination
+        let url = server.url("/a.mp3")
+
+        // A sync whose run failed cancels the downloads it had just started: corelibs then reported the cancelled
+        // task's completion before anyone waited for it, and the download waited forever.
+        let error = try await withWatchdog(seconds: 10) { () -> Error? in
+            await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                do {
+                    _ = try await URLSessionDownloader().download(URLRequest(url: url), to: destination)
+                    return nil
+                } catch {
+                    return error
+                }
+            }.value
+        }
+
+        XCTAssertTrue(error is CancellationError, "got \(String(describing: error))")
+        XCTAssertEqual(server.requests, [])
+    }
+
+    func test_download_cancelledMidBody_endsWithinSeconds() async throws {
+        server.route(
+            "/slow.mp3", TestResponse(body: Data(repeating: 3, count: 100_000), trickle: (chunk: 1_000, interval: 0.5)))
+        let downloader = URLSessionDownloader()
+        let destination = self.destination
+        let url = server.url("/slow.mp3")
+        let transfer = Task { try await downloader.download(URLRequest(url: url), to: destination) }
+        XCTAssertTrue(server.waitUntilSent(1_000, of: "/slow.mp3"))
+
+        transfer.cancel()
+        let outcome = try await withWatchdog(seconds: 10) { await transfer.result }
+
+        guard case .failure(let error) = outcome else { return XCTFail("a cancelled download must not succeed") }
+        XCTAssertEqual(error as? DownloadError, .transport("cancelled"))
+    }
+
+    func test_download_401WithAChallenge_returnsTheStatus() async throws {
+        server.route(
+            "/paid.mp3",
+            TestResponse(status: 401, headers: [("WWW-Authenticate", "Basic realm=\"members\"")], body: Data()))
+        let destination = self.destination
+        let url = server.url("/paid.mp3")
+
+        let result = try await withWatchdog(seconds: 10) {
+            try await URLSessionDownloader().download(URLRequest(url: url), to: destination)
+        }
+
+        XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 401)
+        XCTAssertEqual(result.bytesWritten, 0)
+    }
 }

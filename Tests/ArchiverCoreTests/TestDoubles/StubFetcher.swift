@@ -22,18 +22,24 @@ final class StubFetcher: URLDataFetcher, @unchecked Sendable {
         self.answers = answers
     }
 
-    convenience init(logger: RequestLogger, feedURL: String, body: Data, status: Int = 200) {
-        self.init(logger: logger, answers: [feedURL: .success(Answer(status: status, body: body, headers: [:]))])
+    /// With `etag`, the feed answers `304` to a request that sends it back in `If-None-Match`, as servers do.
+    convenience init(logger: RequestLogger, feedURL: String, body: Data, status: Int = 200, etag: String? = nil) {
+        let headers = etag.map { ["ETag": $0] } ?? [:]
+        self.init(logger: logger, answers: [feedURL: .success(Answer(status: status, body: body, headers: headers))])
     }
 
-    func data(for request: URLRequest, delegate: (any URLSessionTaskDelegate)?) async throws -> (Data, URLResponse) {
+    func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse) {
         let url = request.url!.absoluteString
         await logger.log(.feed(url))
         guard let answer = answers[url] else {
             XCTFail("unexpected feed request \(url)")
             throw URLError(.unsupportedURL)
         }
-        let canned = try answer.get()
+        var canned = try answer.get()
+        if let etag = canned.headers["ETag"], request.value(forHTTPHeaderField: "If-None-Match") == etag {
+            canned = Answer(status: 304, body: Data(), headers: canned.headers)
+        }
+        if Int64(canned.body.count) > maximumBytes { throw FetchError.tooLarge(limit: maximumBytes) }
         let response = HTTPURLResponse(
             url: request.url!, statusCode: canned.status, httpVersion: "HTTP/1.1", headerFields: canned.headers)!
         return (canned.body, response)

@@ -1,0 +1,142 @@
+// The live URLDataFetcher: a URLSession data task whose body is gathered in memory, up to a cap.
+//
+// URLSession's own `data(for:)` cannot be stopped part-way (a 200 KB gzip response that inflates to 20 GB would
+// be inflated whole), never completes on a 401 on Linux (see the notes), and cannot refuse a redirect to another
+// scheme by itself. So feeds are fetched here, with the downloader's machinery: a session delegate on a bounded
+// serial queue (libcurl waits while chunks are pending, so memory stays within the cap), and a OneShot that
+// every way a fetch can end resolves exactly once.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches feeds: only http(s), on every redirect too; at most `maximumBytes` of body; a 401 returned as such.
+public final class FeedSession: URLDataFetcher, @unchecked Sendable {
+    private let configuration: URLSessionConfiguration
+    private let delegate = FeedDelegate()
+    private let lock = NSLock()
+    private var created: URLSession?
+
+    /// - Parameter configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
+    public init(configuration: URLSessionConfiguration = .podarchive()) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        created?.finishTasksAndInvalidate()
+    }
+
+    private var session: URLSession {
+        lock.withLock {
+            if let created { return created }
+            let queue = BoundedOperationQueue(slots: 64, label: "podarchive.feeds")
+            delegate.serial = queue.serial
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            created = session
+            return session
+        }
+    }
+
+    /// The body (at most `maximumBytes`, decoded) and final response of `request`; see `URLDataFetcher`.
+    public func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse) {
+        try Task.checkCancellation()
+        let session = self.session
+        let task = session.dataTask(with: request)
+        let fetch = Fetch(limit: maximumBytes)
+        delegate.register(fetch, for: task)
+        return try await withTaskCancellationHandler {
+            task.resume()
+            return try await fetch.outcome.value()
+        } onCancel: { [delegate] in
+            delegate.cancel(task)
+        }
+    }
+}
+
+/// One feed fetch; touched only on the session's serial delegate queue.
+private final class Fetch: @unchecked Sendable {
+    let limit: Int64
+    var body = Data()
+    var response: URLResponse?
+    let outcome = OneShot<(Data, URLResponse)>()
+
+    init(limit: Int64) { self.limit = limit }
+}
+
+private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var fetches: [Int: Fetch] = [:]
+    var serial: DispatchQueue?
+
+    func register(_ fetch: Fetch, for task: URLSessionTask) {
+        lock.withLock { fetches[task.taskIdentifier] = fetch }
+    }
+
+    private func fetch(_ task: URLSessionTask, remove: Bool = false) -> Fetch? {
+        lock.withLock { remove ? fetches.removeValue(forKey: task.taskIdentifier) : fetches[task.taskIdentifier] }
+    }
+
+    /// Ends the fetch with `result` now and lets the task go; anything corelibs reports for it later is ignored.
+    private func stop(_ task: URLSessionTask, with result: Result<(Data, URLResponse), Error>) {
+        fetch(task, remove: true)?.outcome.deliver(result)
+        DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// The caller was cancelled (its deadline passed): cancel, and end the fetch shortly if corelibs does not.
+    func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
+        serial?.asyncAfter(deadline: .now() + 2) { [weak self] in
+            self?.fetch(task, remove: true)?.outcome.deliver(.failure(URLError(.cancelled)))
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        fetch(dataTask)?.response = response
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let fetch = fetch(dataTask) else { return }
+        guard Int64(fetch.body.count + data.count) <= fetch.limit else {
+            stop(dataTask, with: .failure(FetchError.tooLarge(limit: fetch.limit)))
+            return
+        }
+        fetch.body.append(data)
+    }
+
+    /// Only http(s): a redirect anywhere else is not followed, and its 3xx response is the result.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(RedirectGuard.allows(request.url) ? request : nil)
+    }
+
+    /// A 401 never completes on Linux unless the challenge is cancelled (see the notes): the 401 is the answer.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        guard let response = challenge.failureResponse ?? fetch(task)?.response else {
+            stop(task, with: .failure(URLError(.userAuthenticationRequired)))
+            return
+        }
+        stop(task, with: .success((Data(), response)))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let fetch = fetch(task, remove: true) else { return }
+        if let error {
+            fetch.outcome.deliver(.failure(error))
+        } else if let response = fetch.response ?? task.response {
+            fetch.outcome.deliver(.success((fetch.body, response)))
+        } else {
+            fetch.outcome.deliver(.failure(URLError(.badServerResponse)))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+// The live feed fetcher against a real HTTP server on 127.0.0.1: every fetch ends, and none reads without limit.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+final class FeedSessionTests: XCTestCase {
+    private var server: TestHTTPServer!
+
+    override func setUpWithError() throws {
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func load(_ path: String, limits: FeedLimits = FeedLimits()) async throws -> Feed {
+        let loader = FeedLoader(fetcher: FeedSession(), files: FileManager.default)
+        let url = server.url(path)
+        return try await withWatchdog(seconds: 15) { try await loader.load(.remote(url), limits: limits) }
+    }
+
+    private func assertFeedError(
+        _ path: String, limits: FeedLimits = FeedLimits(), is expected: FeedError,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        do {
+            _ = try await load(path, limits: limits)
+            XCTFail("expected \(expected)", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error as? FeedError, expected, file: file, line: line)
+        }
+    }
+
+    func test_load_401WithBasicChallenge_failsWithTheStatusInsteadOfHanging() async {
+        // A lapsed paid subscription: corelibs waits forever for credentials nobody gives (see the notes).
+        server.route(
+            "/paid.xml",
+            TestResponse(status: 401, headers: [("WWW-Authenticate", "Basic realm=\"x\"")], body: Data("no".utf8)))
+
+        await assertFeedError("/paid.xml", is: .httpStatus(url: server.url("/paid.xml").absoluteString, status: 401))
+    }
+
+    func test_load_401WithoutChallenge_failsWithTheStatus() async {
+        server.route("/paid.xml", .status(401))
+
+        await assertFeedError("/paid.xml", is: .httpStatus(url: server.url("/paid.xml").absoluteString, status: 401))
+    }
+
+    func test_load_401Message_saysWhatTheServerWants() {
+        let message = FeedError.httpStatus(url: "http://x/feed", status: 401).localizedDescription
+
+        XCTAssertEqual(message, "feed http://x/feed answered HTTP 401 (the server wants credentials)")
+    }
+
+    func test_load_gzipThatInflatesPastTheCap_stopsReadingAndSaysWhy() async {
+        // 64 KB on the wire, 64 MB once inflated: reading stops at the cap, long before the end.
+        var response = TestResponse.ok(Fixtures.data("feeds/inflates-to-64mb.xml.gz"), type: "application/rss+xml")
+        response.headers.append(("Content-Encoding", "gzip"))
+        server.route("/bomb.xml", response)
+
+        await assertFeedError(
+            "/bomb.xml", limits: FeedLimits(maximumBytes: 1 << 20),
+            is: .tooLarge(url: server.url("/bomb.xml").absoluteString, limit: 1 << 20))
+    }
+
+    func test_load_gzipWithinTheCap_isInflatedAndRead() async throws {
+        var response = TestResponse.ok(Fixtures.data("feeds/inflates-to-64mb.xml.gz"), type: "application/rss+xml")
+        response.headers.append(("Content-Encoding", "gzip"))
+        server.route("/bomb.xml", response)
+
+        let feed = try await load("/bomb.xml", limits: FeedLimits(maximumBytes: 65 << 20))
+
+        XCTAssertEqual(feed.title, "Bomb")
+    }
+
+    func test_load_serverSendingAByteAtATime_endsAtTheDeadline() async {
+        // Never idle long enough for the idle timeout, never done: only a total deadline ends it.
+        let feed = Data(String(repeating: " ", count: 10_000).utf8)
+        server.route("/slow.xml", TestResponse(body: feed, trickle: (chunk: 1, interval: 0.05)))
+
+        await assertFeedError(
+            "/slow.xml", limits: FeedLimits(timeout: 0.5),
+            is: .transport(url: server.url("/slow.xml").absoluteString, reason: "not complete within 0.5 seconds"))
+    }
+
+    func test_load_redirectToAnotherScheme_isRefused() async {
+        server.route("/feed.xml", .redirect(to: "ftp://127.0.0.1/feed.xml"))
+
+        await assertFeedError(
+            "/feed.xml",
+            is: .refusedRedirect(url: server.url("/feed.xml").absoluteString, location: "ftp://127.0.0.1/feed.xml"))
+    }
+}

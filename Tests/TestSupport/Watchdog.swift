@@ -1,0 +1,57 @@
+// Runs async work that might hang under a watchdog: the test fails after a time limit instead of hanging the
+// whole suite. The work runs in a task of its own, so a wait that never ends is left behind, not waited for.
+import Foundation
+import XCTest
+
+public struct WatchdogTimeout: Error, CustomStringConvertible {
+    public let seconds: TimeInterval
+    public var description: String { "still running after \(seconds) s: it hangs" }
+}
+
+/// The result of `body`, or `WatchdogTimeout` (and a test failure) when it takes more than `seconds`.
+public func withWatchdog<T: Sendable>(
+    seconds: TimeInterval, file: StaticString = #filePath, line: UInt = #line,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let box = WatchdogBox<T>()
+    let work = Task { box.deliver(await Result { try await body() }) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        box.deliver(.failure(WatchdogTimeout(seconds: seconds)))
+    }
+    let result = await withCheckedContinuation { box.wait($0) }
+    if case .failure(let error as WatchdogTimeout) = result {
+        work.cancel()
+        XCTFail("\(error)", file: file, line: line)
+    }
+    return try result.get()
+}
+
+extension Result where Failure == Error {
+    fileprivate init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+private final class WatchdogBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, Error>?
+    private var continuation: CheckedContinuation<Result<T, Error>, Never>?
+
+    func wait(_ continuation: CheckedContinuation<Result<T, Error>, Never>) {
+        let ready = lock.withLock { () -> Result<T, Error>? in
+            if result == nil { self.continuation = continuation }
+            return result
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+
+    func deliver(_ outcome: Result<T, Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Result<T, Error>, Never>? in
+            guard result == nil else { return nil }
+            result = outcome
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: outcome)
+    }
+}
