@@ -21,6 +21,12 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     public var etag: String?
     /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.
     public var lastModified: String?
+    /// True when the run that saved these left some of what the feed lists undone (episodes outside its filter,
+    /// artwork that failed): the next run then fetches the feed in full, since a `304` would hide that work.
+    public var incomplete: Bool?
+    /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
+    /// fetches the feed in full, to describe what is already archived.
+    public var sidecars: Bool?
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {
@@ -28,8 +34,11 @@ public struct FeedValidators: Codable, Equatable, Sendable {
         self.lastModified = lastModified
     }
 
-    /// True when the server sent neither, so the next fetch cannot be conditional.
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    /// Whether a conditional fetch with these is safe for a run that wants sidecars (`metadata`) or not.
+    func coverEverything(forMetadata metadata: Bool) -> Bool {
+        incomplete != true && (!metadata || sidecars == true)
+    }
+
 }
 
 /// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with

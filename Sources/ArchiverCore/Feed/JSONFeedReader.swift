@@ -68,8 +68,10 @@ enum JSONFeedReader {
                     mimeType: entry.type, length: entry.length,
                     published: entry.published.flatMap(FeedDate.parseRFC822)))
         }
-        if episodes.isEmpty && count > 0 {
-            return .failure(NotAFeed(reason: "its JSON array has no entries with a \"url\""))
+        if episodes.isEmpty {
+            return .failure(
+                NotAFeed(reason: count > 0 ? "its JSON array has no entries with a \"url\"" : "its JSON array is empty")
+            )
         }
         return .success(Feed(title: nil, episodes: episodes, format: .jsonArray))
     }

@@ -68,6 +68,8 @@ struct XMLFeedReader {
     private var bases: [FeedURLResolver] = []
     private var resolver: FeedURLResolver { bases.last ?? documentResolver }
     private var format: FeedFormat?
+    /// A `<channel>` (or Atom's `<feed>`) or an item was seen: without either, `<rss/>` is no feed at all.
+    private var sawChannelOrItem = false
     private var feedTitle: String?
     private var episodes: [Episode] = []
     private var item: ItemBuilder?
@@ -117,6 +119,7 @@ struct XMLFeedReader {
             }
         }
         guard let format else { return .notAFeed("the document has no root element") }
+        guard sawChannelOrItem else { return .notAFeed("the document has no channel and no items") }
         let truncated = !stack.isEmpty
         if truncated && episodes.isEmpty {
             return .notAFeed("the document is cut off before its first complete episode")
@@ -145,7 +148,9 @@ struct XMLFeedReader {
         if depth == 0 {
             switch kind {
             case .rss, .rdf: format = .rss
-            case .atomFeed: format = .atom
+            case .atomFeed:
+                format = .atom
+                sawChannelOrItem = true
             default:
                 let root = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
                 return "the document is <\(root)>, not RSS or Atom"
@@ -154,6 +159,7 @@ struct XMLFeedReader {
         }
         guard format != nil, skipDepth == nil else { return nil }
         let parent = stack[depth - 1].kind
+        if kind == .channel || kind == .item || kind == .entry { sawChannelOrItem = true }
 
         switch kind {
         case .liveItem:

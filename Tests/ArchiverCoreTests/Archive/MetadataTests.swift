@@ -93,8 +93,9 @@ final class MetadataTests: XCTestCase {
     }
 
     func test_artworkFailure_isReportedRetriedNextRunAndCostsNoEpisode() async throws {
+        // The feed has an ETag and does not change: a 304 must not hide the artwork still to fetch.
         let world = ArchiveWorld(
-            feedURL: feedURL, feed: feed(),
+            feedURL: feedURL, feed: feed(), feedETag: "\"v1\"",
             episodes: [
                 "https://example.com/1.mp3": audio(),
                 "https://example.com/art.png": SpyDownloader.Canned(status: 404),
@@ -109,6 +110,9 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(first.archived.map(\.lastPathComponent), ["Pilot.mp3"])
         XCTAssertTrue(first.failed.isEmpty, "artwork is no episode")
         XCTAssertEqual(second.artwork?.lastPathComponent, "cover.png")
+        XCTAssertFalse(second.feedUnchanged, "fetched in full while the artwork was missing")
+        let third = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
+        XCTAssertTrue(third.feedUnchanged, "nothing left undone: a 304 again")
     }
 
     func test_sameTitleDifferentFormats_getSeparateSidecars_andArtworkNeverTakesAnEpisodesName() async throws {

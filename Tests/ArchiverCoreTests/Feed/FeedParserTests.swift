@@ -212,7 +212,20 @@ final class FeedParserTests: XCTestCase {
 
         XCTAssertEqual(feed.title, "Empty")
         XCTAssertEqual(feed.episodes, [])
-        XCTAssertEqual(try FeedParser.parse(Data("[]".utf8), url: nil).episodes, [])
+    }
+
+    func test_parse_documentWithNoChannelAndNoItems_isNotAFeed() {
+        // Neither says anything about a show: archiving either would only make an empty folder named after a host.
+        let cases = [
+            ("<rss version=\"2.0\"></rss>", "the document has no channel and no items"),
+            ("<?xml version=\"1.0\"?><rss version=\"2.0\"/>", "the document has no channel and no items"),
+            ("[]", "its JSON array is empty"),
+        ]
+        for (document, reason) in cases {
+            XCTAssertThrowsError(try FeedParser.parse(Data(document.utf8), url: nil), document) { error in
+                XCTAssertEqual(error as? FeedError, .notAFeed(url: "(input)", reason: reason), document)
+            }
+        }
     }
 
     func test_parse_utf8ByteOrderMarkAndLeadingSpace_XMLAndJSON() throws {

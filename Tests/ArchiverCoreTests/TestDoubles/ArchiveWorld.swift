@@ -11,11 +11,14 @@ struct ArchiveWorld {
     let sleeper = SpySleeper()
     let archiver: Archiver
 
-    init(feedURL: String, feed: Data, feedStatus: Int = 200, episodes: [String: SpyDownloader.Canned], now: Date) {
+    init(
+        feedURL: String, feed: Data, feedStatus: Int = 200, feedETag: String? = nil,
+        episodes: [String: SpyDownloader.Canned], now: Date
+    ) {
         mover = SpyFileMovement(fileSystem: fileSystem)
         attributes = SpyFileAttributes(fileSystem: fileSystem)
         downloader = SpyDownloader(logger: logger, fileSystem: fileSystem, canned: episodes)
-        let fetcher = StubFetcher(logger: logger, feedURL: feedURL, body: feed, status: feedStatus)
+        let fetcher = StubFetcher(logger: logger, feedURL: feedURL, body: feed, status: feedStatus, etag: feedETag)
         let sleeper = self.sleeper
         archiver = Archiver(
             fetcher: fetcher, downloader: downloader, mover: mover, attributes: attributes, files: fileSystem,
