@@ -91,6 +91,11 @@ public final class RunningProcess: @unchecked Sendable {
         _ = sendSignal(process.processIdentifier, SIGKILL)
     }
 
+    /// Sends `signal` (SIGINT as Ctrl-C does, SIGTERM as `systemctl stop` does).
+    public func send(_ signal: Int32) {
+        _ = sendSignal(process.processIdentifier, signal)
+    }
+
     public func wait() -> ProcessResult {
         group.wait()
         process.waitUntilExit()

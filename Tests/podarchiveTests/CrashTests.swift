@@ -122,6 +122,32 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(bigRequests().last?.headers["if-range"], "\"b\"")
     }
 
+    func test_ctrlCMidBody_stopsCleanlyWithExit130_andTheNextRunResumes() throws {
+        try assertStopsCleanly(on: SIGINT, exitingWith: 130)
+    }
+
+    func test_sigtermMidBody_stopsCleanlyWithExit143_andTheNextRunResumes() throws {
+        try assertStopsCleanly(on: SIGTERM, exitingWith: 143)
+    }
+
+    private func assertStopsCleanly(on signal: Int32, exitingWith status: Int32) throws {
+        serveBig { $0.trickle = (chunk: 65_536, interval: 0.05) }
+        let first = try start()
+        XCTAssertTrue(server.waitUntilSent(1_000_000, of: "/big.mp3"))
+
+        first.send(signal)
+        let stopped = first.wait()
+
+        XCTAssertEqual(stopped.status, status, stopped.stderr)
+        XCTAssertEqual(stopped.stderr, "podarchive: interrupted: 1 partial download kept, the next run resumes it\n")
+        XCTAssertEqual(folder.visibleFiles(), [], "nothing partial is visible")
+        // The lock was released: the next run starts at once (no --wait) and resumes where the first stopped.
+        let second = try start().wait()
+        XCTAssertEqual(second.status, 0, second.stderr)
+        try assertArchiveIsWhole()
+        XCTAssertNotNil(bigRequests().last?.headers["range"], "resumed, not started over")
+    }
+
     func test_killedJustBeforeTheRename_nextRunRenamesWithoutDownloadingAgain() throws {
         serveBig()
         let first = try start(crashingAt: "before-rename").wait()

@@ -28,6 +28,10 @@ final class DocumentationTests: XCTestCase {
             XCTAssertTrue(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
             XCTAssertTrue(HelpText.exitCodes.contains("  \(code.rawValue)  "), "help exit code \(code.rawValue)")
         }
+        for code in [ExitCode.interrupted, .terminated] {
+            XCTAssertTrue(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
+            XCTAssertTrue(HelpText.exitCodes.contains("\(code.rawValue)"), "help exit code \(code.rawValue)")
+        }
     }
 
     func test_systemdService_runsACommandLineThePodarchiveOfTodayAccepts() throws {

@@ -126,9 +126,31 @@ public struct Archiver: Sendable {
     /// - Throws: `FeedError` when the feed cannot be fetched or read; `ArchiveError` when the archive cannot be
     ///   used (`.locked` by another sync, `.storage` for a full disk or unwritable folder, a damaged index).
     ///   Nothing already archived is touched in either case.
+    ///   Cancelled (the caller's task), it stops at once, keeps partial downloads for the next run, records no
+    ///   failure for what the cancellation cut short, and throws `ArchiveError.interrupted`.
     public func sync(
         _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
         onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
+    ) async throws -> SyncReport {
+        do {
+            let report = try await archive(source, into: root, options: options, onEvent: onEvent)
+            try Task.checkCancellation()
+            return report
+        } catch  where Task.isCancelled {
+            throw ArchiveError.interrupted(partialDownloads: partialDownloads(of: source, in: root))
+        }
+    }
+
+    /// How many downloads of the feed's folder wait to be resumed.
+    private func partialDownloads(of source: FeedSource, in root: URL) -> Int {
+        guard let folder = try? registeredFolder(for: source, in: root) else { return 0 }
+        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        let names = (try? files.contentsOfDirectory(atPath: state.path)) ?? []
+        return names.count { $0.hasPrefix("download-") && $0.hasSuffix(".part") }
+    }
+
+    private func archive(
+        _ source: FeedSource, into root: URL, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
         var context: FeedContext
         let fetch: FeedFetch
@@ -215,6 +237,8 @@ public struct Archiver: Sendable {
             var finished: [Int: Result<Fetched, Error>] = [:]
             var nextToPlace = 0
             while let done = try await group.next() {
+                // Cancelled: what the cancellation cut short is no failure to record; stop here.
+                try Task.checkCancellation()
                 finished[done.position] = done.result
                 onEvent(.finished(position: done.position))
                 if started < items.count {

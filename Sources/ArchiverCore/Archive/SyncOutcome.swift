@@ -58,6 +58,9 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case locked(folder: String, holder: Int32?)
     /// The folder given to `verify` holds no archive index.
     case noArchive(path: String)
+    /// The run was cancelled (Ctrl-C, a stop signal) and stopped cleanly: the lock is released, the index is
+    /// valid, and this many partial downloads are kept for the next run to resume.
+    case interrupted(partialDownloads: Int)
 }
 
 extension ArchiveError: LocalizedError {
@@ -78,6 +81,12 @@ extension ArchiveError: LocalizedError {
             return "\(folder) is being synced by \(who); try again later or pass --wait SECONDS"
         case .noArchive(let path):
             return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
+        case .interrupted(let partials):
+            switch partials {
+            case 0: return "interrupted: nothing half-written was kept"
+            case 1: return "interrupted: 1 partial download kept, the next run resumes it"
+            default: return "interrupted: \(partials) partial downloads kept, the next run resumes them"
+            }
         }
     }
 }

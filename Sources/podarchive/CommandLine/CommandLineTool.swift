@@ -102,6 +102,8 @@ struct CommandLineTool: Sendable {
         var worst = ExitCode.success
         // One feed failing never stops the others; the exit code tells the worst that happened.
         for feed in feeds {
+            // Interrupted: the feed that was running said so; the rest are not started.
+            if Task.isCancelled { return worst.rawValue < ExitCode.interrupted.rawValue ? .interrupted : worst }
             let (code, entry) = await sync(feed, arguments, into: root, with: archiver)
             entries.append(entry)
             if Self.severity(code) > Self.severity(worst) { worst = code }
@@ -120,6 +122,7 @@ struct CommandLineTool: Sendable {
         case .feedFailed: return 3
         case .usage: return 4
         case .archiveFailed: return 5
+        case .interrupted, .terminated: return 6
         }
     }
 
@@ -232,6 +235,7 @@ struct CommandLineTool: Sendable {
         case is FeedError: return .feedFailed
         case ArchiveError.locked: return .locked
         case ArchiveError.noArchive: return .usage
+        case ArchiveError.interrupted: return .interrupted
         default: return .archiveFailed
         }
     }

@@ -14,4 +14,8 @@ enum ExitCode: Int32, Equatable, Sendable {
     case locked = 4
     /// The archive could not be written or used: a full disk, an unwritable folder, a damaged index.
     case archiveFailed = 5
+    /// Stopped by Ctrl-C (SIGINT, 128 + 2, as shells report it): partial downloads kept, lock released.
+    case interrupted = 130
+    /// Stopped by SIGTERM (128 + 15: `systemctl stop`, `kill`): the same clean stop.
+    case terminated = 143
 }

@@ -105,6 +105,7 @@ enum SyncFormatter {
         case .feedFailed: return "feed-failed"
         case .locked: return "locked"
         case .archiveFailed: return "archive-failed"
+        case .interrupted, .terminated: return "interrupted"
         }
     }
 

@@ -21,6 +21,8 @@ enum HelpText {
           3  the feed could not be fetched or read
           4  another podarchive is syncing the same feed (see --wait)
           5  the archive could not be written: disk full, folder unwritable, index damaged
+        130  interrupted by Ctrl-C (SIGINT); 143: stopped by SIGTERM. Partial downloads are kept and resumed
+             next run; locks are released
         """
 
     static let general = """

@@ -154,6 +154,20 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(report.feedTitle, "local")
     }
 
+    func test_sync_bodyEndingWhenTheConnectionCloses_isArchivedAsCurlWould() async throws {
+        // HTTP/1.1 without Content-Length or chunked encoding: the body is whatever arrives before the close.
+        let audio = Data(repeating: 0x5A, count: 300_000)
+        serveFeed([("Close delimited", "/close.mp3")])
+        server.route(
+            "/close.mp3", TestResponse(headers: [("Content-Type", "audio/mpeg")], body: audio, omitContentLength: true))
+
+        let report = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
+
+        XCTAssertEqual(report.failed.map(\.failure), [])
+        let file = folder.url.appendingPathComponent("Loopback Show/Close delimited.mp3")
+        XCTAssertEqual(FileManager.default.contents(atPath: file.path), audio)
+    }
+
     func test_sync_diskFillingUpWhileDownloadsRun_stopsWithStorageErrorInsteadOfHanging() async throws {
         // The disk fills after three episodes: the fourth is refused while the next ones are starting. The run
         // stops, cancelling downloads that had only just begun: one of those used to wait forever.
