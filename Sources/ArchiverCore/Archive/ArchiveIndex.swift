@@ -63,6 +63,20 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var reason: String
         /// When it last failed, `YYYY-MM-DDTHH:MM:SSZ`.
         public var failed: String
+        /// The HTTP status of the last failure, when the server answered with one.
+        public var status: Int?
+        /// Since when every run got 404 or 410 for it (`YYYY-MM-DDTHH:MM:SSZ`), and how many runs did.
+        public var missingSince: String?
+        public var missingRuns: Int?
+        /// When it was recorded as gone upstream (see `goneAfter`): no longer retried by default, no longer a
+        /// failure of the run.
+        public var gone: String?
+
+        /// An episode is gone upstream once it answered 404 or 410 on at least `goneAfterRuns` runs spanning at
+        /// least `goneAfter` seconds: long enough that a publisher's passing mistake is not taken for deletion.
+        public static let goneAfter: TimeInterval = 7 * 86_400
+        /// See `goneAfter`.
+        public static let goneAfterRuns = 3
 
         /// Records `episode` as failed for `reason` at `failed` (`YYYY-MM-DDTHH:MM:SSZ`).
         public init(episode: Episode, reason: String, failed: String) {
@@ -74,6 +88,26 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             published = episode.published.map(FeedDate.iso8601)
             self.reason = reason
             self.failed = failed
+        }
+
+        /// Carries the 404/410 history over from the failure this one replaces, and marks the episode gone
+        /// upstream when that history is long enough.
+        public mutating func carryHistory(from previous: Failure?, at now: Date) {
+            guard let status, status == 404 || status == 410 else { return }
+            let previousSince = previous?.missingSince.flatMap(FeedDate.parseRFC3339)
+            if let previous, previous.status == 404 || previous.status == 410, let previousSince {
+                missingSince = previous.missingSince
+                missingRuns = (previous.missingRuns ?? 1) + 1
+                gone = previous.gone
+                if gone == nil, missingRuns! >= Self.goneAfterRuns,
+                    now.timeIntervalSince(previousSince) >= Self.goneAfter
+                {
+                    gone = FeedDate.iso8601(now)
+                }
+            } else {
+                missingSince = FeedDate.iso8601(now)
+                missingRuns = 1
+            }
         }
 
         /// The episode to try again.
@@ -240,6 +274,14 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             out.string(failure.reason)
             out.raw(", \"failed\": ")
             out.string(failure.failed)
+            out.raw(", \"status\": ")
+            out.number(failure.status.map(Int64.init))
+            out.raw(", \"missingSince\": ")
+            out.string(failure.missingSince)
+            out.raw(", \"missingRuns\": ")
+            out.number(failure.missingRuns.map(Int64.init))
+            out.raw(", \"gone\": ")
+            out.string(failure.gone)
             out.raw("}")
         }
         out.raw(failures.isEmpty ? "]}\n" : "\n]}\n")

@@ -30,6 +30,8 @@ public enum VerifyEvent: Sendable, Equatable {
     case repaired(VerifyProblem)
     /// `--repair` could not download it; the old file, if any, was kept.
     case repairFailed(VerifyProblem, EpisodeFailure)
+    /// An episode never archived is recorded as gone upstream (no problem of the archive: nothing to check).
+    case gone(folder: URL, failure: ArchiveIndex.Failure)
 }
 
 /// The outcome of `verify`.
@@ -42,6 +44,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var problems: [VerifyProblem] = []
     /// The problems `--repair` fixed by downloading the file again.
     public var repaired: [VerifyProblem] = []
+    /// Episodes recorded as gone upstream: their publisher deleted them before they could be archived.
+    public var gone = 0
 
     /// Problems still there after the run (all of them without `--repair`).
     public var remaining: Int { problems.count - repaired.count }
@@ -63,6 +67,10 @@ extension Archiver {
             var context = try await open(folder: folder, source: .local(path: folder.path), options: options)
             defer { context.lock.unlock() }
             report.feeds += 1
+            for failure in context.index.failures where failure.gone != nil {
+                report.gone += 1
+                onEvent(.gone(folder: folder, failure: failure))
+            }
             let present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             for entry in context.index.episodes {

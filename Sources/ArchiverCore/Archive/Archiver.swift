@@ -27,12 +27,14 @@ public struct SyncOptions: Sendable, Equatable {
     public var metadata: Bool
     /// The largest feed document read (decompressed), in bytes.
     public var maximumFeedSize: Int64
+    /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
+    public var retryGone: Bool
 
     /// Sync options; the defaults are the command line's.
     public init(
         retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
         jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard,
-        metadata: Bool = false, maximumFeedSize: Int64 = FeedLimits.defaultMaximumBytes
+        metadata: Bool = false, maximumFeedSize: Int64 = FeedLimits.defaultMaximumBytes, retryGone: Bool = false
     ) {
         self.retry = retry
         self.episodeTimeout = episodeTimeout
@@ -42,6 +44,7 @@ public struct SyncOptions: Sendable, Equatable {
         self.names = names
         self.metadata = metadata
         self.maximumFeedSize = maximumFeedSize
+        self.retryGone = retryGone
     }
 
     /// What a feed fetch may take: the size cap, and the same total time an episode gets.
@@ -174,7 +177,8 @@ public struct Archiver: Sendable {
         let loadedIndex = context.index
 
         let (work, skipped, present) = plan(
-            fetch, index: &context.index, folder: context.folder, filter: options.filter)
+            fetch, index: &context.index, folder: context.folder, filter: options.filter,
+            retryGone: options.retryGone)
 
         let title =
             context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
@@ -259,13 +263,23 @@ public struct Archiver: Sendable {
                         report.bytes += entry.size
                         onEvent(.archived(item.episode, file: file, bytes: entry.size))
                     } catch let failure as EpisodeFailure {
-                        context.index.failures.removeAll { $0.key == item.episode.identity }
-                        context.index.failures.append(
-                            ArchiveIndex.Failure(
-                                episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now())))
+                        let key = item.episode.identity
+                        let previous = context.index.failures.first { $0.key == key }
+                        var record = ArchiveIndex.Failure(
+                            episode: item.episode, reason: failure.reason, failed: FeedDate.iso8601(now()))
+                        if case .httpStatus(let status) = failure { record.status = status }
+                        record.carryHistory(from: previous, at: now())
+                        context.index.failures.removeAll { $0.key == key }
+                        context.index.failures.append(record)
                         try save(context.index, to: context.indexURL)
-                        report.failed.append((item.episode, failure))
-                        onEvent(.failed(item.episode, failure))
+                        if let since = record.missingSince, record.gone != nil {
+                            // Reported once, in the run that gives up on it; no failure of the run.
+                            report.gone.append((item.episode, failure, since: since))
+                            onEvent(.gone(item.episode, failure, since: since))
+                        } else {
+                            report.failed.append((item.episode, failure))
+                            onEvent(.failed(item.episode, failure))
+                        }
                     }
                 }
             }
@@ -290,11 +304,13 @@ public struct Archiver: Sendable {
     /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
     /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
     func plan(
-        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter
+        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool = false
     ) -> (work: [WorkItem], skipped: [(Episode, String)], present: Set<String>) {
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
+        // Gone upstream: not tried again unless asked (they are still listed by `verify`).
+        let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
         switch fetch {
         case .changed(let feed, _):
             index.title = feed.title ?? index.title
@@ -302,7 +318,7 @@ public struct Archiver: Sendable {
             for episode in filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
                 if let entry = index.entry(for: episode) {
                     skipped.append((episode, entry.file))
-                } else {
+                } else if !gone.contains(episode.identity) {
                     work.append(.new(episode))
                 }
             }
@@ -310,7 +326,7 @@ public struct Archiver: Sendable {
             // sync whose filter selects them.
             index.failures.removeAll { !listed.contains($0.key) }
         case .notModified:
-            work = filter.apply(to: index.failures.map(\.episode)).map { .new($0) }
+            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map { .new($0) }
         }
         let present = presentFiles(in: folder, index: index)
         let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
@@ -348,7 +364,8 @@ public struct Archiver: Sendable {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let (work, skipped, present) = plan(fetch, index: &index, folder: folder, filter: options.filter)
+        let (work, skipped, present) = plan(
+            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
         var names = NameAllocator(taken: present.union(index.fileNames), sidecars: options.metadata)
         let downloads = work.map { item -> SyncPlan.Download in

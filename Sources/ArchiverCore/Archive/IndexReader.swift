@@ -93,6 +93,10 @@ struct IndexReader {
         var published: String?
         var reason: String?
         var failed: String?
+        var status: Int64?
+        var missingSince: String?
+        var missingRuns: Int64?
+        var gone: String?
         try object { reader, name in
             switch name {
             case "key": key = try reader.string()
@@ -103,6 +107,10 @@ struct IndexReader {
             case "published": published = try reader.optionalString()
             case "reason": reason = try reader.string()
             case "failed": failed = try reader.string()
+            case "status": status = try reader.integer()
+            case "missingSince": missingSince = try reader.optionalString()
+            case "missingRuns": missingRuns = try reader.integer()
+            case "gone": gone = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -112,7 +120,19 @@ struct IndexReader {
         failure.key = key
         failure.type = type
         failure.published = published
+        guard let status = Self.int(status), let missingRuns = Self.int(missingRuns) else { throw Unexpected() }
+        failure.status = status
+        failure.missingSince = missingSince
+        failure.missingRuns = missingRuns
+        failure.gone = gone
         return failure
+    }
+
+    /// An Int from a JSON integer (nil stays nil); .none when it does not fit, so the caller gives up.
+    private static func int(_ value: Int64?) -> Int?? {
+        guard let value else { return .some(nil) }
+        guard let fitting = Int(exactly: value) else { return .none }
+        return .some(fitting)
     }
 
     // MARK: - JSON

@@ -108,6 +108,9 @@ public enum SyncEvent: Sendable, Equatable {
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
     case failed(Episode, EpisodeFailure)
+    /// An episode answered 404/410 on every run since `since` (`YYYY-MM-DDTHH:MM:SSZ`), long enough to be taken
+    /// as deleted by its publisher: recorded as gone upstream, no longer retried by default. Reported once.
+    case gone(Episode, EpisodeFailure, since: String)
     /// The feed's artwork was saved (`--metadata`).
     case artwork(file: URL)
     /// The feed's artwork could not be fetched; it is tried again next time. Episodes are not affected.
@@ -124,6 +127,8 @@ public struct SyncReport: Sendable, Equatable {
     public var archived: [URL] = []
     /// Episodes that failed, in feed order, each with why.
     public var failed: [(episode: Episode, failure: EpisodeFailure)] = []
+    /// Episodes recorded as gone upstream by this sync (see `SyncEvent.gone`); they do not fail the run.
+    public var gone: [(episode: Episode, failure: EpisodeFailure, since: String)] = []
     /// Episodes skipped because they were archived before.
     public var alreadyArchived = 0
     /// Bytes of the files archived by this sync.
@@ -146,6 +151,9 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.alreadyArchived == rhs.alreadyArchived && lhs.bytes == rhs.bytes
             && lhs.failed.map(\.episode) == rhs.failed.map(\.episode)
             && lhs.failed.map(\.failure) == rhs.failed.map(\.failure)
+            && lhs.gone.map(\.episode) == rhs.gone.map(\.episode) && lhs.gone.map(\.since) == rhs.gone.map(\.since)
+            && lhs.feedUnchanged == rhs.feedUnchanged && lhs.artwork == rhs.artwork
+            && lhs.artworkFailure == rhs.artworkFailure
     }
 }
 

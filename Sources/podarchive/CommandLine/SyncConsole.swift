@@ -90,6 +90,9 @@ final class SyncConsole: @unchecked Sendable {
             case .failed(let episode, let failure):
                 done += 1
                 error(SyncFormatter.failureLine(episode, failure))
+            case .gone(let episode, let failure, let since):
+                done += 1
+                error(SyncFormatter.goneLine(episode, failure, since: since))
             case .artwork(let file):
                 guard lines else { return }
                 permanent("saved artwork \(SyncFormatter.relative(file, to: root))")
