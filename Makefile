@@ -89,9 +89,9 @@ fuzz:
 		echo "fuzz: kept $$(basename $$crash) in Fixtures/fuzz/regressions"; status=1; \
 	done; exit $$status
 
-# The release binary, the man page and completions for bash, zsh and fish. DESTDIR is honoured for packaging.
+# The release binary, the man page, completions for bash, zsh and fish (printed by the binary itself, from the
+# same option table its parser uses), and the systemd user units. DESTDIR is honoured for packaging.
 DOCS := Sources/podarchive/Documentation
-COMPLETIONS := Sources/podarchive/Completions
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -103,9 +103,10 @@ install: release
 	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(SYSTEMDDIR)
 	install -m 755 $(RELEASE_BIN) $(BINDIR)/podarchive
 	install -m 644 $(DOCS)/podarchive.1 $(MANDIR)/podarchive.1
-	install -m 644 $(COMPLETIONS)/podarchive.bash $(BASHDIR)/podarchive
-	install -m 644 $(COMPLETIONS)/_podarchive $(ZSHDIR)/_podarchive
-	install -m 644 $(COMPLETIONS)/podarchive.fish $(FISHDIR)/podarchive.fish
+	$(RELEASE_BIN) completions bash > $(BASHDIR)/podarchive
+	$(RELEASE_BIN) completions zsh > $(ZSHDIR)/_podarchive
+	$(RELEASE_BIN) completions fish > $(FISHDIR)/podarchive.fish
+	chmod 644 $(BASHDIR)/podarchive $(ZSHDIR)/_podarchive $(FISHDIR)/podarchive.fish
 	sed 's|@BINDIR@|$(PREFIX)/bin|' $(UNITS)/podarchive.service > $(SYSTEMDDIR)/podarchive.service
 	install -m 644 $(UNITS)/podarchive.timer $(SYSTEMDDIR)/podarchive.timer
 	chmod 644 $(SYSTEMDDIR)/podarchive.service

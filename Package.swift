@@ -18,8 +18,8 @@ let package = Package(
         .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback"]),
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
-            // Installed by `make install`, not built: the man page and the shell completions.
-            exclude: ["Documentation", "Completions", "Systemd"]),
+            // Installed by `make install`, not built: the man page and the systemd units.
+            exclude: ["Documentation", "Systemd"]),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
         .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
         // Loopback HTTP server and fixture helpers shared by both test targets.

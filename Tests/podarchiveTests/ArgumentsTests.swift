@@ -102,7 +102,7 @@ final class ArgumentsTests: XCTestCase {
         XCTAssertEqual(parse("sync feed --dry-run"), .success(.sync(SyncArguments(feeds: ["feed"], dryRun: true))))
         XCTAssertEqual(
             parse("sync feed --dry-run --json"),
-            .failure(UsageError(message: "options '--dry-run' and '--json' exclude each other", command: "sync")))
+            .success(.sync(SyncArguments(feeds: ["feed"], json: true, dryRun: true))))
     }
 
     func test_parse_nameTemplate() throws {
@@ -158,7 +158,17 @@ final class ArgumentsTests: XCTestCase {
                     message: "option '--retries' needs a whole number from 0 to 100, got 'many'", command: "sync")))
         XCTAssertEqual(
             parse("sync feed --retries -1"),
-            .failure(UsageError(message: "option '--retries' needs a value", command: "sync")))
+            .failure(
+                UsageError(message: "option '--retries' needs a whole number from 0 to 100, got '-1'", command: "sync"))
+        )
+        XCTAssertEqual(
+            parse("sync feed --max-feed-size lots"),
+            .failure(
+                UsageError(
+                    message: "option '--max-feed-size' needs a size such as 512M or 2G (at least 1K), got 'lots'",
+                    command: "sync")))
+        XCTAssertEqual(
+            parse("verify --jobs 2"), .success(.verify(VerifyArguments(transfer: TransferSettings(jobs: 2)))))
         XCTAssertEqual(
             parse("sync feed --timeout 0"),
             .failure(UsageError(message: "option '--timeout' needs a number of seconds, got '0'", command: "sync")))

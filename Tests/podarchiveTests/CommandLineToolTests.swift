@@ -187,6 +187,22 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(folder.files(), [])
     }
 
+    func test_sync_dryRunWithJSON_printsThePlanAsJSONAndCreatesNothing() async throws {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run", "--json")
+
+        XCTAssertEqual(code, .success)
+        let object = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any]
+        let feed = try XCTUnwrap((object?["feeds"] as? [[String: Any]])?.first)
+        XCTAssertEqual(feed["title"] as? String, "CLI Show")
+        XCTAssertEqual(feed["alreadyArchived"] as? Int, 0)
+        let downloads = try XCTUnwrap(feed["downloads"] as? [[String: Any]])
+        XCTAssertEqual(downloads.map { $0["file"] as? String }, ["One.mp3", "Two.mp3"])
+        XCTAssertEqual(downloads.map { $0["missing"] as? Bool }, [false, false])
+        XCTAssertEqual(folder.files(), [])
+    }
+
     func test_sync_unreadableFeedList_exits2() async {
         let code = await run("sync", "--opml", "nowhere.opml", "--to", "archive")
 

@@ -49,16 +49,52 @@ final class DocumentationTests: XCTestCase {
         XCTAssertTrue(unit.contains("ConditionPathExists=%h/.config/podarchive/feeds"), "no feeds file, no failed run")
     }
 
-    func test_completions_offerEveryCommandAndOption() throws {
-        for file in ["Completions/podarchive.bash", "Completions/_podarchive", "Completions/podarchive.fish"] {
-            let script = try text(file)
+    func test_completions_offerEveryCommandAndOption_forEachShell() throws {
+        for shell in Completions.shells {
+            let script = try XCTUnwrap(Completions.script(for: shell))
             for command in Arguments.commands {
-                XCTAssertTrue(script.contains(command), "\(file): \(command)")
+                XCTAssertTrue(script.contains(command), "\(shell): \(command)")
             }
-            for option in Set(Arguments.options.values.flatMap(\.keys)) {
-                let name = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option
-                XCTAssertTrue(script.contains(name), "\(file): \(option)")
+            for option in OptionTable.all {
+                let name =
+                    shell == "fish"
+                    ? (option.name == "--help" ? "-l help" : "-l \(option.name.dropFirst(2))") : option.name
+                XCTAssertTrue(script.contains(name), "\(shell): \(option.name)")
             }
+        }
+    }
+
+    func test_completionsCommand_printsTheScript_andRefusesAnUnknownShell() async {
+        XCTAssertEqual(Arguments.parse(["completions", "bash"]), .success(.completions(shell: "bash")))
+        guard case .failure(let error) = Arguments.parse(["completions", "tcsh"]) else {
+            return XCTFail("tcsh has no completions")
+        }
+        XCTAssertEqual(error.message, "completions needs one of bash, zsh, fish, got 'tcsh'")
+    }
+
+    func test_everyOptionTheHelpOffers_isAcceptedByTheParser() {
+        // The help and the parser come from one table; this is the user's view of it: whatever `help` lists parses.
+        for command in ["sync", "list", "verify"] {
+            let help = HelpText.text(for: command)
+            let offered = Set(help.matches(of: /(?m)^  (?:-h, )?(--[a-z-]+)/).map { String($0.output.1) })
+            XCTAssertEqual(offered, Set(Arguments.options[command]!.keys), command)
+        }
+    }
+
+    private func shellIsInstalled(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    func test_completionScripts_areValidForTheirShells() throws {
+        for (shell, path) in [("bash", "/bin/bash"), ("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")]
+        where shellIsInstalled(path) {
+            let folder = try TemporaryFolder("completion")
+            defer { folder.remove() }
+            let file = folder.url.appendingPathComponent("script")
+            try Data(Completions.script(for: shell)!.utf8).write(to: file)
+
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: path), ["-n", file.path], environment: ["PATH": "/usr/bin:/bin"])
+
+            XCTAssertEqual(result.status, 0, "\(shell): \(result.stderr)")
         }
     }
 
@@ -79,18 +115,39 @@ final class DocumentationTests: XCTestCase {
         XCTAssertTrue(plain.contains("--repair"), plain)
     }
 
-    func test_bashCompletion_completesCommandsAndOptions() throws {
+    func test_bashCompletion_completesCommandsOptionsAndFolderNamesWithSpaces() throws {
         let bash = URL(fileURLWithPath: "/bin/bash")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: bash.path), "bash is not installed")
-        let script = folder.appendingPathComponent("Completions/podarchive.bash").path
+        let folder = try TemporaryFolder("bash-completion")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("My Show"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("Mystery"), withIntermediateDirectories: true)
+        let script = folder.url.appendingPathComponent("podarchive.bash")
+        try Data(Completions.script(for: "bash")!.utf8).write(to: script)
         let probe = """
-            source '\(script)'
-            COMP_WORDS=(podarchive ve); COMP_CWORD=1; _podarchive; echo "${COMPREPLY[*]}"
-            COMP_WORDS=(podarchive sync --j); COMP_CWORD=2; _podarchive; echo "${COMPREPLY[*]}"
+            cd '\(folder.url.path)'
+            source '\(script.path)'
+            show() { local IFS='|'; echo "${COMPREPLY[*]}"; }
+            COMP_WORDS=(podarchive ve); COMP_CWORD=1; _podarchive; show
+            COMP_WORDS=(podarchive sync --j); COMP_CWORD=2; _podarchive; show
+            COMP_WORDS=(podarchive verify M); COMP_CWORD=2; _podarchive; show
+            COMP_WORDS=(podarchive sync --to My); COMP_CWORD=3; _podarchive; show
+            COMP_WORDS=(podarchive verify --jo); COMP_CWORD=2; _podarchive; show
             """
 
         let result = try ProcessRunner.run(bash, ["-c", probe], environment: ["PATH": "/usr/bin:/bin"])
 
-        XCTAssertEqual(result.stdout, "verify\n--json --jobs\n", result.stderr)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Set($0.split(separator: "|").map(String.init))
+        }
+        XCTAssertEqual(lines.count, 6, result.stdout + result.stderr)
+        guard lines.count == 6 else { return }
+        XCTAssertEqual(lines[0], ["verify"])
+        XCTAssertEqual(lines[1], ["--json", "--jobs"])
+        XCTAssertEqual(lines[2], ["My Show", "Mystery"], "a folder name with a space is one completion")
+        XCTAssertEqual(lines[3], ["My Show", "Mystery"])
+        XCTAssertEqual(lines[4], ["--jobs"])
     }
 }

@@ -2,12 +2,32 @@
 import ArchiverCore
 import Foundation
 
+/// Sizes as people write them: `1024`, `500K`, `2M`, `1G` (powers of 1024; `KB`/`MB`/`GB`/`KiB` too).
+enum ByteSize {
+    static func parse(_ text: String) -> Int64? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits.removeLast(suffix.count)
+            break
+        }
+        var multiplier: Int64 = 1
+        if let unit = digits.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][String(unit)] {
+            multiplier = Int64(1) << (10 * power)
+            digits.removeLast()
+        }
+        guard let value = Int64(digits), value >= 0 else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+}
+
 /// What the user asked for.
 enum Command: Equatable, Sendable {
     case sync(SyncArguments)
     case list(ListArguments)
     case verify(VerifyArguments)
     case help(topic: String?)
+    case completions(shell: String)
     case version
 }
 
@@ -39,6 +59,10 @@ struct SyncArguments: Equatable, Sendable {
     var names = NameTemplate.standard
     /// Write sidecars and the feed's artwork (`--metadata`).
     var metadata = false
+    /// Also try episodes recorded as gone upstream (`--retry-gone`).
+    var retryGone = false
+    /// The largest feed document read (`--max-feed-size`).
+    var maximumFeedSize = FeedLimits.defaultMaximumBytes
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
@@ -50,6 +74,7 @@ struct ListArguments: Equatable, Sendable {
     var feed: String
     var json = false
     var filter = EpisodeFilter()
+    var maximumFeedSize = FeedLimits.defaultMaximumBytes
 }
 
 struct VerifyArguments: Equatable, Sendable {
@@ -65,21 +90,11 @@ struct UsageError: Error, Equatable, Sendable {
 }
 
 enum Arguments {
-    static let commands = ["sync", "list", "verify", "help"]
+    static let commands = ["sync", "list", "verify", "completions", "help"]
 
-    /// The options each command accepts; `true` when the option takes a value.
-    static let options: [String: [String: Bool]] = [
-        "sync": [
-            "--to": true, "--retries": true, "--timeout": true, "--wait": true, "--jobs": true, "--json": false,
-            "--quiet": false, "--verbose": false, "--limit": true, "--since": true, "--match": true, "--opml": true,
-            "--feeds": true, "--dry-run": false, "--name": true, "--metadata": false,
-            "--help": false,
-        ],
-        "list": ["--json": false, "--limit": true, "--since": true, "--match": true, "--help": false],
-        "verify": [
-            "--to": true, "--repair": false, "--retries": true, "--timeout": true, "--wait": true, "--help": false,
-        ],
-    ]
+    /// The options each command accepts; `true` when the option takes a value (from `OptionTable`).
+    static let options: [String: [String: Bool]] = Dictionary(
+        uniqueKeysWithValues: ["sync", "list", "verify"].map { ($0, OptionTable.accepted(by: $0)) })
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) -> Result<Command, UsageError> {
@@ -91,6 +106,12 @@ enum Arguments {
         case "--help", "-h": return .success(.help(topic: nil))
         case "--version", "-V", "version": return .success(.version)
         case "help": return parseHelp(rest)
+        case "completions":
+            guard rest.count == 1, let shell = rest.first, Completions.shells.contains(shell) else {
+                let got = rest.first.map { ", got '\($0)'" } ?? ""
+                return .failure(UsageError(message: "completions needs one of bash, zsh, fish\(got)", command: first))
+            }
+            return .success(.completions(shell: shell))
         case "sync", "list", "verify":
             do {
                 let parsed = try ParsedOptions(rest, command: first, accepted: options[first]!)
@@ -121,13 +142,14 @@ enum Arguments {
                     archiveDirectory: parsed.values["--to"], transfer: try transfer(parsed),
                     json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed),
                     dryRun: try dryRun(parsed), names: try names(parsed),
-                    metadata: parsed.flags.contains("--metadata"))
+                    metadata: parsed.flags.contains("--metadata"), retryGone: parsed.flags.contains("--retry-gone"),
+                    maximumFeedSize: try maximumFeedSize(parsed))
             )
         case "list":
             return .list(
                 ListArguments(
                     feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
-                    filter: try filter(parsed)))
+                    filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed)))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(
@@ -169,6 +191,17 @@ enum Arguments {
         return filter
     }
 
+    /// `--max-feed-size 512M`: bytes, with an optional K, M or G (powers of 1024).
+    private static func maximumFeedSize(_ parsed: ParsedOptions) throws -> Int64 {
+        guard let text = parsed.values["--max-feed-size"] else { return FeedLimits.defaultMaximumBytes }
+        guard let bytes = ByteSize.parse(text), bytes >= 1024 else {
+            throw UsageError(
+                message: "option '--max-feed-size' needs a size such as 512M or 2G (at least 1K), got '\(text)'",
+                command: parsed.command)
+        }
+        return bytes
+    }
+
     private static func names(_ parsed: ParsedOptions) throws -> NameTemplate {
         guard let text = parsed.values["--name"] else { return .standard }
         do {
@@ -179,11 +212,7 @@ enum Arguments {
     }
 
     private static func dryRun(_ parsed: ParsedOptions) throws -> Bool {
-        guard parsed.flags.contains("--dry-run") else { return false }
-        guard !parsed.flags.contains("--json") else {
-            throw UsageError(message: "options '--dry-run' and '--json' exclude each other", command: parsed.command)
-        }
-        return true
+        parsed.flags.contains("--dry-run")
     }
 
     private static func verbosity(_ parsed: ParsedOptions) throws -> Verbosity {
@@ -309,7 +338,10 @@ private struct ParsedOptions {
                 }
                 values[name] = inline
             } else {
-                guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" else {
+                // A value may start with "-" when it is a number ("--retries -1" is then judged as a number).
+                guard index < arguments.count,
+                    !arguments[index].hasPrefix("-") || arguments[index] == "-" || Double(arguments[index]) != nil
+                else {
                     throw UsageError(message: "option '\(name)' needs a value", command: command)
                 }
                 values[name] = arguments[index]

@@ -49,6 +49,9 @@ struct CommandLineTool: Sendable {
         case .success(.help(let topic)):
             output.write(HelpText.text(for: topic) + "\n")
             return .success
+        case .success(.completions(let shell)):
+            output.write(Completions.script(for: shell) ?? "")
+            return .success
         case .success(.version):
             output.write("podarchive \(PodarchiveVersion.current)\n")
             return .success
@@ -66,7 +69,8 @@ struct CommandLineTool: Sendable {
     private func list(_ arguments: ListArguments) async -> ExitCode {
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
-            var feed = try await makeArchiver().list(source)
+            var feed = try await makeArchiver().list(
+                source, limits: FeedLimits(maximumBytes: arguments.maximumFeedSize))
             feed.episodes = arguments.filter.apply(to: feed.episodes)
             if arguments.json {
                 output.write(utf8: ListFormatter.json(feed))
@@ -140,8 +144,12 @@ struct CommandLineTool: Sendable {
             options.filter = arguments.filter
             options.names = arguments.names
             options.metadata = arguments.metadata
+            options.retryGone = arguments.retryGone
+            options.maximumFeedSize = arguments.maximumFeedSize
             if arguments.dryRun {
-                output.write(SyncFormatter.dryRun(try await archiver.plan(source, into: root, options: options)))
+                let plan = try await archiver.plan(source, into: root, options: options)
+                if arguments.json { return (.success, SyncFormatter.dryRunJSON(plan, feed: source.displayName)) }
+                output.write(SyncFormatter.dryRun(plan))
                 return (.success, "")
             }
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
@@ -185,6 +193,8 @@ struct CommandLineTool: Sendable {
                     output.write(VerifyFormatter.line(problem, root: root) + "\n")
                 case .repaired(let problem):
                     output.write("repaired \(VerifyFormatter.path(problem, root: root))\n")
+                case .gone(let folder, let failure):
+                    output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
                 case .repairFailed(let problem, let failure):
                     errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")

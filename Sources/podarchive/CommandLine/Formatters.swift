@@ -47,6 +47,7 @@ enum SyncFormatter {
     static func summary(_ report: SyncReport) -> String {
         var parts = ["\(report.archived.count) archived"]
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
+        if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
         parts.append("\(report.alreadyArchived) already archived")
         let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
         return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + unchanged
@@ -89,6 +90,18 @@ enum SyncFormatter {
             out.string(failed.failure.reason)
             out.raw("}")
         }
+        out.raw("],\n   \"gone\": [")
+        for (position, gone) in (report?.gone ?? []).enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(gone.episode.title)
+            out.raw(", \"url\": ")
+            out.string(gone.episode.url)
+            out.raw(", \"reason\": ")
+            out.string(gone.failure.reason)
+            out.raw(", \"since\": ")
+            out.string(gone.since)
+            out.raw("}")
+        }
         out.raw("],\n   \"artwork\": ")
         out.string(report?.artwork.map { relative($0, to: root) })
         out.raw(", \"artworkError\": ")
@@ -126,8 +139,38 @@ enum SyncFormatter {
             + "\(oneLine(plan.feedTitle)): \(count) to fetch, \(plan.alreadyArchived) already archived (dry run)\n"
     }
 
+    /// One feed's object in `sync --dry-run --json`: {"feed", "title", "folder", "alreadyArchived",
+    /// "downloads": [{"title", "url", "file", "missing"}]}.
+    static func dryRunJSON(_ plan: SyncPlan, feed: String) -> String {
+        var out = JSONWriter()
+        out.raw("  {\"feed\": ")
+        out.string(feed)
+        out.raw(", \"title\": ")
+        out.string(plan.feedTitle)
+        out.raw(", \"folder\": ")
+        out.string(plan.folder.path)
+        out.raw(", \"alreadyArchived\": \(plan.alreadyArchived),\n   \"downloads\": [")
+        for (position, download) in plan.downloads.enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(download.episode.title)
+            out.raw(", \"url\": ")
+            out.string(download.episode.url)
+            out.raw(", \"file\": ")
+            out.string(download.file)
+            out.raw(", \"missing\": \(download.missingFile != nil)}")
+        }
+        out.raw("]}")
+        return out.text
+    }
+
     static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)"
+    }
+
+    /// Said once, in the run that stops retrying an episode its publisher deleted.
+    static func goneLine(_ episode: Episode, _ failure: EpisodeFailure, since: String) -> String {
+        "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason) on every run since "
+            + "\(since.prefix(10)); recorded as gone upstream and no longer retried (sync --retry-gone tries again)"
     }
 
     static func relative(_ file: URL, to root: URL) -> String {
@@ -177,6 +220,15 @@ enum VerifyFormatter {
         }
     }
 
+    /// An episode its publisher deleted before it was archived: listed, not counted as a problem.
+    static func goneLine(_ failure: ArchiveIndex.Failure, folder: URL, root: URL) -> String {
+        let show = SyncFormatter.relative(folder, to: root)
+        let since = failure.missingSince.map { " since \($0.prefix(10))" } ?? ""
+        return "gone     \(show == folder.path ? folder.lastPathComponent : show): "
+            + "\"\(SyncFormatter.oneLine(failure.title ?? "(untitled)"))\" <\(failure.url)>: \(failure.reason)\(since), "
+            + "never archived (sync --retry-gone tries again)"
+    }
+
     static func summary(_ report: VerifyReport) -> String {
         let feeds = report.feeds == 1 ? "1 feed" : "\(report.feeds) feeds"
         var text = "verified \(report.files) file\(report.files == 1 ? "" : "s") in \(feeds): "
@@ -184,6 +236,7 @@ enum VerifyFormatter {
             report.problems.isEmpty
             ? "all intact" : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
         if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
+        if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
         return text
     }
 }

@@ -3,12 +3,10 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
-                                      [--metadata] [--quiet | --verbose] [--json] [--dry-run] [--limit N]
-                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
-                                      [--timeout SECONDS] [--wait SECONDS]
-               podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
-               podarchive verify [DIR] [--repair]
+        usage: podarchive sync <feed>... [options]    (podarchive help sync)
+               podarchive list <feed> [options]       (podarchive help list)
+               podarchive verify [DIR] [options]      (podarchive help verify)
+               podarchive completions bash|zsh|fish
                podarchive help [command]
                podarchive --version
         """
@@ -34,6 +32,7 @@ enum HelpText {
           sync    download every episode of a feed not yet archived
           list    show a feed's episodes without downloading anything
           verify  recheck archived files against their recorded size and SHA-256
+          completions  print the completion script for bash, zsh or fish
           help    show help for a command
 
         <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes.
@@ -43,28 +42,8 @@ enum HelpText {
         Run 'podarchive help sync' for where files go and how they are dated.
         """
 
-    static let filterOptions = """
-          --limit N          only the newest N episodes
-          --since DATE       only episodes published on or after DATE (2025-01-31, or RFC 3339)
-          --match REGEX      only episodes whose title matches REGEX (prefix (?i) to ignore case)
-        """
-
-    static let transferOptions = """
-          --jobs N           download N episodes at once, so at most N connections to one host
-                             (default 4); output stays in feed order
-          --retries N        tries again after a connection failure, timeout, 5xx, 408 or 429, waiting
-                             1 s, 2 s, 4 s... with jitter and honouring Retry-After (default 3)
-          --timeout SECONDS  each episode must be complete within this time, all tries included
-                             (default 3600); what arrived is kept and resumed on the next run
-          --wait SECONDS     if another podarchive is syncing the same feed, wait this long for it
-                             (default 0: exit 4 at once)
-        """
-
     static let sync = """
-        usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR] [--name TEMPLATE]
-                                      [--metadata] [--quiet | --verbose] [--json] [--dry-run] [--limit N]
-                                      [--since DATE] [--match REGEX] [--jobs N] [--retries N]
-                                      [--timeout SECONDS] [--wait SECONDS]
+        \(OptionTable.usage(for: "sync", operands: "<feed>..."))
 
         Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
         episode named after its title. One feed failing never stops the others; the exit code is the worst
@@ -73,27 +52,7 @@ enum HelpText {
         when it has not changed, only those are tried.
 
         Options:
-          --opml FILE        also sync every feed of an OPML subscription list (as podcast apps export)
-          --feeds FILE       also sync every feed of FILE: one URL or path a line, # starts a comment
-          --to DIR           archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)
-          --name TEMPLATE    name new files after TEMPLATE (default {title}): {title}, {date}
-                             (YYYY-MM-DD), {feed}, {episode}, {season} ({episode:03} pads),
-                             {guid} (8-digit hash); '/' makes subfolders; each part is made a safe
-                             name, so no value can leave the feed folder; archived files keep their names
-          --metadata         also write <file stem>.info.json beside each file (title, description, GUID,
-                             URLs, dates, duration, numbers, size, SHA-256) and the feed's artwork to
-                             cover.<ext> once; files archived earlier get theirs on the next changed feed
-        \(filterOptions)
-          --dry-run          only say what would be downloaded, and as which file (try --name this way);
-                             nothing is created, locked or written
-          --quiet            print only errors (on standard error); the exit code says the rest
-          --verbose          also say what the feed lists and which episodes were skipped, and why
-          --json             print one JSON summary instead of lines: {"feeds": [{"feed", "title",
-                             "folder", "status", "exit", "error", "feedUnchanged", "archived", "skipped",
-                             "bytes", "seconds", "failed": [{"title", "url", "reason"}], "artwork",
-                             "artworkError"}]}
-        \(transferOptions)
-          -h, --help         show this help
+        \(OptionTable.helpBlock(for: "sync"))
 
         Each episode is streamed to a hidden file in <feed folder>/.podarchive/ and renamed into place only
         after it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is
@@ -113,33 +72,25 @@ enum HelpText {
         """
 
     static let list = """
-        usage: podarchive list <feed> [--json] [--limit N] [--since DATE] [--match REGEX]
+        \(OptionTable.usage(for: "list", operands: "<feed>"))
 
         Prints the episodes of <feed> in document order without downloading anything.
 
         Options:
-          --json             print one JSON object: {"title", "episodes": [{"title", "guid", "url",
-                             "type", "length", "published"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent
-                             values as null
-        \(filterOptions)
-          -h, --help         show this help
+        \(OptionTable.helpBlock(for: "list"))
 
         \(exitCodes)
         """
 
     static let verify = """
-        usage: podarchive verify [DIR] [--repair] [--jobs N] [--retries N] [--timeout SECONDS] [--wait SECONDS]
+        \(OptionTable.usage(for: "verify", operands: "[DIR]"))
 
         Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
         the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
         and lists each file that is missing, resized or changed.
 
         Options:
-          --to DIR           the archive root, when DIR is not given
-          --repair           download those files again; a damaged file is kept until its replacement is
-                             in place
-        \(transferOptions)
-          -h, --help         show this help
+        \(OptionTable.helpBlock(for: "verify"))
 
         \(exitCodes)
         """
@@ -147,7 +98,14 @@ enum HelpText {
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, list, verify.
+        Shows help for a command: sync, list, verify, completions.
+        """
+
+    static let completions = """
+        usage: podarchive completions bash|zsh|fish
+
+        Prints the completion script for a shell (make install installs all three). To try one now:
+          source <(podarchive completions bash)
         """
 
     static func text(for topic: String?) -> String {
@@ -156,6 +114,7 @@ enum HelpText {
         case "list": return list
         case "verify": return verify
         case "help": return help
+        case "completions": return completions
         default: return general
         }
     }

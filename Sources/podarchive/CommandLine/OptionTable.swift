@@ -1,0 +1,170 @@
+// Every option of every command, declared once. The parser, `podarchive help <command>`, the usage lines and the
+// shell completions (`podarchive completions bash|zsh|fish`) are all made from this table, so none of them can
+// offer an option another refuses. The man page is written by hand; a test keeps its options in step.
+
+/// How a shell should complete an option's value.
+enum ValueCompletion: Equatable, Sendable {
+    case none
+    case file
+    case directory
+    /// One of these words (suggestions; any value is accepted where the parser allows).
+    case words([String])
+}
+
+/// One option: its name, the placeholder of its value (nil for a flag), the commands that take it, a few words for
+/// completion menus, and the text `help` prints (per command where it reads differently).
+struct OptionDescriptor: Equatable, Sendable {
+    let name: String
+    let value: String?
+    let commands: [String]
+    let summary: String
+    let help: String
+    var helpFor: [String: String] = [:]
+    var completion = ValueCompletion.none
+    /// Options that cannot be given with this one.
+    var excludes: [String] = []
+
+    var takesValue: Bool { value != nil }
+
+    func help(for command: String) -> String { helpFor[command] ?? help }
+}
+
+enum OptionTable {
+    static let all: [OptionDescriptor] = [
+        OptionDescriptor(
+            name: "--opml", value: "FILE", commands: ["sync"], summary: "OPML subscription list",
+            help: "also sync every feed of an OPML subscription list (as podcast apps export)", completion: .file),
+        OptionDescriptor(
+            name: "--feeds", value: "FILE", commands: ["sync"], summary: "file of feeds, one a line",
+            help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
+                + "start at FILE's folder", completion: .file),
+        OptionDescriptor(
+            name: "--to", value: "DIR", commands: ["sync", "verify"], summary: "archive root",
+            help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
+            helpFor: ["verify": "the archive root, when DIR is not given"], completion: .directory),
+        OptionDescriptor(
+            name: "--name", value: "TEMPLATE", commands: ["sync"], summary: "file name template",
+            help: "name new files after TEMPLATE (default {title}): {title}, {date} (YYYY-MM-DD), {feed}, "
+                + "{episode}, {season} ({episode:03} pads), {guid} (8-digit hash); '/' makes subfolders; a field "
+                + "with no value drops the text around it up to the next separator; each part is made a safe "
+                + "name, so no value can leave the feed folder; archived files keep their names",
+            completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"])),
+        OptionDescriptor(
+            name: "--metadata", value: nil, commands: ["sync"], summary: "write sidecars and the artwork",
+            help: "also write <file stem>.info.json beside each file (title, description, GUID, URLs, dates, "
+                + "duration, numbers, size, SHA-256) and the feed's artwork to cover.<ext> once; files archived "
+                + "earlier get theirs on the next run"),
+        OptionDescriptor(
+            name: "--limit", value: "N", commands: ["sync", "list"], summary: "only the newest N episodes",
+            help: "only the newest N episodes"),
+        OptionDescriptor(
+            name: "--since", value: "DATE", commands: ["sync", "list"], summary: "only episodes published since DATE",
+            help: "only episodes published on or after DATE (2025-01-31, or RFC 3339)"),
+        OptionDescriptor(
+            name: "--match", value: "REGEX", commands: ["sync", "list"], summary: "only titles matching REGEX",
+            help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)"),
+        OptionDescriptor(
+            name: "--dry-run", value: nil, commands: ["sync"], summary: "only say what would be downloaded",
+            help: "only say what would be downloaded, and as which file (try --name this way); nothing is "
+                + "created, locked or written; with --json, the plan as JSON"),
+        OptionDescriptor(
+            name: "--quiet", value: nil, commands: ["sync"], summary: "print only errors",
+            help: "print only errors (on standard error); the exit code says the rest", excludes: ["--verbose"]),
+        OptionDescriptor(
+            name: "--verbose", value: nil, commands: ["sync"], summary: "also say what was skipped",
+            help: "also say what the feed lists and which episodes were skipped, and why", excludes: ["--quiet"]),
+        OptionDescriptor(
+            name: "--json", value: nil, commands: ["sync", "list"], summary: "print JSON",
+            help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
+                + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
+                + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
+                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\"}]}",
+            helpFor: [
+                "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
+                    + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null"
+            ]),
+        OptionDescriptor(
+            name: "--repair", value: nil, commands: ["verify"], summary: "download damaged files again",
+            help: "download those files again; a damaged file is kept until its replacement is in place"),
+        OptionDescriptor(
+            name: "--retry-gone", value: nil, commands: ["sync"], summary: "try episodes gone upstream again",
+            help: "also try episodes recorded as gone upstream (404 or 410 on every run for a week and 3 runs; "
+                + "they are otherwise no longer tried and no longer fail the run)"),
+        OptionDescriptor(
+            name: "--max-feed-size", value: "SIZE", commands: ["sync", "list"], summary: "largest feed read",
+            help: "the largest feed document read, once decompressed (default 256M; K, M, G); a larger one "
+                + "stops the fetch as soon as it passes the size (exit 3)"),
+        OptionDescriptor(
+            name: "--jobs", value: "N", commands: ["sync", "verify"], summary: "episodes downloading at once",
+            help: "download N episodes at once, so at most N connections to one host (default 4); output stays "
+                + "in feed order"),
+        OptionDescriptor(
+            name: "--retries", value: "N", commands: ["sync", "verify"], summary: "tries after failures that may pass",
+            help: "tries again after a connection failure, timeout, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... "
+                + "with jitter and honouring Retry-After (default 3)"),
+        OptionDescriptor(
+            name: "--timeout", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds each episode may take",
+            help: "each episode, and each feed, must be complete within this time, all tries included (default "
+                + "3600); what arrived of an episode is kept and resumed on the next run"),
+        OptionDescriptor(
+            name: "--wait", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds to wait for another sync",
+            help: "if another podarchive is syncing the same feed, wait this long for it (default 0: exit 4 at once)"),
+        OptionDescriptor(
+            name: "--help", value: nil, commands: ["sync", "list", "verify"], summary: "show help",
+            help: "show this help"),
+    ]
+
+    /// The options `command` takes, in table order.
+    static func options(for command: String) -> [OptionDescriptor] {
+        all.filter { $0.commands.contains(command) }
+    }
+
+    /// The parser's view: each option `command` accepts, and whether it takes a value.
+    static func accepted(by command: String) -> [String: Bool] {
+        Dictionary(uniqueKeysWithValues: options(for: command).map { ($0.name, $0.takesValue) })
+    }
+
+    /// The usage line of `command`, wrapped: `usage: podarchive sync <feed>... [--opml FILE] ...`.
+    static func usage(for command: String, operands: String) -> String {
+        let head = "usage: podarchive \(command) \(operands)"
+        let words = options(for: command).filter { $0.name != "--help" }.map { option in
+            "[\(option.name)\(option.value.map { " " + $0 } ?? "")]"
+        }
+        return wrap(words, firstLine: head, indent: String(repeating: " ", count: head.count + 1), width: 108)
+    }
+
+    /// The `Options:` block of `podarchive help <command>`: name and value in a column, help wrapped beside it.
+    static func helpBlock(for command: String) -> String {
+        options(for: command).map { option in
+            let name = option.name == "--help" ? "-h, --help" : option.name
+            let left = "  \(name)\(option.value.map { " " + $0 } ?? "")"
+            let words = option.help(for: command).split(separator: " ").map(String.init)
+            let column = 21
+            let indent = String(repeating: " ", count: column)
+            // A name too long for the column gets its help on the lines below.
+            let first = left.count < column - 1 ? left.padding(toLength: column, withPad: " ", startingAt: 0) : indent
+            let text = wrap(words, firstLine: first, indent: indent, width: 108, join: "")
+            return left.count < column - 1 ? text : left + "\n" + text
+        }.joined(separator: "\n")
+    }
+
+    private static func wrap(
+        _ words: [String], firstLine: String, indent: String, width: Int, join: String = " "
+    ) -> String {
+        var lines: [String] = []
+        var line = firstLine
+        var lineHasWord = false
+        for word in words {
+            let separator = lineHasWord || (join == " " && !line.hasSuffix(" ")) ? " " : ""
+            if lineHasWord, line.count + separator.count + word.count > width {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += separator + word
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}
