@@ -131,10 +131,60 @@ final class CommandLineToolTests: XCTestCase {
 
             let code = await tool.run(["sync", feed, "--to", "archive"])
 
-            XCTAssertEqual(code, .feedFailed, feed)
+            // A source that is no feed location at all is a bad argument (2); the others could not be read (3).
+            XCTAssertEqual(code, feed.hasPrefix("ftp:") ? .usage : .feedFailed, feed)
             XCTAssertEqual(errors.lines, [message], feed)
         }
         XCTAssertEqual(folder.files(), [], "a failed feed creates nothing")
+    }
+
+    func test_sync_sameFeedTwice_onTheCommandLineAndInAList_isSyncedOnce() async throws {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+        let feed = server.url("/feed.xml").absoluteString
+        let list = folder.url.appendingPathComponent("feeds.txt")
+        try Data("\(feed)\n".utf8).write(to: list)
+
+        let code = await run("sync", feed, feed, "--feeds", "feeds.txt", "--to", "archive")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(server.requestedPaths.filter { $0 == "/feed.xml" }.count, 1)
+        XCTAssertEqual(output.lines.filter { $0.hasPrefix("CLI Show:") }.count, 1)
+    }
+
+    func test_sync_feedsFile_relativePathsStartAtTheFilesFolder_notTheCurrentOne() async throws {
+        // The systemd service runs from elsewhere: "shows/local.xml" in ~/.config/podarchive/feeds means
+        // ~/.config/podarchive/shows/local.xml.
+        let config = folder.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(
+            at: config.appendingPathComponent("shows"), withIntermediateDirectories: true)
+        let json = "[{\"url\": \"\(server.url("/1.mp3"))\", \"title\": \"Local one\"}]"
+        try Data(json.utf8).write(to: config.appendingPathComponent("shows/local.json"))
+        try Data("shows/local.json\n".utf8).write(to: config.appendingPathComponent("feeds"))
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+
+        let code = await run("sync", "--feeds", "config/feeds", "--to", "archive")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(folder.visibleFiles().filter { $0.hasPrefix("archive/") }, ["archive/local/Local one.mp3"])
+    }
+
+    func test_sync_badLineInAFeedsFile_isReportedAndSkipped_theOthersSyncAndTheExitIs2() async throws {
+        serveFeed(episodes: [("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("audio".utf8)))
+        let list = folder.url.appendingPathComponent("feeds.txt")
+        try Data("ftp://127.0.0.1/old.xml\n\(server.url("/feed.xml"))\n".utf8).write(to: list)
+
+        let code = await run("sync", "--feeds", "feeds.txt", "--to", "archive")
+
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: feed list \(list.path): feed ftp://127.0.0.1/old.xml: unsupported scheme; use an http(s) "
+                    + "URL or a local file path"
+            ])
+        XCTAssertEqual(folder.visibleFiles().filter { $0.hasPrefix("archive/") }, ["archive/CLI Show/One.mp3"])
     }
 
     func test_sync_severalFeeds_oneFailingNeverStopsTheOthers_exitIsTheWorst() async throws {

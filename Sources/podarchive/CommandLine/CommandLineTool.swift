@@ -88,22 +88,48 @@ struct CommandLineTool: Sendable {
     private func sync(_ arguments: SyncArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = makeArchiver()
-        var feeds = arguments.feeds
-        do {
-            if let opml = arguments.opml { feeds += try archiver.subscriptions(atPath: absolute(opml), opml: true) }
-            if let list = arguments.feedList {
-                feeds += try archiver.subscriptions(atPath: absolute(list), opml: false)
+        // A feed named on the command line that is no feed at all is a usage error before anything runs.
+        var feeds: [FeedSource] = []
+        for text in arguments.feeds {
+            do {
+                feeds.append(try FeedSource(text, currentDirectory: environment.currentDirectory))
+            } catch {
+                errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
+                return .usage
             }
-        } catch {
-            errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
-            return .usage
         }
+        // In a list, a bad line is reported and skipped (exit 2 at the end) so the other feeds still sync; its
+        // relative paths start at the list's own folder, wherever the run starts (cron, systemd).
+        var worst = ExitCode.success
+        for (path, opml) in [(arguments.opml, true), (arguments.feedList, false)] {
+            guard let path else { continue }
+            let file = absolute(path)
+            let listed: [String]
+            do {
+                listed = try archiver.subscriptions(atPath: file, opml: opml)
+            } catch {
+                errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
+                return .usage
+            }
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+            for text in listed {
+                do {
+                    feeds.append(try FeedSource(text, currentDirectory: folder))
+                } catch {
+                    errors.write(
+                        "podarchive: feed list \(file): \(SyncFormatter.oneLine(error.localizedDescription))\n")
+                    worst = .usage
+                }
+            }
+        }
+        // The same feed given twice (twice on the command line, or there and in a list) is synced once.
+        var seen = Set<String>()
+        feeds = feeds.filter { seen.insert($0.displayName).inserted }
         guard !feeds.isEmpty else {
             errors.write("podarchive: the feed lists name no feeds\n")
             return .usage
         }
         var entries: [String] = []
-        var worst = ExitCode.success
         // One feed failing never stops the others; the exit code tells the worst that happened.
         for feed in feeds {
             // Interrupted: the feed that was running said so; the rest are not started.
@@ -132,14 +158,13 @@ struct CommandLineTool: Sendable {
 
     /// Syncs one feed; returns its exit code and its entry for `--json`.
     private func sync(
-        _ feed: String, _ arguments: SyncArguments, into root: URL, with archiver: Archiver
+        _ source: FeedSource, _ arguments: SyncArguments, into root: URL, with archiver: Archiver
     ) async -> (ExitCode, String) {
         let started = now()
         let console = SyncConsole(
             output: output, errors: errors, terminal: terminal, verbosity: arguments.verbosity, json: arguments.json,
             root: root, now: now)
         do {
-            let source = try FeedSource(feed, currentDirectory: environment.currentDirectory)
             var options = Self.options(arguments.transfer)
             options.filter = arguments.filter
             options.names = arguments.names
@@ -167,7 +192,8 @@ struct CommandLineTool: Sendable {
             return (
                 code,
                 SyncFormatter.jsonEntry(
-                    feed: feed, report: nil, root: root, code: code, seconds: now().timeIntervalSince(started),
+                    feed: source.displayName, report: nil, root: root, code: code,
+                    seconds: now().timeIntervalSince(started),
                     error: SyncFormatter.oneLine(error.localizedDescription))
             )
         }
@@ -242,6 +268,7 @@ struct CommandLineTool: Sendable {
     private func report(_ error: Error) -> ExitCode {
         errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
         switch error {
+        case FeedError.unsupportedScheme, FeedError.invalidSource: return .usage
         case is FeedError: return .feedFailed
         case ArchiveError.locked: return .locked
         case ArchiveError.noArchive: return .usage
