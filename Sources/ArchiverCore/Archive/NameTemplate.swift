@@ -114,24 +114,47 @@ public struct NameTemplate: Sendable, Equatable {
     }
 
     /// The episode's path inside the feed folder, without the extension: each part filled in and sanitised.
-    /// Parts that come out empty (`{season}/` for an episode without a season) are left out; when the file name
-    /// itself comes out empty, the standard name (the title) is used.
+    ///
+    /// A field with no value takes the literal text around it along (up to the neighbouring field or the end of
+    /// its part): `Season {season}/` makes no folder for an episode without a season, `{episode:03} - {title}`
+    /// is just the title without an episode number. Parts that come out empty are left out; when the file name
+    /// itself comes out empty, the standard name (the title) is used. A file name ending in an extension
+    /// (`{title}.mp3`) loses it: the file gets its real extension, once.
     public func path(for episode: Episode, feedTitle: String) -> (folders: [String], stem: String) {
         var names: [String] = []
         for (position, part) in parts.enumerated() {
             let isLast = position == parts.count - 1
-            let text = part.map { piece -> String in
+            let values = part.map { piece -> String? in
+                guard case .field(let field, let width) = piece else { return nil }
+                return Self.value(of: field, width: width, episode, feedTitle)
+            }
+            func filled(_ index: Int) -> Bool { values.indices.contains(index) ? values[index] != "" : true }
+            var text = ""
+            for (index, piece) in part.enumerated() {
                 switch piece {
-                case .literal(let text): return text
-                case .field(let field, let width): return Self.value(of: field, width: width, episode, feedTitle)
+                case .field: text += values[index] ?? ""
+                case .literal(var literal):
+                    guard filled(index - 1), filled(index + 1) else { continue }
+                    if isLast, index == part.count - 1 { literal = Self.droppingExtension(literal) }
+                    text += literal
                 }
-            }.joined()
+            }
             // The file name leaves room for " (n)" and the extension.
             let name = FileNamer.sanitize(text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
             if !name.isEmpty { names.append(name) } else if isLast { names.append(Archiver.stem(for: episode)) }
         }
         let stem = names.removeLast()
         return (names, stem)
+    }
+
+    /// `.mp3` (a dot and 2 to 4 letters or digits) at the end of the template's last literal, taken away.
+    private static func droppingExtension(_ literal: String) -> String {
+        guard let dot = literal.lastIndex(of: "."), literal.index(after: dot) < literal.endIndex else { return literal }
+        let ext = literal[literal.index(after: dot)...]
+        guard (2...4).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return literal
+        }
+        return String(literal[..<dot])
     }
 
     private static func value(of field: Field, width: Int?, _ episode: Episode, _ feedTitle: String) -> String {

@@ -369,8 +369,8 @@ final class ArchiverTests: XCTestCase {
 
         XCTAssertEqual(
             world.fileSystem.visibleFiles,
-            ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3", "/archive/Show/Season/etc-x.mp3"],
-            "a hostile title stays one name inside the feed folder; a missing season leaves 'Season'")
+            ["/archive/Show/Season 1/01 2025-01-10 Pilot.mp3", "/archive/Show/etc-x.mp3"],
+            "a hostile title stays one name inside the feed folder; a missing season makes no 'Season' folder")
 
         // Next run: both are found where they are, nothing is downloaded again.
         let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)

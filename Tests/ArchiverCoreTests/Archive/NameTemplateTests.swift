@@ -51,6 +51,25 @@ final class NameTemplateTests: XCTestCase {
         XCTAssertEqual(try path("{title}", episode(title: nil)), "ep1", "no title: the enclosure's file name")
     }
 
+    func test_missingValue_takesTheTextAroundItAlong() throws {
+        let bare = episode()
+        let numbered = episode(number: 7, season: 2)
+
+        // The README's own example, on a feed without seasons: no folder literally named "Season".
+        XCTAssertEqual(try path("Season {season}/{episode:03} {title}", bare), "Pilot")
+        XCTAssertEqual(try path("Season {season}/{episode:03} {title}", numbered), "Season 2/007 Pilot")
+        XCTAssertEqual(try path("{title} ({date})", bare), "Pilot")
+        XCTAssertEqual(try path("Ep. {episode} - {title}", bare), "Pilot")
+        XCTAssertEqual(try path("Archive/{title}", bare), "Archive/Pilot", "a folder with no field always stays")
+    }
+
+    func test_templateEndingInAnExtension_getsTheRealExtensionOnce() throws {
+        XCTAssertEqual(try path("{title}.mp3", episode()), "Pilot")
+        XCTAssertEqual(try path("{date} {title}.M4A", episode(published: published)), "2025-01-10 Pilot")
+        XCTAssertEqual(try path("{title}.final cut", episode()), "Pilot.final cut", "not an extension")
+        XCTAssertEqual(try path("{title} v1.2", episode()), "Pilot v1.2", "a single digit is no extension")
+    }
+
     func test_slash_makesSubfolders() throws {
         let full = episode(published: published, number: 7, season: 2)
 
