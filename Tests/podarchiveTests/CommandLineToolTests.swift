@@ -58,7 +58,7 @@ final class CommandLineToolTests: XCTestCase {
     }
 
     func test_sync_quiet_printsOnlyErrors_verbose_saysWhatItSkipped() async {
-        serveFeed(episodes: [("One", "/1.mp3"), ("Gone", "/gone.mp3")])
+        serveFeed(episodes: [("One", "/1.mp3"), ("Gone", "/gone.mp3"), ("Trailer", "")])
         server.route("/1.mp3", .ok(Data("audio".utf8)))
 
         let quiet = await run(
@@ -78,7 +78,9 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(
             verboseOutput.lines,
             [
-                "feed lists 2 episodes, 1 to fetch", "skipped One: already archived as One.mp3",
+                "CLI Show <\(server.url("/feed.xml"))>: feed lists 2 episodes (and 1 item with nothing to download, "
+                    + "left out), 1 to fetch",
+                "skipped One: already archived as One.mp3",
                 "CLI Show: 0 archived, 1 failed, 1 already archived",
             ])
     }

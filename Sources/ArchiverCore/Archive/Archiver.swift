@@ -190,9 +190,12 @@ public struct Archiver: Sendable {
             report.alreadyArchived = context.index.episodes.count - work.count { !$0.isNew }
             report.feedUnchanged = true
         }
+        var withoutMedia = 0
+        if case .changed(let feed, _) = fetch { withoutMedia = feed.itemsWithoutMedia }
         onEvent(
             .feedRead(
-                title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count))
+                title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count,
+                source: source.displayName, withoutMedia: withoutMedia))
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
 
         let indexedFiles = context.index.fileNames
@@ -614,7 +617,25 @@ public struct Archiver: Sendable {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        // Foundation's own words ("The operation could not be completed. The volume is read only.") become the
+        // system's, as for every other file error.
+        if let cocoa = error as? CocoaError, let code = Self.errno(for: cocoa.code) {
+            return String(cString: strerror(code))
+        }
         return error.localizedDescription
+    }
+
+    private static func errno(for code: CocoaError.Code) -> Int32? {
+        switch code {
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+        case .fileWriteFileExists: return EEXIST
+        case .fileReadTooLarge: return EFBIG
+        case .fileWriteInvalidFileName, .fileReadInvalidFileName: return EINVAL
+        default: return nil
+        }
     }
 
     static func storageError(_ error: Error, path: String) -> ArchiveError {

@@ -63,6 +63,9 @@ public struct Feed: Equatable, Sendable {
     public var format: FeedFormat
     /// The show's artwork: `itunes:image`, else RSS `image/url`, else Atom `logo` or `icon`; JSON Feed `icon`.
     public var imageURL: String?
+    /// Items the document lists with nothing to download (no enclosure, no attachment, no `url`): left out of
+    /// `episodes`, counted so that a report can say so.
+    public var itemsWithoutMedia = 0
 
     /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {

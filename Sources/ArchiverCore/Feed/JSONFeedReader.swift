@@ -73,7 +73,9 @@ enum JSONFeedReader {
                 NotAFeed(reason: count > 0 ? "its JSON array has no entries with a \"url\"" : "its JSON array is empty")
             )
         }
-        return .success(Feed(title: nil, episodes: episodes, format: .jsonArray))
+        var feed = Feed(title: nil, episodes: episodes, format: .jsonArray)
+        feed.itemsWithoutMedia = entries.count - episodes.count
+        return .success(feed)
     }
 
     // MARK: - JSON Feed
@@ -165,10 +167,14 @@ enum JSONFeedReader {
         }
         var episodes: [Episode] = []
         episodes.reserveCapacity(object.items?.count ?? 0)
+        var withoutMedia = 0
         for item in (object.items ?? []).compactMap(\.value) {
             guard let attachment = item.attachments?.lazy.compactMap(\.value).first(where: { $0.url != nil }),
                 let raw = attachment.url
-            else { continue }
+            else {
+                withoutMedia += 1
+                continue
+            }
             episodes.append(
                 Episode(
                     title: item.title, guid: item.id, url: resolver.resolve(raw),
@@ -179,7 +185,9 @@ enum JSONFeedReader {
                     imageURL: item.image.map(resolver.resolve)))
         }
         let icon = object.icon.map(resolver.resolve)
-        return .success(Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon))
+        var feed = Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon)
+        feed.itemsWithoutMedia = withoutMedia
+        return .success(feed)
     }
 }
 

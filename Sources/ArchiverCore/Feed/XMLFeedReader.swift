@@ -70,6 +70,8 @@ struct XMLFeedReader {
     private var format: FeedFormat?
     /// A `<channel>` (or Atom's `<feed>`) or an item was seen: without either, `<rss/>` is no feed at all.
     private var sawChannelOrItem = false
+    /// Items that closed without an enclosure.
+    private var itemsWithoutMedia = 0
     private var feedTitle: String?
     private var episodes: [Episode] = []
     private var item: ItemBuilder?
@@ -126,7 +128,9 @@ struct XMLFeedReader {
         }
         let artwork = self.artwork
         let image = [Kind.itunesImage, .url, .logo, .icon].lazy.compactMap { artwork[$0] }.first
-        return .feed(Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image))
+        var feed = Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image)
+        feed.itemsWithoutMedia = itemsWithoutMedia
+        return .feed(feed)
     }
 
     // MARK: - Elements
@@ -269,7 +273,10 @@ struct XMLFeedReader {
 
     private mutating func finishItem() {
         defer { item = nil }
-        guard let built = item, let url = built.url else { return }
+        guard let built = item, let url = built.url else {
+            itemsWithoutMedia += 1
+            return
+        }
         let title = built.title ?? built.itunesTitle
         episodes.append(
             Episode(

@@ -57,12 +57,19 @@ final class SyncConsole: @unchecked Sendable {
     func handle(_ event: SyncEvent) {
         lock.withLock {
             switch event {
-            case .feedRead(let title, _, let episodes, let new):
+            case .feedRead(let title, _, let episodes, let new, let source, let withoutMedia):
                 feedTitle = SyncFormatter.oneLine(title)
                 total = new
                 done = 0
                 if verbosity == .verbose, lines {
-                    permanent("feed lists \(episodes) episode\(episodes == 1 ? "" : "s"), \(new) to fetch")
+                    let from = source.isEmpty ? "" : " <\(source)>"
+                    let bare =
+                        withoutMedia == 0
+                        ? ""
+                        : " (and \(withoutMedia) item\(withoutMedia == 1 ? "" : "s") with nothing to download, left out)"
+                    permanent(
+                        "\(feedTitle)\(from): feed lists \(episodes) episode\(episodes == 1 ? "" : "s")\(bare), "
+                            + "\(new) to fetch")
                 }
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
