@@ -22,8 +22,10 @@ RELEASE_FLAGS := --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/link
 LINK_SHIM := .build/link/libcurl.so
 endif
 
+# The static Foundation archive uses mktemp(3), and the linker says so on every link ("the use of `mktemp' is
+# dangerous"); podarchive never calls it (it never calls it), so that line is left out.
 release: $(LINK_SHIM)
-	$(SWIFT) build -c release $(RELEASE_FLAGS)
+	@bash -c 'set -o pipefail; $(SWIFT) build -c release $(RELEASE_FLAGS) 2>&1 | grep -v "the use of .mktemp. is dangerous"' 
 
 .build/link/libcurl.so:
 	@test -n "$(CURL_RUNTIME)" || { echo "libcurl.so.4 not found: FoundationNetworking needs libcurl" >&2; exit 1; }
@@ -49,8 +51,8 @@ demo: release
 	$(RELEASE_BIN) sync http://127.0.0.1:$$port/feed.xml --to demo-archive; \
 	echo; echo "== again: nothing new to fetch"; \
 	$(RELEASE_BIN) sync http://127.0.0.1:$$port/feed.xml --to demo-archive; \
-	echo; echo "== the archive (file dates are the episodes' publication dates)"; \
-	TZ=UTC ls -l --time-style='+%Y-%m-%d %H:%M UTC' "demo-archive/podarchive demo"; \
+	echo; echo "== the archive, newest first (file dates are the episodes' publication dates)"; \
+	TZ=UTC ls -lt --time-style='+%Y-%m-%d %H:%M UTC' "demo-archive/podarchive demo"; \
 	echo; echo "== demo-archive/podarchive demo/.podarchive/index.json"; \
 	cat "demo-archive/podarchive demo/.podarchive/index.json"; \
 	echo; echo "== podarchive verify demo-archive (every file against its recorded SHA-256)"; \

@@ -86,7 +86,7 @@ final class SyncConsoleTests: XCTestCase {
         let screen = Screen(output.text)
         XCTAssertEqual(screen.lines.count, 3, screen.lines.joined(separator: "\n"))
         XCTAssertTrue(screen.lines[0].hasPrefix("  One "))
-        XCTAssertTrue(screen.lines[0].contains("1.0 MB /  2.0 MB  50%"), screen.lines[0])
+        XCTAssertTrue(screen.lines[0].contains("1.0 MB /   2.0 MB  50%"), screen.lines[0])
         XCTAssertEqual(screen.lines[0].count, 71, "the whole width but the last column")
         XCTAssertTrue(screen.lines[0].contains("1.0 MB/s"), screen.lines[0])
         XCTAssertTrue(screen.lines[0].hasSuffix("0:01 left"), screen.lines[0])
@@ -129,6 +129,30 @@ final class SyncConsoleTests: XCTestCase {
             for line in Screen(captured.text).lines {
                 XCTAssertLessThan(SyncConsole.columns(line), width, "\(width): \(line)")
             }
+        }
+    }
+
+    func test_narrowWindow_cutsTheTitleBeforeTheNumbers_andSizesNeverTouch() {
+        for (width, expectTiming) in [(40, false), (100, true)] {
+            let output = CapturedOutput()
+            let clock = TestClock()
+            let console = SyncConsole(
+                output: output, errors: CapturedOutput(), terminal: terminal(width: width), verbosity: .normal,
+                json: false, root: root, now: { clock.now })
+            let title = "A rather long episode title that will not fit"
+            console.handle(.feedRead(title: "Show", folder: root, episodes: 1, new: 1))
+            console.handle(.started(Episode(title: title, guid: nil, url: "https://e.x/1.mp3"), position: 0, total: 1))
+            console.handle(.progress(position: 0, received: 24_600, expected: 350_000))
+            clock.advance(1)
+            console.handle(.progress(position: 0, received: 124_600, expected: 350_000))
+
+            let line = Screen(output.text).lines[0]
+
+            XCTAssertTrue(line.contains("124.6 kB / 350.0 kB"), "\(width): \(line)")
+            XCTAssertTrue(line.contains("35%"), "\(width): the percentage stays: \(line)")
+            XCTAssertEqual(line.contains("left"), expectTiming, "\(width): \(line)")
+            XCTAssertEqual(line.contains("…"), width == 40, "\(width): the title is cut only when narrow: \(line)")
+            XCTAssertLessThan(SyncConsole.columns(line), width, line)
         }
     }
 

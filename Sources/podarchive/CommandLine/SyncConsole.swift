@@ -175,9 +175,9 @@ final class SyncConsole: @unchecked Sendable {
             var numbers = Self.pad(SyncFormatter.size(download.received), 8)
             if let expected = download.expected, expected > 0 {
                 let percent = min(100, Int(Double(download.received) * 100 / Double(expected)))
-                numbers += " /" + Self.pad(SyncFormatter.size(expected), 8) + Self.pad("\(percent)%", 5)
+                numbers += " / " + Self.pad(SyncFormatter.size(expected), 8) + Self.pad("\(percent)%", 5)
             } else {
-                numbers += String(repeating: " ", count: 15)
+                numbers += String(repeating: " ", count: 16)
             }
             var timing = ""
             if let speed, speed > 0 {
@@ -186,7 +186,8 @@ final class SyncConsole: @unchecked Sendable {
                     timing += Self.pad(Self.duration(Double(expected - download.received) / speed), 7) + " left"
                 }
             }
-            rows.append(Self.fit("  " + download.title, numbers + timing, width: usable))
+            // A narrow window cuts the title first, then drops the timing; the numbers go last.
+            rows.append(Self.fit("  " + download.title, [numbers + timing, numbers], width: usable))
         }
         var status = "\(feedTitle): \(done) of \(total)"
         if rate > 0 { status += ", \(SyncFormatter.size(Int64(rate)))/s" }
@@ -194,12 +195,17 @@ final class SyncConsole: @unchecked Sendable {
         return rows
     }
 
-    /// `left` cut to leave room for `right` (after two spaces), the whole within `width` columns.
-    static func fit(_ left: String, _ right: String, width: Int) -> String {
-        let room = width - columns(right) - 2
-        guard room >= 8 else { return cut(left, to: width) }
-        let title = cut(left, to: room)
-        return title + String(repeating: " ", count: room - columns(title) + 2) + right
+    /// `left` cut to leave room for the first of `rights` (richest first) that leaves it at least a few columns,
+    /// after two spaces, the whole within `width` columns. When none does, the poorest `right` alone, cut.
+    static func fit(_ left: String, _ rights: [String], width: Int) -> String {
+        let shortestTitle = min(columns(left), 8)
+        for right in rights {
+            let room = width - columns(right) - 2
+            guard room >= shortestTitle else { continue }
+            let title = cut(left, to: room)
+            return title + String(repeating: " ", count: room - columns(title) + 2) + right
+        }
+        return cut(rights.last.map { $0.trimmingCharacters(in: .whitespaces) } ?? left, to: width)
     }
 
     /// At most `width` columns, with "…" where it was cut.
