@@ -27,6 +27,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var published: String?
         /// When podarchive archived it, `YYYY-MM-DDTHH:MM:SSZ`.
         public var archived: String
+        /// Set when this file was found damaged and the publisher's file had changed meanwhile: the newer
+        /// content was kept beside it under this name (`Title (v2).mp3`), and this one cannot be repaired.
+        public var replacedBy: String?
 
         /// An entry as sync records it; `key` is the episode's `identity`.
         public init(
@@ -198,6 +201,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         failures.removeAll { $0.key == entry.key }
     }
 
+    /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).
+    public mutating func markReplaced(_ file: String, by newer: String) {
+        guard let position = episodes.firstIndex(where: { $0.file == file }) else { return }
+        episodes[position].replacedBy = newer
+    }
+
     /// Every file name the index holds.
     public var fileNames: Set<String> { Set(episodes.map(\.file)) }
 
@@ -254,6 +263,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             out.string(entry.published)
             out.raw(", \"archived\": ")
             out.string(entry.archived)
+            if let replacedBy = entry.replacedBy {
+                out.raw(", \"replacedBy\": ")
+                out.string(replacedBy)
+            }
             out.raw("}")
         }
         out.raw(episodes.isEmpty ? "],\n\"failures\": [" : "\n],\n\"failures\": [")

@@ -20,6 +20,9 @@ public struct VerifyProblem: Sendable, Equatable {
     public var file: String
     /// What is wrong with it.
     public var kind: Kind
+    /// When the publisher's file has changed since it was archived, the newer version kept beside it: this one
+    /// cannot be repaired, and `--repair` leaves it as it is.
+    public var replacedBy: String?
 }
 
 /// Something `verify` found or did.
@@ -32,6 +35,9 @@ public enum VerifyEvent: Sendable, Equatable {
     case repairFailed(VerifyProblem, EpisodeFailure)
     /// An episode never archived is recorded as gone upstream (no problem of the archive: nothing to check).
     case gone(folder: URL, failure: ArchiveIndex.Failure)
+    /// `--repair` found the publisher's file changed since it was archived: the damaged file stays (it is what was
+    /// published), the new content is kept beside it as `version`, and the damaged one is unrecoverable.
+    case upstreamChanged(VerifyProblem, version: String)
 }
 
 /// The outcome of `verify`.
@@ -44,11 +50,14 @@ public struct VerifyReport: Sendable, Equatable {
     public var problems: [VerifyProblem] = []
     /// The problems `--repair` fixed by downloading the file again.
     public var repaired: [VerifyProblem] = []
+    /// Damaged files whose publisher's file has changed: unrecoverable upstream (a newer version is kept beside).
+    public var unrecoverable: [VerifyProblem] = []
     /// Episodes recorded as gone upstream: their publisher deleted them before they could be archived.
     public var gone = 0
 
-    /// Problems still there after the run (all of them without `--repair`).
-    public var remaining: Int { problems.count - repaired.count }
+    /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
+    /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
+    public var remaining: Int { problems.count - repaired.count - problems.count { $0.replacedBy != nil } }
 }
 
 extension Archiver {
@@ -75,17 +84,36 @@ extension Archiver {
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             for entry in context.index.episodes {
                 report.files += 1
-                guard let problem = check(entry, in: folder, present: present) else { continue }
+                guard var problem = check(entry, in: folder, present: present) else { continue }
+                problem.replacedBy = entry.replacedBy
                 report.problems.append(problem)
                 onEvent(.problem(problem))
-                damaged.append((entry, problem))
+                if entry.replacedBy == nil {
+                    damaged.append((entry, problem))
+                } else {
+                    report.unrecoverable.append(problem)
+                }
             }
             guard repair, !damaged.isEmpty else { continue }
             var names = NameAllocator(taken: present.union(context.index.fileNames))
             for (entry, problem) in damaged {
                 let aside = try setAside(entry.file, in: context)
                 do {
-                    _ = try await archive(.missing(entry), in: &context, names: &names, options: options)
+                    let fetched = try await fetch(.missing(entry), in: context.paths, options: options)
+                    if case .downloaded(let result) = fetched, let recorded = entry.sha256,
+                        result.sha256 != recorded || result.fileSize != entry.size
+                    {
+                        // The publisher's file is not the one archived: what was archived stays the record of what
+                        // was published (damaged as it is), and the new content is a version of its own.
+                        if let aside { try? mover.moveItem(at: aside, to: folder.appendingPathComponent(entry.file)) }
+                        let version = try placeVersion(result, of: entry, in: &context, names: &names)
+                        var unrecoverable = problem
+                        unrecoverable.replacedBy = version
+                        report.unrecoverable.append(unrecoverable)
+                        onEvent(.upstreamChanged(unrecoverable, version: version))
+                        continue
+                    }
+                    _ = try complete(fetched, item: .missing(entry), in: &context, names: &names)
                     if let aside { try? files.removeItem(at: aside) }
                     report.repaired.append(problem)
                     onEvent(.repaired(problem))
@@ -112,6 +140,44 @@ extension Archiver {
             return VerifyProblem(folder: folder, file: entry.file, kind: .changed)
         }
         return nil
+    }
+
+    /// Renames a download of changed content into place as a new version of `entry` (`Title (v2).mp3`, else v3...),
+    /// records it, and marks `entry` as replaced by it.
+    private func placeVersion(
+        _ result: DownloadResult, of entry: ArchiveIndex.Entry, in context: inout FeedContext,
+        names: inout NameAllocator
+    ) throws -> String {
+        let partial = PartialFiles(key: entry.key, stateFolder: context.stateFolder)
+        let file = entry.file as NSString
+        let ext = file.pathExtension
+        let stem = file.deletingPathExtension
+        for number in 2...1000 {
+            let name = "\(stem) (v\(number))" + (ext.isEmpty ? "" : ".\(ext)")
+            guard names.claim(exactly: name),
+                !files.fileExists(atPath: context.folder.appendingPathComponent(name).path)
+            else { continue }
+            let destination = context.folder.appendingPathComponent(name)
+            do {
+                try mover.moveItem(at: partial.body, to: destination)
+            } catch {
+                throw Self.storageError(error, path: destination.path)
+            }
+            let published = entry.published.flatMap(FeedDate.parseRFC3339)
+            setDates(of: destination, to: published)
+            setOrigin(of: destination, to: entry.url)
+            var version = ArchiveIndex.Entry(
+                key: "\(entry.key)#v\(number)", guid: nil, title: entry.title, url: entry.url, file: name,
+                size: result.fileSize, sha256: result.sha256, published: entry.published,
+                archived: FeedDate.iso8601(now()))
+            version.replacedBy = nil
+            context.index.record(version)
+            context.index.markReplaced(entry.file, by: name)
+            try save(context.index, to: context.indexURL)
+            forgetDownload(of: WorkItem.missing(entry).episode, in: context.stateFolder)
+            return name
+        }
+        throw EpisodeFailure.storage("no free name for a new version of \(entry.file)")
     }
 
     /// Moves a damaged file into the state folder while its replacement downloads.

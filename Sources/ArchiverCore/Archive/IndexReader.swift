@@ -64,6 +64,7 @@ struct IndexReader {
         var sha256: String?
         var published: String?
         var archived: String?
+        var replacedBy: String?
         try object { reader, name in
             switch name {
             case "key": key = try reader.string()
@@ -75,13 +76,16 @@ struct IndexReader {
             case "sha256": sha256 = try reader.optionalString()
             case "published": published = try reader.optionalString()
             case "archived": archived = try reader.string()
+            case "replacedBy": replacedBy = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
         guard let key, let url, let file, let size, let archived else { throw Unexpected() }
-        return ArchiveIndex.Entry(
+        var entry = ArchiveIndex.Entry(
             key: key, guid: guid, title: title, url: url, file: file, size: size, sha256: sha256, published: published,
             archived: archived)
+        entry.replacedBy = replacedBy
+        return entry
     }
 
     private mutating func failure() throws -> ArchiveIndex.Failure {

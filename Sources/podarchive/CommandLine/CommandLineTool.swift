@@ -219,6 +219,11 @@ struct CommandLineTool: Sendable {
                     output.write(VerifyFormatter.line(problem, root: root) + "\n")
                 case .repaired(let problem):
                     output.write("repaired \(VerifyFormatter.path(problem, root: root))\n")
+                case .upstreamChanged(let problem, let version):
+                    errors.write(
+                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
+                            + "has changed since it was archived; the damaged file stays as the record, the new one "
+                            + "is kept beside it as \(version)\n")
                 case .gone(let folder, let failure):
                     output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
                 case .repairFailed(let problem, let failure):

@@ -213,10 +213,14 @@ enum VerifyFormatter {
 
     static func line(_ problem: VerifyProblem, root: URL) -> String {
         let name = path(problem, root: root)
+        let unrecoverable = problem.replacedBy.map {
+            "; unrecoverable upstream (the publisher's file changed; the newer one is \($0))"
+        }
         switch problem.kind {
-        case .missing: return "missing  \(name)"
-        case .resized(let actual, let recorded): return "resized  \(name): \(actual) bytes, the index says \(recorded)"
-        case .changed: return "changed  \(name): SHA-256 differs from the index"
+        case .missing: return "missing  \(name)" + (unrecoverable.map { ":" + $0.dropFirst() } ?? "")
+        case .resized(let actual, let recorded):
+            return "resized  \(name): \(actual) bytes, the index says \(recorded)" + (unrecoverable ?? "")
+        case .changed: return "changed  \(name): SHA-256 differs from the index" + (unrecoverable ?? "")
         }
     }
 
@@ -236,6 +240,7 @@ enum VerifyFormatter {
             report.problems.isEmpty
             ? "all intact" : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
         if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
+        if !report.unrecoverable.isEmpty { text += ", \(report.unrecoverable.count) unrecoverable upstream" }
         if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
         return text
     }

@@ -307,6 +307,35 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(fileSystem.file("/archive/Show/A.mp3"), Data("episode X".utf8))
     }
 
+    func test_verify_repairWhenThePublishersFileChanged_keepsBothAndRecordsANewVersion() async throws {
+        // The archived file is damaged and the publisher has since replaced the episode (a re-edit, new ads):
+        // the new content must not be recorded as if it were what was archived.
+        let feed = rss([("A", "https://example.com/a.mp3", "a")])
+        downloader.script("https://example.com/a.mp3", [audio("episode a")])
+        _ = try await sync(feed)
+        fileSystem.put("/archive/Show/A.mp3", Data("episode X".utf8))
+        downloader.script("https://example.com/a.mp3", [audio("episode a, re-edited")])
+        let archiver = archiver(feed: feed)
+
+        let repair = try await archiver.verify(root, repair: true)
+        let again = try await archiver.verify(root, repair: true)
+
+        XCTAssertEqual(repair.repaired, [])
+        XCTAssertEqual(repair.unrecoverable.map(\.file), ["A.mp3"])
+        XCTAssertEqual(repair.unrecoverable.first?.replacedBy, "A (v2).mp3")
+        XCTAssertEqual(repair.remaining, 1, "found this run: the exit code says so")
+        XCTAssertEqual(fileSystem.file("/archive/Show/A.mp3"), Data("episode X".utf8), "the record stays")
+        XCTAssertEqual(fileSystem.file("/archive/Show/A (v2).mp3"), Data("episode a, re-edited".utf8))
+        let entries = try index.episodes
+        XCTAssertEqual(entries.map(\.file), ["A.mp3", "A (v2).mp3"])
+        XCTAssertEqual(entries[1].sha256, SHA256.hex(Data("episode a, re-edited".utf8)))
+        XCTAssertEqual(entries[0].replacedBy, "A (v2).mp3")
+        XCTAssertEqual(again.unrecoverable.map(\.file), ["A.mp3"], "still listed")
+        XCTAssertEqual(again.remaining, 0, "known: no later run fails for it")
+        XCTAssertEqual(downloader.requests.count, 2, "not downloaded again")
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/A (v2).mp3", "/archive/Show/A.mp3"])
+    }
+
     func test_verify_folderWithoutArchive_isAnError() async throws {
         fileSystem.put("/elsewhere/readme.txt", Data())
         do {
