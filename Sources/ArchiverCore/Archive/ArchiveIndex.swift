@@ -135,6 +135,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var byGUID: [String: Int] = [:]
     private var byURL: [String: Int] = [:]
     private var byURLKey: [String: Int] = [:]
+    private var files: Set<String> = []
 
     /// The format version this podarchive writes.
     public static let currentVersion = 2
@@ -208,12 +209,16 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     }
 
     /// Every file name the index holds.
-    public var fileNames: Set<String> { Set(episodes.map(\.file)) }
+    public var fileNames: Set<String> { files }
+
+    /// True when an entry records `file` (one lookup).
+    public func holds(file: String) -> Bool { files.contains(file) }
 
     private mutating func reindex() {
         byGUID = [:]
         byURL = [:]
         byURLKey = [:]
+        files = []
         for position in episodes.indices { index(position) }
     }
 
@@ -222,6 +227,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         if let guid = entry.guid { byGUID[guid] = position }
         byURL[entry.url] = position
         byURLKey[EpisodeIdentity.urlKey(entry.url)] = position
+        files.insert(entry.file)
     }
 
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {

@@ -253,6 +253,15 @@ extension Archiver {
                 names.claim(exactly: entry.file)
                 ? entry.file : names.claim(for: episode, template: context.names, feedTitle: feedTitle)
         } else {
+            // The same bytes already in the folder, unindexed (an index rebuilt): that file is this episode.
+            if let existing = unindexedFile(for: episode, in: context, template: context.names),
+                let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(existing).path),
+                hashed.size == result.fileSize, hashed.digest == result.sha256
+            {
+                try? files.removeItem(at: partial.body)
+                setDates(of: context.folder.appendingPathComponent(existing), to: episode.published)
+                return entry(for: episode, file: existing, size: hashed.size, sha256: hashed.digest)
+            }
             name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
         }
         if let slash = name.lastIndex(of: "/") {
@@ -325,7 +334,7 @@ extension Archiver {
         return nil
     }
 
-    private func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {
+    func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {
         ArchiveIndex.Entry(
             key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: file, size: size,
             sha256: sha256, published: episode.published.map(FeedDate.iso8601), archived: FeedDate.iso8601(now()))

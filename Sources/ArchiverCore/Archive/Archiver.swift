@@ -176,9 +176,13 @@ public struct Archiver: Sendable {
         defer { context.lock.unlock() }
         let loadedIndex = context.index
 
-        let (work, skipped, present) = plan(
+        let (planned, plannedSkips, present) = plan(
             fetch, index: &context.index, folder: context.folder, filter: options.filter,
             retryGone: options.retryGone)
+        // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
+        // them rather than keep each twice.
+        let (work, adopted) = try adoptUnindexedFiles(planned, in: &context, options: options)
+        let skipped = plannedSkips + adopted
 
         let title =
             context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
@@ -337,6 +341,45 @@ public struct Archiver: Sendable {
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
         return (work, skipped, present)
+    }
+
+    /// New episodes whose file is already in the folder but not in the index, as the feed describes it: at the
+    /// name this episode would get, with the size the feed gives. Each is hashed and recorded, not downloaded.
+    /// (A file whose size the feed does not give is compared with the download instead; see `place`.)
+    private func adoptUnindexedFiles(
+        _ work: [WorkItem], in context: inout FeedContext, options: SyncOptions
+    ) throws -> (work: [WorkItem], adopted: [(Episode, String)]) {
+        var remaining: [WorkItem] = []
+        var adopted: [(Episode, String)] = []
+        var claimed = context.index.fileNames
+        for item in work {
+            guard case .new(let episode) = item, let length = episode.length, length > 0,
+                let name = unindexedFile(for: episode, in: context, template: options.names), !claimed.contains(name),
+                let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(name).path),
+                hashed.size == length
+            else {
+                remaining.append(item)
+                continue
+            }
+            claimed.insert(name)
+            context.index.record(entry(for: episode, file: name, size: hashed.size, sha256: hashed.digest))
+            adopted.append((episode, name))
+        }
+        if !adopted.isEmpty { try save(context.index, to: context.indexURL) }
+        return (remaining, adopted)
+    }
+
+    /// The file this episode's name would be, when it exists and the index does not list it.
+    func unindexedFile(for episode: Episode, in context: FeedContext, template: NameTemplate) -> String? {
+        let (folders, stem) = template.path(
+            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
+        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
+        let name = folders.map { $0 + "/" }.joined() + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
+        // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
+        guard !context.index.holds(file: name), !Self.isArtwork(name),
+            files.fileExists(atPath: context.folder.appendingPathComponent(name).path)
+        else { return nil }
+        return name
     }
 
     /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)

@@ -69,7 +69,8 @@ extension ArchiveError: LocalizedError {
         case .cannotCreateFolder(let path, let reason):
             return "cannot create archive folder \(path): \(reason)"
         case .damagedIndex(let path, let reason):
-            return "archive index \(path) is damaged (\(reason)); move it aside to rebuild it, nothing was changed"
+            return "archive index \(path) is damaged (\(reason)); nothing was changed. To rebuild it, move it aside "
+                + "and sync again: files already in the folder are adopted, not downloaded twice"
         case .newerIndex(let path, let version):
             return "archive index \(path) has format version \(version), newer than this podarchive understands"
         case .cannotWriteIndex(let path, let reason):

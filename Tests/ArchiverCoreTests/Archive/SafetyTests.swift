@@ -336,6 +336,45 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/A (v2).mp3", "/archive/Show/A.mp3"])
     }
 
+    func test_rebuiltIndex_adoptsTheFilesAlreadyThere_neverDoublingTheArchive() async throws {
+        // The README's advice for a damaged index: move it aside and sync again. The files stay where they are.
+        let feed = Data(
+            """
+            <rss><channel><title>Show</title>
+            <item><title>Sized</title><guid>s</guid><enclosure url="https://example.com/s.mp3" length="13"/></item>
+            <item><title>Unsized</title><guid>u</guid><enclosure url="https://example.com/u.mp3"/></item>
+            <item><title>Changed</title><guid>c</guid><enclosure url="https://example.com/c.mp3"/></item>
+            </channel></rss>
+            """.utf8)
+        downloader.script("https://example.com/s.mp3", [audio("sized episode")])
+        downloader.script("https://example.com/u.mp3", [audio("unsized episode")])
+        downloader.script("https://example.com/c.mp3", [audio("changed episode")])
+        _ = try await sync(feed)
+        let before = try index.episodes
+        try fileSystem.moveItem(
+            at: URL(fileURLWithPath: "/archive/Show/.podarchive/index.json"),
+            to: URL(fileURLWithPath: "/archive/Show/.podarchive/index.json.damaged"))
+        downloader.script("https://example.com/c.mp3", [audio("changed episode, v2")])
+        let requestsBefore = downloader.requests.count
+
+        let rebuilt = try await sync(feed)
+
+        let after = try index.episodes
+        XCTAssertEqual(
+            fileSystem.visibleFiles,
+            [
+                "/archive/Show/Changed (2).mp3", "/archive/Show/Changed.mp3", "/archive/Show/Sized.mp3",
+                "/archive/Show/Unsized.mp3",
+            ],
+            "only the episode whose bytes differ gets a second file")
+        XCTAssertEqual(
+            downloader.requests.dropFirst(requestsBefore).compactMap(\.url?.lastPathComponent), ["u.mp3", "c.mp3"],
+            "a file whose size the feed gives is hashed, not downloaded")
+        XCTAssertEqual(after.first { $0.key == "s" }?.sha256, before.first { $0.key == "s" }?.sha256)
+        XCTAssertEqual(after.first { $0.key == "u" }?.file, "Unsized.mp3")
+        XCTAssertEqual(rebuilt.archived.map(\.lastPathComponent), ["Unsized.mp3", "Changed (2).mp3"])
+    }
+
     func test_verify_folderWithoutArchive_isAnError() async throws {
         fileSystem.put("/elsewhere/readme.txt", Data())
         do {
