@@ -68,8 +68,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var failed: String
         /// The HTTP status of the last failure, when the server answered with one.
         public var status: Int?
-        /// Since when every run got 404 or 410 for it (`YYYY-MM-DDTHH:MM:SSZ`), and how many runs did.
+        /// Since when every run got 404 or 410 for it (`YYYY-MM-DDTHH:MM:SSZ`).
         public var missingSince: String?
+        /// How many runs in a row got 404 or 410 for it.
         public var missingRuns: Int?
         /// When it was recorded as gone upstream (see `goneAfter`): no longer retried by default, no longer a
         /// failure of the run.

@@ -149,7 +149,10 @@ extension Archiver {
         let finalRequest = request
         var onBytes: (@Sendable (Int64) -> Void)?
         if let progress { onBytes = { bytes in progress(bytes, expected.value) } }
-        let transferOptions = DownloadOptions(resumeOffset: offset, admit: admit, progress: onBytes)
+        let transferOptions = DownloadOptions(
+            resumeOffset: offset, admit: admit, progress: onBytes,
+            resumeValidator: offset > 0 ? record?.validator : nil,
+            resumeTotal: offset > 0 ? record?.expectedSize : nil)
         do {
             result = try await Deadline.run(seconds: remaining) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)

@@ -15,15 +15,42 @@ public struct DownloadOptions: Sendable {
     public var admit: (@Sendable (_ response: HTTPURLResponse, _ appending: Bool) -> Error?)?
     /// Reports the file's size as bytes arrive.
     public var progress: (@Sendable (_ bytesInFile: Int64) -> Void)?
+    /// For a resume: the validator sent in `If-Range` (an ETag, else a Last-Modified date) and the whole file's
+    /// size as first announced. A `206` is appended only when it carries the same validator and announces the
+    /// same size; a server that ignores `If-Range` would otherwise splice two versions into one file.
+    public var resumeValidator: String?
+    /// For a resume: the whole file's size as first announced (see `resumeValidator`).
+    public var resumeTotal: Int64?
 
     /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
         resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
-        progress: (@Sendable (Int64) -> Void)? = nil
+        progress: (@Sendable (Int64) -> Void)? = nil, resumeValidator: String? = nil, resumeTotal: Int64? = nil
     ) {
         self.resumeOffset = resumeOffset
         self.admit = admit
         self.progress = progress
+        self.resumeValidator = resumeValidator
+        self.resumeTotal = resumeTotal
+    }
+
+    /// Why a `206` cannot continue the partial file, or nil when it can (see `resumeValidator`).
+    public func refusal(of response: HTTPURLResponse) -> String? {
+        let header = response.value(forHTTPHeaderField: "Content-Range")
+        guard resumeOffset > 0, let range = ContentRange(header), range.start == resumeOffset else {
+            return "a 206 for \(header ?? "no Content-Range") does not continue at byte \(resumeOffset)"
+        }
+        if let validator = resumeValidator {
+            let isETag = validator.hasPrefix("\"") || validator.hasPrefix("W/")
+            let sent = response.value(forHTTPHeaderField: isETag ? "ETag" : "Last-Modified")
+            guard sent == validator else {
+                return "a 206 for \(sent ?? "no validator") instead of \(validator): the file changed"
+            }
+        }
+        if let expected = resumeTotal, range.total != expected {
+            return "a 206 for a file of \(range.total.map(String.init) ?? "unknown") bytes, not \(expected)"
+        }
+        return nil
     }
 }
 

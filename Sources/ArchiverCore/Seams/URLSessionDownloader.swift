@@ -143,10 +143,9 @@ private final class Transfer: @unchecked Sendable {
         self.response = response
         guard Self.isSuccess(response) else { return false }
         let http = response as? HTTPURLResponse
-        if http?.statusCode == 206 {
-            let header = http?.value(forHTTPHeaderField: "Content-Range")
-            guard options.resumeOffset > 0, let range = ContentRange(header), range.start == options.resumeOffset else {
-                failure = DownloadError.unexpectedRange(header ?? "206 without Content-Range")
+        if let http, http.statusCode == 206 {
+            if let refusal = options.refusal(of: http) {
+                failure = DownloadError.unexpectedRange(refusal)
                 return false
             }
             appending = true

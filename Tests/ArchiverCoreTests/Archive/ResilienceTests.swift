@@ -144,6 +144,50 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(archived, changed, "never half of one version and half of another")
     }
 
+    func test_serverIgnoringIfRange_206OfANewVersion_isNeverSpliced() async throws {
+        // A lying server: If-Range says "v1", it answers 206 with the bytes of "v2" anyway.
+        serveFeed()
+        let original = audio
+        let changed = Data(audio.reversed())
+        server.route("/big.mp3") { request, count in
+            if count == 0 {
+                var response = TestResponse.file(original, for: request, etag: "\"v1\"")
+                response.cutAfter = 100_000
+                return response
+            }
+            return TestResponse.file(
+                changed,
+                for: RecordedRequest(
+                    path: request.path,
+                    headers: request.headers
+                        .filter { $0.key != "if-range" }), etag: "\"v2\"")
+        }
+
+        let report = try await sync()
+
+        XCTAssertEqual(report.archived.count, 1)
+        XCTAssertEqual(archived, changed, "never the first 100,000 bytes of v1 followed by the rest of v2")
+        let tries = requests("/big.mp3")
+        XCTAssertEqual(tries.count, 3, "cut, the refused 206, then the whole new file")
+        XCTAssertNil(tries[2].headers["range"])
+    }
+
+    func test_206WhoseTotalShrankUnderTheSameETag_isRefused() async throws {
+        serveFeed()
+        let original = audio
+        let shorter = audio.prefix(200_000)
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(count == 0 ? original : Data(shorter), for: request, etag: "\"v1\"")
+            if count == 0 { response.cutAfter = 100_000 }
+            return response
+        }
+
+        _ = try await sync()
+
+        XCTAssertEqual(archived, Data(shorter), "the partial file of the longer version was not continued")
+        XCTAssertNil(requests("/big.mp3").last?.headers["range"])
+    }
+
     func test_rangeNotSatisfiable_startsOver() async throws {
         serveFeed()
         let audio = self.audio
