@@ -133,9 +133,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// Episodes that could not be archived yet.
     public var failures: [Failure]
 
+    private var byKey: [String: Int] = [:]
     private var byGUID: [String: Int] = [:]
     private var byURL: [String: Int] = [:]
-    private var byURLKey: [String: Int] = [:]
+    /// Several entries can share a URL key (hosts that serve every episode as `e.mp3?id=N`).
+    private var byURLKey: [String: [Int]] = [:]
     private var files: Set<String> = []
 
     /// The format version this podarchive writes.
@@ -181,12 +183,21 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// The archived entry for `episode`: same GUID, else same enclosure URL, else the same URL but for a tracking
     /// query when at most one side has a GUID. A few dictionary lookups, whatever the index's size.
+    ///
+    /// The loose match (same URL but for its query) also needs the same title or the same date: hosts that serve
+    /// every episode as `e.mp3?id=N` must not have episode 3 taken for episode 1.
     public func entry(for episode: Episode) -> Entry? {
+        if let position = byKey[episode.identity] { return episodes[position] }
+        // An episode known only with its URL (its GUID is another's): nothing looser identifies it.
+        if episode.sharesGUID { return nil }
         if let guid = episode.guid, let position = byGUID[guid] { return episodes[position] }
         if let position = byURL[episode.url] { return episodes[position] }
-        if let position = byURLKey[EpisodeIdentity.urlKey(episode.url)] {
+        let published = episode.published.map(FeedDate.iso8601)
+        for position in byURLKey[EpisodeIdentity.urlKey(episode.url)] ?? [] {
             let entry = episodes[position]
-            if episode.guid == nil || entry.guid == nil { return entry }
+            let sameTitle = episode.title != nil && entry.title == episode.title
+            let sameDate = published != nil && entry.published == published
+            if episode.guid == nil || entry.guid == nil, sameTitle || sameDate { return entry }
         }
         return nil
     }
@@ -216,6 +227,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     public func holds(file: String) -> Bool { files.contains(file) }
 
     private mutating func reindex() {
+        byKey = [:]
         byGUID = [:]
         byURL = [:]
         byURLKey = [:]
@@ -225,9 +237,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     private mutating func index(_ position: Int) {
         let entry = episodes[position]
-        if let guid = entry.guid { byGUID[guid] = position }
+        byKey[entry.key] = position
+        // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.
+        if let guid = entry.guid, entry.key == guid || byGUID[guid] == nil { byGUID[guid] = position }
         byURL[entry.url] = position
-        byURLKey[EpisodeIdentity.urlKey(entry.url)] = position
+        byURLKey[EpisodeIdentity.urlKey(entry.url), default: []].append(position)
         files.insert(entry.file)
     }
 

@@ -195,11 +195,15 @@ public struct Archiver: Sendable {
             report.feedUnchanged = true
         }
         var withoutMedia = 0
-        if case .changed(let feed, _) = fetch { withoutMedia = feed.itemsWithoutMedia }
+        var sharedGUIDs = 0
+        if case .changed(let feed, _) = fetch {
+            withoutMedia = feed.itemsWithoutMedia
+            sharedGUIDs = feed.sharedGUIDs
+        }
         onEvent(
             .feedRead(
                 title: title, folder: context.folder, episodes: report.alreadyArchived + work.count, new: work.count,
-                source: source.displayName, withoutMedia: withoutMedia))
+                source: source.displayName, withoutMedia: withoutMedia, sharedGUIDs: sharedGUIDs))
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
 
         let indexedFiles = context.index.fileNames
@@ -322,8 +326,10 @@ public struct Archiver: Sendable {
         case .changed(let feed, _):
             index.title = feed.title ?? index.title
             let listed = Set(feed.episodes.map(\.identity))
+            // Two items of one document are never one episode: an entry answers for the first item it matches.
+            var matched = Set<String>()
             for episode in filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
-                if let entry = index.entry(for: episode) {
+                if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
                     skipped.append((episode, entry.file))
                 } else if !gone.contains(episode.identity) {
                     work.append(.new(episode))

@@ -94,9 +94,11 @@ extension ArchiveError: LocalizedError {
 
 /// Something that happened during a sync, reported as it happens.
 public enum SyncEvent: Sendable, Equatable {
-    /// The feed at `source` was read: how many episodes it lists, how many of them are new, and how many of its
-    /// items have nothing to download (left out).
-    case feedRead(title: String, folder: URL, episodes: Int, new: Int, source: String = "", withoutMedia: Int = 0)
+    /// The feed at `source` was read: how many episodes it lists, how many of them are new, how many of its
+    /// items have nothing to download (left out), and how many share a GUID with an earlier item (kept apart).
+    case feedRead(
+        title: String, folder: URL, episodes: Int, new: Int, source: String = "", withoutMedia: Int = 0,
+        sharedGUIDs: Int = 0)
     /// Episode number `position` (from 0) of the `total` this sync fetches has started downloading.
     case started(Episode, position: Int, total: Int)
     /// Bytes of download `position` so far (a resumed download counts what it kept), and the size it should

@@ -49,8 +49,32 @@ public struct Episode: Equatable, Sendable {
         self.imageURL = imageURL
     }
 
-    /// The key the archive index records the episode under: its GUID, else its enclosure URL.
-    public var identity: String { guid ?? url }
+    /// True when an earlier item of the same document has this GUID but another enclosure: a publisher's
+    /// mistake. The GUID then no longer tells the episodes apart, so this one is known by its GUID and URL.
+    public var sharesGUID = false
+
+    /// The key the archive index records the episode under: its GUID, else its enclosure URL (its GUID and
+    /// enclosure URL when `sharesGUID`).
+    public var identity: String {
+        guard let guid else { return url }
+        return sharesGUID ? guid + "#" + url : guid
+    }
+
+    /// Marks, in document order, each episode whose GUID an earlier one with another enclosure already has.
+    /// Items with the same GUID and the same enclosure are the same episode listed twice, and stay so.
+    public static func keepingApart(_ episodes: [Episode]) -> [Episode] {
+        var firstURL: [String: String] = [:]
+        var result = episodes
+        for index in result.indices {
+            guard let guid = result[index].guid else { continue }
+            if let url = firstURL[guid] {
+                if url != result[index].url { result[index].sharesGUID = true }
+            } else {
+                firstURL[guid] = result[index].url
+            }
+        }
+        return result
+    }
 }
 
 /// A parsed feed: its title and its episodes in document order.
@@ -63,6 +87,8 @@ public struct Feed: Equatable, Sendable {
     public var format: FeedFormat
     /// The show's artwork: `itunes:image`, else RSS `image/url`, else Atom `logo` or `icon`; JSON Feed `icon`.
     public var imageURL: String?
+    /// Episodes that share their GUID with an earlier one (see `Episode.sharesGUID`).
+    public var sharedGUIDs: Int { episodes.count { $0.sharesGUID } }
     /// Items the document lists with nothing to download (no enclosure, no attachment, no `url`): left out of
     /// `episodes`, counted so that a report can say so.
     public var itemsWithoutMedia = 0

@@ -13,13 +13,20 @@ public enum FeedParser {
     /// - Throws: `FeedError.notAFeed` when the bytes are no feed at all (HTML, garbage, empty, cut off
     ///   before any episode).
     public static func parse(_ data: Data, url: URL?, descriptions: Bool = false) throws -> Feed {
+        var feed = try read(data, url: url, descriptions: descriptions)
+        // Publishers reuse GUIDs by mistake; every item of one document is its own episode.
+        if feed.episodes.contains(where: { $0.guid != nil }) { feed.episodes = Episode.keepingApart(feed.episodes) }
+        return feed
+    }
+
+    private static func read(_ data: Data, url: URL?, descriptions: Bool) throws -> Feed {
         let name = url?.absoluteString ?? "(input)"
         // UTF-16 (with a byte-order mark) is re-encoded once, then read like any UTF-8 document.
         if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
             guard let text = String(data: data, encoding: .utf16) else {
                 throw FeedError.notAFeed(url: name, reason: "the document is neither XML nor JSON")
             }
-            return try parse(Data(text.utf8), url: url, descriptions: descriptions)
+            return try read(Data(text.utf8), url: url, descriptions: descriptions)
         }
         switch sniff(data) {
         case .empty:

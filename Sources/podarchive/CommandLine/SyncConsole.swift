@@ -57,7 +57,7 @@ final class SyncConsole: @unchecked Sendable {
     func handle(_ event: SyncEvent) {
         lock.withLock {
             switch event {
-            case .feedRead(let title, _, let episodes, let new, let source, let withoutMedia):
+            case .feedRead(let title, _, let episodes, let new, let source, let withoutMedia, let sharedGUIDs):
                 feedTitle = SyncFormatter.oneLine(title)
                 total = new
                 done = 0
@@ -67,9 +67,14 @@ final class SyncConsole: @unchecked Sendable {
                         withoutMedia == 0
                         ? ""
                         : " (and \(withoutMedia) item\(withoutMedia == 1 ? "" : "s") with nothing to download, left out)"
+                    let shared =
+                        sharedGUIDs == 0
+                        ? ""
+                        : "; \(sharedGUIDs) share\(sharedGUIDs == 1 ? "s" : "") a GUID with an earlier item and "
+                            + "\(sharedGUIDs == 1 ? "is" : "are") kept apart by URL"
                     permanent(
                         "\(feedTitle)\(from): feed lists \(episodes) episode\(episodes == 1 ? "" : "s")\(bare), "
-                            + "\(new) to fetch")
+                            + "\(new) to fetch\(shared)")
                 }
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }

@@ -173,6 +173,45 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(report.archived.count, 2)
     }
 
+    func test_sync_noGUIDsAndURLsDifferingOnlyInTheQuery_areDifferentEpisodes_inOneRunAndAcrossRuns() async throws {
+        // Some hosts serve every episode as the same file name with an id in the query.
+        for id in [1, 2, 3] { downloader.script("https://host.example/e0.mp3?id=\(id)", [audio("episode \(id)")]) }
+        let first = try await sync(
+            rss([
+                ("Episode 1", "https://host.example/e0.mp3?id=1", nil),
+                ("Episode 2", "https://host.example/e0.mp3?id=2", nil),
+            ]))
+
+        let second = try await sync(
+            rss([
+                ("Episode 3", "https://host.example/e0.mp3?id=3", nil),
+                ("Episode 1", "https://host.example/e0.mp3?id=1&utm=x", nil),
+                ("Episode 2", "https://host.example/e0.mp3?id=2", nil),
+            ]))
+
+        XCTAssertEqual(first.archived.map(\.lastPathComponent), ["Episode 1.mp3", "Episode 2.mp3"])
+        XCTAssertEqual(
+            second.archived.map(\.lastPathComponent), ["Episode 3.mp3"], "not 'already archived as Episode 1'")
+        XCTAssertEqual(second.alreadyArchived, 2, "a tracking query on the same episode (same title) still matches")
+    }
+
+    func test_sync_oneGUIDOnThreeDifferentItems_keepsAllThree_andFindsThemNextRun() async throws {
+        let feed = rss([
+            ("First", "https://example.com/1.mp3", "same"), ("Second", "https://example.com/2.mp3", "same"),
+            ("Third", "https://example.com/3.mp3", "same"), ("First", "https://example.com/1.mp3", "same"),
+        ])
+        for number in 1...3 { downloader.script("https://example.com/\(number).mp3", [audio("episode \(number)")]) }
+
+        let first = try await sync(feed)
+        let second = try await sync(feed)
+
+        XCTAssertEqual(first.archived.map(\.lastPathComponent), ["First.mp3", "Second.mp3", "Third.mp3"])
+        XCTAssertEqual(second.archived, [])
+        XCTAssertEqual(second.alreadyArchived, 3, "the item listed twice is one episode")
+        XCTAssertEqual(downloader.requests.count, 3)
+        XCTAssertEqual(try index.episodes.map(\.guid), ["same", "same", "same"], "the GUID is kept as published")
+    }
+
     // MARK: - Filters
 
     func test_sync_withFilter_downloadsOnlyWhatItSelectsAndKeepsOtherFailures() async throws {
