@@ -324,8 +324,64 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// Reads an index of any version up to `currentVersion` (version 1 indexes lack `failures` and `sha256`).
     public static func decode(_ data: Data) throws -> ArchiveIndex {
-        // The hand-written reader takes what podarchive writes; JSONDecoder judges anything else.
+        // The hand-written reader takes what podarchive writes; JSONDecoder judges anything else, unless it is
+        // nested deeper than any index (JSONDecoder recurses, and 150,000 levels overflow the stack).
         if let index = IndexReader.read(data) { return index }
+        guard JSONDepth.maximum(of: data, limit: 64) <= 64 else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "nested deeper than any index"))
+        }
         return try JSONDecoder().decode(ArchiveIndex.self, from: data)
+    }
+
+    /// Why an entry's file could not be used as it is: a path that is empty, absolute, or climbs out (`..`). Nil
+    /// when every file is fine. Such an index was not written by podarchive (names written by older versions,
+    /// under other naming rules, stay valid: only what could leave the folder is refused).
+    public func unsafeFile() -> String? {
+        for entry in episodes {
+            let parts = entry.file.split(separator: "/", omittingEmptySubsequences: false)
+            let safe =
+                !entry.file.isEmpty && !entry.file.hasPrefix("/")
+                && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }
+            if !safe {
+                return "the file \"\(entry.file)\" of \"\(entry.title ?? entry.key)\" is not a name inside the folder"
+            }
+        }
+        return nil
+    }
+}
+
+/// How deeply a JSON document nests, counted without parsing it (brackets inside strings are skipped).
+enum JSONDepth {
+    /// The deepest nesting, or `limit + 1` as soon as it is passed.
+    static func maximum(of data: Data, limit: Int) -> Int {
+        data.withUnsafeBytes { raw -> Int in
+            var depth = 0
+            var deepest = 0
+            var inString = false
+            var escaped = false
+            for byte in raw {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    deepest = max(deepest, depth)
+                    if deepest > limit { return deepest }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
+            }
+            return deepest
+        }
     }
 }

@@ -80,7 +80,8 @@ extension Archiver {
                 report.gone += 1
                 onEvent(.gone(folder: folder, failure: failure))
             }
-            let present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+            // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
+            let present = presentFiles(in: folder, index: context.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             for entry in context.index.episodes {
                 report.files += 1

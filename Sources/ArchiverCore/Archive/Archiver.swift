@@ -390,7 +390,7 @@ public struct Archiver: Sendable {
 
     /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
     /// where the index records files: one directory listing each, never a look-up per episode.
-    private func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
+    func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
         var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
         var subfolders = Set<Substring>()
         for entry in index.episodes {
@@ -589,7 +589,13 @@ public struct Archiver: Sendable {
     }
 
     func loadIndex(at url: URL) throws -> ArchiveIndex? {
-        guard let data = files.contents(atPath: url.path) else { return nil }
+        guard let data = files.contents(atPath: url.path) else {
+            // Something is there that cannot be read (a folder, no permission): not "no index yet".
+            if files.fileExists(atPath: url.path) {
+                throw ArchiveError.damagedIndex(path: url.path, reason: "it is not a readable file")
+            }
+            return nil
+        }
         let index: ArchiveIndex
         do {
             index = try ArchiveIndex.decode(data)
@@ -604,6 +610,9 @@ public struct Archiver: Sendable {
         }
         guard index.version <= ArchiveIndex.currentVersion else {
             throw ArchiveError.newerIndex(path: url.path, version: index.version)
+        }
+        if let problem = index.unsafeFile() {
+            throw ArchiveError.damagedIndex(path: url.path, reason: problem)
         }
         return index
     }

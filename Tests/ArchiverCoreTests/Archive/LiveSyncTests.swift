@@ -168,6 +168,49 @@ final class LiveSyncTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: file.path), audio)
     }
 
+    func test_damagedIndexes_stopTheSyncAndVerifyWithExit5_leavingTheIndexUntouched() async throws {
+        serveFeed([("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("one".utf8)))
+        let root = folder.url
+        let feed = server.url("/feed.xml")
+        _ = try await archiver().sync(.remote(feed), into: root, options: once)
+        let index = root.appendingPathComponent("Loopback Show/.podarchive/index.json")
+        let climbing = """
+            {"version": 2, "feed": "x", "title": "Loopback Show", "episodes": [{"key": "g0", "url": "http://x/1.mp3",
+            "file": "../x.mp3", "size": 3, "archived": "2025-01-01T00:00:00Z"}], "failures": []}
+            """
+        let deep = String(repeating: "[", count: 150_000) + String(repeating: "]", count: 150_000)
+        for damage in [climbing, deep, "a folder"] {
+            try? FileManager.default.removeItem(at: index)
+            if damage == "a folder" {
+                try FileManager.default.createDirectory(at: index, withIntermediateDirectories: false)
+            } else {
+                try Data(damage.utf8).write(to: index)
+            }
+            let requestsBefore = server.requests.count
+            let archiver = archiver()
+            let once = self.once
+
+            let synced = try await withWatchdog(seconds: 20) {
+                await Result { try await archiver.sync(.remote(feed), into: root, options: once) }
+            }
+            let verified = try await withWatchdog(seconds: 20) {
+                await Result { try await archiver.verify(root, repair: true) }
+            }
+
+            for outcome in [synced.map { _ in () }, verified.map { _ in () }] {
+                guard case .failure(let error) = outcome, case .damagedIndex = error as? ArchiveError else {
+                    return XCTFail("\(damage.prefix(20)): expected a damaged index, got \(outcome)")
+                }
+            }
+            XCTAssertEqual(server.requests.count - requestsBefore, 0, "stopped before fetching anything")
+            XCTAssertEqual(folder.visibleFiles(), ["Loopback Show/One.mp3"], "nothing downloaded twice")
+            if damage != "a folder" {
+                XCTAssertEqual(FileManager.default.contents(atPath: index.path), Data(damage.utf8), "left untouched")
+            }
+        }
+    }
+
     func test_sync_diskFillingUpWhileDownloadsRun_stopsWithStorageErrorInsteadOfHanging() async throws {
         // The disk fills after three episodes: the fourth is refused while the next ones are starting. The run
         // stops, cancelling downloads that had only just begun: one of those used to wait forever.

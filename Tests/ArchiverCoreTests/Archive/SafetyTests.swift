@@ -333,6 +333,18 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(fileSystem.visibleFiles.count, 4)
     }
 
+    func test_verify_findsFilesInTheSubfoldersANameTemplateMade() async throws {
+        let feed = rss([("A", "https://example.com/a.mp3", "a")])
+        downloader.script("https://example.com/a.mp3", [audio("episode a")])
+        _ = try await sync(feed, options: SyncOptions(names: try NameTemplate("{feed}/{title}")))
+
+        let report = try await archiver(feed: feed).verify(root, repair: true)
+
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show/Show/A.mp3"])
+        XCTAssertEqual(report.problems, [], "not reported missing")
+        XCTAssertEqual(downloader.requests.count, 1, "and not downloaded again")
+    }
+
     func test_verify_repairThatFails_keepsTheDamagedFile() async throws {
         let feed = rss([("A", "https://example.com/a.mp3", "a")])
         downloader.script("https://example.com/a.mp3", [audio("episode a")])
