@@ -499,6 +499,14 @@ public struct Archiver: Sendable {
 
     func open(folder: URL, source: FeedSource, options: SyncOptions) async throws -> FeedContext {
         let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
+        // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
+        // lock and the partial downloads are written only where the show folder says.
+        if (try? attributes.attributesOfItem(atPath: stateFolder.path))?[.type] as? FileAttributeType
+            == .typeSymbolicLink
+        {
+            throw ArchiveError.storage(
+                path: stateFolder.path, reason: "it is a symbolic link, which podarchive never follows for its state")
+        }
         try createFolder(stateFolder)
         let lock = try await acquireLock(
             stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
@@ -668,13 +676,18 @@ public struct Archiver: Sendable {
 
     static func describe(_ error: Error?) -> String {
         guard let error else { return "unknown error" }
-        if let fileError = error as? FileSystemError { return String(cString: strerror(fileError.code)) }
+        if let fileError = error as? FileSystemError {
+            // O_NOFOLLOW met a link where podarchive keeps its own files.
+            if fileError.code == ELOOP { return "it is a symbolic link, which podarchive never follows for its state" }
+            return String(cString: strerror(fileError.code))
+        }
         if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
             underlying.domain == NSPOSIXErrorDomain
         {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+
         // Foundation's own words ("The operation could not be completed. The volume is read only.") become the
         // system's, as for every other file error.
         if let cocoa = error as? CocoaError, let code = Self.errno(for: cocoa.code) {

@@ -46,7 +46,8 @@ public struct DurableFileWriter: AtomicFileWriting {
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a link planted at this name is refused, never written through.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
@@ -103,7 +104,9 @@ public struct FlockLocker: FileLocking {
     public init() {}
 
     public func tryLock(_ url: URL) throws -> (any HeldLock)? {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a lock file that is a link would have its target overwritten with our PID (from root's
+        // cron, any file on the machine); it is refused instead.
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

@@ -62,7 +62,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
         try Task.checkCancellation()
         // A fresh download starts from an empty file; a resume keeps the bytes until the response says 206.
         let truncate = options.resumeOffset > 0 ? 0 : O_TRUNC
-        let descriptor = open(destination.path, O_RDWR | O_CREAT | O_CLOEXEC | truncate, 0o644)
+        let descriptor = open(destination.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | truncate, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             throw DownloadError.file(path: destination.path, reason: String(cString: strerror(code)), code: code)

@@ -211,6 +211,56 @@ final class LiveSyncTests: XCTestCase {
         }
     }
 
+    func test_linksWhereStateIsKept_areRefused_neverWrittenThrough() async throws {
+        serveFeed([("One", "/1.mp3")])
+        server.route("/1.mp3", .ok(Data("one".utf8)))
+        let root = folder.url.appendingPathComponent("archive")
+        let feed = server.url("/feed.xml")
+        _ = try await archiver().sync(.remote(feed), into: root, options: once)
+        let state = root.appendingPathComponent("Loopback Show/.podarchive")
+        let outside = folder.url.appendingPathComponent("precious.txt")
+        try Data("keep me".utf8).write(to: outside)
+
+        // The lock file is a link to a file outside the archive (root's cron would overwrite any file).
+        let lock = state.appendingPathComponent("lock")
+        try FileManager.default.removeItem(at: lock)
+        try FileManager.default.createSymbolicLink(at: lock, withDestinationURL: outside)
+        let lockOutcome = await Result { try await archiver().sync(.remote(feed), into: root, options: once) }
+        // The whole state folder is a link.
+        try FileManager.default.removeItem(at: lock)
+        let elsewhere = folder.url.appendingPathComponent("elsewhere")
+        try FileManager.default.moveItem(at: state, to: elsewhere)
+        try FileManager.default.createSymbolicLink(at: state, withDestinationURL: elsewhere)
+        let folderOutcome = await Result { try await archiver().sync(.remote(feed), into: root, options: once) }
+
+        for outcome in [lockOutcome, folderOutcome] {
+            guard case .failure(let error) = outcome, case .storage(_, let reason) = error as? ArchiveError else {
+                return XCTFail("expected a storage error, got \(outcome)")
+            }
+            XCTAssertEqual(reason, "it is a symbolic link, which podarchive never follows for its state")
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: outside.path), Data("keep me".utf8))
+    }
+
+    func test_showFolderThatIsALink_isFollowed_asUsersDoToPutAShowOnAnotherDisk() async throws {
+        serveFeed([("One", "/1.mp3"), ("Two", "/2.mp3")])
+        server.route("/1.mp3", .ok(Data("one".utf8)))
+        let root = folder.url.appendingPathComponent("archive")
+        let feed = server.url("/feed.xml")
+        _ = try await archiver().sync(.remote(feed), into: root, options: once)
+        let show = root.appendingPathComponent("Loopback Show")
+        let otherDisk = folder.url.appendingPathComponent("other-disk")
+        try FileManager.default.moveItem(at: show, to: otherDisk)
+        try FileManager.default.createSymbolicLink(at: show, withDestinationURL: otherDisk)
+        server.route("/2.mp3", .ok(Data("two".utf8)))
+
+        let report = try await archiver().sync(.remote(feed), into: root, options: once)
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Two.mp3"])
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: otherDisk.appendingPathComponent("Two.mp3").path), Data("two".utf8))
+    }
+
     func test_sync_diskFillingUpWhileDownloadsRun_stopsWithStorageErrorInsteadOfHanging() async throws {
         // The disk fills after three episodes: the fourth is refused while the next ones are starting. The run
         // stops, cancelling downloads that had only just begun: one of those used to wait forever.
