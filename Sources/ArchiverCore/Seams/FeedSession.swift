@@ -113,7 +113,7 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(RedirectGuard.allows(request.url) ? request : nil)
+        completionHandler(RedirectGuard.refusal(of: response, request: request) == nil ? request : nil)
     }
 
     /// A 401 never completes on Linux unless the challenge is cancelled (see the notes): the 401 is the answer.

@@ -96,17 +96,23 @@ extension URLSessionConfiguration {
 }
 
 /// Only http and https, on every redirect too: libcurl would otherwise follow `ftp:` and worse.
-final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+enum RedirectGuard {
     static func allows(_ url: URL?) -> Bool {
         guard let scheme = url?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }
 
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(Self.allows(request.url) ? request : nil)
+    /// The location a redirect must be refused for, or nil when it may be followed. corelibs turns a `Location`
+    /// of `file:///etc/passwd` or `data:...` into a request for `http://same-host/etc/passwd`, so the header as
+    /// the server sent it is judged, not only the request made from it.
+    static func refusal(of response: HTTPURLResponse, request: URLRequest) -> String? {
+        if let location = response.value(forHTTPHeaderField: "Location")?.trimmingCharacters(in: .whitespaces),
+            FeedURL.hasScheme(location)
+        {
+            let scheme = location.prefix(while: { $0 != ":" }).lowercased()
+            if scheme != "http" && scheme != "https" { return location }
+        }
+        return allows(request.url) ? nil : request.url?.absoluteString ?? "(none)"
     }
 }
 
@@ -309,11 +315,11 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        if RedirectGuard.allows(request.url) {
-            completionHandler(request)
-        } else {
-            transfer(task)?.refusedLocation = request.url?.absoluteString ?? "(none)"
+        if let refused = RedirectGuard.refusal(of: response, request: request) {
+            transfer(task)?.refusedLocation = refused
             completionHandler(nil)
+        } else {
+            completionHandler(request)
         }
     }
 

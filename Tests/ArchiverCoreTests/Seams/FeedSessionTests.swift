@@ -90,6 +90,15 @@ final class FeedSessionTests: XCTestCase {
             is: .transport(url: server.url("/slow.xml").absoluteString, reason: "not complete within 0.5 seconds"))
     }
 
+    func test_load_redirectToAFileURL_isRefusedNamingIt() async {
+        server.route("/feed.xml", .redirect(to: "file:///etc/passwd"))
+
+        await assertFeedError(
+            "/feed.xml",
+            is: .refusedRedirect(url: server.url("/feed.xml").absoluteString, location: "file:///etc/passwd"))
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml"])
+    }
+
     func test_load_redirectToAnotherScheme_isRefused() async {
         server.route("/feed.xml", .redirect(to: "ftp://127.0.0.1/feed.xml"))
 

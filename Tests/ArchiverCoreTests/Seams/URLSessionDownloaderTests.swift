@@ -73,6 +73,22 @@ final class URLSessionDownloaderTests: XCTestCase {
         }
     }
 
+    func test_download_redirectToAFileOrDataURL_isRefusedAndNothingElseIsRequested() async throws {
+        // corelibs would request http://127.0.0.1:port/etc/passwd and report the server's 404.
+        for location in ["file:///etc/passwd", "data:audio/mpeg;base64,AAAA"] {
+            server.route("/trick.mp3", .redirect(to: location))
+
+            do {
+                _ = try await URLSessionDownloader().download(
+                    URLRequest(url: server.url("/trick.mp3")), to: destination)
+                XCTFail("the redirect to \(location) must be refused")
+            } catch {
+                XCTAssertEqual(error as? DownloadError, .refusedRedirect(location: location))
+            }
+        }
+        XCTAssertEqual(Set(server.requestedPaths), ["/trick.mp3"], "no request for /etc/passwd")
+    }
+
     func test_download_httpRedirect_isFollowed() async throws {
         server.route("/old.mp3", .redirect(to: "/new.mp3", status: 301))
         server.route("/new.mp3", .ok(Data("moved audio".utf8)))
