@@ -53,7 +53,12 @@ public enum FileNamer {
         while let last = trimmed.last, last == "." || last == " " { trimmed = trimmed.dropLast() }
         var name = truncate(String(trimmed), toBytes: maximumBytes)
         while let last = name.last, last == "." || last == " " { name.removeLast() }
-        if isWindowsDeviceName(name) { name = truncate(name, toBytes: maximumBytes - 1) + "_" }
+        // Windows reads the part before the first dot ("nul.txt" is NUL): the mark goes right after that part, so
+        // an extension added later keeps it reserved-free, and sanitizing again changes nothing.
+        if isWindowsDeviceName(name) {
+            let base = name.prefix(while: { $0 != "." && $0 != " " })
+            name = truncate(base + "_" + name.dropFirst(base.count), toBytes: maximumBytes)
+        }
         return name
     }
 

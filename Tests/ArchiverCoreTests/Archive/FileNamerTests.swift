@@ -21,6 +21,19 @@ final class FileNamerTests: XCTestCase {
         XCTAssertEqual(FileNamer.sanitize("Console"), "Console")
     }
 
+    func test_sanitize_deviceNameBeforeAnExtension_isMarkedOnce_whereWindowsLooks() {
+        // Windows reserves "nul.txt" and "aux.tar.gz" as it does "nul": the part before the first dot counts.
+        XCTAssertEqual(FileNamer.sanitize("nul.txt"), "nul_.txt")
+        XCTAssertEqual(FileNamer.sanitize("aux.tar.gz"), "aux_.tar.gz")
+        XCTAssertEqual(FileNamer.sanitize("con .mp3"), "con_ .mp3")
+        for name in ["nul.txt", "aux.tar.gz", "con .mp3", "CON"] {
+            let once = FileNamer.sanitize(name)
+            XCTAssertEqual(FileNamer.sanitize(once), once, "sanitizing again adds nothing: \(name)")
+            let file = FileNamer.fileName(stem: once, extension: "mp3")
+            XCTAssertEqual(FileNamer.sanitize(file), file, "\(file) is no device name on Windows")
+        }
+    }
+
     func test_sanitize_controlCharactersAndWhitespace_areRemovedOrCollapsed() {
         XCTAssertEqual(FileNamer.sanitize("Bell\u{7}Nul\u{0}\u{FFFD}Tab\tLine\nFeed"), "BellNulTab Line Feed")
         XCTAssertEqual(FileNamer.sanitize("  lots   of \u{A0} space  "), "lots of space")
