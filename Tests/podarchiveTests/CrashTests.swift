@@ -122,6 +122,37 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(bigRequests().last?.headers["if-range"], "\"b\"")
     }
 
+    func test_repairKilledMidDownload_leavesTheDamagedFileInPlace_andTheNextRepairFixesIt() throws {
+        serveBig()
+        XCTAssertEqual(try start().wait().status, 0)
+        let file = folder.url.appendingPathComponent("archive/Crash Show/Big.mp3")
+        var damaged = big
+        damaged[1_000] ^= 0xFF
+        try damaged.write(to: file)
+        let big = self.big
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(big, for: request, etag: "\"b\"")
+            if count == 1 { response.trickle = (chunk: 65_536, interval: 0.05) }
+            return response
+        }
+        let repair = try ProcessRunner.start(
+            ProcessRunner.podarchive, ["verify", "archive", "--repair"], environment: environment(),
+            currentDirectory: folder.url)
+        XCTAssertTrue(server.waitUntilSent(1_000_000, of: "/big.mp3"))
+
+        repair.kill()
+        _ = repair.wait()
+
+        XCTAssertEqual(FileManager.default.contents(atPath: file.path), damaged, "still in place, never moved aside")
+        let again = try ProcessRunner.run(
+            ProcessRunner.podarchive, ["verify", "archive", "--repair"], environment: environment(),
+            currentDirectory: folder.url)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        try assertArchiveIsWhole()
+        XCTAssertEqual(
+            folder.files().filter { $0.contains("damaged-") }, [], "no copy of the damaged file is left behind")
+    }
+
     func test_ctrlCMidBody_stopsCleanlyWithExit130_andTheNextRunResumes() throws {
         try assertStopsCleanly(on: SIGINT, exitingWith: 130)
     }

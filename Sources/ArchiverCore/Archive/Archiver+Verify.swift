@@ -98,7 +98,9 @@ extension Archiver {
             guard repair, !damaged.isEmpty else { continue }
             var names = NameAllocator(taken: present.union(context.index.fileNames))
             for (entry, problem) in damaged {
-                let aside = try setAside(entry.file, in: context)
+                // The damaged file stays where it is while its replacement downloads (a repair killed or failing
+                // there leaves it untouched); it is set aside only for the rename that replaces it.
+                var aside: URL?
                 do {
                     let fetched = try await fetch(.missing(entry), in: context.paths, options: options)
                     if case .downloaded(let result) = fetched, let recorded = entry.sha256,
@@ -106,7 +108,6 @@ extension Archiver {
                     {
                         // The publisher's file is not the one archived: what was archived stays the record of what
                         // was published (damaged as it is), and the new content is a version of its own.
-                        if let aside { try? mover.moveItem(at: aside, to: folder.appendingPathComponent(entry.file)) }
                         let version = try placeVersion(result, of: entry, in: &context, names: &names)
                         var unrecoverable = problem
                         unrecoverable.replacedBy = version
@@ -114,6 +115,7 @@ extension Archiver {
                         onEvent(.upstreamChanged(unrecoverable, version: version))
                         continue
                     }
+                    aside = try setAside(entry.file, in: context)
                     _ = try complete(fetched, item: .missing(entry), in: &context, names: &names)
                     if let aside { try? files.removeItem(at: aside) }
                     report.repaired.append(problem)
@@ -181,11 +183,11 @@ extension Archiver {
         throw EpisodeFailure.storage("no free name for a new version of \(entry.file)")
     }
 
-    /// Moves a damaged file into the state folder while its replacement downloads.
+    /// Moves a damaged file into the state folder for the rename that replaces it.
     private func setAside(_ file: String, in context: FeedContext) throws -> URL? {
         let source = context.folder.appendingPathComponent(file)
         guard files.fileExists(atPath: source.path) else { return nil }
-        let aside = context.stateFolder.appendingPathComponent("damaged-\(StableName.of(file))")
+        let aside = context.stateFolder.appendingPathComponent(Self.asideName(for: file))
         try? files.removeItem(at: aside)
         do {
             try mover.moveItem(at: source, to: aside)
@@ -194,6 +196,8 @@ extension Archiver {
         }
         return aside
     }
+
+    static func asideName(for file: String) -> String { "damaged-\(StableName.of(file))" }
 
     /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
     private func feedFolders(in directory: URL) throws -> [URL] {

@@ -513,6 +513,7 @@ public struct Archiver: Sendable {
         removeLeftoverTemporaries(in: stateFolder)
         do {
             let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            if let index { restoreSetAside(in: stateFolder, folder: folder, index: index) }
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
             return FeedContext(
                 folder: folder, stateFolder: stateFolder,
@@ -533,6 +534,27 @@ public struct Archiver: Sendable {
         let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             try? files.removeItem(at: stateFolder.appendingPathComponent(name))
+        }
+    }
+
+    /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
+    /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
+    private func restoreSetAside(in stateFolder: URL, folder: URL, index: ArchiveIndex) {
+        let names = ((try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []).filter {
+            $0.hasPrefix("damaged-")
+        }
+        guard !names.isEmpty else { return }
+        let byAside = Dictionary(
+            index.episodes.map { (Self.asideName(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
+        for name in names {
+            let aside = stateFolder.appendingPathComponent(name)
+            guard let file = byAside[name] else { continue }
+            let original = folder.appendingPathComponent(file)
+            if files.fileExists(atPath: original.path) {
+                try? files.removeItem(at: aside)
+            } else {
+                try? mover.moveItem(at: aside, to: original)
+            }
         }
     }
 

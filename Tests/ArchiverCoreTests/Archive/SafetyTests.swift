@@ -333,6 +333,31 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(fileSystem.visibleFiles.count, 4)
     }
 
+    func test_verify_repairKilledMidDownload_leavesTheFileInPlace_andLeftoverCopiesAreResolved() async throws {
+        let feed = rss([("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b")])
+        downloader.script("https://example.com/a.mp3", [audio("episode a")])
+        downloader.script("https://example.com/b.mp3", [audio("episode b")])
+        _ = try await sync(feed)
+        // A repair that fails mid-download (the server went away) never moved the damaged file.
+        fileSystem.put("/archive/Show/A.mp3", Data("episode X".utf8))
+        downloader.script("https://example.com/a.mp3", [SpyDownloader.Canned(error: .transport("connection lost"))])
+        _ = try await archiver(feed: feed).verify(
+            root, repair: true, options: SyncOptions(retry: RetryPolicy(retries: 0)))
+        XCTAssertEqual(fileSystem.file("/archive/Show/A.mp3"), Data("episode X".utf8))
+        // An older podarchive killed mid-repair left copies: one whose file is gone, one whose file is back.
+        let state = "/archive/Show/.podarchive/"
+        try fileSystem.moveItem(
+            at: URL(fileURLWithPath: "/archive/Show/B.mp3"),
+            to: URL(fileURLWithPath: state + "damaged-" + String(SHA256.hex(Data("B.mp3".utf8)).prefix(16))))
+        fileSystem.put(state + "damaged-" + String(SHA256.hex(Data("A.mp3".utf8)).prefix(16)), Data("stale copy".utf8))
+
+        let report = try await archiver(feed: feed).verify(root, repair: false)
+
+        XCTAssertEqual(report.problems.map(\.file), ["A.mp3"], "B is back in place, A is still the damaged one")
+        XCTAssertEqual(fileSystem.file("/archive/Show/B.mp3"), Data("episode b".utf8))
+        XCTAssertEqual(fileSystem.allFiles.filter { $0.contains("damaged-") }, [], "no copy outlives a run")
+    }
+
     func test_verify_findsFilesInTheSubfoldersANameTemplateMade() async throws {
         let feed = rss([("A", "https://example.com/a.mp3", "a")])
         downloader.script("https://example.com/a.mp3", [audio("episode a")])
