@@ -168,8 +168,20 @@ public struct Archiver: Sendable {
             guard case .changed(let feed, _) = first else {
                 throw FeedError.httpStatus(url: source.displayName, status: 304)
             }
-            let folder = try chooseFolder(for: feed, source: source, in: root)
+            var folder = try chooseFolder(for: feed, source: source, in: root)
             context = try await open(folder: folder, source: source, options: options)
+            // Chosen before the lock: another show of the same title may have taken the folder while this run
+            // waited for it. Under the lock the choice is made again, until the folder is this show's.
+            var attempts = 0
+            while !Self.belongs(feed, source: source, to: context.index) {
+                context.lock.unlock()
+                attempts += 1
+                guard attempts < 100 else {
+                    throw ArchiveError.cannotCreateFolder(path: folder.path, reason: "other shows keep taking it")
+                }
+                folder = try chooseFolder(for: feed, source: source, in: root)
+                context = try await open(folder: folder, source: source, options: options)
+            }
             try register(source, folder: folder.lastPathComponent, in: root)
             fetch = first
         }
@@ -601,13 +613,16 @@ public struct Archiver: Sendable {
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 ArchiveIndex.fileName)
             guard let existing = try? loadIndex(at: indexURL) else { return folder }
-            if existing.feed == source.displayName || feed.episodes.contains(where: { existing.entry(for: $0) != nil })
-            {
-                return folder
-            }
+            if Self.belongs(feed, source: source, to: existing) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
+    }
+
+    /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
+    /// with it (the same show at a new URL).
+    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
+        index.feed == source.displayName || feed.episodes.contains(where: { index.entry(for: $0) != nil })
     }
 
     func createFolder(_ url: URL) throws {

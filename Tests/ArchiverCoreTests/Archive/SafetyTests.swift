@@ -480,6 +480,44 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show (2)/X.mp3", "/archive/Show/One.mp3"])
     }
 
+    func test_sync_twoShowsOfOneTitleAtOnce_withWait_neverShareAFolder() async throws {
+        // Show B picks "Show" while show A, syncing for the first time, holds the folder's lock; A finishes while B
+        // waits. Under the lock, B must see that the folder is now A's.
+        let fileSystem = self.fileSystem
+        let lockPath = "/archive/Show/.podarchive/lock"
+        fileSystem.holdLock(lockPath, by: 4242)
+        let indexOfA = ArchiveIndex(
+            feed: "https://a.example/feed", title: "Show",
+            episodes: [
+                ArchiveIndex.Entry(
+                    key: "a1", guid: "a1", title: "A1", url: "https://a.example/1.mp3", file: "A1.mp3", size: 2,
+                    published: nil, archived: "2025-01-01T00:00:00Z")
+            ])
+        downloader.script("https://b.example/1.mp3", [audio("b1")])
+        let showB = Archiver(
+            fetcher: StubFetcher(
+                logger: logger, feedURL: "https://b.example/feed", body: rss([("B1", "https://b.example/1.mp3", "b1")])),
+            downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
+            locker: fileSystem, hasher: fileSystem, now: { Date() },
+            sleep: { _ in
+                // Show A finishes while B polls the lock.
+                if fileSystem.file("/archive/Show/.podarchive/index.json") == nil {
+                    fileSystem.put("/archive/Show/A1.mp3", Data("a1".utf8))
+                    fileSystem.put("/archive/Show/.podarchive/index.json", try indexOfA.encoded())
+                    fileSystem.releaseLock(lockPath)
+                }
+            })
+
+        let report = try await showB.sync(
+            .remote(URL(string: "https://b.example/feed")!), into: root, options: SyncOptions(lockWait: 5))
+
+        XCTAssertEqual(report.folder.path, "/archive/Show (2)")
+        XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show (2)/B1.mp3", "/archive/Show/A1.mp3"])
+        XCTAssertEqual(
+            try ArchiveIndex.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))).feed,
+            "https://a.example/feed", "A's index is A's alone")
+    }
+
     func test_sync_indexFromVersion1_isReadAndItsEpisodesAreNotDownloadedAgain() async throws {
         let v1 = """
             {"version": 1, "feed": "\(feedURL)", "title": "Show", "episodes": [
