@@ -212,6 +212,21 @@ final class SafetyTests: XCTestCase {
         XCTAssertEqual(try index.episodes.map(\.guid), ["same", "same", "same"], "the GUID is kept as published")
     }
 
+    func test_sync_manyFailures_writeTheIndexAFewTimes_notOncePerFailure() async throws {
+        // 50,000 failing episodes rewrote (and fsynced) the whole index after each: quadratic in the feed's size.
+        let items = (0..<2_000).map {
+            ("Episode \($0)", "https://example.com/\($0).mp3", "g\($0)") as (String, String, String?)
+        }
+        for (_, url, _) in items { downloader.script(url, [SpyDownloader.Canned(status: 404)]) }
+
+        let report = try await sync(rss(items), options: SyncOptions(retry: RetryPolicy(retries: 0)))
+
+        XCTAssertEqual(report.failed.count, 2_000)
+        XCTAssertEqual(try index.failures.count, 2_000, "every failure is recorded when the run ends")
+        let indexWrites = fileSystem.atomicWrites.filter { $0.hasSuffix("/index.json") }.count
+        XCTAssertLessThanOrEqual(indexWrites, 2, "written when the run ends, not once per failure")
+    }
+
     // MARK: - Filters
 
     func test_sync_withFilter_downloadsOnlyWhatItSelectsAndKeepsOtherFailures() async throws {
