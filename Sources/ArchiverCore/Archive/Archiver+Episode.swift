@@ -175,7 +175,8 @@ extension Archiver {
         guard let http = result.response as? HTTPURLResponse else { return result }
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
-            of: result, expectedSize: loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize })
+            of: result, expectedSize: loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize },
+            feedLength: episode.length)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected { discard(partial) }
             if failure == .htmlPage || failure == .emptyBody { discard(partial) }
@@ -390,9 +391,20 @@ extension Archiver {
 
 /// The checks a finished download must pass before it is renamed into place.
 enum DownloadCheck {
-    static func failure(of result: DownloadResult, expectedSize: Int64? = nil) -> EpisodeFailure? {
+    static func failure(of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil)
+        -> EpisodeFailure?
+    {
         if let http = result.response as? HTTPURLResponse {
             guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
+            // A body that ends when the connection closes (no Content-Length, not chunked) cannot tell a cut from
+            // the end: when the feed announced more, it is taken for a cut, kept, and fetched on.
+            let delimitedByClose =
+                http.value(forHTTPHeaderField: "Content-Length") == nil
+                && http.value(forHTTPHeaderField: "Content-Range") == nil
+                && !(http.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased().contains("chunked") ?? false)
+            if delimitedByClose, expectedSize == nil, let feedLength, feedLength > result.fileSize {
+                return .lengthMismatch(expected: feedLength, received: result.fileSize)
+            }
             let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
             if encoding == "identity", let declared = http.value(forHTTPHeaderField: "Content-Length"),
                 let expected = Int64(declared.trimmingCharacters(in: .whitespaces)), expected != result.bytesWritten

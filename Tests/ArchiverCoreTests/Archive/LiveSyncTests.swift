@@ -261,6 +261,29 @@ final class LiveSyncTests: XCTestCase {
             FileManager.default.contents(atPath: otherDisk.appendingPathComponent("Two.mp3").path), Data("two".utf8))
     }
 
+    func test_sync_bodyEndingWhenTheConnectionCloses_shortOfTheFeedsLength_isACutNotAnEpisode() async throws {
+        let audio = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let feed = """
+            <rss version="2.0"><channel><title>Loopback Show</title><item><title>Close delimited</title><guid>c</guid>
+            <enclosure url="/close.mp3" length="300000" type="audio/mpeg"/></item></channel></rss>
+            """
+        server.route("/feed.xml", .ok(feed, type: "application/rss+xml"))
+        server.route("/close.mp3") { _, count in
+            TestResponse(
+                headers: [("Content-Type", "audio/mpeg")], body: audio, cutAfter: count == 0 ? 100_000 : nil,
+                omitContentLength: true)
+        }
+
+        let first = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
+        let second = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
+
+        XCTAssertEqual(first.failed.map(\.failure), [.lengthMismatch(expected: 300_000, received: 100_000)])
+        XCTAssertEqual(first.archived, [], "a cut body is never archived as the episode")
+        XCTAssertEqual(second.archived.map(\.lastPathComponent), ["Close delimited.mp3"])
+        let file = folder.url.appendingPathComponent("Loopback Show/Close delimited.mp3")
+        XCTAssertEqual(FileManager.default.contents(atPath: file.path), audio)
+    }
+
     func test_sync_diskFillingUpWhileDownloadsRun_stopsWithStorageErrorInsteadOfHanging() async throws {
         // The disk fills after three episodes: the fourth is refused while the next ones are starting. The run
         // stops, cancelling downloads that had only just begun: one of those used to wait forever.
