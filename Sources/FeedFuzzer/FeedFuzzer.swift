@@ -22,6 +22,7 @@ public func fuzzFeedReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     // The index reader against JSONDecoder: whatever the fast reader accepts, JSONDecoder must read the same.
     if let fast = try? ArchiveIndex.decode(data) {
+        _ = fast.unsafeFile()
         guard let reference = try? JSONDecoder().decode(ArchiveIndex.self, from: data), reference == fast,
             reference.version == fast.version
         else { fatalError("the index reader and JSONDecoder disagree") }

@@ -30,6 +30,17 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    func test_everyRegressionInput_asAnIndex_readsOrIsRefused_neverCrashes() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
+        for name in names {
+            guard let index = try? ArchiveIndex.decode(Fixtures.data("fuzz/regressions/\(name)")) else { continue }
+            if name == "index-climbing.json" {
+                XCTAssertNotNil(index.unsafeFile(), "an entry outside the folder is named as the damage")
+            }
+        }
+        XCTAssertThrowsError(try ArchiveIndex.decode(Fixtures.data("fuzz/regressions/index-deep-nesting.json")))
+    }
+
     func test_deepNesting_isReadWithoutRecursion() throws {
         XCTAssertEqual(try parse("deep-nesting.xml").episodes.map(\.title), ["deep"])
     }
