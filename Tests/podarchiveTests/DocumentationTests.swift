@@ -150,4 +150,29 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(lines[3], ["My Show", "Mystery"])
         XCTAssertEqual(lines[4], ["--jobs"])
     }
+
+    func test_fishCompletion_completesFolderNamesWithSpacesAsOneAndOptionsPerCommand() throws {
+        let fish = URL(fileURLWithPath: "/usr/bin/fish")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: fish.path), "fish is not installed")
+        let folder = try TemporaryFolder("fish-completion")
+        defer { folder.remove() }
+        for name in ["My Show", "Mystery"] {
+            try FileManager.default.createDirectory(
+                at: folder.url.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let script = folder.url.appendingPathComponent("podarchive.fish")
+        try Data(Completions.script(for: "fish")!.utf8).write(to: script)
+
+        func complete(_ line: String) throws -> [String] {
+            let result = try ProcessRunner.run(
+                fish, ["-c", "cd '\(folder.url.path)'; source '\(script.path)'; complete -C '\(line)'"],
+                environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+            return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        }
+
+        XCTAssertEqual(try complete("podarchive verify M"), ["My Show/", "Mystery/"])
+        XCTAssertEqual(try complete("podarchive sync --to My"), ["My Show/", "Mystery/"])
+        XCTAssertEqual(try complete("podarchive verify --jo"), ["--jobs"])
+        XCTAssertEqual(try complete("podarchive list --re"), [], "list has no --repair")
+    }
 }
