@@ -19,10 +19,15 @@ struct CommandLineTool: Sendable {
 
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
+        // The crash tests make the debug binary kill itself at a named point; a release binary has no such switch.
+        #if DEBUG
+            let crashPoint = environment.variables["PODARCHIVE_TEST_CRASH"]
+        #else
+            let crashPoint: String? = nil
+        #endif
         return CommandLineTool(
             environment: environment, output: StandardStream.output, errors: StandardStream.error,
-            makeArchiver: { liveArchiver(crashingAt: environment.variables["PODARCHIVE_TEST_CRASH"]) },
-            terminal: TerminalInfo.detect(environment))
+            makeArchiver: { liveArchiver(crashingAt: crashPoint) }, terminal: TerminalInfo.detect(environment))
     }
 
     /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
