@@ -136,8 +136,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var byKey: [String: Int] = [:]
     private var byGUID: [String: Int] = [:]
     private var byURL: [String: Int] = [:]
-    /// Several entries can share a URL key (hosts that serve every episode as `e.mp3?id=N`).
-    private var byURLKey: [String: [Int]] = [:]
+    /// The first entry with each URL key; the others, rare (hosts that serve every episode as `e.mp3?id=N`),
+    /// in `moreByURLKey`, so that a plain index costs no array per entry.
+    private var byURLKey: [String: Int] = [:]
+    private var moreByURLKey: [String: [Int]] = [:]
     private var files: Set<String> = []
 
     /// The format version this podarchive writes.
@@ -193,7 +195,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         if let guid = episode.guid, let position = byGUID[guid] { return episodes[position] }
         if let position = byURL[episode.url] { return episodes[position] }
         let published = episode.published.map(FeedDate.iso8601)
-        for position in byURLKey[EpisodeIdentity.urlKey(episode.url)] ?? [] {
+        let key = EpisodeIdentity.urlKey(episode.url)
+        for position in (byURLKey[key].map { [$0] } ?? []) + (moreByURLKey[key] ?? []) {
             let entry = episodes[position]
             let sameTitle = episode.title != nil && entry.title == episode.title
             let sameDate = published != nil && entry.published == published
@@ -231,17 +234,24 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         byGUID = [:]
         byURL = [:]
         byURLKey = [:]
+        moreByURLKey = [:]
         files = []
         for position in episodes.indices { index(position) }
     }
 
     private mutating func index(_ position: Int) {
         let entry = episodes[position]
-        byKey[entry.key] = position
+        // Only keys that neither the GUID nor the URL give (a shared GUID, a new version) need a table of their own.
+        if entry.key != entry.guid && entry.key != entry.url { byKey[entry.key] = position }
         // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.
         if let guid = entry.guid, entry.key == guid || byGUID[guid] == nil { byGUID[guid] = position }
-        byURL[entry.url] = position
-        byURLKey[EpisodeIdentity.urlKey(entry.url), default: []].append(position)
+        if byURL[entry.url] == nil || entry.key == entry.url || entry.key == entry.guid { byURL[entry.url] = position }
+        let urlKey = EpisodeIdentity.urlKey(entry.url)
+        if byURLKey[urlKey] == nil {
+            byURLKey[urlKey] = position
+        } else {
+            moreByURLKey[urlKey, default: []].append(position)
+        }
         files.insert(entry.file)
     }
 
@@ -338,16 +348,32 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// when every file is fine. Such an index was not written by podarchive (names written by older versions,
     /// under other naming rules, stay valid: only what could leave the folder is refused).
     public func unsafeFile() -> String? {
-        for entry in episodes {
-            let parts = entry.file.split(separator: "/", omittingEmptySubsequences: false)
-            let safe =
-                !entry.file.isEmpty && !entry.file.hasPrefix("/")
-                && parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") }
-            if !safe {
-                return "the file \"\(entry.file)\" of \"\(entry.title ?? entry.key)\" is not a name inside the folder"
-            }
+        for entry in episodes where !Self.isInside(entry.file) {
+            return "the file \"\(entry.file)\" of \"\(entry.title ?? entry.key)\" is not a name inside the folder"
         }
         return nil
+    }
+
+    /// A relative path of non-empty parts, none `.` or `..`, no NUL: read a byte at a time (it runs for every
+    /// entry of every index read, 10,000 of them for a long show).
+    static func isInside(_ path: String) -> Bool {
+        var part = 0  // bytes in the current part
+        var dots = 0  // of which dots, while only dots
+        for byte in path.utf8 {
+            switch byte {
+            case 0: return false
+            case UInt8(ascii: "/"):
+                if part == 0 || (part == dots && dots <= 2) { return false }
+                part = 0
+                dots = 0
+            case UInt8(ascii: "."):
+                if part == dots { dots += 1 }
+                part += 1
+            default:
+                part += 1
+            }
+        }
+        return part > 0 && !(part == dots && dots <= 2)
     }
 }
 

@@ -188,7 +188,7 @@ public struct Archiver: Sendable {
         defer { context.lock.unlock() }
         let loadedIndex = context.index
 
-        let (planned, plannedSkips, present) = plan(
+        let (planned, plannedSkips, present, leftOut) = plan(
             fetch, index: &context.index, folder: context.folder, filter: options.filter,
             retryGone: options.retryGone)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
@@ -324,11 +324,8 @@ public struct Archiver: Sendable {
             try save(context.index, to: context.indexURL)
         }
         // Only a completed run earns the right to skip the feed next time it is unchanged.
-        if case .changed(let feed, var validators) = fetch {
-            let failing = Set(context.index.failures.map(\.key))
-            validators.incomplete =
-                report.artworkFailure != nil
-                || feed.episodes.contains { !failing.contains($0.identity) && context.index.entry(for: $0) == nil }
+        if case .changed(_, var validators) = fetch {
+            validators.incomplete = report.artworkFailure != nil || leftOut > 0
             validators.sidecars = options.metadata
             try saveRecord(validators, to: context.validatorsURL)
         }
@@ -340,10 +337,12 @@ public struct Archiver: Sendable {
     /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
     func plan(
         _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool = false
-    ) -> (work: [WorkItem], skipped: [(Episode, String)], present: Set<String>) {
+    ) -> (work: [WorkItem], skipped: [(Episode, String)], present: Set<String>, leftOut: Int) {
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
+        // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
+        var leftOut = 0
         // Gone upstream: not tried again unless asked (they are still listed by `verify`).
         let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
         switch fetch {
@@ -352,7 +351,15 @@ public struct Archiver: Sendable {
             let listed = Set(feed.episodes.map(\.identity))
             // Two items of one document are never one episode: an entry answers for the first item it matches.
             var matched = Set<String>()
-            for episode in filter.apply(to: feed.episodes) where inFeed.insert(episode.identity).inserted {
+            let selected = filter.apply(to: feed.episodes)
+            if selected.count < feed.episodes.count {
+                let chosen = Set(selected.map(\.identity))
+                let failing = Set(index.failures.map(\.key))
+                leftOut = feed.episodes.count {
+                    !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
+                }
+            }
+            for episode in selected where inFeed.insert(episode.identity).inserted {
                 if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
                     skipped.append((episode, entry.file))
                 } else if !gone.contains(episode.identity) {
@@ -370,7 +377,7 @@ public struct Archiver: Sendable {
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
-        return (work, skipped, present)
+        return (work, skipped, present, leftOut)
     }
 
     /// New episodes whose file is already in the folder but not in the index, as the feed describes it: at the
@@ -440,7 +447,7 @@ public struct Archiver: Sendable {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let (work, skipped, present) = plan(
+        let (work, skipped, present, _) = plan(
             fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
         var names = NameAllocator(taken: present.union(index.fileNames), sidecars: options.metadata)

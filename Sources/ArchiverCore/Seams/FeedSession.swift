@@ -95,7 +95,12 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        fetch(dataTask)?.response = response
+        if let fetch = fetch(dataTask) {
+            fetch.response = response
+            // One allocation for the whole body when the server says its size (decoded bodies only grow past it).
+            let announced = response.expectedContentLength
+            if announced > 0 { fetch.body.reserveCapacity(Int(min(announced, fetch.limit))) }
+        }
         completionHandler(.allow)
     }
 

@@ -33,4 +33,22 @@ final class ArchiveIndexTests: XCTestCase {
         let index = ArchiveIndex(feed: "f", title: nil)
         XCTAssertEqual(try ArchiveIndex.decode(try index.encoded()), index)
     }
+
+    func test_unsafeFile_namesAnEntryThatCouldLeaveTheFolder() {
+        func index(_ file: String) -> ArchiveIndex {
+            ArchiveIndex(
+                feed: "f", title: nil,
+                episodes: [
+                    ArchiveIndex.Entry(
+                        key: "k", title: "T", url: "https://e.x/1.mp3", file: file, size: 1, published: nil,
+                        archived: "2025-01-01T00:00:00Z")
+                ])
+        }
+        for unsafe in ["../x.mp3", "a/../../x.mp3", "/etc/passwd", "", "a//b.mp3", ".", "a/..", "a/", "x\0.mp3"] {
+            XCTAssertNotNil(index(unsafe).unsafeFile(), unsafe)
+        }
+        for safe in ["x.mp3", "Season 2/007 x.mp3", "...mp3", "a/...", "x..mp3", "é/ü.mp3"] {
+            XCTAssertNil(index(safe).unsafeFile(), safe)
+        }
+    }
 }
