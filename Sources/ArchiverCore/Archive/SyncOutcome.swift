@@ -76,7 +76,8 @@ extension ArchiveError: LocalizedError {
         case .cannotWriteIndex(let path, let reason):
             return "cannot write archive index \(path): \(reason)"
         case .storage(let path, let reason):
-            return "cannot write \(path): \(reason); stopped, nothing half-written was kept"
+            return "cannot write \(path): \(reason); stopped with the index intact and no half-written file "
+                + "visible (partial downloads stay hidden for the next run to resume)"
         case .locked(let folder, let holder):
             let who = holder.map { "process \($0)" } ?? "another podarchive process"
             return "\(folder) is being synced by \(who); try again later or pass --wait SECONDS"
@@ -84,7 +85,7 @@ extension ArchiveError: LocalizedError {
             return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
         case .interrupted(let partials):
             switch partials {
-            case 0: return "interrupted: nothing half-written was kept"
+            case 0: return "interrupted: no partial download to keep"
             case 1: return "interrupted: 1 partial download kept, the next run resumes it"
             default: return "interrupted: \(partials) partial downloads kept, the next run resumes them"
             }
