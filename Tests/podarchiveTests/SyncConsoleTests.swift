@@ -2,6 +2,7 @@
 // terminal could not take (NO_COLOR, TERM=dumb, narrow windows).
 import ArchiverCore
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import podarchive
@@ -203,6 +204,29 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertTrue(dumb.noColor)
         XCTAssertFalse(emptyNoColor.noColor, "NO_COLOR counts only when it is not empty")
         XCTAssertTrue(TerminalInfo.detect(ProcessEnvironment(variables: [:], currentDirectory: "/")).dumb)
+    }
+
+    func test_failureAndErrorLines_nameTheOptionThatHelps_theCoreNeverDoes() {
+        let episode = Episode(title: "Long one", guid: nil, url: "https://e.x/1.mp3")
+
+        XCTAssertEqual(
+            SyncFormatter.failureLine(episode, .timedOut(3600)),
+            "episode \"Long one\" <https://e.x/1.mp3>: not complete after 3600 s; it resumes next run "
+                + "(--timeout sets how long an episode may take)")
+        XCTAssertEqual(
+            SyncFormatter.errorLine(ArchiveError.locked(folder: "/a/Show", holder: 7)),
+            "/a/Show is being synced by process 7; try again later or pass --wait SECONDS")
+        // ArchiverCore could serve an app with no command line: its messages name no flag.
+        let core = Fixtures.repositoryRoot.appendingPathComponent("Sources/ArchiverCore")
+        let enumerator = FileManager.default.enumerator(atPath: core.path)
+        while let file = enumerator?.nextObject() as? String {
+            guard file.hasSuffix(".swift"),
+                let text = try? String(contentsOf: core.appendingPathComponent(file), encoding: .utf8)
+            else { continue }
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                XCTAssertNil(line.firstMatch(of: /"[^"]*--[a-z]/), "\(file): \(line)")
+            }
+        }
     }
 
     func test_durations() {

@@ -236,7 +236,7 @@ extension Archiver {
         let response = HTTPURLResponse(
             url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(size)])!
         return DownloadResult(
-            response: response, bytesWritten: hashed.size, fileSize: hashed.size, resumed: true, sha256: hashed.digest,
+            response: response, bytesWritten: hashed.size, fileSize: hashed.size, sha256: hashed.digest,
             leadingBytes: hashed.leading)
     }
 
@@ -278,7 +278,7 @@ extension Archiver {
                     (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil
                 {
                     names.release(name)
-                    throw EpisodeFailure.storage("\(ancestor.path) is a file, where --name wants a folder")
+                    throw EpisodeFailure.storage("\(ancestor.path) is a file, where the name template wants a folder")
                 }
                 ancestor.deleteLastPathComponent()
             }
@@ -332,7 +332,7 @@ extension Archiver {
                 DownloadResult(
                     response: HTTPURLResponse(
                         url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
-                    bytesWritten: size, fileSize: size, resumed: true, sha256: sha256, leadingBytes: hashed.leading))
+                    bytesWritten: size, fileSize: size, sha256: sha256, leadingBytes: hashed.leading))
         }
         discard(partial)
         return nil

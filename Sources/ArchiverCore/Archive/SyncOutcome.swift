@@ -37,7 +37,7 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .transport(let reason): return reason
         case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
         case .storage(let reason): return reason
-        case .timedOut(let seconds): return "not complete after \(Int(seconds)) s (--timeout); it resumes next run"
+        case .timedOut(let seconds): return "not complete after \(Int(seconds)) s; it resumes next run"
         }
     }
 }
@@ -50,8 +50,6 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case damagedIndex(path: String, reason: String)
     /// The index was written by a newer podarchive.
     case newerIndex(path: String, version: Int)
-    /// The index cannot be replaced.
-    case cannotWriteIndex(path: String, reason: String)
     /// A full disk, an unwritable or read-only folder: the run stops; the index stays valid.
     case storage(path: String, reason: String)
     /// Another podarchive process is syncing this feed folder.
@@ -73,14 +71,12 @@ extension ArchiveError: LocalizedError {
                 + "and sync again: files already in the folder are adopted, not downloaded twice"
         case .newerIndex(let path, let version):
             return "archive index \(path) has format version \(version), newer than this podarchive understands"
-        case .cannotWriteIndex(let path, let reason):
-            return "cannot write archive index \(path): \(reason)"
         case .storage(let path, let reason):
             return "cannot write \(path): \(reason); stopped with the index intact and no half-written file "
                 + "visible (partial downloads stay hidden for the next run to resume)"
         case .locked(let folder, let holder):
             let who = holder.map { "process \($0)" } ?? "another podarchive process"
-            return "\(folder) is being synced by \(who); try again later or pass --wait SECONDS"
+            return "\(folder) is being synced by \(who); try again later"
         case .noArchive(let path):
             return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
         case .interrupted(let partials):

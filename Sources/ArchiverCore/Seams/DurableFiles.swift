@@ -24,8 +24,6 @@ public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
         self.code = code
     }
 
-    /// True for "no space left" and "quota exceeded".
-    public var isOutOfSpace: Bool { code == ENOSPC || code == EDQUOT }
 
     public var errorDescription: String? { "\(path): \(String(cString: strerror(code)))" }
 }

@@ -62,8 +62,6 @@ public struct DownloadResult: Sendable, Equatable {
     public var bytesWritten: Int64
     /// The size of the destination file now (earlier bytes included when the transfer resumed).
     public var fileSize: Int64
-    /// True when the body was appended to bytes from an earlier attempt.
-    public var resumed: Bool
     /// SHA-256 of the whole file, computed while the bytes streamed (hex).
     public var sha256: String
     /// The first bytes of the file (up to 512), to recognise an HTML page served in place of audio.
@@ -71,13 +69,12 @@ public struct DownloadResult: Sendable, Equatable {
 
     /// A result as a downloader produced it.
     public init(
-        response: URLResponse, bytesWritten: Int64, fileSize: Int64? = nil, resumed: Bool = false, sha256: String = "",
+        response: URLResponse, bytesWritten: Int64, fileSize: Int64? = nil, sha256: String = "",
         leadingBytes: Data
     ) {
         self.response = response
         self.bytesWritten = bytesWritten
         self.fileSize = fileSize ?? bytesWritten
-        self.resumed = resumed
         self.sha256 = sha256
         self.leadingBytes = leadingBytes
     }
@@ -113,8 +110,6 @@ extension FileDownloading {
 public struct ContentRange: Equatable, Sendable {
     /// The first byte the body holds.
     public var start: Int64
-    /// The last byte the body holds.
-    public var end: Int64
     /// The whole file's size; nil for `*`.
     public var total: Int64?
 
@@ -128,7 +123,6 @@ public struct ContentRange: Equatable, Sendable {
             return nil
         }
         self.start = start
-        self.end = end
         self.total = parts.count == 2 ? Int64(parts[1]) : nil
     }
 }

@@ -248,7 +248,7 @@ private final class Transfer: @unchecked Sendable {
             outcome.deliver(
                 .success(
                     DownloadResult(
-                        response: response, bytesWritten: written, fileSize: offset + written, resumed: appending,
+                        response: response, bytesWritten: written, fileSize: offset + written,
                         sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading)))
         } else {
             outcome.deliver(

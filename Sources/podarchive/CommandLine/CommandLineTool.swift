@@ -276,7 +276,7 @@ struct CommandLineTool: Sendable {
     }
 
     private func report(_ error: Error) -> ExitCode {
-        errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
+        errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
         switch error {
         case FeedError.unsupportedScheme, FeedError.invalidSource: return .usage
         case is FeedError: return .feedFailed

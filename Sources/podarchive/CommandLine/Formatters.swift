@@ -164,7 +164,24 @@ enum SyncFormatter {
     }
 
     static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
-        "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)"
+        "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)\(hint(for: failure))"
+    }
+
+    /// The option a reader can reach for: the core speaks in its own terms, the command line names its flags.
+    static func hint(for failure: EpisodeFailure) -> String {
+        switch failure {
+        case .timedOut: return " (--timeout sets how long an episode may take)"
+        default: return ""
+        }
+    }
+
+    /// An error's one line, with the option that helps where there is one.
+    static func errorLine(_ error: Error) -> String {
+        let line = oneLine(error.localizedDescription)
+        switch error {
+        case ArchiveError.locked: return line + " or pass --wait SECONDS"
+        default: return line
+        }
     }
 
     /// Said once, in the run that stops retrying an episode its publisher deleted.

@@ -57,7 +57,7 @@ final class SafetyTests: XCTestCase {
             XCTAssertEqual(error as? ArchiveError, .locked(folder: "/archive/Show", holder: 4242))
             XCTAssertEqual(
                 error.localizedDescription,
-                "/archive/Show is being synced by process 4242; try again later or pass --wait SECONDS")
+                "/archive/Show is being synced by process 4242; try again later")
         }
         XCTAssertEqual(downloader.requests.count, 1, "nothing was downloaded twice")
     }
