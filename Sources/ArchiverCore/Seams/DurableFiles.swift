@@ -24,7 +24,6 @@ public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
         self.code = code
     }
 
-
     public var errorDescription: String? { "\(path): \(String(cString: strerror(code)))" }
 }
 

@@ -404,7 +404,8 @@ final class ArchiverTests: XCTestCase {
 
         XCTAssertEqual(report.archived.map(\.path), ["/archive/Show/Season 2/Two.mp3"])
         XCTAssertEqual(
-            report.failed.map(\.failure), [.storage("/archive/Show/Season 1 is a file, where the name template wants a folder")])
+            report.failed.map(\.failure),
+            [.storage("/archive/Show/Season 1 is a file, where the name template wants a folder")])
         XCTAssertEqual(world.fileSystem.file("/archive/Show/Season 1"), Data("a file, not a folder".utf8), "untouched")
     }
 
