@@ -28,9 +28,7 @@ final class CommandLineToolTests: XCTestCase {
             environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
             output: output, errors: errors,
             makeArchiver: {
-                Archiver(
-                    fetcher: FeedSession(), downloader: URLSessionDownloader(),
-                    now: { Date(timeIntervalSince1970: 0) })
+                Archiver.live(now: { Date(timeIntervalSince1970: 0) })
             })
         return await tool.run(arguments)
     }
@@ -68,7 +66,7 @@ final class CommandLineToolTests: XCTestCase {
         let verbose = await CommandLineTool(
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: verboseOutput,
             errors: CapturedOutput(),
-            makeArchiver: { Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() }) }
+            makeArchiver: { Archiver.live() }
         ).run(["sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--verbose", "--retries", "0"])
 
         XCTAssertEqual(quiet, .episodesFailed)
@@ -128,7 +126,7 @@ final class CommandLineToolTests: XCTestCase {
                 environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
                 errors: errors,
                 makeArchiver: {
-                    Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() })
+                    Archiver.live()
                 })
 
             let code = await tool.run(["sync", feed, "--to", "archive"])
@@ -229,7 +227,7 @@ final class CommandLineToolTests: XCTestCase {
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: preview,
             errors: errors,
             makeArchiver: {
-                Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() })
+                Archiver.live()
             })
         _ = await tool.run([
             "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run", "--name", "{feed}/{title}",
@@ -355,7 +353,7 @@ final class CommandLineToolTests: XCTestCase {
         CommandLineTool(
             environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
             errors: errors,
-            makeArchiver: { Archiver(fetcher: FeedSession(), downloader: URLSessionDownloader(), now: { Date() }) }
+            makeArchiver: { Archiver.live() }
         )
     }
 

@@ -75,7 +75,10 @@ public struct Archiver: Sendable {
     let faults: (@Sendable (FaultPoint) -> Void)?
 
     /// - Parameters:
-    ///   - fetcher: fetches feeds (live: `FeedSession.make()`, which refuses non-http(s) redirects).
+    /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
+    /// The live wiring is `Archiver.live(...)`.
+    /// - Parameters:
+    ///   - fetcher: fetches feeds (live: `FeedSession`, which refuses non-http(s) redirects).
     ///   - downloader: streams episodes to disk (live: `URLSessionDownloader`).
     ///   - mover, attributes, files: the file system (live: `FileManager.default`).
     ///   - writer: atomic, durable replacement of small files (live: `DurableFileWriter`).
@@ -88,17 +91,15 @@ public struct Archiver: Sendable {
     public init(
         fetcher: any URLDataFetcher,
         downloader: any FileDownloading,
-        mover: any FileMovement = FileManager.default,
-        attributes: any FileAttributes = FileManager.default,
-        files: any FileStore = FileManager.default,
-        writer: any AtomicFileWriting = DurableFileWriter(),
-        locker: any FileLocking = FlockLocker(),
-        hasher: any FileHashing = StreamingFileHasher(),
+        mover: any FileMovement,
+        attributes: any FileAttributes,
+        files: any FileStore,
+        writer: any AtomicFileWriting,
+        locker: any FileLocking,
+        hasher: any FileHashing,
         now: @escaping @Sendable () -> Date,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-        },
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
+        jitter: @escaping @Sendable () -> Double,
         faults: (@Sendable (FaultPoint) -> Void)? = nil
     ) {
         self.loader = FeedLoader(fetcher: fetcher, files: files)
@@ -113,6 +114,26 @@ public struct Archiver: Sendable {
         self.sleep = sleep
         self.jitter = jitter
         self.faults = faults
+    }
+
+    /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
+    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part.
+    public static func live(
+        fetcher: any URLDataFetcher = FeedSession(),
+        downloader: any FileDownloading = URLSessionDownloader(),
+        files: any FileStore = FileManager.default,
+        writer: any AtomicFileWriting = DurableFileWriter(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        faults: (@Sendable (FaultPoint) -> Void)? = nil
+    ) -> Archiver {
+        Archiver(
+            fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
+            files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
+            jitter: jitter, faults: faults)
     }
 
     /// Reads the feed at `source` without archiving anything.

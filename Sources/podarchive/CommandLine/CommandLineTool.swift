@@ -34,12 +34,10 @@ struct CommandLineTool: Sendable {
     /// crash tests can prove that dying there loses nothing (`FaultPoint` names, or `index-write`).
     static func liveArchiver(crashingAt point: String?) -> Archiver {
         let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
-        return Archiver(
-            fetcher: FeedSession(), downloader: URLSessionDownloader(),
+        return Archiver.live(
             writer: DurableFileWriter(beforeRename: { url in
                 if point == "index-write", url.lastPathComponent == ArchiveIndex.fileName { die() }
             }),
-            now: { Date() },
             faults: { fault in if fault.rawValue == point { die() } })
     }
 

@@ -20,9 +20,7 @@ final class LiveSyncTests: XCTestCase {
     }
 
     private func archiver() -> Archiver {
-        Archiver(
-            fetcher: FeedSession(), downloader: URLSessionDownloader(),
-            now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        Archiver.live(now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }
 
     /// No retries: these tests are about what one attempt keeps (retries have tests of their own).
@@ -296,9 +294,7 @@ final class LiveSyncTests: XCTestCase {
         for _ in 0..<5 {
             try? FileManager.default.removeItem(at: root)
             let disk = FillingDisk(freeChecksBeforeFull: 3)
-            let archiver = Archiver(
-                fetcher: FeedSession(), downloader: URLSessionDownloader(), files: disk,
-                now: { Date(timeIntervalSince1970: 1_800_000_000) })
+            let archiver = Archiver.live(files: disk, now: { Date(timeIntervalSince1970: 1_800_000_000) })
 
             let outcome = try await withWatchdog(seconds: 20) {
                 await Result { try await archiver.sync(.remote(feed), into: root, options: SyncOptions(jobs: 4)) }

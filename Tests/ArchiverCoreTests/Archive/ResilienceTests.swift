@@ -28,10 +28,9 @@ final class ResilienceTests: XCTestCase {
 
     private func archiver(idleTimeout: TimeInterval = 60) -> Archiver {
         let sleeper = self.sleeper
-        return Archiver(
-            fetcher: FeedSession(),
+        return Archiver.live(
             downloader: URLSessionDownloader(configuration: .podarchive(idleTimeout: idleTimeout)),
-            now: { Date() }, sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
+            sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
     }
 
     private func serveFeed(etag: String? = nil) {

@@ -77,7 +77,7 @@ final class SafetyTests: XCTestCase {
             sleep: { seconds in
                 try await sleeper.sleep(seconds)
                 if sleeper.delays.count == 3 { fileSystem.releaseLock("/archive/Show/.podarchive/lock") }
-            })
+            }, jitter: { 0.5 })
 
         let report = try await releasing.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(lockWait: 10))
@@ -487,7 +487,7 @@ final class SafetyTests: XCTestCase {
                 logger: logger, feedURL: "https://other.example.org/feed",
                 body: rss([("X", "https://other.example.org/x.mp3", "x")])),
             downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { Date() })
+            locker: fileSystem, hasher: fileSystem, now: { Date() }, sleep: { _ in }, jitter: { 0.5 })
 
         let report = try await other.sync(.remote(URL(string: "https://other.example.org/feed")!), into: root)
 
@@ -521,7 +521,7 @@ final class SafetyTests: XCTestCase {
                     fileSystem.put("/archive/Show/.podarchive/index.json", try indexOfA.encoded())
                     fileSystem.releaseLock(lockPath)
                 }
-            })
+            }, jitter: { 0.5 })
 
         let report = try await showB.sync(
             .remote(URL(string: "https://b.example/feed")!), into: root, options: SyncOptions(lockWait: 5))
