@@ -1,0 +1,42 @@
+// `podarchive verify [DIR] [--repair]`: every archived file against its recorded size and SHA-256.
+import ArchiverCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension CommandLineTool {
+    func verify(_ arguments: VerifyArguments) async -> ExitCode {
+        guard let root = resolveRoot(arguments.directory) else { return .usage }
+        let output = self.output
+        let errors = self.errors
+        do {
+            let report = try await makeArchiver().verify(
+                root, repair: arguments.repair, options: Self.options(arguments.transfer)
+            ) {
+                event in
+                switch event {
+                case .problem(let problem):
+                    output.write(VerifyFormatter.line(problem, root: root) + "\n")
+                case .repaired(let problem):
+                    output.write("repaired \(VerifyFormatter.path(problem, root: root))\n")
+                case .upstreamChanged(let problem, let version):
+                    errors.write(
+                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
+                            + "has changed since it was archived; the damaged file stays as the record, the new one "
+                            + "is kept beside it as \(version)\n")
+                case .gone(let folder, let failure):
+                    output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
+                case .repairFailed(let problem, let failure):
+                    errors.write(
+                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
+                }
+            }
+            output.write(VerifyFormatter.summary(report) + "\n")
+            return report.remaining == 0 ? .success : .episodesFailed
+        } catch {
+            return report(error)
+        }
+    }
+}
