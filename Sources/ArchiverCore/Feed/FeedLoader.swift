@@ -128,38 +128,3 @@ public enum FeedFetch: Sendable, Equatable {
     /// `304 Not Modified`: the feed is as it was last time.
     case notModified
 }
-
-/// Short, human reasons for transport failures ("connection refused" rather than an NSError dump, and never a
-/// libcurl or OpenSSL message, which means nothing to someone reading a nightly report).
-enum TransportReason {
-    static func describe(_ error: Error) -> String {
-        guard let urlError = error as? URLError else {
-            let nsError = error as NSError
-            guard nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) as URLError.Code?
-            else { return error.localizedDescription }
-            return describe(URLError(code))
-        }
-        switch urlError.code {
-        case .timedOut: return "timed out (no data for too long)"
-        case .cannotConnectToHost: return "connection refused"
-        case .networkConnectionLost: return "connection lost"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .notConnectedToInternet: return "no network"
-        case .unsupportedURL: return "the server's answer could not be read as HTTP"
-        case .badServerResponse, .cannotParseResponse: return "the server's answer is not valid HTTP"
-        case .httpTooManyRedirects: return "too many redirects"
-        case .redirectToNonExistentLocation: return "redirected to a location that does not exist"
-        case .cancelled: return "cancelled"
-        case .userAuthenticationRequired: return "the server wants credentials"
-        case .secureConnectionFailed: return "TLS handshake failed (the server closed it, or speaks no TLS there)"
-        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
-            return "TLS: the server's certificate is not trusted"
-        case .serverCertificateHasBadDate, .serverCertificateNotYetValid:
-            return "TLS: the server's certificate has expired or is not valid yet"
-        case .clientCertificateRejected, .clientCertificateRequired: return "TLS: the server wants a client certificate"
-        case .dataLengthExceedsMaximum: return "the answer is too large"
-        case .zeroByteResource: return "the server sent nothing"
-        default: return "network error \(urlError.code.rawValue)"
-        }
-    }
-}

@@ -27,6 +27,25 @@ public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? { "\(path): \(String(cString: strerror(code)))" }
 }
 
+/// Writes to a file descriptor, the one place that knows a write may be partial or interrupted.
+public enum FileDescriptor {
+    /// Writes every byte of `buffer` to `descriptor`, again after a partial write or EINTR.
+    /// - Returns: 0, or the `errno` of the write that failed.
+    public static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            offset += written
+        }
+        return 0
+    }
+}
+
 // MARK: - Atomic writes
 
 /// Replaces small files (the index, download records) so a crash leaves either the old or the new content:
@@ -46,19 +65,7 @@ public struct DurableFileWriter: AtomicFileWriting {
         // O_NOFOLLOW: a link planted at this name is refused, never written through.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
         if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         guard failure == 0 else {

@@ -14,10 +14,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
     import Glibc
-    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
     import Darwin
-    private let systemWrite = Darwin.write
 #endif
 
 /// Streams downloads to disk through one shared URLSession.
@@ -198,19 +196,12 @@ private final class Transfer: @unchecked Sendable {
 
     func write(_ data: Data) -> Bool {
         if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
-        let ok = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+        let code = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
             hasher.update(buffer)
-            var position = 0
-            while position < buffer.count {
-                let count = systemWrite(descriptor, buffer.baseAddress! + position, buffer.count - position)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                position += count
-            }
-            return true
+            return FileDescriptor.writeAll(buffer, to: descriptor)
         }
+        errno = code
+        let ok = code == 0
         if ok {
             written += Int64(data.count)
             // The fsync before the rename would otherwise write the whole file at the end, while nothing else

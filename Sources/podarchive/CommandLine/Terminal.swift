@@ -1,4 +1,5 @@
 // Where the command line writes and what it knows of its environment; injected so tests can capture it.
+import ArchiverCore
 import Foundation
 
 /// A text sink such as standard output.
@@ -24,24 +25,15 @@ struct StandardStream: TextOutput {
     }
 
     func write(utf8 bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A closed pipe or full disk on standard output is not worth stopping an archive for: the bytes go.
+        _ = bytes.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
     }
 }
 
 #if canImport(Glibc)
     import Glibc
-    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
     import Darwin
-    private let systemWrite = Darwin.write
 #endif
 
 /// The process environment the command line depends on.
