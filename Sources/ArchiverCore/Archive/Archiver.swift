@@ -209,13 +209,14 @@ public struct Archiver: Sendable {
         defer { context.lock.unlock() }
         let loadedIndex = context.index
 
-        let (planned, plannedSkips, present, leftOut) = plan(
+        let planned = plan(
             fetch, index: &context.index, folder: context.folder, filter: options.filter,
             retryGone: options.retryGone)
+        let (present, leftOut) = (planned.present, planned.leftOut)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
-        let (work, adopted) = try adoptUnindexedFiles(planned, in: &context, options: options)
-        let skipped = plannedSkips + adopted
+        let (work, adopted) = try adoptUnindexedFiles(planned.work, in: &context, options: options)
+        let skipped = planned.skipped + adopted
 
         let title =
             context.index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 }
@@ -358,7 +359,7 @@ public struct Archiver: Sendable {
     /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
     func plan(
         _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool = false
-    ) -> (work: [WorkItem], skipped: [(Episode, String)], present: Set<String>, leftOut: Int) {
+    ) -> WorkPlan {
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
@@ -398,7 +399,7 @@ public struct Archiver: Sendable {
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
-        return (work, skipped, present, leftOut)
+        return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
     }
 
     /// New episodes whose file is already in the folder but not in the index, as the feed describes it: at the
@@ -468,8 +469,8 @@ public struct Archiver: Sendable {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let (work, skipped, present, _) = plan(
-            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
+        let planned = plan(fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
+        let (work, skipped, present) = (planned.work, planned.skipped, planned.present)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
         var names = NameAllocator(taken: present.union(index.fileNames), sidecars: options.metadata)
         let downloads = work.map { item -> SyncPlan.Download in
@@ -482,6 +483,18 @@ public struct Archiver: Sendable {
             return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
         }
         return SyncPlan(feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: skipped.count)
+    }
+
+    /// What one sync of a feed has to do (see `plan`).
+    struct WorkPlan {
+        /// New episodes, earlier failures and files gone missing, within the filter.
+        var work: [WorkItem]
+        /// Episodes of the feed already archived, with the file that holds each.
+        var skipped: [(Episode, String)]
+        /// The names in the feed folder (and the subfolders the index uses).
+        var present: Set<String>
+        /// Episodes of the feed the filter left out and the index does not hold.
+        var leftOut: Int
     }
 
     /// Starts fetching `item` (number `position` in the work list) as a child task of `group`.
@@ -788,81 +801,5 @@ public struct Archiver: Sendable {
 
     static func storageError(_ error: Error, path: String) -> ArchiveError {
         ArchiveError.storage(path: path, reason: describe(error))
-    }
-}
-
-/// Hands out distinct file names within one folder: "Title.mp3", then "Title (2).mp3", ...
-/// With `sidecars`, a name is free only when its sidecar's name is free too, and both are claimed together.
-struct NameAllocator {
-    /// The names as given, until a claim needs them: a sync with nothing new never pays for lowercasing them.
-    private var given: Set<String>?
-    private var taken: Set<String> = []
-    private var nextCounter: [String: Int] = [:]
-    private let sidecars: Bool
-    /// How many names were tried: counted, so a test can tell linear from quadratic naming.
-    private(set) var tries = 0
-
-    init(taken: Set<String>, sidecars: Bool = false) {
-        given = taken
-        self.sidecars = sidecars
-    }
-
-    private mutating func materialize() {
-        guard let given else { return }
-        self.given = nil
-        taken.reserveCapacity(given.count * (sidecars ? 2 : 1))
-        for name in given {
-            // Compare the way case-insensitive file systems (macOS, Windows) would.
-            taken.insert(name.lowercased())
-            // The sidecars of files already there are theirs, written or not.
-            if sidecars, !name.hasSuffix(Archiver.sidecarSuffix) {
-                taken.insert(Archiver.sidecarName(for: name).lowercased())
-            }
-        }
-    }
-
-    /// Claims the name `template` gives a new file of `episode`: `Folder/Title.ext`, else `Folder/Title (2).ext`...
-    mutating func claim(for episode: Episode, template: NameTemplate, feedTitle: String) -> String {
-        let (folders, stem) = template.path(for: episode, feedTitle: feedTitle)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        return claim(stem: stem, extension: ext, in: folders)
-    }
-
-    /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder). The
-    /// counter each stem reached is remembered, so 10,000 episodes of one title cost 10,000 tries, not 50 million.
-    private mutating func claim(stem: String, extension ext: String?, in folders: [String]) -> String {
-        let prefix = folders.map { $0 + "/" }.joined()
-        let key = prefix + "/" + stem + "." + (ext ?? "")
-        var counter = nextCounter[key] ?? 1
-        while true {
-            let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
-            if claim(exactly: name) {
-                nextCounter[key] = counter + 1
-                return name
-            }
-            counter += 1
-        }
-    }
-
-    mutating func release(_ name: String) {
-        materialize()
-        nextCounter.removeAll()
-        taken.remove(name.lowercased())
-        if sidecars { taken.remove(Archiver.sidecarName(for: name).lowercased()) }
-    }
-
-    /// Claims `name` (and its sidecar's name) if free.
-    mutating func claim(exactly name: String) -> Bool {
-        materialize()
-        tries += 1
-        let key = name.lowercased()
-        guard !taken.contains(key) else { return false }
-        if sidecars {
-            let sidecar = Archiver.sidecarName(for: name).lowercased()
-            guard !taken.contains(sidecar) else { return false }
-            taken.insert(sidecar)
-        }
-        taken.insert(key)
-        return true
     }
 }
