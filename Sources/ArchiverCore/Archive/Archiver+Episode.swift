@@ -31,7 +31,7 @@ extension Archiver {
                 context: context, names: &names)
         }
         context.index.record(entry)
-        try save(context.index, to: context.indexURL)
+        try folders.save(context.index, to: context.indexURL)
         forgetDownload(of: item.episode, in: context.stateFolder)
         return entry
     }
@@ -58,7 +58,7 @@ extension Archiver {
         let episode = item.episode
         let url = try Self.downloadableURL(episode.url)
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
-        var record: PartialRecord? = loadRecord(files.record)
+        var record: PartialRecord? = folders.loadRecord(files.record)
         if record?.url != episode.url {
             discard(files)
             record = nil
@@ -123,7 +123,7 @@ extension Archiver {
         _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions,
         progress: ProgressHandler?
     ) async throws -> DownloadResult {
-        let record: PartialRecord? = loadRecord(partial.record)
+        let record: PartialRecord? = folders.loadRecord(partial.record)
         var offset: Int64 = 0
         if let record, record.validator != nil, let size = fileSize(partial.body), size > 0 {
             offset = size
@@ -175,7 +175,8 @@ extension Archiver {
         guard let http = result.response as? HTTPURLResponse else { return result }
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
-            of: result, expectedSize: loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize },
+            of: result,
+            expectedSize: folders.loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize },
             feedLength: episode.length)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected { discard(partial) }
@@ -282,14 +283,14 @@ extension Archiver {
                 }
                 ancestor.deleteLastPathComponent()
             }
-            try createFolder(subfolder)
+            try folders.createFolder(subfolder)
         }
-        var record: PartialRecord = loadRecord(partial.record) ?? PartialRecord(url: episode.url)
+        var record: PartialRecord = folders.loadRecord(partial.record) ?? PartialRecord(url: episode.url)
         record.completeSize = result.fileSize
         record.sha256 = result.sha256
         for _ in 0..<100 {
             record.target = name
-            try saveRecord(record, to: partial.record)
+            try folders.saveRecord(record, to: partial.record)
             faults?(.beforeRename)
             let destination = context.folder.appendingPathComponent(name, isDirectory: false)
             do {

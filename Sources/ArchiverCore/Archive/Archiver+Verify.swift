@@ -70,10 +70,10 @@ extension Archiver {
         _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
         onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
     ) async throws -> VerifyReport {
-        let folders = try feedFolders(in: directory)
+        let shows = try feedFolders(in: directory)
         var report = VerifyReport()
-        for folder in folders {
-            var context = try await open(folder: folder, source: .local(path: folder.path), options: options)
+        for folder in shows {
+            var context = try await folders.open(folder: folder, source: .local(path: folder.path), options: options)
             defer { context.lock.unlock() }
             report.feeds += 1
             for failure in context.index.failures where failure.gone != nil {
@@ -176,7 +176,7 @@ extension Archiver {
             version.replacedBy = nil
             context.index.record(version)
             context.index.markReplaced(entry.file, by: name)
-            try save(context.index, to: context.indexURL)
+            try folders.save(context.index, to: context.indexURL)
             forgetDownload(of: WorkItem.missing(entry).episode, in: context.stateFolder)
             return name
         }

@@ -73,6 +73,8 @@ public struct Archiver: Sendable {
     let sleep: @Sendable (TimeInterval) async throws -> Void
     let jitter: @Sendable () -> Double
     let faults: (@Sendable (FaultPoint) -> Void)?
+    /// The registry, locks, index and records of feed folders.
+    let folders: FeedFolders
 
     /// - Parameters:
     /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
@@ -114,6 +116,8 @@ public struct Archiver: Sendable {
         self.sleep = sleep
         self.jitter = jitter
         self.faults = faults
+        self.folders = FeedFolders(
+            files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, sleep: sleep)
     }
 
     /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
@@ -167,7 +171,7 @@ public struct Archiver: Sendable {
 
     /// How many downloads of the feed's folder wait to be resumed.
     private func partialDownloads(of source: FeedSource, in root: URL) -> Int {
-        guard let folder = try? registeredFolder(for: source, in: root) else { return 0 }
+        guard let folder = try? folders.registeredFolder(for: source, in: root) else { return 0 }
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         let names = (try? files.contentsOfDirectory(atPath: state.path)) ?? []
         return names.count { $0.hasPrefix("download-") && $0.hasSuffix(".part") }
@@ -178,9 +182,9 @@ public struct Archiver: Sendable {
     ) async throws -> SyncReport {
         var context: FeedContext
         let fetch: FeedFetch
-        if let known = try registeredFolder(for: source, in: root) {
+        if let known = try folders.registeredFolder(for: source, in: root) {
             // A feed synced before: lock first, then ask whether it changed.
-            context = try await open(folder: known, source: source, options: options)
+            context = try await folders.open(folder: known, source: source, options: options)
             fetch = try await loader.load(
                 source, ifChangedSince: context.validators, descriptions: options.metadata, limits: options.feedLimits)
         } else {
@@ -189,21 +193,21 @@ public struct Archiver: Sendable {
             guard case .changed(let feed, _) = first else {
                 throw FeedError.httpStatus(url: source.displayName, status: 304)
             }
-            var folder = try chooseFolder(for: feed, source: source, in: root)
-            context = try await open(folder: folder, source: source, options: options)
+            var folder = try folders.chooseFolder(for: feed, source: source, in: root)
+            context = try await folders.open(folder: folder, source: source, options: options)
             // Chosen before the lock: another show of the same title may have taken the folder while this run
             // waited for it. Under the lock the choice is made again, until the folder is this show's.
             var attempts = 0
-            while !Self.belongs(feed, source: source, to: context.index) {
+            while !FeedFolders.belongs(feed, source: source, to: context.index) {
                 context.lock.unlock()
                 attempts += 1
                 guard attempts < 100 else {
                     throw ArchiveError.cannotCreateFolder(path: folder.path, reason: "other shows keep taking it")
                 }
-                folder = try chooseFolder(for: feed, source: source, in: root)
-                context = try await open(folder: folder, source: source, options: options)
+                folder = try folders.chooseFolder(for: feed, source: source, in: root)
+                context = try await folders.open(folder: folder, source: source, options: options)
             }
-            try register(source, folder: folder.lastPathComponent, in: root)
+            try folders.register(source, folder: folder.lastPathComponent, in: root)
             fetch = first
         }
         defer { context.lock.unlock() }
@@ -322,7 +326,7 @@ public struct Archiver: Sendable {
                         // for each of 50,000 failing episodes made a run quadratic. A crash loses only failure
                         // records, and those episodes are tried again anyway.
                         if now().timeIntervalSince(failuresSaved) >= 1 {
-                            try save(context.index, to: context.indexURL)
+                            try folders.save(context.index, to: context.indexURL)
                             failuresSaved = now()
                         }
                         unsavedFailures = true
@@ -343,13 +347,13 @@ public struct Archiver: Sendable {
         if unsavedFailures
             || (work.isEmpty && (context.index != loadedIndex || !files.fileExists(atPath: context.indexURL.path)))
         {
-            try save(context.index, to: context.indexURL)
+            try folders.save(context.index, to: context.indexURL)
         }
         // Only a completed run earns the right to skip the feed next time it is unchanged.
         if case .changed(_, var validators) = fetch {
             validators.incomplete = report.artworkFailure != nil || leftOut > 0
             validators.sidecars = options.metadata
-            try saveRecord(validators, to: context.validatorsURL)
+            try folders.saveRecord(validators, to: context.validatorsURL)
         }
         return report
     }
@@ -424,7 +428,7 @@ public struct Archiver: Sendable {
             context.index.record(entry(for: episode, file: name, size: hashed.size, sha256: hashed.digest))
             adopted.append((episode, name))
         }
-        if !adopted.isEmpty { try save(context.index, to: context.indexURL) }
+        if !adopted.isEmpty { try folders.save(context.index, to: context.indexURL) }
         return (remaining, adopted)
     }
 
@@ -465,10 +469,12 @@ public struct Archiver: Sendable {
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
-        let folder = try registeredFolder(for: source, in: root) ?? chooseFolder(for: feed, source: source, in: root)
+        let folder =
+            try folders.registeredFolder(for: source, in: root)
+            ?? folders.chooseFolder(for: feed, source: source, in: root)
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
-        var index = try loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
+        var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         let planned = plan(fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
         let (work, skipped, present) = (planned.work, planned.skipped, planned.present)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
@@ -558,183 +564,6 @@ public struct Archiver: Sendable {
         var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
         var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
         var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
-    }
-
-    // MARK: - Folders, locks and records
-
-    func open(folder: URL, source: FeedSource, options: SyncOptions) async throws -> FeedContext {
-        let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
-        // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
-        // lock and the partial downloads are written only where the show folder says.
-        if (try? attributes.attributesOfItem(atPath: stateFolder.path))?[.type] as? FileAttributeType
-            == .typeSymbolicLink
-        {
-            throw ArchiveError.storage(
-                path: stateFolder.path, reason: "it is a symbolic link, which podarchive never follows for its state")
-        }
-        try createFolder(stateFolder)
-        let lock = try await acquireLock(
-            stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
-        removeLeftoverTemporaries(in: stateFolder)
-        do {
-            let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
-            if let index { restoreSetAside(in: stateFolder, folder: folder, index: index) }
-            let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
-            return FeedContext(
-                folder: folder, stateFolder: stateFolder,
-                index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
-                validators: index != nil && validators?.coverEverything(forMetadata: options.metadata) == true
-                    ? validators : nil,
-                lock: lock, names: options.names)
-        } catch {
-            lock.unlock()
-            throw error
-        }
-    }
-
-    /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
-    /// folder, so with the lock held none of them belongs to a live process.
-    private func removeLeftoverTemporaries(in stateFolder: URL) {
-        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
-        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
-            try? files.removeItem(at: stateFolder.appendingPathComponent(name))
-        }
-    }
-
-    /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
-    /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
-    private func restoreSetAside(in stateFolder: URL, folder: URL, index: ArchiveIndex) {
-        let names = ((try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []).filter {
-            $0.hasPrefix("damaged-")
-        }
-        guard !names.isEmpty else { return }
-        let byAside = Dictionary(
-            index.episodes.map { (Self.asideName(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
-        for name in names {
-            let aside = stateFolder.appendingPathComponent(name)
-            guard let file = byAside[name] else { continue }
-            let original = folder.appendingPathComponent(file)
-            if files.fileExists(atPath: original.path) {
-                try? files.removeItem(at: aside)
-            } else {
-                try? mover.moveItem(at: aside, to: original)
-            }
-        }
-    }
-
-    private func acquireLock(_ url: URL, folder: URL, wait: TimeInterval) async throws -> any HeldLock {
-        let poll: TimeInterval = 0.1
-        var waited: TimeInterval = 0
-        while true {
-            let held: (any HeldLock)?
-            do {
-                held = try locker.tryLock(url)
-            } catch {
-                throw ArchiveError.storage(path: url.path, reason: Self.describe(error))
-            }
-            if let held { return held }
-            guard waited < wait else { throw ArchiveError.locked(folder: folder.path, holder: locker.lockHolder(url)) }
-            try await sleep(poll)
-            waited += poll
-        }
-    }
-
-    private func registeredFolder(for source: FeedSource, in root: URL) throws -> URL? {
-        let record: FeedRegistration? = loadRecord(FeedRegistration.url(for: source, in: root))
-        guard let record, record.feed == source.displayName, !FileNamer.sanitize(record.folder).isEmpty else {
-            return nil
-        }
-        return root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-    }
-
-    private func register(_ source: FeedSource, folder: String, in root: URL) throws {
-        let url = FeedRegistration.url(for: source, in: root)
-        try createFolder(url.deletingLastPathComponent())
-        try saveRecord(FeedRegistration(feed: source.displayName, folder: folder), to: url)
-    }
-
-    /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
-    /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
-    /// at a new URL), which then continues there.
-    private func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
-        let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        let stem = title ?? FileNamer.sanitize(Self.fallbackTitle(for: source))
-        for counter in 1...1000 {
-            let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
-            let folder = root.appendingPathComponent(name, isDirectory: true)
-            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-                ArchiveIndex.fileName)
-            guard let existing = try? loadIndex(at: indexURL) else { return folder }
-            if Self.belongs(feed, source: source, to: existing) { return folder }
-        }
-        throw ArchiveError.cannotCreateFolder(
-            path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
-    }
-
-    /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
-    /// with it (the same show at a new URL).
-    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
-        index.feed == source.displayName || feed.episodes.contains(where: { index.entry(for: $0) != nil })
-    }
-
-    func createFolder(_ url: URL) throws {
-        do {
-            try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
-        } catch {
-            throw ArchiveError.cannotCreateFolder(path: url.path, reason: Self.describe(error))
-        }
-    }
-
-    func loadIndex(at url: URL) throws -> ArchiveIndex? {
-        guard let data = files.contents(atPath: url.path) else {
-            // Something is there that cannot be read (a folder, no permission): not "no index yet".
-            if files.fileExists(atPath: url.path) {
-                throw ArchiveError.damagedIndex(path: url.path, reason: "it is not a readable file")
-            }
-            return nil
-        }
-        let index: ArchiveIndex
-        do {
-            index = try ArchiveIndex.decode(data)
-        } catch {
-            // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
-            // rare path parses the index a second time.
-            let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
-            if let version, version > ArchiveIndex.currentVersion {
-                throw ArchiveError.newerIndex(path: url.path, version: version)
-            }
-            throw ArchiveError.damagedIndex(path: url.path, reason: "not valid index JSON")
-        }
-        guard index.version <= ArchiveIndex.currentVersion else {
-            throw ArchiveError.newerIndex(path: url.path, version: index.version)
-        }
-        if let problem = index.unsafeFile() {
-            throw ArchiveError.damagedIndex(path: url.path, reason: problem)
-        }
-        return index
-    }
-
-    func save(_ index: ArchiveIndex, to url: URL) throws {
-        do {
-            try writer.writeAtomically(try index.encoded(), to: url)
-        } catch {
-            throw Self.storageError(error, path: url.path)
-        }
-    }
-
-    func loadRecord<Record: Decodable>(_ url: URL) -> Record? {
-        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
-    }
-
-    /// Records (the registry, validators, download records) are rewritten atomically but not fsynced: each is a
-    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
-    func saveRecord<Record: Encodable>(_ record: Record, to url: URL) throws {
-        do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false)
-        } catch {
-            throw Self.storageError(error, path: url.path)
-        }
     }
 
     // MARK: - Names

@@ -1,0 +1,188 @@
+// A show's folder and what podarchive keeps in it: the registry that finds it, the lock that guards it, the index
+// and the small records beside it. Everything here is read and written under the folder's lock.
+import Foundation
+
+/// Finds, locks and reads feed folders, and writes their index and records.
+struct FeedFolders: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+    let writer: any AtomicFileWriting
+    let locker: any FileLocking
+    let sleep: @Sendable (TimeInterval) async throws -> Void
+
+    func open(folder: URL, source: FeedSource, options: SyncOptions) async throws -> Archiver.FeedContext {
+        let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
+        // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
+        // lock and the partial downloads are written only where the show folder says.
+        if (try? attributes.attributesOfItem(atPath: stateFolder.path))?[.type] as? FileAttributeType
+            == .typeSymbolicLink
+        {
+            throw ArchiveError.storage(
+                path: stateFolder.path, reason: "it is a symbolic link, which podarchive never follows for its state")
+        }
+        try createFolder(stateFolder)
+        let lock = try await acquireLock(
+            stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
+        removeLeftoverTemporaries(in: stateFolder)
+        do {
+            let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            if let index { restoreSetAside(in: stateFolder, folder: folder, index: index) }
+            let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
+            return Archiver.FeedContext(
+                folder: folder, stateFolder: stateFolder,
+                index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
+                // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
+                validators: index != nil && validators?.coverEverything(forMetadata: options.metadata) == true
+                    ? validators : nil,
+                lock: lock, names: options.names)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+    }
+
+    /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
+    /// folder, so with the lock held none of them belongs to a live process.
+    func removeLeftoverTemporaries(in stateFolder: URL) {
+        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+            try? files.removeItem(at: stateFolder.appendingPathComponent(name))
+        }
+    }
+
+    /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
+    /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
+    func restoreSetAside(in stateFolder: URL, folder: URL, index: ArchiveIndex) {
+        let names = ((try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []).filter {
+            $0.hasPrefix("damaged-")
+        }
+        guard !names.isEmpty else { return }
+        let byAside = Dictionary(
+            index.episodes.map { (Archiver.asideName(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
+        for name in names {
+            let aside = stateFolder.appendingPathComponent(name)
+            guard let file = byAside[name] else { continue }
+            let original = folder.appendingPathComponent(file)
+            if files.fileExists(atPath: original.path) {
+                try? files.removeItem(at: aside)
+            } else {
+                try? mover.moveItem(at: aside, to: original)
+            }
+        }
+    }
+
+    func acquireLock(_ url: URL, folder: URL, wait: TimeInterval) async throws -> any HeldLock {
+        let poll: TimeInterval = 0.1
+        var waited: TimeInterval = 0
+        while true {
+            let held: (any HeldLock)?
+            do {
+                held = try locker.tryLock(url)
+            } catch {
+                throw ArchiveError.storage(path: url.path, reason: Archiver.describe(error))
+            }
+            if let held { return held }
+            guard waited < wait else { throw ArchiveError.locked(folder: folder.path, holder: locker.lockHolder(url)) }
+            try await sleep(poll)
+            waited += poll
+        }
+    }
+
+    func registeredFolder(for source: FeedSource, in root: URL) throws -> URL? {
+        let record: FeedRegistration? = loadRecord(FeedRegistration.url(for: source, in: root))
+        guard let record, record.feed == source.displayName, !FileNamer.sanitize(record.folder).isEmpty else {
+            return nil
+        }
+        return root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+    }
+
+    func register(_ source: FeedSource, folder: String, in root: URL) throws {
+        let url = FeedRegistration.url(for: source, in: root)
+        try createFolder(url.deletingLastPathComponent())
+        try saveRecord(FeedRegistration(feed: source.displayName, folder: folder), to: url)
+    }
+
+    /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
+    /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
+    /// at a new URL), which then continues there.
+    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
+        let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let stem = title ?? FileNamer.sanitize(Archiver.fallbackTitle(for: source))
+        for counter in 1...1000 {
+            let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
+            let folder = root.appendingPathComponent(name, isDirectory: true)
+            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+                ArchiveIndex.fileName)
+            guard let existing = try? loadIndex(at: indexURL) else { return folder }
+            if FeedFolders.belongs(feed, source: source, to: existing) { return folder }
+        }
+        throw ArchiveError.cannotCreateFolder(
+            path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
+    }
+
+    /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
+    /// with it (the same show at a new URL).
+    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
+        index.feed == source.displayName || feed.episodes.contains(where: { index.entry(for: $0) != nil })
+    }
+
+    func createFolder(_ url: URL) throws {
+        do {
+            try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
+        } catch {
+            throw ArchiveError.cannotCreateFolder(path: url.path, reason: Archiver.describe(error))
+        }
+    }
+
+    func loadIndex(at url: URL) throws -> ArchiveIndex? {
+        guard let data = files.contents(atPath: url.path) else {
+            // Something is there that cannot be read (a folder, no permission): not "no index yet".
+            if files.fileExists(atPath: url.path) {
+                throw ArchiveError.damagedIndex(path: url.path, reason: "it is not a readable file")
+            }
+            return nil
+        }
+        let index: ArchiveIndex
+        do {
+            index = try ArchiveIndex.decode(data)
+        } catch {
+            // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
+            // rare path parses the index a second time.
+            let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
+            if let version, version > ArchiveIndex.currentVersion {
+                throw ArchiveError.newerIndex(path: url.path, version: version)
+            }
+            throw ArchiveError.damagedIndex(path: url.path, reason: "not valid index JSON")
+        }
+        guard index.version <= ArchiveIndex.currentVersion else {
+            throw ArchiveError.newerIndex(path: url.path, version: index.version)
+        }
+        if let problem = index.unsafeFile() {
+            throw ArchiveError.damagedIndex(path: url.path, reason: problem)
+        }
+        return index
+    }
+
+    func save(_ index: ArchiveIndex, to url: URL) throws {
+        do {
+            try writer.writeAtomically(try index.encoded(), to: url)
+        } catch {
+            throw Archiver.storageError(error, path: url.path)
+        }
+    }
+
+    func loadRecord<Record: Decodable>(_ url: URL) -> Record? {
+        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
+    }
+
+    /// Records (the registry, validators, download records) are rewritten atomically but not fsynced: each is a
+    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
+    func saveRecord<Record: Encodable>(_ record: Record, to url: URL) throws {
+        do {
+            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false)
+        } catch {
+            throw Archiver.storageError(error, path: url.path)
+        }
+    }
+}
