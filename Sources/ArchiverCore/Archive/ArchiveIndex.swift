@@ -46,6 +46,14 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             self.published = published
             self.archived = archived
         }
+
+        /// The entry for `episode`, archived as `file` at `time`.
+        public init(archiving episode: Episode, file: String, size: Int64, sha256: String, at time: Date) {
+            self.init(
+                key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: file,
+                size: size, sha256: sha256, published: episode.published.map(FeedDate.iso8601),
+                archived: FeedDate.iso8601(time))
+        }
     }
 
     /// An episode that could not be archived yet; it is retried on every run, even when the feed is unchanged.

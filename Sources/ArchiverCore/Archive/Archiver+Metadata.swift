@@ -75,7 +75,7 @@ extension Archiver {
         } catch {
             throw Self.storageError(error, path: url.path)
         }
-        setDates(of: url, to: episode.published)
+        folders.setDates(of: url, to: episode.published)
     }
 
     // MARK: - Artwork
@@ -112,19 +112,19 @@ extension Archiver {
         let ext = fromServer.flatMap { Self.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
         let name = "cover.\(ext)"
         guard names.claim(exactly: name) else {
-            discard(partial)
+            folders.discard(partial)
             return .failure(.storage("\(name) is taken by an episode"))
         }
         let destination = context.folder.appendingPathComponent(name, isDirectory: false)
         do {
             try mover.moveItem(at: partial.body, to: destination)
         } catch {
-            discard(partial)
+            folders.discard(partial)
             if files.fileExists(atPath: destination.path) { return .failure(.storage("\(name) exists already")) }
             throw Self.storageError(error, path: destination.path)
         }
         try? files.removeItem(at: partial.record)
-        setOrigin(of: destination, to: imageURL)
+        folders.setOrigin(of: destination, to: imageURL)
         return .success(destination)
     }
 }

@@ -167,8 +167,8 @@ extension Archiver {
                 throw Self.storageError(error, path: destination.path)
             }
             let published = entry.published.flatMap(FeedDate.parseRFC3339)
-            setDates(of: destination, to: published)
-            setOrigin(of: destination, to: entry.url)
+            folders.setDates(of: destination, to: published)
+            folders.setOrigin(of: destination, to: entry.url)
             var version = ArchiveIndex.Entry(
                 key: "\(entry.key)#v\(number)", guid: nil, title: entry.title, url: entry.url, file: name,
                 size: result.fileSize, sha256: result.sha256, published: entry.published,

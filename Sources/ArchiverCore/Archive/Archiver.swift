@@ -75,6 +75,8 @@ public struct Archiver: Sendable {
     let faults: (@Sendable (FaultPoint) -> Void)?
     /// The registry, locks, index and records of feed folders.
     let folders: FeedFolders
+    /// One episode's download, beside the others.
+    let fetcher: EpisodeFetcher
 
     /// - Parameters:
     /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
@@ -116,8 +118,11 @@ public struct Archiver: Sendable {
         self.sleep = sleep
         self.jitter = jitter
         self.faults = faults
-        self.folders = FeedFolders(
+        let folders = FeedFolders(
             files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, sleep: sleep)
+        self.folders = folders
+        self.fetcher = EpisodeFetcher(
+            downloader: downloader, hasher: hasher, folders: folders, now: now, sleep: sleep, jitter: jitter)
     }
 
     /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live

@@ -185,4 +185,34 @@ struct FeedFolders: Sendable {
             throw Archiver.storageError(error, path: url.path)
         }
     }
+
+    // MARK: - Files in the folder
+
+    /// The modification date (and, where the OS allows, the creation date) becomes the publication date.
+    func setDates(of file: URL, to published: Date?) {
+        guard let published else { return }
+        // Linux cannot set a birth time: FileManager ignores the creation date there and sets the modification date.
+        try? attributes.setAttributes(
+            [.modificationDate: published, .creationDate: published], ofItemAtPath: file.path)
+    }
+
+    /// Records where the file came from in `user.xdg.origin.url`, as `curl --xattr` and `wget --xattr` do, where
+    /// the file system keeps extended attributes. A separate call, so a file system without them costs nothing else.
+    func setOrigin(of file: URL, to url: String) {
+        try? attributes.setAttributes(
+            [Self.extendedAttributesKey: [Archiver.originAttribute: Data(url.utf8)]], ofItemAtPath: file.path)
+    }
+
+    /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
+    static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
+
+    func discard(_ partial: EpisodeFetcher.PartialFiles) {
+        try? files.removeItem(at: partial.body)
+        try? files.removeItem(at: partial.record)
+    }
+
+    func fileSize(_ url: URL) -> Int64? {
+        guard files.fileExists(atPath: url.path) else { return nil }
+        return ((try? attributes.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+    }
 }

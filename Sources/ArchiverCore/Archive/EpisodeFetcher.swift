@@ -1,0 +1,261 @@
+// One episode's download: resume or adopt what an earlier run left, try again what may succeed later (within
+// the episode's deadline), check the result. Runs beside other episodes and touches only its own hidden files.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Fetches one episode into its hidden file, ready for `Archiver.place`.
+struct EpisodeFetcher: Sendable {
+    let downloader: any FileDownloading
+    let hasher: any FileHashing
+    let folders: FeedFolders
+    let now: @Sendable () -> Date
+    let sleep: @Sendable (TimeInterval) async throws -> Void
+    let jitter: @Sendable () -> Double
+
+    /// What `fetch` produced.
+    enum Fetched: Sendable {
+        /// An earlier run had already renamed the file into place; only its index entry was missing.
+        case placed(ArchiveIndex.Entry)
+        /// The checked download waits in its hidden file for `place`.
+        case downloaded(DownloadResult)
+    }
+
+    /// The folders one episode's work happens in.
+    struct FolderPaths: Sendable {
+        var folder: URL
+        var stateFolder: URL
+    }
+
+    /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
+    /// download with retries, check. Touches only this episode's hidden files.
+    func fetch(
+        _ episode: Episode, in paths: FolderPaths, options: SyncOptions, progress: ProgressHandler? = nil
+    ) async throws -> Fetched {
+        let url = try Self.downloadableURL(episode.url)
+        let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
+        var record: PartialRecord? = folders.loadRecord(files.record)
+        if record?.url != episode.url {
+            folders.discard(files)
+            record = nil
+        }
+        if let record, let adopted = try adopt(record, episode: episode, files: files, folder: paths.folder) {
+            return adopted
+        }
+
+        let deadline = now().addingTimeInterval(options.episodeTimeout)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return .downloaded(
+                    try await attemptDownload(
+                        url, episode: episode, files: files, deadline: deadline, options: options, progress: progress)
+                )
+            } catch let stop as AttemptFailure {
+                switch stop {
+                case .startOver:
+                    folders.discard(files)
+                    if attempt > options.retry.retries + 1 {
+                        throw EpisodeFailure.transport("the server kept changing the file")
+                    }
+                case .failed(let failure, let retryAfter):
+                    guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
+                    let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
+                    // No time left to wait and try again: the partial file stays for the next run to resume.
+                    guard delay < deadline.timeIntervalSince(now()) else { throw failure }
+                    try await sleep(delay)
+                }
+            }
+        }
+    }
+
+    /// Why one attempt did not produce a file.
+    enum AttemptFailure: Error {
+        /// Worth another attempt or not (see `RetryPolicy`), with the server's `Retry-After` if it sent one.
+        case failed(EpisodeFailure, retryAfter: TimeInterval?)
+        /// What was kept cannot be continued (416, a changed file): drop it and download from the start.
+        case startOver
+    }
+
+    /// The hidden files of one episode's download: the bytes so far and what is known about them.
+    struct PartialFiles {
+        var body: URL
+        var record: URL
+
+        init(key: String, stateFolder: URL) {
+            let base = "download-\(StableName.of(key))"
+            body = stateFolder.appendingPathComponent(base + ".part")
+            record = stateFolder.appendingPathComponent(base + ".json")
+        }
+    }
+
+    // MARK: - One attempt
+
+    /// Reports a download's bytes so far, and the total when the server or the feed said it.
+    typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
+
+    func attemptDownload(
+        _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions,
+        progress: ProgressHandler?
+    ) async throws -> DownloadResult {
+        let record: PartialRecord? = folders.loadRecord(partial.record)
+        var offset: Int64 = 0
+        if let record, record.validator != nil, let size = folders.fileSize(partial.body), size > 0 {
+            offset = size
+            if let expected = record.expectedSize, expected == size {
+                // Every byte arrived before the process stopped: nothing to fetch, only to check.
+                return try completedPartial(url, files: partial, size: size)
+            }
+        }
+        var request = URLRequest(url: url)
+        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
+        // Media is already compressed; identity keeps Content-Length comparable with what arrives.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        if offset > 0, let validator = record?.validator {
+            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+            request.setValue(validator, forHTTPHeaderField: "If-Range")
+        }
+        let expected = ExpectedSize(episode.length)
+        let admit = admission(for: episode.url, files: partial, offset: offset, expected: expected)
+        let remaining = deadline.timeIntervalSince(now())
+        guard remaining > 0 else { throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil) }
+
+        let result: DownloadResult
+        let finalRequest = request
+        var onBytes: (@Sendable (Int64) -> Void)?
+        if let progress { onBytes = { bytes in progress(bytes, expected.value) } }
+        let transferOptions = DownloadOptions(
+            resumeOffset: offset, admit: admit, progress: onBytes,
+            resumeValidator: offset > 0 ? record?.validator : nil,
+            resumeTotal: offset > 0 ? record?.expectedSize : nil)
+        do {
+            result = try await Deadline.run(seconds: remaining) { [downloader] in
+                try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
+            }
+        } catch is Deadline.Exceeded {
+            throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil)
+        } catch let error as DownloadError {
+            switch error {
+            case .refusedRedirect(let location):
+                throw AttemptFailure.failed(.refusedRedirect(location), retryAfter: nil)
+            case .transport(let reason): throw AttemptFailure.failed(.transport(reason), retryAfter: nil)
+            case .unexpectedRange: throw AttemptFailure.startOver
+            case .file(let path, let reason, let code):
+                if [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) {
+                    throw ArchiveError.storage(path: path, reason: reason)
+                }
+                throw AttemptFailure.failed(.storage("cannot write \(path): \(reason)"), retryAfter: nil)
+            }
+        }
+        guard let http = result.response as? HTTPURLResponse else { return result }
+        if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
+        if let failure = DownloadCheck.failure(
+            of: result,
+            expectedSize: folders.loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize },
+            feedLength: episode.length)
+        {
+            if case .lengthMismatch(let expected, let received) = failure, received > expected {
+                folders.discard(partial)
+            }
+            if failure == .htmlPage || failure == .emptyBody { folders.discard(partial) }
+            throw AttemptFailure.failed(failure, retryAfter: RetryPolicy.retryAfter(result.response, now: now()))
+        }
+        return result
+    }
+
+    /// Sees each response before its body: records what a later resume needs, and refuses a file the disk
+    /// cannot hold.
+    func admission(
+        for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize
+    ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
+        let writer = folders.writer
+        let files = folders.files
+        return { response, appending in
+            let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
+            let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified")
+            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap {
+                Int64($0.trimmingCharacters(in: .whitespaces))
+            }
+            let encoded =
+                (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() != "identity"
+            let total =
+                appending
+                ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
+                : (encoded ? nil : length)
+            let record = PartialRecord(url: url, validator: validator, expectedSize: total)
+            if let total { expected.value = total }
+            do {
+                try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record, durable: false)
+            } catch {
+                return Archiver.storageError(error, path: partial.record.path)
+            }
+            let needed = (total ?? length ?? 0) - (appending ? offset : 0)
+            let folder = partial.body.deletingLastPathComponent().path
+            if needed > 0,
+                let free = (try? files.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber,
+                free.int64Value < needed
+            {
+                return ArchiveError.storage(
+                    path: folder,
+                    reason: "the episode needs \(needed) bytes and only \(free.int64Value) are free")
+            }
+            return nil
+        }
+    }
+
+    /// A partial file that already holds every byte: hash it from disk instead of fetching anything.
+    func completedPartial(_ url: URL, files partial: PartialFiles, size: Int64) throws -> DownloadResult {
+        let hashed: FileDigest
+        do {
+            hashed = try hasher.sha256(ofFileAtPath: partial.body.path)
+        } catch {
+            throw AttemptFailure.startOver
+        }
+        let response = HTTPURLResponse(
+            url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(size)])!
+        return DownloadResult(
+            response: response, bytesWritten: hashed.size, fileSize: hashed.size, sha256: hashed.digest,
+            leadingBytes: hashed.leading)
+    }
+
+    /// An earlier run finished this download and died around the rename: finish its work instead of downloading
+    /// again (and instead of keeping the episode twice).
+    func adopt(
+        _ record: PartialRecord, episode: Episode, files partial: PartialFiles, folder: URL
+    ) throws -> Fetched? {
+        guard let sha256 = record.sha256, let size = record.completeSize, let target = record.target else { return nil }
+        let placed = folder.appendingPathComponent(target)
+        if folders.fileSize(partial.body) == nil, let hashed = try? hasher.sha256(ofFileAtPath: placed.path),
+            hashed.size == size, hashed.digest == sha256
+        {
+            // Renamed into place; only the index entry was missing.
+            folders.setDates(of: placed, to: episode.published)
+            folders.setOrigin(of: placed, to: episode.url)
+            return .placed(ArchiveIndex.Entry(archiving: episode, file: target, size: size, sha256: sha256, at: now()))
+        }
+        if let hashed = try? hasher.sha256(ofFileAtPath: partial.body.path), hashed.size == size,
+            hashed.digest == sha256
+        {
+            // Complete and checked, not yet renamed: `place` renames it.
+            return .downloaded(
+                DownloadResult(
+                    response: HTTPURLResponse(
+                        url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
+                    bytesWritten: size, fileSize: size, sha256: sha256, leadingBytes: hashed.leading))
+        }
+        folders.discard(partial)
+        return nil
+    }
+
+    static func downloadableURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw EpisodeFailure.invalidURL
+        }
+        guard scheme == "http" || scheme == "https" else { throw EpisodeFailure.unsupportedScheme(scheme) }
+        guard url.host?.isEmpty == false else { throw EpisodeFailure.invalidURL }
+        return url
+    }
+}
