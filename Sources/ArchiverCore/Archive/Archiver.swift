@@ -597,43 +597,4 @@ public struct Archiver: Sendable {
         }
         return "Episode \(StableName.of(episode.identity))"
     }
-
-    static func describe(_ error: Error?) -> String {
-        guard let error else { return "unknown error" }
-        if let fileError = error as? FileSystemError {
-            // O_NOFOLLOW met a link where podarchive keeps its own files.
-            if fileError.code == ELOOP { return "it is a symbolic link, which podarchive never follows for its state" }
-            return String(cString: strerror(fileError.code))
-        }
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
-
-        // Foundation's own words ("The operation could not be completed. The volume is read only.") become the
-        // system's, as for every other file error.
-        if let cocoa = error as? CocoaError, let code = Self.errno(for: cocoa.code) {
-            return String(cString: strerror(code))
-        }
-        return error.localizedDescription
-    }
-
-    private static func errno(for code: CocoaError.Code) -> Int32? {
-        switch code {
-        case .fileWriteVolumeReadOnly: return EROFS
-        case .fileWriteOutOfSpace: return ENOSPC
-        case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
-        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
-        case .fileWriteFileExists: return EEXIST
-        case .fileReadTooLarge: return EFBIG
-        case .fileWriteInvalidFileName, .fileReadInvalidFileName: return EINVAL
-        default: return nil
-        }
-    }
-
-    static func storageError(_ error: Error, path: String) -> ArchiveError {
-        ArchiveError.storage(path: path, reason: describe(error))
-    }
 }

@@ -1,0 +1,65 @@
+// What a finished download must pass before it is renamed into place, and the size it is expected to reach.
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The checks a finished download must pass before it is renamed into place.
+enum DownloadCheck {
+    static func failure(of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil)
+        -> EpisodeFailure?
+    {
+        if let http = result.response as? HTTPURLResponse {
+            guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
+            // A body that ends when the connection closes (no Content-Length, not chunked) cannot tell a cut from
+            // the end: when the feed announced more, it is taken for a cut, kept, and fetched on.
+            let delimitedByClose =
+                http.value(forHTTPHeaderField: "Content-Length") == nil
+                && http.value(forHTTPHeaderField: "Content-Range") == nil
+                && !(http.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased().contains("chunked") ?? false)
+            if delimitedByClose, expectedSize == nil, let feedLength, feedLength > result.fileSize {
+                return .lengthMismatch(expected: feedLength, received: result.fileSize)
+            }
+            let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+            if encoding == "identity", let declared = http.value(forHTTPHeaderField: "Content-Length"),
+                let expected = Int64(declared.trimmingCharacters(in: .whitespaces)), expected != result.bytesWritten
+            {
+                return .lengthMismatch(
+                    expected: expected + result.fileSize - result.bytesWritten, received: result.fileSize)
+            }
+            if let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
+                type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
+            {
+                return .htmlPage
+            }
+        }
+        if let expectedSize, expectedSize != result.fileSize {
+            return .lengthMismatch(expected: expectedSize, received: result.fileSize)
+        }
+        if result.fileSize == 0 { return .emptyBody }
+        return looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
+    }
+
+    /// True when the body starts (after a BOM and white space) like an HTML document.
+    static func looksLikeHTML(_ bytes: Data) -> Bool {
+        var text = String(decoding: bytes.prefix(512), as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let head = text.drop(while: { $0.isWhitespace }).prefix(15).lowercased()
+        return ["<!doctype html", "<html", "<head", "<body", "<title"].contains { head.hasPrefix($0) }
+    }
+}
+
+/// The size a download is expected to reach: the feed's declared length until the response says better. Read by
+/// progress reports on the transfer's thread, written by the admission hook.
+final class ExpectedSize: @unchecked Sendable {
+    private let lock = NSLock()
+    private var size: Int64?
+
+    init(_ size: Int64?) { self.size = size }
+
+    var value: Int64? {
+        get { lock.withLock { size } }
+        set { lock.withLock { size = newValue } }
+    }
+}
