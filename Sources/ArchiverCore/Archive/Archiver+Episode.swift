@@ -66,7 +66,7 @@ extension Archiver {
                 ? entry.file : names.claim(for: episode, template: context.names, feedTitle: feedTitle)
         } else {
             // The same bytes already in the folder, unindexed (an index rebuilt): that file is this episode.
-            if let existing = unindexedFile(for: episode, in: context, template: context.names),
+            if let existing = folders.unindexedFile(for: episode, in: context, template: context.names),
                 let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(existing).path),
                 hashed.size == result.fileSize, hashed.digest == result.sha256
             {

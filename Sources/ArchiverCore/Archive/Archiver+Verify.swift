@@ -81,7 +81,7 @@ extension Archiver {
                 onEvent(.gone(folder: folder, failure: failure))
             }
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
-            let present = presentFiles(in: folder, index: context.index)
+            let present = folders.presentFiles(in: folder, index: context.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             for entry in context.index.episodes {
                 report.files += 1

@@ -218,9 +218,9 @@ public struct Archiver: Sendable {
         defer { context.lock.unlock() }
         let loadedIndex = context.index
 
-        let planned = plan(
+        let planned = WorkPlan.make(
             fetch, index: &context.index, folder: context.folder, filter: options.filter,
-            retryGone: options.retryGone)
+            retryGone: options.retryGone, folders: folders)
         let (present, leftOut) = (planned.present, planned.leftOut)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
@@ -363,54 +363,6 @@ public struct Archiver: Sendable {
         return report
     }
 
-    /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
-    /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
-    /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
-    func plan(
-        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool = false
-    ) -> WorkPlan {
-        var work: [WorkItem] = []
-        var skipped: [(Episode, String)] = []
-        var inFeed = Set<String>()
-        // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
-        var leftOut = 0
-        // Gone upstream: not tried again unless asked (they are still listed by `verify`).
-        let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
-        switch fetch {
-        case .changed(let feed, _):
-            index.title = feed.title ?? index.title
-            let listed = Set(feed.episodes.map(\.identity))
-            // Two items of one document are never one episode: an entry answers for the first item it matches.
-            var matched = Set<String>()
-            let selected = filter.apply(to: feed.episodes)
-            if selected.count < feed.episodes.count {
-                let chosen = Set(selected.map(\.identity))
-                let failing = Set(index.failures.map(\.key))
-                leftOut = feed.episodes.count {
-                    !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
-                }
-            }
-            for episode in selected where inFeed.insert(episode.identity).inserted {
-                if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
-                    skipped.append((episode, entry.file))
-                } else if !gone.contains(episode.identity) {
-                    work.append(.new(episode))
-                }
-            }
-            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
-            // sync whose filter selects them.
-            index.failures.removeAll { !listed.contains($0.key) }
-        case .notModified:
-            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map { .new($0) }
-        }
-        let present = presentFiles(in: folder, index: index)
-        let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
-        let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
-        // Deleted by hand, or lost: fetch it again rather than forget it.
-        work += missing.filter { wanted.contains($0.episode.identity) }
-        return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
-    }
-
     /// New episodes whose file is already in the folder but not in the index, as the feed describes it: at the
     /// name this episode would get, with the size the feed gives. Each is hashed and recorded, not downloaded.
     /// (A file whose size the feed does not give is compared with the download instead; see `place`.)
@@ -422,7 +374,8 @@ public struct Archiver: Sendable {
         var claimed = context.index.fileNames
         for item in work {
             guard case .new(let episode) = item, let length = episode.length, length > 0,
-                let name = unindexedFile(for: episode, in: context, template: options.names), !claimed.contains(name),
+                let name = folders.unindexedFile(for: episode, in: context, template: options.names),
+                !claimed.contains(name),
                 let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(name).path),
                 hashed.size == length
             else {
@@ -435,34 +388,6 @@ public struct Archiver: Sendable {
         }
         if !adopted.isEmpty { try folders.save(context.index, to: context.indexURL) }
         return (remaining, adopted)
-    }
-
-    /// The file this episode's name would be, when it exists and the index does not list it.
-    func unindexedFile(for episode: Episode, in context: FeedContext, template: NameTemplate) -> String? {
-        let (folders, stem) = template.path(
-            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        let name = folders.map { $0 + "/" }.joined() + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
-        // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
-        guard !context.index.holds(file: name), !Self.isArtwork(name),
-            files.fileExists(atPath: context.folder.appendingPathComponent(name).path)
-        else { return nil }
-        return name
-    }
-
-    /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
-    /// where the index records files: one directory listing each, never a look-up per episode.
-    func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
-        var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
-        var subfolders = Set<Substring>()
-        for entry in index.episodes {
-            if let slash = entry.file.lastIndex(of: "/") { subfolders.insert(entry.file[..<slash]) }
-        }
-        for subfolder in subfolders {
-            let names = (try? files.contentsOfDirectory(atPath: folder.appendingPathComponent(String(subfolder)).path))
-            for name in names ?? [] { present.insert(subfolder + "/" + name) }
-        }
-        return present
     }
 
     /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
@@ -480,7 +405,9 @@ public struct Archiver: Sendable {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let planned = plan(fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone)
+        let planned = WorkPlan.make(
+            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
+            folders: folders)
         let (work, skipped, present) = (planned.work, planned.skipped, planned.present)
         let title = index.title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
         var names = NameAllocator(taken: present.union(index.fileNames), sidecars: options.metadata)
@@ -494,18 +421,6 @@ public struct Archiver: Sendable {
             return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
         }
         return SyncPlan(feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: skipped.count)
-    }
-
-    /// What one sync of a feed has to do (see `plan`).
-    struct WorkPlan {
-        /// New episodes, earlier failures and files gone missing, within the filter.
-        var work: [WorkItem]
-        /// Episodes of the feed already archived, with the file that holds each.
-        var skipped: [(Episode, String)]
-        /// The names in the feed folder (and the subfolders the index uses).
-        var present: Set<String>
-        /// Episodes of the feed the filter left out and the index does not hold.
-        var leftOut: Int
     }
 
     /// Starts fetching `item` (number `position` in the work list) as a child task of `group`.
@@ -532,27 +447,6 @@ public struct Archiver: Sendable {
         init(position: Int, result: Result<Fetched, Error>) {
             self.position = position
             self.result = result
-        }
-    }
-
-    /// One thing to archive: an episode not yet in the index, or an indexed one whose file is gone.
-    enum WorkItem: Sendable {
-        case new(Episode)
-        case missing(ArchiveIndex.Entry)
-
-        var isNew: Bool {
-            if case .new = self { return true }
-            return false
-        }
-
-        var episode: Episode {
-            switch self {
-            case .new(let episode): return episode
-            case .missing(let entry):
-                return Episode(
-                    title: entry.title, guid: entry.guid, url: entry.url,
-                    published: entry.published.flatMap(FeedDate.parseRFC3339))
-            }
         }
     }
 

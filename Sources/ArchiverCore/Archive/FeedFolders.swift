@@ -215,4 +215,34 @@ struct FeedFolders: Sendable {
         guard files.fileExists(atPath: url.path) else { return nil }
         return ((try? attributes.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
     }
+
+    // MARK: - What the folder holds
+
+    /// The file this episode's name would be, when it exists and the index does not list it.
+    func unindexedFile(for episode: Episode, in context: Archiver.FeedContext, template: NameTemplate) -> String? {
+        let (folders, stem) = template.path(
+            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
+        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
+        let name = folders.map { $0 + "/" }.joined() + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
+        // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
+        guard !context.index.holds(file: name), !Archiver.isArtwork(name),
+            files.fileExists(atPath: context.folder.appendingPathComponent(name).path)
+        else { return nil }
+        return name
+    }
+
+    /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
+    /// where the index records files: one directory listing each, never a look-up per episode.
+    func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
+        var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        var subfolders = Set<Substring>()
+        for entry in index.episodes {
+            if let slash = entry.file.lastIndex(of: "/") { subfolders.insert(entry.file[..<slash]) }
+        }
+        for subfolder in subfolders {
+            let names = (try? files.contentsOfDirectory(atPath: folder.appendingPathComponent(String(subfolder)).path))
+            for name in names ?? [] { present.insert(subfolder + "/" + name) }
+        }
+        return present
+    }
 }
