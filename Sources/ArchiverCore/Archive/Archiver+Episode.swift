@@ -38,7 +38,7 @@ extension Archiver {
         case .placed(let adopted):
             entry = adopted
         case .downloaded(let result):
-            entry = try place(
+            entry = try placer.place(
                 result, item: item, files: PartialFiles(key: item.episode.identity, stateFolder: context.stateFolder),
                 context: context, names: &names)
         }
@@ -46,75 +46,6 @@ extension Archiver {
         try folders.save(context.index, to: context.indexURL)
         forgetDownload(of: item.episode, in: context.stateFolder)
         return entry
-    }
-
-    // MARK: - Into place
-
-    /// Records the checked download as complete, renames it into place (never over another file) and dates it.
-    func place(
-        _ result: DownloadResult, item: WorkItem, files partial: PartialFiles, context: FeedContext,
-        names: inout NameAllocator
-    ) throws -> ArchiveIndex.Entry {
-        let episode = item.episode
-        let feedTitle = context.index.title ?? context.folder.lastPathComponent
-        var name: String
-        if case .missing(let entry) = item {
-            // A file fetched again goes back under its old name.
-            names.release(entry.file)
-            name =
-                names.claim(exactly: entry.file)
-                ? entry.file : names.claim(for: episode, template: context.names, feedTitle: feedTitle)
-        } else {
-            // The same bytes already in the folder, unindexed (an index rebuilt): that file is this episode.
-            if let existing = folders.unindexedFile(for: episode, in: context, template: context.names),
-                let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(existing).path),
-                hashed.size == result.fileSize, hashed.digest == result.sha256
-            {
-                try? files.removeItem(at: partial.body)
-                folders.setDates(of: context.folder.appendingPathComponent(existing), to: episode.published)
-                return entry(for: episode, file: existing, size: hashed.size, sha256: hashed.digest)
-            }
-            name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
-        }
-        if let slash = name.lastIndex(of: "/") {
-            let subfolder = context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
-            // A file where the template wants a folder is this episode's problem, not the archive's: it fails
-            // (and is tried again next run) while the others go on. Other errors (a full disk) stop the run.
-            var ancestor = subfolder
-            while ancestor.path.count > context.folder.path.count {
-                if files.fileExists(atPath: ancestor.path),
-                    (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil
-                {
-                    names.release(name)
-                    throw EpisodeFailure.storage("\(ancestor.path) is a file, where the name template wants a folder")
-                }
-                ancestor.deleteLastPathComponent()
-            }
-            try folders.createFolder(subfolder)
-        }
-        var record: PartialRecord = folders.loadRecord(partial.record) ?? PartialRecord(url: episode.url)
-        record.completeSize = result.fileSize
-        record.sha256 = result.sha256
-        for _ in 0..<100 {
-            record.target = name
-            try folders.saveRecord(record, to: partial.record)
-            faults?(.beforeRename)
-            let destination = context.folder.appendingPathComponent(name, isDirectory: false)
-            do {
-                try mover.moveItem(at: partial.body, to: destination)
-                faults?(.afterRename)
-                folders.setDates(of: destination, to: episode.published)
-                folders.setOrigin(of: destination, to: episode.url)
-                return entry(for: episode, file: name, size: result.fileSize, sha256: result.sha256)
-            } catch {
-                // Taken meanwhile by something else: never overwrite it, take the next name.
-                guard self.files.fileExists(atPath: destination.path) else {
-                    throw Self.storageError(error, path: destination.path)
-                }
-                name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
-            }
-        }
-        throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")
     }
 
     /// The freedesktop.org name for a file's source URL.

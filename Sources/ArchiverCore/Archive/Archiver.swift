@@ -77,6 +77,8 @@ public struct Archiver: Sendable {
     let folders: FeedFolders
     /// One episode's download, beside the others.
     let fetcher: EpisodeFetcher
+    /// Checked downloads into place, in feed order.
+    let placer: EpisodePlacer
 
     /// - Parameters:
     /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
@@ -123,6 +125,7 @@ public struct Archiver: Sendable {
         self.folders = folders
         self.fetcher = EpisodeFetcher(
             downloader: downloader, hasher: hasher, folders: folders, now: now, sleep: sleep, jitter: jitter)
+        self.placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, now: now, faults: faults)
     }
 
     /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
