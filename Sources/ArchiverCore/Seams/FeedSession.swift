@@ -31,7 +31,7 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
         lock.withLock {
             if let created { return created }
             let queue = BoundedOperationQueue(slots: 64, label: "podarchive.feeds")
-            delegate.serial = queue.serial
+            delegate.registry.serial = queue.serial
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             created = session
             return session
@@ -44,7 +44,7 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
         let session = self.session
         let task = session.dataTask(with: request)
         let fetch = Fetch(limit: maximumBytes)
-        delegate.register(fetch, for: task)
+        delegate.registry.register(fetch, for: task)
         return try await withTaskCancellationHandler {
             task.resume()
             return try await fetch.outcome.value()
@@ -65,30 +65,19 @@ private final class Fetch: @unchecked Sendable {
 }
 
 private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var fetches: [Int: Fetch] = [:]
-    var serial: DispatchQueue?
+    let registry = TransferRegistry<Fetch>()
 
-    func register(_ fetch: Fetch, for task: URLSessionTask) {
-        lock.withLock { fetches[task.taskIdentifier] = fetch }
-    }
+    private func fetch(_ task: URLSessionTask) -> Fetch? { registry.transfer(task) }
 
-    private func fetch(_ task: URLSessionTask, remove: Bool = false) -> Fetch? {
-        lock.withLock { remove ? fetches.removeValue(forKey: task.taskIdentifier) : fetches[task.taskIdentifier] }
-    }
-
-    /// Ends the fetch with `result` now and lets the task go; anything corelibs reports for it later is ignored.
+    /// Ends the fetch with `result` now and lets the task go.
     private func stop(_ task: URLSessionTask, with result: Result<(Data, URLResponse), Error>) {
-        fetch(task, remove: true)?.outcome.deliver(result)
-        DispatchQueue.global().async { task.cancel() }
+        registry.remove(task)?.outcome.deliver(result)
+        TransferRegistry<Fetch>.cancelOffQueue(task)
     }
 
-    /// The caller was cancelled (its deadline passed): cancel, and end the fetch shortly if corelibs does not.
+    /// The caller was cancelled (its deadline passed): see `TransferRegistry.cancel`.
     func cancel(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
-        serial?.asyncAfter(deadline: .now() + 2) { [weak self] in
-            self?.fetch(task, remove: true)?.outcome.deliver(.failure(URLError(.cancelled)))
-        }
+        registry.cancel(task) { $0.outcome.deliver(.failure(URLError(.cancelled))) }
     }
 
     func urlSession(
@@ -135,7 +124,7 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let fetch = fetch(task, remove: true) else { return }
+        guard let fetch = registry.remove(task) else { return }
         if let error {
             fetch.outcome.deliver(.failure(error))
         } else if let response = fetch.response ?? task.response {

@@ -35,7 +35,4 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
         waiting?.resume(with: outcome)
         return first
     }
-
-    /// True once a result was handed over.
-    var isDelivered: Bool { lock.withLock { result != nil } }
 }

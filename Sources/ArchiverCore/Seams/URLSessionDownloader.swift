@@ -39,7 +39,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
         lock.withLock {
             if let created { return created }
             let queue = BoundedOperationQueue(slots: pendingChunks, label: "podarchive.downloads")
-            delegate.serial = queue.serial
+            delegate.registry.serial = queue.serial
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             created = session
             return session
@@ -68,7 +68,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
         let session = self.session
         let task = session.dataTask(with: request)
         let transfer = Transfer(descriptor: descriptor, path: destination.path, options: options)
-        delegate.register(transfer, for: task)
+        delegate.registry.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             task.resume()
             return try await transfer.outcome.value()
@@ -256,35 +256,19 @@ private final class Transfer: @unchecked Sendable {
 // MARK: - Session delegate
 
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
-    /// The session's serial delegate queue, where every transfer is touched (set when the session is made).
-    var serial: DispatchQueue?
-    /// How long a cancelled task gets to report its own completion before its transfer is ended without it.
-    static let cancelGrace: TimeInterval = 2
+    let registry = TransferRegistry<Transfer>()
 
-    func register(_ transfer: Transfer, for task: URLSessionTask) {
-        lock.withLock { transfers[task.taskIdentifier] = transfer }
-    }
+    private func transfer(_ task: URLSessionTask) -> Transfer? { registry.transfer(task) }
 
-    private func transfer(_ task: URLSessionTask, remove: Bool = false) -> Transfer? {
-        lock.withLock { remove ? transfers.removeValue(forKey: task.taskIdentifier) : transfers[task.taskIdentifier] }
-    }
-
-    /// Ends the transfer now, on the delegate queue, and lets the task go: whatever corelibs reports for it later
-    /// finds no transfer and is ignored.
+    /// Ends the transfer now, on the delegate queue, and lets the task go.
     private func stop(_ task: URLSessionTask, error: Error? = nil) {
-        transfer(task, remove: true)?.finish(error: error)
-        cancelOffQueue(task)
+        registry.remove(task)?.finish(error: error)
+        TransferRegistry<Transfer>.cancelOffQueue(task)
     }
 
-    /// The caller's task was cancelled (a deadline, a failed run): cancel the transfer, and end it a little later
-    /// if corelibs never reports the cancelled task's completion.
+    /// The caller's task was cancelled: see `TransferRegistry.cancel`.
     func cancel(_ task: URLSessionTask) {
-        cancelOffQueue(task)
-        serial?.asyncAfter(deadline: .now() + Self.cancelGrace) { [weak self] in
-            self?.transfer(task, remove: true)?.finish(error: URLError(.cancelled))
-        }
+        registry.cancel(task) { $0.finish(error: URLError(.cancelled)) }
     }
 
     func urlSession(
@@ -328,12 +312,6 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        transfer(task, remove: true)?.finish(error: error)
-    }
-
-    /// cancel() does workQueue.sync in corelibs, and libcurl's thread may be waiting right now for a slot on
-    /// this very queue: cancel from elsewhere, or the two would wait for each other forever.
-    private func cancelOffQueue(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
+        registry.remove(task)?.finish(error: error)
     }
 }
