@@ -19,15 +19,17 @@ struct FeedFolders: Sendable {
             == .typeSymbolicLink
         {
             throw ArchiveError.storage(
-                path: stateFolder.path, reason: "it is a symbolic link, which podarchive never follows for its state")
+                path: stateFolder.path, reason: Archiver.linkRefusal)
         }
         try createFolder(stateFolder)
         let lock = try await acquireLock(
             stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
-        removeLeftoverTemporaries(in: stateFolder)
+        // One listing of the state folder serves both clean-ups.
+        let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        removeLeftoverTemporaries(leftovers, in: stateFolder)
         do {
             let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
-            if let index { restoreSetAside(in: stateFolder, folder: folder, index: index) }
+            if let index { restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index) }
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
             return Archiver.FeedContext(
                 folder: folder, stateFolder: stateFolder,
@@ -44,8 +46,7 @@ struct FeedFolders: Sendable {
 
     /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
     /// folder, so with the lock held none of them belongs to a live process.
-    func removeLeftoverTemporaries(in stateFolder: URL) {
-        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+    func removeLeftoverTemporaries(_ names: [String], in stateFolder: URL) {
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             try? files.removeItem(at: stateFolder.appendingPathComponent(name))
         }
@@ -53,10 +54,8 @@ struct FeedFolders: Sendable {
 
     /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
     /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
-    func restoreSetAside(in stateFolder: URL, folder: URL, index: ArchiveIndex) {
-        let names = ((try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []).filter {
-            $0.hasPrefix("damaged-")
-        }
+    func restoreSetAside(_ listed: [String], in stateFolder: URL, folder: URL, index: ArchiveIndex) {
+        let names = listed.filter { $0.hasPrefix("damaged-") }
         guard !names.isEmpty else { return }
         let byAside = Dictionary(
             index.episodes.map { (Archiver.asideName(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
@@ -220,10 +219,9 @@ struct FeedFolders: Sendable {
 
     /// The file this episode's name would be, when it exists and the index does not list it.
     func unindexedFile(for episode: Episode, in context: Archiver.FeedContext, template: NameTemplate) -> String? {
-        let (folders, stem) = template.path(
+        let (prefix, stem, ext) = template.newFile(
             for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        let name = folders.map { $0 + "/" }.joined() + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
+        let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
         // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
         guard !context.index.holds(file: name), !Archiver.isArtwork(name),
             files.fileExists(atPath: context.folder.appendingPathComponent(name).path)

@@ -33,15 +33,13 @@ struct NameAllocator {
 
     /// Claims the name `template` gives a new file of `episode`: `Folder/Title.ext`, else `Folder/Title (2).ext`...
     mutating func claim(for episode: Episode, template: NameTemplate, feedTitle: String) -> String {
-        let (folders, stem) = template.path(for: episode, feedTitle: feedTitle)
-        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        return claim(stem: stem, extension: ext, in: folders)
+        let (prefix, stem, ext) = template.newFile(for: episode, feedTitle: feedTitle)
+        return claim(stem: stem, extension: ext, prefix: prefix)
     }
 
-    /// A free name `stem.ext`, `stem (2).ext`, ... inside `folders` (a path relative to the feed folder). The
-    /// counter each stem reached is remembered, so 10,000 episodes of one title cost 10,000 tries, not 50 million.
-    private mutating func claim(stem: String, extension ext: String?, in folders: [String]) -> String {
-        let prefix = folders.map { $0 + "/" }.joined()
+    /// A free name `stem.ext`, `stem (2).ext`, ... after `prefix` (subfolders of the feed folder). The counter
+    /// each stem reached is remembered, so 10,000 episodes of one title cost 10,000 tries, not 50 million.
+    private mutating func claim(stem: String, extension ext: String?, prefix: String) -> String {
         let key = prefix + "/" + stem + "." + (ext ?? "")
         var counter = nextCounter[key] ?? 1
         while true {

@@ -147,6 +147,14 @@ public struct NameTemplate: Sendable, Equatable {
         return (names, stem)
     }
 
+    /// What a new file of `episode` is called before any counter: the subfolders as a prefix (`Season 2/`, or
+    /// empty), the stem, and the extension from the enclosure. `NameAllocator` counts on from here.
+    public func newFile(for episode: Episode, feedTitle: String) -> (prefix: String, stem: String, ext: String?) {
+        let (folders, stem) = path(for: episode, feedTitle: feedTitle)
+        let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
+        return (folders.map { $0 + "/" }.joined(), stem, ext)
+    }
+
     /// `.mp3` (a dot and 2 to 4 letters or digits) at the end of the template's last literal, taken away.
     private static func droppingExtension(_ literal: String) -> String {
         guard let dot = literal.lastIndex(of: "."), literal.index(after: dot) < literal.endIndex else { return literal }

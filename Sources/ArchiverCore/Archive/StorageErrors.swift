@@ -2,11 +2,14 @@
 import Foundation
 
 extension Archiver {
+    /// Why a link where podarchive keeps its own files stops the sync of that show.
+    static let linkRefusal = "it is a symbolic link, which podarchive never follows for its state"
+
     static func describe(_ error: Error?) -> String {
         guard let error else { return "unknown error" }
         if let fileError = error as? FileSystemError {
             // O_NOFOLLOW met a link where podarchive keeps its own files.
-            if fileError.code == ELOOP { return "it is a symbolic link, which podarchive never follows for its state" }
+            if fileError.code == ELOOP { return linkRefusal }
             return String(cString: strerror(fileError.code))
         }
         if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
