@@ -82,25 +82,11 @@ enum SyncFormatter {
         out.raw("], \"skipped\": \(report?.alreadyArchived ?? 0), \"bytes\": \(report?.bytes ?? 0),")
         out.raw(" \"seconds\": \(String(format: "%.3f", seconds)),\n   \"failed\": [")
         for (position, failed) in (report?.failed ?? []).enumerated() {
-            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
-            out.string(failed.episode.title)
-            out.raw(", \"url\": ")
-            out.string(failed.episode.url)
-            out.raw(", \"reason\": ")
-            out.string(failed.failure.reason)
-            out.raw("}")
+            episodeObject(&out, first: position == 0, failed.episode, failed.failure)
         }
         out.raw("],\n   \"gone\": [")
         for (position, gone) in (report?.gone ?? []).enumerated() {
-            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
-            out.string(gone.episode.title)
-            out.raw(", \"url\": ")
-            out.string(gone.episode.url)
-            out.raw(", \"reason\": ")
-            out.string(gone.failure.reason)
-            out.raw(", \"since\": ")
-            out.string(gone.since)
-            out.raw("}")
+            episodeObject(&out, first: position == 0, gone.episode, gone.failure, since: gone.since)
         }
         out.raw("],\n   \"artwork\": ")
         out.string(report?.artwork.map { relative($0, to: root) })
@@ -108,6 +94,23 @@ enum SyncFormatter {
         out.string(report?.artworkFailure)
         out.raw("}")
         return out.text
+    }
+
+    /// `{"title", "url", "reason"}` of an episode that did not make it, with `"since"` for one gone upstream.
+    private static func episodeObject(
+        _ out: inout JSONWriter, first: Bool, _ episode: Episode, _ failure: EpisodeFailure, since: String? = nil
+    ) {
+        out.raw(first ? "{\"title\": " : ", {\"title\": ")
+        out.string(episode.title)
+        out.raw(", \"url\": ")
+        out.string(episode.url)
+        out.raw(", \"reason\": ")
+        out.string(failure.reason)
+        if let since {
+            out.raw(", \"since\": ")
+            out.string(since)
+        }
+        out.raw("}")
     }
 
     private static func status(_ code: ExitCode) -> String {

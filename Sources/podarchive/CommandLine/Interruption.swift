@@ -46,11 +46,9 @@ enum Interruption {
 /// The first stop signal received.
 private final class CaughtSignal: @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var number: Int32? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
     private var stored: Int32?
+
+    var number: Int32? { lock.withLock { stored } }
 
     /// True for the first signal.
     func record(_ signal: Int32) -> Bool {

@@ -54,8 +54,9 @@ extension CommandLineTool {
         var entries: [String] = []
         // One feed failing never stops the others; the exit code tells the worst that happened.
         for feed in feeds {
-            // Interrupted: the feed that was running said so; the rest are not started.
-            if Task.isCancelled { return worst.rawValue < ExitCode.interrupted.rawValue ? .interrupted : worst }
+            // Interrupted: the feed that was running said so; the rest are not started (and `Interruption` turns
+            // the code into the signal's).
+            if Task.isCancelled { return .interrupted }
             let (code, entry) = await sync(feed, arguments, into: root, with: archiver)
             entries.append(entry)
             if Self.severity(code) > Self.severity(worst) { worst = code }
