@@ -119,7 +119,7 @@ uninstall:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
-	python3 Tests/Tools/public-docs.py Sources/ArchiverCore
+	python3 Tests/Tools/public-docs.py Sources/ArchiverCore Sources/ArchiverCoreTesting
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "podarchive", targets: ["podarchive"]),
         .library(name: "ArchiverCore", targets: ["ArchiverCore"]),
+        // Test doubles for code that embeds ArchiverCore: a fake file system, spies, stubs, a clock.
+        .library(name: "ArchiverCoreTesting", targets: ["ArchiverCoreTesting"]),
     ],
     targets: [
         // SHA-256 compression with the x86 SHA instructions, used by ArchiverCore.SHA256 when the CPU has them.
@@ -16,6 +18,8 @@ let package = Package(
         // sync_file_range(2), which Swift's Glibc module leaves out: starts writing a download to disk early.
         .target(name: "CWriteback"),
         .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback"]),
+        // Built without XCTest, so it ships: doubles report an unscripted call through a hook the test gives.
+        .target(name: "ArchiverCoreTesting", dependencies: ["ArchiverCore"]),
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the systemd units.
@@ -24,8 +28,9 @@ let package = Package(
         .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
         // Loopback HTTP server and fixture helpers shared by both test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ArchiverCoreTests", dependencies: ["ArchiverCore", "TestSupport"]),
-        .testTarget(name: "podarchiveTests", dependencies: ["podarchive", "ArchiverCore", "TestSupport"]),
+        .testTarget(name: "ArchiverCoreTests", dependencies: ["ArchiverCore", "ArchiverCoreTesting", "TestSupport"]),
+        .testTarget(
+            name: "podarchiveTests", dependencies: ["podarchive", "ArchiverCore", "ArchiverCoreTesting", "TestSupport"]),
     ]
 )
 

@@ -27,8 +27,9 @@ def undocumented(path):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "Sources/ArchiverCore")
-    missing = [line for path in sorted(root.rglob("*.swift")) for line in undocumented(path)]
+    roots = [pathlib.Path(arg) for arg in sys.argv[1:]] or [pathlib.Path("Sources/ArchiverCore")]
+    paths = sorted(path for root in roots for path in root.rglob("*.swift"))
+    missing = [line for path in paths for line in undocumented(path)]
     for line in missing:
         print(line)
     if missing:

@@ -1,6 +1,7 @@
 // What sync shows: plain lines when nobody watches, a live area redrawn in place on a terminal, and nothing a
 // terminal could not take (NO_COLOR, TERM=dumb, narrow windows).
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -235,15 +236,6 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertEqual(SyncConsole.duration(3723), "1:02:03")
         XCTAssertEqual(SyncConsole.duration(.infinity), "--:--")
     }
-}
-
-/// A clock the test moves by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var time = Date(timeIntervalSince1970: 1_800_000_000)
-
-    var now: Date { lock.withLock { time } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { time += seconds } }
 }
 
 /// What a terminal shows after `text`: understands the few codes podarchive writes (carriage return, newline,

@@ -63,3 +63,14 @@ final class ExpectedSize: @unchecked Sendable {
         set { lock.withLock { size = newValue } }
     }
 }
+
+/// The download record an attempt's admission wrote, read back by the attempt without reading the file again.
+final class AnnouncedRecord: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: PartialRecord?
+
+    var record: PartialRecord? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}

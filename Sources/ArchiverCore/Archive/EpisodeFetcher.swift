@@ -6,13 +6,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Fetches one episode into its hidden file, ready for `Archiver.place`.
+/// Fetches one episode into its hidden file, ready for `EpisodePlacer.place`.
 struct EpisodeFetcher: Sendable {
     let downloader: any FileDownloading
     let hasher: any FileHashing
     let folders: FeedFolders
-    let now: @Sendable () -> Date
-    let sleep: @Sendable (TimeInterval) async throws -> Void
+    let clock: SyncClock
     let jitter: @Sendable () -> Double
 
     /// What `fetch` produced.
@@ -23,12 +22,6 @@ struct EpisodeFetcher: Sendable {
         case downloaded(DownloadResult)
     }
 
-    /// The folders one episode's work happens in.
-    struct FolderPaths: Sendable {
-        var folder: URL
-        var stateFolder: URL
-    }
-
     /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
     /// download with retries, check. Touches only this episode's hidden files.
     func fetch(
@@ -36,28 +29,30 @@ struct EpisodeFetcher: Sendable {
     ) async throws -> Fetched {
         let url = try Self.downloadableURL(episode.url)
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
-        var record: PartialRecord? = folders.loadRecord(files.record)
-        if record?.url != episode.url {
+        // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
+        var kept: PartialRecord? = folders.loadRecord(files.record)
+        if kept?.url != episode.url {
             folders.discard(files)
-            record = nil
+            kept = nil
         }
-        if let record, let adopted = try adopt(record, episode: episode, files: files, folder: paths.folder) {
+        if let kept, let adopted = try adopt(kept, episode: episode, files: files, folder: paths.folder) {
             return adopted
         }
 
-        let deadline = now().addingTimeInterval(options.episodeTimeout)
+        let deadline = clock.now().addingTimeInterval(options.episodeTimeout)
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return .downloaded(
                     try await attemptDownload(
-                        url, episode: episode, files: files, deadline: deadline, options: options, progress: progress)
-                )
+                        url, episode: episode, files: files, kept: &kept, deadline: deadline, options: options,
+                        progress: progress))
             } catch let stop as AttemptFailure {
                 switch stop {
                 case .startOver:
                     folders.discard(files)
+                    kept = nil
                     if attempt > options.retry.retries + 1 {
                         throw EpisodeFailure.transport("the server kept changing the file")
                     }
@@ -65,8 +60,8 @@ struct EpisodeFetcher: Sendable {
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
                     let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
                     // No time left to wait and try again: the partial file stays for the next run to resume.
-                    guard delay < deadline.timeIntervalSince(now()) else { throw failure }
-                    try await sleep(delay)
+                    guard delay < deadline.timeIntervalSince(clock.now()) else { throw failure }
+                    try await clock.sleep(delay)
                 }
             }
         }
@@ -80,28 +75,18 @@ struct EpisodeFetcher: Sendable {
         case startOver
     }
 
-    /// The hidden files of one episode's download: the bytes so far and what is known about them.
-    struct PartialFiles {
-        var body: URL
-        var record: URL
-
-        init(key: String, stateFolder: URL) {
-            let base = "download-\(StableName.of(key))"
-            body = stateFolder.appendingPathComponent(base + ".part")
-            record = stateFolder.appendingPathComponent(base + ".json")
-        }
-    }
-
     // MARK: - One attempt
 
     /// Reports a download's bytes so far, and the total when the server or the feed said it.
     typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
+    /// One request for the episode: resumes what `kept` describes, and leaves in `kept` what the server
+    /// announced for the next attempt.
     func attemptDownload(
-        _ url: URL, episode: Episode, files partial: PartialFiles, deadline: Date, options: SyncOptions,
-        progress: ProgressHandler?
+        _ url: URL, episode: Episode, files partial: PartialFiles, kept: inout PartialRecord?, deadline: Date,
+        options: SyncOptions, progress: ProgressHandler?
     ) async throws -> DownloadResult {
-        let record: PartialRecord? = folders.loadRecord(partial.record)
+        let record = kept
         var offset: Int64 = 0
         if let record, record.validator != nil, let size = folders.fileSize(partial.body), size > 0 {
             offset = size
@@ -119,8 +104,12 @@ struct EpisodeFetcher: Sendable {
             request.setValue(validator, forHTTPHeaderField: "If-Range")
         }
         let expected = ExpectedSize(episode.length)
-        let admit = admission(for: episode.url, files: partial, offset: offset, expected: expected)
-        let remaining = deadline.timeIntervalSince(now())
+        let announced = AnnouncedRecord()
+        let admit = admission(
+            for: episode.url, files: partial, offset: offset, expected: expected, announced: announced)
+        // Whatever happens to this attempt, what the server announced is what the next one resumes against.
+        defer { if let record = announced.record { kept = record } }
+        let remaining = deadline.timeIntervalSince(clock.now())
         guard remaining > 0 else { throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil) }
 
         let result: DownloadResult
@@ -153,15 +142,14 @@ struct EpisodeFetcher: Sendable {
         guard let http = result.response as? HTTPURLResponse else { return result }
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
-            of: result,
-            expectedSize: folders.loadRecord(partial.record).flatMap { (r: PartialRecord) in r.expectedSize },
-            feedLength: episode.length)
+            of: result, expectedSize: (announced.record ?? record)?.expectedSize, feedLength: episode.length)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected {
                 folders.discard(partial)
             }
             if failure == .htmlPage || failure == .emptyBody { folders.discard(partial) }
-            throw AttemptFailure.failed(failure, retryAfter: RetryPolicy.retryAfter(result.response, now: now()))
+            throw AttemptFailure.failed(
+                failure, retryAfter: RetryPolicy.retryAfter(result.response, now: clock.now()))
         }
         return result
     }
@@ -169,7 +157,8 @@ struct EpisodeFetcher: Sendable {
     /// Sees each response before its body: records what a later resume needs, and refuses a file the disk
     /// cannot hold.
     func admission(
-        for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize
+        for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize,
+        announced: AnnouncedRecord
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
         let writer = folders.writer
         let files = folders.files
@@ -190,8 +179,9 @@ struct EpisodeFetcher: Sendable {
             do {
                 try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record, durable: false)
             } catch {
-                return Archiver.storageError(error, path: partial.record.path)
+                return ArchiveError.storage(error, path: partial.record.path)
             }
+            announced.record = record
             let needed = (total ?? length ?? 0) - (appending ? offset : 0)
             let folder = partial.body.deletingLastPathComponent().path
             if needed > 0,
@@ -234,7 +224,8 @@ struct EpisodeFetcher: Sendable {
             // Renamed into place; only the index entry was missing.
             folders.setDates(of: placed, to: episode.published)
             folders.setOrigin(of: placed, to: episode.url)
-            return .placed(ArchiveIndex.Entry(archiving: episode, file: target, size: size, sha256: sha256, at: now()))
+            return .placed(
+                ArchiveIndex.Entry(archiving: episode, file: target, size: size, sha256: sha256, at: clock.now()))
         }
         if let hashed = try? hasher.sha256(ofFileAtPath: partial.body.path), hashed.size == size,
             hashed.digest == sha256
@@ -254,7 +245,7 @@ struct EpisodeFetcher: Sendable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw EpisodeFailure.invalidURL
         }
-        guard scheme == "http" || scheme == "https" else { throw EpisodeFailure.unsupportedScheme(scheme) }
+        guard WebScheme.isWeb(scheme) else { throw EpisodeFailure.unsupportedScheme(scheme) }
         guard url.host?.isEmpty == false else { throw EpisodeFailure.invalidURL }
         return url
     }

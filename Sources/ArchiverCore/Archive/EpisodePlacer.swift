@@ -1,61 +1,62 @@
 // One checked download into place: its name (kept for a file fetched again, claimed for a new one, or the same
-// bytes already in the folder), the record that it is complete, the rename that never overwrites, its dates.
+// bytes already in the folder), the record that it is complete, the rename that never overwrites, its dates, and
+// its entry in the index.
 import Foundation
 
-/// Renames checked downloads into place; runs on the sync's own task, in feed order.
+/// Puts checked downloads, and files already in the folder, into the index; runs on the sync's own task, in feed
+/// order.
 struct EpisodePlacer: Sendable {
     let mover: any FileMovement
     let hasher: any FileHashing
     let folders: FeedFolders
-    let now: @Sendable () -> Date
+    let clock: SyncClock
     /// Called at each `FaultPoint` (the crash tests).
     let faults: (@Sendable (FaultPoint) -> Void)?
 
-    /// Records the checked download as complete, renames it into place (never over another file) and dates it.
-    func place(
-        _ result: DownloadResult, item: Archiver.WorkItem, files partial: EpisodeFetcher.PartialFiles,
-        context: Archiver.FeedContext,
-        names: inout NameAllocator
+    /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
+    /// (unless an earlier run already had), records it in the index, saves the index and drops the download record.
+    func complete(
+        _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
+        template: NameTemplate
     ) throws -> ArchiveIndex.Entry {
-        let files = folders.files
+        let entry: ArchiveIndex.Entry
+        switch fetched {
+        case .placed(let adopted): entry = adopted
+        case .downloaded(let result):
+            entry = try place(result, item: item, in: show, names: &names, template: template)
+        }
+        show.index.record(entry)
+        try folders.save(show.index, to: show.indexURL)
+        folders.forget(show.partial(item.episode.identity))
+        return entry
+    }
+
+    /// Records the checked download as complete, renames it into place (never over another file) and dates it.
+    private func place(
+        _ result: DownloadResult, item: WorkItem, in show: FeedFolder, names: inout NameAllocator,
+        template: NameTemplate
+    ) throws -> ArchiveIndex.Entry {
         let episode = item.episode
-        let feedTitle = context.index.title ?? context.folder.lastPathComponent
+        let partial = show.partial(episode.identity)
+        let newFile = template.newFile(for: episode, feedTitle: show.title)
         var name: String
         if case .missing(let entry) = item {
             // A file fetched again goes back under its old name.
             names.release(entry.file)
-            name =
-                names.claim(exactly: entry.file)
-                ? entry.file : names.claim(for: episode, template: context.names, feedTitle: feedTitle)
+            name = names.claim(exactly: entry.file) ? entry.file : names.claim(newFile)
         } else {
             // The same bytes already in the folder, unindexed (an index rebuilt): that file is this episode.
-            if let existing = folders.unindexedFile(for: episode, in: context, template: context.names),
-                let hashed = try? hasher.sha256(ofFileAtPath: context.folder.appendingPathComponent(existing).path),
+            if let existing = folders.unindexedFile(newFile, in: show),
+                let hashed = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(existing).path),
                 hashed.size == result.fileSize, hashed.digest == result.sha256
             {
-                try? files.removeItem(at: partial.body)
-                folders.setDates(of: context.folder.appendingPathComponent(existing), to: episode.published)
-                return ArchiveIndex.Entry(
-                    archiving: episode, file: existing, size: hashed.size, sha256: hashed.digest, at: now())
+                folders.discard(partial)
+                folders.setDates(of: show.folder.appendingPathComponent(existing), to: episode.published)
+                return entry(for: episode, file: existing, size: hashed.size, sha256: hashed.digest)
             }
-            name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
+            name = names.claim(newFile)
         }
-        if let slash = name.lastIndex(of: "/") {
-            let subfolder = context.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
-            // A file where the template wants a folder is this episode's problem, not the archive's: it fails
-            // (and is tried again next run) while the others go on. Other errors (a full disk) stop the run.
-            var ancestor = subfolder
-            while ancestor.path.count > context.folder.path.count {
-                if files.fileExists(atPath: ancestor.path),
-                    (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil
-                {
-                    names.release(name)
-                    throw EpisodeFailure.storage("\(ancestor.path) is a file, where the name template wants a folder")
-                }
-                ancestor.deleteLastPathComponent()
-            }
-            try folders.createFolder(subfolder)
-        }
+        try makeSubfolders(for: name, in: show, names: &names)
         var record: PartialRecord = folders.loadRecord(partial.record) ?? PartialRecord(url: episode.url)
         record.completeSize = result.fileSize
         record.sha256 = result.sha256
@@ -63,22 +64,110 @@ struct EpisodePlacer: Sendable {
             record.target = name
             try folders.saveRecord(record, to: partial.record)
             faults?(.beforeRename)
-            let destination = context.folder.appendingPathComponent(name, isDirectory: false)
-            do {
-                try mover.moveItem(at: partial.body, to: destination)
+            if try move(partial.body, to: name, in: show, published: episode.published, origin: episode.url) {
                 faults?(.afterRename)
-                folders.setDates(of: destination, to: episode.published)
-                folders.setOrigin(of: destination, to: episode.url)
-                return ArchiveIndex.Entry(
-                    archiving: episode, file: name, size: result.fileSize, sha256: result.sha256, at: now())
-            } catch {
-                // Taken meanwhile by something else: never overwrite it, take the next name.
-                guard files.fileExists(atPath: destination.path) else {
-                    throw Archiver.storageError(error, path: destination.path)
-                }
-                name = names.claim(for: episode, template: context.names, feedTitle: feedTitle)
+                return entry(for: episode, file: name, size: result.fileSize, sha256: result.sha256)
             }
+            // Taken meanwhile by something else: never overwrite it, take the next name.
+            name = names.claim(newFile)
         }
-        throw EpisodeFailure.storage("no free name for \(name) in \(context.folder.path)")
+        throw EpisodeFailure.storage("no free name for \(name) in \(show.folder.path)")
+    }
+
+    /// Renames a download of changed content into place as a new version of `entry` (`Title (v2).mp3`, else v3...),
+    /// records it, and marks `entry` as replaced by it (`verify --repair` when the publisher's file changed).
+    func placeVersion(
+        _ result: DownloadResult, of entry: ArchiveIndex.Entry, in show: inout FeedFolder, names: inout NameAllocator
+    ) throws -> String {
+        let file = entry.file as NSString
+        let ext = file.pathExtension
+        let stem = file.deletingPathExtension
+        for number in 2...1000 {
+            let name = "\(stem) (v\(number))" + (ext.isEmpty ? "" : ".\(ext)")
+            guard names.claim(exactly: name),
+                try move(
+                    show.partial(entry.key).body, to: name, in: show,
+                    published: entry.published.flatMap(FeedDate.parseRFC3339), origin: entry.url)
+            else { continue }
+            show.index.record(
+                ArchiveIndex.Entry(
+                    key: "\(entry.key)#v\(number)", guid: nil, title: entry.title, url: entry.url, file: name,
+                    size: result.fileSize, sha256: result.sha256, published: entry.published,
+                    archived: FeedDate.iso8601(clock.now())))
+            show.index.markReplaced(entry.file, by: name)
+            try folders.save(show.index, to: show.indexURL)
+            folders.forget(show.partial(entry.key))
+            return name
+        }
+        throw EpisodeFailure.storage("no free name for a new version of \(entry.file)")
+    }
+
+    /// New episodes whose file is already in the folder but not in the index, as the feed describes it: at the
+    /// name this episode would get, with the size the feed gives. Each is hashed and recorded, not downloaded.
+    /// (A file whose size the feed does not give is compared with the download instead; see `place`.)
+    func adoptUnindexedFiles(
+        _ work: [WorkItem], in show: inout FeedFolder, template: NameTemplate
+    ) throws -> (work: [WorkItem], adopted: [(Episode, String)]) {
+        var remaining: [WorkItem] = []
+        var adopted: [(Episode, String)] = []
+        var claimed = show.index.fileNames
+        for item in work {
+            guard case .new(let episode) = item, let length = episode.length, length > 0,
+                let name = folders.unindexedFile(template.newFile(for: episode, feedTitle: show.title), in: show),
+                !claimed.contains(name),
+                let hashed = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path),
+                hashed.size == length
+            else {
+                remaining.append(item)
+                continue
+            }
+            claimed.insert(name)
+            show.index.record(entry(for: episode, file: name, size: hashed.size, sha256: hashed.digest))
+            adopted.append((episode, name))
+        }
+        if !adopted.isEmpty { try folders.save(show.index, to: show.indexURL) }
+        return (remaining, adopted)
+    }
+
+    // MARK: - Steps
+
+    /// Renames `body` to `name` in the show's folder unless something is there (false), then dates it and records
+    /// its origin.
+    /// - Throws: `ArchiveError.storage` when the rename fails for another reason (a full disk stops the run).
+    private func move(_ body: URL, to name: String, in show: FeedFolder, published: Date?, origin: String) throws
+        -> Bool
+    {
+        let destination = show.folder.appendingPathComponent(name, isDirectory: false)
+        do {
+            try mover.moveItem(at: body, to: destination)
+        } catch {
+            if folders.files.fileExists(atPath: destination.path) { return false }
+            throw ArchiveError.storage(error, path: destination.path)
+        }
+        folders.setDates(of: destination, to: published)
+        folders.setOrigin(of: destination, to: origin)
+        return true
+    }
+
+    /// The subfolders a templated name (`Season 2/Pilot.mp3`) needs. A file where the template wants a folder is
+    /// this episode's problem, not the archive's: it fails (and is tried again next run) while the others go on.
+    /// Other errors (a full disk) stop the run.
+    private func makeSubfolders(for name: String, in show: FeedFolder, names: inout NameAllocator) throws {
+        guard let slash = name.lastIndex(of: "/") else { return }
+        let subfolder = show.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
+        let files = folders.files
+        var ancestor = subfolder
+        while ancestor.path.count > show.folder.path.count {
+            if files.fileExists(atPath: ancestor.path), (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil {
+                names.release(name)
+                throw EpisodeFailure.storage("\(ancestor.path) is a file, where the name template wants a folder")
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        try folders.createFolder(subfolder)
+    }
+
+    private func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {
+        ArchiveIndex.Entry(archiving: episode, file: file, size: size, sha256: sha256, at: clock.now())
     }
 }

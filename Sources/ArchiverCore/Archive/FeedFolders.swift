@@ -2,6 +2,34 @@
 // and the small records beside it. Everything here is read and written under the folder's lock.
 import Foundation
 
+/// One show's folder, opened and locked by `FeedFolders.open`: what its index and records say. Changed in
+/// memory by the sync and saved through `FeedFolders`.
+struct FeedFolder {
+    /// The show's folder.
+    var folder: URL
+    /// Its `.podarchive` folder: the index, the lock, records, partial downloads.
+    var stateFolder: URL
+    var index: ArchiveIndex
+    /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
+    var validators: FeedValidators?
+    var lock: any HeldLock
+
+    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
+    var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
+    var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
+    /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
+    var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
+
+    /// The hidden files of `key`'s download.
+    func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, stateFolder: stateFolder) }
+}
+
+/// The two folders one episode's download works in; what a child task of the sync takes along.
+struct FolderPaths: Sendable {
+    var folder: URL
+    var stateFolder: URL
+}
+
 /// Finds, locks and reads feed folders, and writes their index and records.
 struct FeedFolders: Sendable {
     let files: any FileStore
@@ -9,9 +37,11 @@ struct FeedFolders: Sendable {
     let mover: any FileMovement
     let writer: any AtomicFileWriting
     let locker: any FileLocking
-    let sleep: @Sendable (TimeInterval) async throws -> Void
+    let clock: SyncClock
 
-    func open(folder: URL, source: FeedSource, options: SyncOptions) async throws -> Archiver.FeedContext {
+    /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
+    /// clears what a killed run left (temporary files, a damaged file set aside) and reads the index.
+    func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
         let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
         // lock and the partial downloads are written only where the show folder says.
@@ -19,11 +49,11 @@ struct FeedFolders: Sendable {
             == .typeSymbolicLink
         {
             throw ArchiveError.storage(
-                path: stateFolder.path, reason: Archiver.linkRefusal)
+                path: stateFolder.path, reason: ArchiveError.linkRefusal)
         }
         try createFolder(stateFolder)
         let lock = try await acquireLock(
-            stateFolder.appendingPathComponent("lock"), folder: folder, wait: options.lockWait)
+            stateFolder.appendingPathComponent("lock"), folder: folder, wait: lockWait)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
@@ -31,13 +61,13 @@ struct FeedFolders: Sendable {
             let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
             if let index { restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index) }
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
-            return Archiver.FeedContext(
+            return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
-                validators: index != nil && validators?.coverEverything(forMetadata: options.metadata) == true
+                validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
                     ? validators : nil,
-                lock: lock, names: options.names)
+                lock: lock)
         } catch {
             lock.unlock()
             throw error
@@ -58,7 +88,7 @@ struct FeedFolders: Sendable {
         let names = listed.filter { $0.hasPrefix("damaged-") }
         guard !names.isEmpty else { return }
         let byAside = Dictionary(
-            index.episodes.map { (Archiver.asideName(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
+            index.episodes.map { (ArchiveNames.aside(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
         for name in names {
             let aside = stateFolder.appendingPathComponent(name)
             guard let file = byAside[name] else { continue }
@@ -79,11 +109,11 @@ struct FeedFolders: Sendable {
             do {
                 held = try locker.tryLock(url)
             } catch {
-                throw ArchiveError.storage(path: url.path, reason: Archiver.describe(error))
+                throw ArchiveError.storage(path: url.path, reason: ArchiveError.describe(error))
             }
             if let held { return held }
             guard waited < wait else { throw ArchiveError.locked(folder: folder.path, holder: locker.lockHolder(url)) }
-            try await sleep(poll)
+            try await clock.sleep(poll)
             waited += poll
         }
     }
@@ -107,7 +137,7 @@ struct FeedFolders: Sendable {
     /// at a new URL), which then continues there.
     func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
         let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        let stem = title ?? FileNamer.sanitize(Archiver.fallbackTitle(for: source))
+        let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
         for counter in 1...1000 {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
             let folder = root.appendingPathComponent(name, isDirectory: true)
@@ -130,7 +160,7 @@ struct FeedFolders: Sendable {
         do {
             try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
         } catch {
-            throw ArchiveError.cannotCreateFolder(path: url.path, reason: Archiver.describe(error))
+            throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
         }
     }
 
@@ -167,7 +197,7 @@ struct FeedFolders: Sendable {
         do {
             try writer.writeAtomically(try index.encoded(), to: url)
         } catch {
-            throw Archiver.storageError(error, path: url.path)
+            throw ArchiveError.storage(error, path: url.path)
         }
     }
 
@@ -181,7 +211,7 @@ struct FeedFolders: Sendable {
         do {
             try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false)
         } catch {
-            throw Archiver.storageError(error, path: url.path)
+            throw ArchiveError.storage(error, path: url.path)
         }
     }
 
@@ -199,15 +229,42 @@ struct FeedFolders: Sendable {
     /// the file system keeps extended attributes. A separate call, so a file system without them costs nothing else.
     func setOrigin(of file: URL, to url: String) {
         try? attributes.setAttributes(
-            [Self.extendedAttributesKey: [Archiver.originAttribute: Data(url.utf8)]], ofItemAtPath: file.path)
+            [Self.extendedAttributesKey: [ArchiveNames.originAttribute: Data(url.utf8)]], ofItemAtPath: file.path)
     }
 
     /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
     static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
 
-    func discard(_ partial: EpisodeFetcher.PartialFiles) {
+    /// Drops a download's hidden files: what was kept cannot be continued.
+    func discard(_ partial: PartialFiles) {
         try? files.removeItem(at: partial.body)
         try? files.removeItem(at: partial.record)
+    }
+
+    /// Drops a download's record once the index lists its episode.
+    func forget(_ partial: PartialFiles) {
+        try? files.removeItem(at: partial.record)
+    }
+
+    /// How many downloads of the show registered for `source` wait to be resumed.
+    func partialDownloads(of source: FeedSource, in root: URL) -> Int {
+        guard let folder = try? registeredFolder(for: source, in: root) else { return 0 }
+        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
+    }
+
+    /// Moves a damaged file into the state folder for the rename that replaces it (see `restoreSetAside`).
+    func setAside(_ file: String, in show: FeedFolder) throws -> URL? {
+        let source = show.folder.appendingPathComponent(file)
+        guard files.fileExists(atPath: source.path) else { return nil }
+        let aside = show.stateFolder.appendingPathComponent(ArchiveNames.aside(for: file))
+        try? files.removeItem(at: aside)
+        do {
+            try mover.moveItem(at: source, to: aside)
+        } catch {
+            throw ArchiveError.storage(error, path: source.path)
+        }
+        return aside
     }
 
     func fileSize(_ url: URL) -> Int64? {
@@ -217,14 +274,12 @@ struct FeedFolders: Sendable {
 
     // MARK: - What the folder holds
 
-    /// The file this episode's name would be, when it exists and the index does not list it.
-    func unindexedFile(for episode: Episode, in context: Archiver.FeedContext, template: NameTemplate) -> String? {
-        let (prefix, stem, ext) = template.newFile(
-            for: episode, feedTitle: context.index.title ?? context.folder.lastPathComponent)
-        let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: 1)
+    /// The first name `newFile` gives, when a file of that name exists and the index does not list it.
+    func unindexedFile(_ newFile: NewFileName, in show: FeedFolder) -> String? {
+        let name = newFile.first
         // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
-        guard !context.index.holds(file: name), !Archiver.isArtwork(name),
-            files.fileExists(atPath: context.folder.appendingPathComponent(name).path)
+        guard !show.index.holds(file: name), !ArchiveNames.isArtwork(name),
+            files.fileExists(atPath: show.folder.appendingPathComponent(name).path)
         else { return nil }
         return name
     }

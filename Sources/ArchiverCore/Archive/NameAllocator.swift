@@ -25,25 +25,24 @@ struct NameAllocator {
             // Compare the way case-insensitive file systems (macOS, Windows) would.
             taken.insert(name.lowercased())
             // The sidecars of files already there are theirs, written or not.
-            if sidecars, !name.hasSuffix(Archiver.sidecarSuffix) {
-                taken.insert(Archiver.sidecarName(for: name).lowercased())
+            if sidecars, !name.hasSuffix(ArchiveNames.sidecarSuffix) {
+                taken.insert(ArchiveNames.sidecarName(for: name).lowercased())
             }
         }
     }
 
     /// Claims the name `template` gives a new file of `episode`: `Folder/Title.ext`, else `Folder/Title (2).ext`...
     mutating func claim(for episode: Episode, template: NameTemplate, feedTitle: String) -> String {
-        let (prefix, stem, ext) = template.newFile(for: episode, feedTitle: feedTitle)
-        return claim(stem: stem, extension: ext, prefix: prefix)
+        claim(template.newFile(for: episode, feedTitle: feedTitle))
     }
 
-    /// A free name `stem.ext`, `stem (2).ext`, ... after `prefix` (subfolders of the feed folder). The counter
+    /// A free name `stem.ext`, `stem (2).ext`, ... after the prefix (subfolders of the feed folder). The counter
     /// each stem reached is remembered, so 10,000 episodes of one title cost 10,000 tries, not 50 million.
-    private mutating func claim(stem: String, extension ext: String?, prefix: String) -> String {
-        let key = prefix + "/" + stem + "." + (ext ?? "")
+    mutating func claim(_ newFile: NewFileName) -> String {
+        let key = newFile.prefix + "/" + newFile.stem + "." + (newFile.ext ?? "")
         var counter = nextCounter[key] ?? 1
         while true {
-            let name = prefix + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
+            let name = newFile.numbered(counter)
             if claim(exactly: name) {
                 nextCounter[key] = counter + 1
                 return name
@@ -56,7 +55,7 @@ struct NameAllocator {
         materialize()
         nextCounter.removeAll()
         taken.remove(name.lowercased())
-        if sidecars { taken.remove(Archiver.sidecarName(for: name).lowercased()) }
+        if sidecars { taken.remove(ArchiveNames.sidecarName(for: name).lowercased()) }
     }
 
     /// Claims `name` (and its sidecar's name) if free.
@@ -66,7 +65,7 @@ struct NameAllocator {
         let key = name.lowercased()
         guard !taken.contains(key) else { return false }
         if sidecars {
-            let sidecar = Archiver.sidecarName(for: name).lowercased()
+            let sidecar = ArchiveNames.sidecarName(for: name).lowercased()
             guard !taken.contains(sidecar) else { return false }
             taken.insert(sidecar)
         }

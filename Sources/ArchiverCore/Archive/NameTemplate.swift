@@ -141,18 +141,17 @@ public struct NameTemplate: Sendable, Equatable {
             }
             // The file name leaves room for " (n)" and the extension.
             let name = FileNamer.sanitize(text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
-            if !name.isEmpty { names.append(name) } else if isLast { names.append(Archiver.stem(for: episode)) }
+            if !name.isEmpty { names.append(name) } else if isLast { names.append(ArchiveNames.stem(for: episode)) }
         }
         let stem = names.removeLast()
         return (names, stem)
     }
 
-    /// What a new file of `episode` is called before any counter: the subfolders as a prefix (`Season 2/`, or
-    /// empty), the stem, and the extension from the enclosure. `NameAllocator` counts on from here.
-    public func newFile(for episode: Episode, feedTitle: String) -> (prefix: String, stem: String, ext: String?) {
+    /// What a new file of `episode` is called before any counter. `NameAllocator` counts on from here.
+    func newFile(for episode: Episode, feedTitle: String) -> NewFileName {
         let (folders, stem) = path(for: episode, feedTitle: feedTitle)
         let ext = FileNamer.fileExtension(url: episode.url, mimeType: episode.mimeType)
-        return (folders.map { $0 + "/" }.joined(), stem, ext)
+        return NewFileName(prefix: folders.map { $0 + "/" }.joined(), stem: stem, ext: ext)
     }
 
     /// `.mp3` (a dot and 2 to 4 letters or digits) at the end of the template's last literal, taken away.
@@ -173,7 +172,7 @@ public struct NameTemplate: Sendable, Equatable {
             return String(repeating: "0", count: width - digits.count) + digits
         }
         switch field {
-        case .title: return Archiver.stem(for: episode)
+        case .title: return ArchiveNames.stem(for: episode)
         case .date: return episode.published.map { String(FeedDate.iso8601($0).prefix(10)) } ?? ""
         case .feed: return feedTitle
         case .episode: return padded(episode.episodeNumber)
@@ -191,4 +190,21 @@ public struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
     public var problem: String
 
     public var errorDescription: String? { "name template '\(template)' cannot be used: \(problem)" }
+}
+
+/// The name a template gives a new file, before any counter.
+struct NewFileName: Equatable {
+    /// The subfolders, each followed by `/` (`Season 2/`), or empty.
+    var prefix: String
+    var stem: String
+    /// From the enclosure's URL or type; nil when neither gives one.
+    var ext: String?
+
+    /// The name with counter `n`: `Season 2/Pilot.mp3`, then `Season 2/Pilot (2).mp3`...
+    func numbered(_ counter: Int) -> String {
+        prefix + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
+    }
+
+    /// The name before any counter.
+    var first: String { numbered(1) }
 }

@@ -56,7 +56,24 @@ struct PartialRecord: Codable, Equatable {
     var target: String?
 }
 
+/// The hidden files of one download in a show's state folder: the bytes so far (`download-<hash>.part`) and what
+/// is known about them (`download-<hash>.json`, a `PartialRecord`).
+struct PartialFiles {
+    var body: URL
+    var record: URL
+
+    init(key: String, stateFolder: URL) {
+        let base = "download-\(StableName.of(key))"
+        body = stateFolder.appendingPathComponent(base + ".part")
+        record = stateFolder.appendingPathComponent(base + ".json")
+    }
+
+    /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
+    static func isBody(_ name: String) -> Bool { name.hasPrefix("download-") && name.hasSuffix(".part") }
+}
+
 extension JSONEncoder {
+    /// Records are small and read by podarchive: compact, keys sorted.
     static let records: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,10 +1,11 @@
 // File-system errors in the system's own short words ("No space left on device"), whatever layer raised them.
 import Foundation
 
-extension Archiver {
+extension ArchiveError {
     /// Why a link where podarchive keeps its own files stops the sync of that show.
     static let linkRefusal = "it is a symbolic link, which podarchive never follows for its state"
 
+    /// The system's short words for a file-system error ("No space left on device").
     static func describe(_ error: Error?) -> String {
         guard let error else { return "unknown error" }
         if let fileError = error as? FileSystemError {
@@ -40,7 +41,8 @@ extension Archiver {
         }
     }
 
-    static func storageError(_ error: Error, path: String) -> ArchiveError {
-        ArchiveError.storage(path: path, reason: describe(error))
+    /// `.storage` for `error` met at `path`, in the system's words.
+    static func storage(_ error: Error, path: String) -> ArchiveError {
+        .storage(path: path, reason: describe(error))
     }
 }

@@ -1,88 +1,86 @@
 // What one sync of a feed has to do: from what the feed says, what the index records and what the folder holds.
 import Foundation
 
-extension Archiver {
-    /// What one sync of a feed has to do (see `make`).
-    struct WorkPlan {
-        /// New episodes, earlier failures and files gone missing, within the filter.
-        var work: [WorkItem]
-        /// Episodes of the feed already archived, with the file that holds each.
-        var skipped: [(Episode, String)]
-        /// The names in the feed folder (and the subfolders the index uses).
-        var present: Set<String>
-        /// Episodes of the feed the filter left out and the index does not hold.
-        var leftOut: Int
+/// What one sync of a feed has to do (see `make`).
+struct WorkPlan {
+    /// New episodes, earlier failures and files gone missing, within the filter.
+    var work: [WorkItem]
+    /// Episodes of the feed already archived, with the file that holds each.
+    var skipped: [(Episode, String)]
+    /// The names in the feed folder (and the subfolders the index uses).
+    var present: Set<String>
+    /// Episodes of the feed the filter left out and the index does not hold.
+    var leftOut: Int
 
-        /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
-        /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
-        /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
-        static func make(
-            _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool,
-            folders: FeedFolders
-        ) -> WorkPlan {
-            var work: [WorkItem] = []
-            var skipped: [(Episode, String)] = []
-            var inFeed = Set<String>()
-            // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
-            var leftOut = 0
-            // Gone upstream: not tried again unless asked (they are still listed by `verify`).
-            let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
-            switch fetch {
-            case .changed(let feed, _):
-                index.title = feed.title ?? index.title
-                let listed = Set(feed.episodes.map(\.identity))
-                // Two items of one document are never one episode: an entry answers for the first item it matches.
-                var matched = Set<String>()
-                let selected = filter.apply(to: feed.episodes)
-                if selected.count < feed.episodes.count {
-                    let chosen = Set(selected.map(\.identity))
-                    let failing = Set(index.failures.map(\.key))
-                    leftOut = feed.episodes.count {
-                        !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
-                    }
-                }
-                for episode in selected where inFeed.insert(episode.identity).inserted {
-                    if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
-                        skipped.append((episode, entry.file))
-                    } else if !gone.contains(episode.identity) {
-                        work.append(.new(episode))
-                    }
-                }
-                // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
-                // sync whose filter selects them.
-                index.failures.removeAll { !listed.contains($0.key) }
-            case .notModified:
-                work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map {
-                    .new($0)
+    /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
+    /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
+    /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
+    static func make(
+        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool,
+        folders: FeedFolders
+    ) -> WorkPlan {
+        var work: [WorkItem] = []
+        var skipped: [(Episode, String)] = []
+        var inFeed = Set<String>()
+        // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
+        var leftOut = 0
+        // Gone upstream: not tried again unless asked (they are still listed by `verify`).
+        let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
+        switch fetch {
+        case .changed(let feed, _):
+            index.title = feed.title ?? index.title
+            let listed = Set(feed.episodes.map(\.identity))
+            // Two items of one document are never one episode: an entry answers for the first item it matches.
+            var matched = Set<String>()
+            let selected = filter.apply(to: feed.episodes)
+            if selected.count < feed.episodes.count {
+                let chosen = Set(selected.map(\.identity))
+                let failing = Set(index.failures.map(\.key))
+                leftOut = feed.episodes.count {
+                    !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
                 }
             }
-            let present = folders.presentFiles(in: folder, index: index)
-            let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
-            let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
-            // Deleted by hand, or lost: fetch it again rather than forget it.
-            work += missing.filter { wanted.contains($0.episode.identity) }
-            return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
+            for episode in selected where inFeed.insert(episode.identity).inserted {
+                if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
+                    skipped.append((episode, entry.file))
+                } else if !gone.contains(episode.identity) {
+                    work.append(.new(episode))
+                }
+            }
+            // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
+            // sync whose filter selects them.
+            index.failures.removeAll { !listed.contains($0.key) }
+        case .notModified:
+            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map {
+                .new($0)
+            }
         }
+        let present = folders.presentFiles(in: folder, index: index)
+        let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
+        let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
+        // Deleted by hand, or lost: fetch it again rather than forget it.
+        work += missing.filter { wanted.contains($0.episode.identity) }
+        return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
+    }
+}
+
+/// One thing to archive: an episode not yet in the index, or an indexed one whose file is gone.
+enum WorkItem: Sendable {
+    case new(Episode)
+    case missing(ArchiveIndex.Entry)
+
+    var isNew: Bool {
+        if case .new = self { return true }
+        return false
     }
 
-    /// One thing to archive: an episode not yet in the index, or an indexed one whose file is gone.
-    enum WorkItem: Sendable {
-        case new(Episode)
-        case missing(ArchiveIndex.Entry)
-
-        var isNew: Bool {
-            if case .new = self { return true }
-            return false
-        }
-
-        var episode: Episode {
-            switch self {
-            case .new(let episode): return episode
-            case .missing(let entry):
-                return Episode(
-                    title: entry.title, guid: entry.guid, url: entry.url,
-                    published: entry.published.flatMap(FeedDate.parseRFC3339))
-            }
+    var episode: Episode {
+        switch self {
+        case .new(let episode): return episode
+        case .missing(let entry):
+            return Episode(
+                title: entry.title, guid: entry.guid, url: entry.url,
+                published: entry.published.flatMap(FeedDate.parseRFC3339))
         }
     }
 }

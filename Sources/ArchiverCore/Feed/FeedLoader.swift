@@ -110,14 +110,18 @@ public struct FeedLoader: Sendable {
 }
 
 extension FeedLoader {
-    /// Why a local feed file cannot be read, in the system's words.
+    /// Why a local feed file cannot be read.
     static func whyUnreadable(_ path: String, files: any FileReading) -> String {
         guard files.fileExists(atPath: path) else { return "no such file" }
         if (try? files.contentsOfDirectory(atPath: path)) != nil { return "it is a folder" }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        close(descriptor)
+        if !files.isReadableFile(atPath: path) { return "permission denied" }
         return "it cannot be read"
+    }
+
+    /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
+    public func subscriptions(atPath path: String, opml: Bool) throws -> [String] {
+        guard let data = files.contents(atPath: path) else { throw SubscriptionList.Failure.unreadable(path: path) }
+        return opml ? try SubscriptionList.feeds(fromOPML: data, path: path) : SubscriptionList.feeds(fromLines: data)
     }
 }
 

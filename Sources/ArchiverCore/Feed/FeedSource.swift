@@ -15,20 +15,18 @@ public enum FeedSource: Equatable, Sendable {
     public init(_ text: String, currentDirectory: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw FeedError.invalidSource(text) }
-        if FeedURL.hasScheme(trimmed) {
-            let scheme = String(trimmed.prefix(while: { $0 != ":" })).lowercased()
-            switch scheme {
-            case "http", "https":
+        if let scheme = WebScheme.of(trimmed) {
+            if WebScheme.isWeb(scheme) {
                 guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
                     throw FeedError.invalidSource(text)
                 }
                 self = .remote(url)
-            case "file":
+            } else if scheme == "file" {
                 guard let url = URL(string: trimmed), url.isFileURL, !url.path.isEmpty else {
                     throw FeedError.invalidSource(text)
                 }
                 self = .local(path: url.path)
-            default:
+            } else {
                 throw FeedError.unsupportedScheme(trimmed)
             }
             return

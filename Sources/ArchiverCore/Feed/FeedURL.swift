@@ -31,7 +31,7 @@ struct FeedURLResolver {
 
     /// `raw` resolved against the base. Absolute URLs are returned unchanged.
     func resolve(_ raw: String) -> String {
-        if FeedURL.hasScheme(raw) { return raw }
+        if WebScheme.hasScheme(raw) { return raw }
         guard let base else { return raw }
         if let simple = simpleResolution(raw) { return simple }
         if let url = URL(string: raw, relativeTo: base) { return url.absoluteString }
@@ -50,26 +50,5 @@ struct FeedURLResolver {
         if first == UInt8(ascii: "/") { return origin + raw }
         guard let folder else { return nil }
         return origin + folder + raw
-    }
-}
-
-enum FeedURL {
-    /// True when `text` starts with `scheme:` (letters, digits, `+`, `-`, `.` after a letter).
-    static func hasScheme(_ text: String) -> Bool {
-        func isLetter(_ byte: UInt8) -> Bool {
-            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-        }
-        var position = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: ":") { return position > 0 }
-            let allowed =
-                isLetter(byte)
-                || (position > 0
-                    && ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
-                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")))
-            guard allowed else { return false }
-            position += 1
-        }
-        return false
     }
 }

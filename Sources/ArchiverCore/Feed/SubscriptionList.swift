@@ -63,11 +63,3 @@ public enum SubscriptionList {
         return urls.filter { seen.insert($0).inserted }
     }
 }
-
-extension Archiver {
-    /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
-    public func subscriptions(atPath path: String, opml: Bool) throws -> [String] {
-        guard let data = files.contents(atPath: path) else { throw SubscriptionList.Failure.unreadable(path: path) }
-        return opml ? try SubscriptionList.feeds(fromOPML: data, path: path) : SubscriptionList.feeds(fromLines: data)
-    }
-}

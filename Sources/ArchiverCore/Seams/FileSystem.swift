@@ -32,6 +32,8 @@ public protocol FileReading: Sendable {
     func fileExists(atPath path: String) -> Bool
     /// The names in the folder at `path`.
     func contentsOfDirectory(atPath path: String) throws -> [String]
+    /// True when this process may read the file at `path`.
+    func isReadableFile(atPath path: String) -> Bool
 }
 
 /// Removes leftovers: a download that failed its checks.

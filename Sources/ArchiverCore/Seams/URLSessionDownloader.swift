@@ -95,20 +95,16 @@ extension URLSessionConfiguration {
 
 /// Only http and https, on every redirect too: libcurl would otherwise follow `ftp:` and worse.
 enum RedirectGuard {
-    static func allows(_ url: URL?) -> Bool {
-        guard let scheme = url?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
-    }
+    static func allows(_ url: URL?) -> Bool { WebScheme.isWeb(url) }
 
     /// The location a redirect must be refused for, or nil when it may be followed. corelibs turns a `Location`
     /// of `file:///etc/passwd` or `data:...` into a request for `http://same-host/etc/passwd`, so the header as
     /// the server sent it is judged, not only the request made from it.
     static func refusal(of response: HTTPURLResponse, request: URLRequest) -> String? {
         if let location = response.value(forHTTPHeaderField: "Location")?.trimmingCharacters(in: .whitespaces),
-            FeedURL.hasScheme(location)
+            let scheme = WebScheme.of(location), !WebScheme.isWeb(scheme)
         {
-            let scheme = location.prefix(while: { $0 != ":" }).lowercased()
-            if scheme != "http" && scheme != "https" { return location }
+            return location
         }
         return allows(request.url) ? nil : request.url?.absoluteString ?? "(none)"
     }

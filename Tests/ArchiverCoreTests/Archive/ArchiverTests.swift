@@ -1,5 +1,6 @@
 // The sync pipeline with every effect replaced by a double: what is requested, moved, dated and recorded.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -25,7 +26,7 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.json"
         let world = World(
             feedURL: feedURL, feed: Fixtures.data("feeds/seed.json"),
-            episodes: ["https://example.com/episodes/1.mp3": audio()], now: clock)
+            episodes: ["https://example.com/episodes/1.mp3": audio()], now: clock, onUnexpected: failOnUnexpected)
 
         // When
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
@@ -54,7 +55,7 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
-            episodes: ["https://example.com/1.mp3": audio()], now: clock)
+            episodes: ["https://example.com/1.mp3": audio()], now: clock, onUnexpected: failOnUnexpected)
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
         let second = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
@@ -69,7 +70,8 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
-            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 404)], now: clock)
+            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 404)], now: clock,
+            onUnexpected: failOnUnexpected)
 
         let first = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
         world.downloader.script("https://example.com/1.mp3", [audio()])
@@ -85,7 +87,8 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]),
-            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 503)], now: clock)
+            episodes: ["https://example.com/1.mp3": SpyDownloader.Canned(status: 503)], now: clock,
+            onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -99,7 +102,8 @@ final class ArchiverTests: XCTestCase {
     func test_sync_500Then200_succeedsOnTheRetry() async throws {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
-            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
         world.downloader.script(
             "https://example.com/1.mp3",
             [SpyDownloader.Canned(status: 500), SpyDownloader.Canned(error: .transport("connection reset")), audio()])
@@ -113,7 +117,8 @@ final class ArchiverTests: XCTestCase {
     func test_sync_429WithRetryAfter_waitsAsLongAsTheServerAsks() async throws {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
-            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
         world.downloader.script(
             "https://example.com/1.mp3", [SpyDownloader.Canned(status: 429, headers: ["Retry-After": "30"]), audio()])
 
@@ -131,7 +136,7 @@ final class ArchiverTests: XCTestCase {
             episodes: [
                 "https://example.com/410.mp3": SpyDownloader.Canned(status: 410),
                 "https://example.com/403.mp3": SpyDownloader.Canned(status: 403),
-            ], now: clock)
+            ], now: clock, onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -143,7 +148,8 @@ final class ArchiverTests: XCTestCase {
     func test_sync_retryWaitBeyondTheDeadline_givesUpInsteadOfWaiting() async throws {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
-            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
         world.downloader.script(
             "https://example.com/1.mp3", [SpyDownloader.Canned(status: 503, headers: ["Retry-After": "7200"])])
 
@@ -163,7 +169,7 @@ final class ArchiverTests: XCTestCase {
             feedURL: feedURL,
             feed: rss([("One", "https://example.com/1.mp3", "g1"), ("Two", "https://example.com/2.mp3", nil)]),
             episodes: ["https://example.com/1.mp3": audio("one"), "https://example.com/2.mp3": audio("two!")],
-            now: clock)
+            now: clock, onUnexpected: failOnUnexpected)
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -183,7 +189,8 @@ final class ArchiverTests: XCTestCase {
     func test_sync_damagedIndex_stopsWithoutTouchingAnything() async throws {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
-            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock)
+            feedURL: feedURL, feed: rss([("One", "https://example.com/1.mp3", "g1")]), episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
         world.fileSystem.put("/archive/Show/.podarchive/index.json", Data("{ torn".utf8))
 
         do {
@@ -210,7 +217,7 @@ final class ArchiverTests: XCTestCase {
             episodes: [
                 "https://example.com/a/media.mp3": audio("first"), "https://example.com/b/media.mp3": audio("second"),
             ],
-            now: clock)
+            now: clock, onUnexpected: failOnUnexpected)
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -222,7 +229,7 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("Same", "https://example.com/new.mp3", "new")]),
-            episodes: ["https://example.com/new.mp3": audio("new")], now: clock)
+            episodes: ["https://example.com/new.mp3": audio("new")], now: clock, onUnexpected: failOnUnexpected)
         world.fileSystem.put("/archive/Show/Same.mp3", Data("the user's own file".utf8))
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
@@ -237,7 +244,9 @@ final class ArchiverTests: XCTestCase {
         for index in 1...7 { episodes["https://example.com/h\(index).mp3"] = audio("h\(index)") }
         episodes["https://example.com/same-1.mp3"] = audio("s1")
         episodes["https://example.com/same-2.mp3"] = audio("s2")
-        let world = World(feedURL: feedURL, feed: Fixtures.data("feeds/hostile.xml"), episodes: episodes, now: clock)
+        let world = World(
+            feedURL: feedURL, feed: Fixtures.data("feeds/hostile.xml"), episodes: episodes, now: clock,
+            onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -271,7 +280,7 @@ final class ArchiverTests: XCTestCase {
                 "https://example.com/404.mp3": SpyDownloader.Canned(status: 404),
                 "https://example.com/500.mp3": SpyDownloader.Canned(status: 500),
                 "https://example.com/ok.mp3": audio(),
-            ], now: clock)
+            ], now: clock, onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -300,7 +309,7 @@ final class ArchiverTests: XCTestCase {
                 "https://example.com/html.mp3": html, "https://example.com/type.mp3": htmlType,
                 "https://example.com/short.mp3": short, "https://example.com/empty.mp3": empty,
                 "https://example.com/cut.mp3": cut,
-            ], now: clock)
+            ], now: clock, onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -319,8 +328,12 @@ final class ArchiverTests: XCTestCase {
 
     func test_sync_feedFailures_throwFeedErrorAndTouchNothing() async throws {
         let feedURL = "https://example.com/feed.xml"
-        let notFound = World(feedURL: feedURL, feed: Data("nope".utf8), feedStatus: 404, episodes: [:], now: clock)
-        let html = World(feedURL: feedURL, feed: Fixtures.data("feeds/not-a-feed.html"), episodes: [:], now: clock)
+        let notFound = World(
+            feedURL: feedURL, feed: Data("nope".utf8), feedStatus: 404, episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
+        let html = World(
+            feedURL: feedURL, feed: Fixtures.data("feeds/not-a-feed.html"), episodes: [:], now: clock,
+            onUnexpected: failOnUnexpected)
 
         for (world, expected) in [
             (notFound, FeedError.httpStatus(url: feedURL, status: 404)),
@@ -340,7 +353,7 @@ final class ArchiverTests: XCTestCase {
         let feedURL = "https://example.com/feed.xml"
         let world = World(
             feedURL: feedURL, feed: rss([("Undated", "https://example.com/u.mp3", "u")]),
-            episodes: ["https://example.com/u.mp3": audio()], now: clock)
+            episodes: ["https://example.com/u.mp3": audio()], now: clock, onUnexpected: failOnUnexpected)
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
 
@@ -362,7 +375,8 @@ final class ArchiverTests: XCTestCase {
             """
         let world = World(
             feedURL: feedURL, feed: Data(feed.utf8),
-            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock)
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock,
+            onUnexpected: failOnUnexpected)
         let options = SyncOptions(names: try NameTemplate("Season {season}/{episode:02} {date} {title}"))
 
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
@@ -395,7 +409,8 @@ final class ArchiverTests: XCTestCase {
             """
         let world = World(
             feedURL: feedURL, feed: Data(feed.utf8),
-            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock)
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/2.mp3": audio()], now: clock,
+            onUnexpected: failOnUnexpected)
         world.fileSystem.put("/archive/Show/Season 1", Data("a file, not a folder".utf8))
 
         let report = try await world.archiver.sync(
@@ -418,7 +433,7 @@ final class ArchiverTests: XCTestCase {
             feed: FeedText.rss([("One", "https://example.com/1.mp3", "g1"), ("Two", "https://example.com/2.mp3", "g2")]
             ),
             episodes: ["https://example.com/1.mp3": audio("0123456789"), "https://example.com/2.mp3": audio("abcd")],
-            now: clock)
+            now: clock, onUnexpected: failOnUnexpected)
         let events = EventLog()
 
         _ = try await world.archiver.sync(

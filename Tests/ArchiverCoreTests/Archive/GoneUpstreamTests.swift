@@ -1,6 +1,7 @@
 // An episode its publisher deleted (404 or 410 for good) stops failing every nightly run: after a week and three
 // runs it is recorded as gone upstream, reported once, listed by verify, and tried again only when asked.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import XCTest
 
@@ -26,7 +27,7 @@ final class GoneUpstreamTests: XCTestCase {
             episodes: [
                 "https://example.com/kept.mp3": SpyDownloader.Canned(body: Data("audio".utf8)),
                 "https://example.com/deleted.mp3": SpyDownloader.Canned(status: status),
-            ], clock: { clock.now })
+            ], clock: { clock.now }, onUnexpected: failOnUnexpected)
     }
 
     private func sync(_ world: ArchiveWorld, retryGone: Bool = false) async throws -> SyncReport {
@@ -122,19 +123,6 @@ final class GoneUpstreamTests: XCTestCase {
         XCTAssertEqual(report.gone, 1)
         XCTAssertEqual(report.remaining, 0)
         XCTAssertEqual(events.goneTitles, ["Deleted"])
-    }
-}
-
-/// A clock the test moves by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date) { current = start }
-
-    var now: Date {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
     }
 }
 

@@ -1,5 +1,6 @@
 // A whole sync with the live seams (URLSession, FileManager) against a loopback server, into a temp folder.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -324,6 +325,7 @@ private final class FillingDisk: FileStore, @unchecked Sendable {
 
     func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
     func fileExists(atPath path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+    func isReadableFile(atPath path: String) -> Bool { FileManager.default.isReadableFile(atPath: path) }
     func contentsOfDirectory(atPath path: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path)
     }

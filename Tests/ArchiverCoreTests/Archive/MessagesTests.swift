@@ -10,9 +10,9 @@ import XCTest
 
 final class MessagesTests: XCTestCase {
     func test_fileErrors_fromFoundation_readAsTheSystemsWords() {
-        XCTAssertEqual(Archiver.describe(CocoaError(.fileWriteVolumeReadOnly)), "Read-only file system")
-        XCTAssertEqual(Archiver.describe(CocoaError(.fileWriteOutOfSpace)), "No space left on device")
-        XCTAssertEqual(Archiver.describe(CocoaError(.fileWriteNoPermission)), "Permission denied")
+        XCTAssertEqual(ArchiveError.describe(CocoaError(.fileWriteVolumeReadOnly)), "Read-only file system")
+        XCTAssertEqual(ArchiveError.describe(CocoaError(.fileWriteOutOfSpace)), "No space left on device")
+        XCTAssertEqual(ArchiveError.describe(CocoaError(.fileWriteNoPermission)), "Permission denied")
     }
 
     func test_transportErrors_neverLeakLibcurlOrOpenSSLText() {

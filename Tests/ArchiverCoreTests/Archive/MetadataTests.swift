@@ -1,5 +1,6 @@
 // `--metadata`: a sidecar per archived file, the feed's artwork once, and names that keep both apart.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import XCTest
 
@@ -37,7 +38,8 @@ final class MetadataTests: XCTestCase {
     func test_metadata_writesASidecarPerEpisodeAndTheArtworkOnce() async throws {
         let world = ArchiveWorld(
             feedURL: feedURL, feed: feed(),
-            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/art.png": png], now: clock)
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/art.png": png], now: clock,
+            onUnexpected: failOnUnexpected)
         let options = SyncOptions(metadata: true)
 
         let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
@@ -76,7 +78,8 @@ final class MetadataTests: XCTestCase {
     func test_metadataGivenLater_backfillsSidecarsAndArtworkWithoutDownloadingEpisodesAgain() async throws {
         let world = ArchiveWorld(
             feedURL: feedURL, feed: feed(),
-            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/art.png": png], now: clock)
+            episodes: ["https://example.com/1.mp3": audio(), "https://example.com/art.png": png], now: clock,
+            onUnexpected: failOnUnexpected)
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
         XCTAssertEqual(world.fileSystem.visibleFiles, ["/archive/Show/Pilot.mp3"], "no sidecar without --metadata")
 
@@ -99,7 +102,7 @@ final class MetadataTests: XCTestCase {
             episodes: [
                 "https://example.com/1.mp3": audio(),
                 "https://example.com/art.png": SpyDownloader.Canned(status: 404),
-            ], now: clock)
+            ], now: clock, onUnexpected: failOnUnexpected)
         let options = SyncOptions(metadata: true)
 
         let first = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
@@ -125,7 +128,7 @@ final class MetadataTests: XCTestCase {
             episodes: [
                 "https://example.com/1.mp3": audio(), "https://example.com/1.m4a": audio("m4a"),
                 "https://example.com/cover.png": png, "https://example.com/art.png": png,
-            ], now: clock)
+            ], now: clock, onUnexpected: failOnUnexpected)
 
         let report = try await world.archiver.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(metadata: true))
@@ -144,8 +147,8 @@ final class MetadataTests: XCTestCase {
     }
 
     func test_sidecarName() {
-        XCTAssertEqual(Archiver.sidecarName(for: "Pilot.mp3"), "Pilot.info.json")
-        XCTAssertEqual(Archiver.sidecarName(for: "Season 1/Pilot.v2.mp3"), "Season 1/Pilot.v2.info.json")
-        XCTAssertEqual(Archiver.sidecarName(for: "No extension"), "No extension.info.json")
+        XCTAssertEqual(ArchiveNames.sidecarName(for: "Pilot.mp3"), "Pilot.info.json")
+        XCTAssertEqual(ArchiveNames.sidecarName(for: "Season 1/Pilot.v2.mp3"), "Season 1/Pilot.v2.info.json")
+        XCTAssertEqual(ArchiveNames.sidecarName(for: "No extension"), "No extension.info.json")
     }
 }

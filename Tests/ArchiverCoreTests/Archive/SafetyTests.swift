@@ -1,5 +1,6 @@
 // Locks, a full disk, feed churn, and the states a crash can leave: all on the in-memory file system.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -13,13 +14,14 @@ final class SafetyTests: XCTestCase {
     private var downloader: SpyDownloader!
 
     override func setUp() {
-        downloader = SpyDownloader(logger: logger, fileSystem: fileSystem)
+        downloader = SpyDownloader(logger: logger, fileSystem: fileSystem, onUnexpected: failOnUnexpected)
     }
 
     private func archiver(feed: Data) -> Archiver {
         let sleeper = self.sleeper
         return Archiver(
-            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed), downloader: downloader,
+            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+            downloader: downloader,
             mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem,
             hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
             sleep: { try await sleeper.sleep($0) },
@@ -70,7 +72,8 @@ final class SafetyTests: XCTestCase {
         let fileSystem = self.fileSystem
         let sleeper = SpySleeper()
         let releasing = Archiver(
-            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed), downloader: downloader,
+            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+            downloader: downloader,
             mover: fileSystem,
             attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem, hasher: fileSystem,
             now: { Date() },
@@ -485,7 +488,7 @@ final class SafetyTests: XCTestCase {
         let other = Archiver(
             fetcher: StubFetcher(
                 logger: logger, feedURL: "https://other.example.org/feed",
-                body: rss([("X", "https://other.example.org/x.mp3", "x")])),
+                body: rss([("X", "https://other.example.org/x.mp3", "x")]), onUnexpected: failOnUnexpected),
             downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
             locker: fileSystem, hasher: fileSystem, now: { Date() }, sleep: { _ in }, jitter: { 0.5 })
 
@@ -511,7 +514,8 @@ final class SafetyTests: XCTestCase {
         downloader.script("https://b.example/1.mp3", [audio("b1")])
         let showB = Archiver(
             fetcher: StubFetcher(
-                logger: logger, feedURL: "https://b.example/feed", body: rss([("B1", "https://b.example/1.mp3", "b1")])),
+                logger: logger, feedURL: "https://b.example/feed", body: rss([("B1", "https://b.example/1.mp3", "b1")]),
+                onUnexpected: failOnUnexpected),
             downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
             locker: fileSystem, hasher: fileSystem, now: { Date() },
             sleep: { _ in

@@ -9,26 +9,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension Archiver {
-    /// The sidecar of an archived file: `Season 1/Pilot.mp3` has `Season 1/Pilot.info.json`.
-    public static func sidecarName(for file: String) -> String {
-        // By bytes: String index arithmetic cost 40,000 instructions a name, and an archive has thousands.
-        let utf8 = Array(file.utf8)
-        var nameStart = 0
-        var dot: Int?
-        for (position, byte) in utf8.enumerated() {
-            if byte == UInt8(ascii: "/") {
-                nameStart = position + 1
-                dot = nil
-            } else if byte == UInt8(ascii: "."), position > nameStart {
-                dot = position
-            }
-        }
-        return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + sidecarSuffix
-    }
-
-    /// What a sidecar's name ends with.
-    static let sidecarSuffix = ".info.json"
+/// Writes what `--metadata` keeps beside the episodes: sidecars, and the feed's artwork.
+struct MetadataWriter: Sendable {
+    let fetcher: EpisodeFetcher
+    let mover: any FileMovement
+    let folders: FeedFolders
 
     /// What a sidecar holds. Absent values are left out.
     struct Sidecar: Encodable {
@@ -59,48 +44,37 @@ extension Archiver {
 
     /// Writes the sidecar of `entry` (the episode as the feed describes it now), dated like the episode.
     /// - Throws: `ArchiveError.storage` when it cannot be written (a full disk stops the run as for episodes).
-    func writeSidecar(for episode: Episode, entry: ArchiveIndex.Entry, feedTitle: String, in context: FeedContext)
-        throws
-    {
+    func writeSidecar(for episode: Episode, entry: ArchiveIndex.Entry, in show: FeedFolder) throws {
         let sidecar = Sidecar(
             title: episode.title, description: episode.description, guid: episode.guid, url: episode.url,
             link: episode.link, image: episode.imageURL, published: episode.published.map(FeedDate.iso8601),
             duration: episode.duration, episode: episode.episodeNumber, season: episode.seasonNumber,
-            type: episode.mimeType, feed: Sidecar.FeedInfo(title: feedTitle, url: context.index.feed),
+            type: episode.mimeType, feed: Sidecar.FeedInfo(title: show.title, url: show.index.feed),
             file: (entry.file as NSString).lastPathComponent, size: entry.size, sha256: entry.sha256,
             archived: entry.archived)
-        let url = context.folder.appendingPathComponent(Self.sidecarName(for: entry.file), isDirectory: false)
+        let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
         do {
-            try writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)
+            try folders.writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)
         } catch {
-            throw Self.storageError(error, path: url.path)
+            throw ArchiveError.storage(error, path: url.path)
         }
         folders.setDates(of: url, to: episode.published)
     }
 
     // MARK: - Artwork
 
-    /// The names the feed's artwork is kept under; one of them in the feed folder means it is there.
-    static let artworkExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]
-
-    static func isArtwork(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        guard lowered.hasPrefix("cover.") else { return false }
-        return artworkExtensions.contains(String(lowered.dropFirst("cover.".count)))
-    }
-
     /// Downloads the feed's artwork to `cover.<ext>` in the feed folder, with the checks, retries and resume of an
     /// episode.
     /// - Returns: the file, or why it could not be fetched (tried again on the next run).
     /// - Throws: `ArchiveError` when the archive cannot be written.
     func fetchArtwork(
-        _ imageURL: String, in context: FeedContext, names: inout NameAllocator, options: SyncOptions
+        _ imageURL: String, in show: FeedFolder, names: inout NameAllocator, options: SyncOptions
     ) async throws -> Result<URL, EpisodeFailure> {
         let image = Episode(title: "cover", guid: nil, url: imageURL)
-        let partial = PartialFiles(key: image.identity, stateFolder: context.stateFolder)
+        let partial = show.partial(image.identity)
         let result: DownloadResult
         do {
-            switch try await fetch(.new(image), in: context.paths, options: options) {
+            switch try await fetcher.fetch(image, in: show.paths, options: options) {
             case .downloaded(let downloaded): result = downloaded
             case .placed: return .failure(.storage("the artwork's download record names an episode file"))
             }
@@ -109,21 +83,23 @@ extension Archiver {
         }
         let type = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
         let fromServer = FileNamer.fileExtension(url: imageURL, mimeType: type)?.lowercased()
-        let ext = fromServer.flatMap { Self.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
+        let ext = fromServer.flatMap { ArchiveNames.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
         let name = "cover.\(ext)"
         guard names.claim(exactly: name) else {
             folders.discard(partial)
             return .failure(.storage("\(name) is taken by an episode"))
         }
-        let destination = context.folder.appendingPathComponent(name, isDirectory: false)
+        let destination = show.folder.appendingPathComponent(name, isDirectory: false)
         do {
             try mover.moveItem(at: partial.body, to: destination)
         } catch {
             folders.discard(partial)
-            if files.fileExists(atPath: destination.path) { return .failure(.storage("\(name) exists already")) }
-            throw Self.storageError(error, path: destination.path)
+            if folders.files.fileExists(atPath: destination.path) {
+                return .failure(.storage("\(name) exists already"))
+            }
+            throw ArchiveError.storage(error, path: destination.path)
         }
-        try? files.removeItem(at: partial.record)
+        folders.forget(partial)
         folders.setOrigin(of: destination, to: imageURL)
         return .success(destination)
     }

@@ -2,48 +2,65 @@
 import ArchiverCore
 import Foundation
 
-final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
+/// A working in-memory file system with every seam the archiver uses.
+public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: Data] = [:]
     private var folders: Set<String> = ["/"]
     private var attributes: [String: [FileAttributeKey: Any]] = [:]
-    private(set) var atomicWrites: [String] = []
+    /// Every path written atomically, in order.
+    public private(set) var atomicWrites: [String] = []
     /// Paths whose writes fail, to simulate an unwritable folder.
-    var failingWrites: Set<String> = []
+    public var failingWrites: Set<String> = []
     /// What `attributesOfFileSystem` reports as free.
-    var freeSpace: Int64 = 1 << 40
+    public var freeSpace: Int64 = 1 << 40
+    /// Paths this process may not read (`isReadableFile` says so; `contents` returns nil).
+    public var unreadable: Set<String> = []
     private var heldLocks: [String: Int32] = [:]
 
-    init(files: [String: Data] = [:]) {
+    /// A file system holding `files` (by path), and the folders above them.
+    public init(files: [String: Data] = [:]) {
         for (path, data) in files { put(path, data) }
     }
 
     // MARK: - Inspection
 
-    func put(_ path: String, _ data: Data) {
+    /// Puts a file at `path`, creating the folders above it.
+    public func put(_ path: String, _ data: Data) {
         lock.withLock {
             files[path] = data
             addParents(of: path)
         }
     }
 
-    func file(_ path: String) -> Data? { lock.withLock { files[path] } }
+    /// The file at `path`.
+    public func file(_ path: String) -> Data? { lock.withLock { files[path] } }
 
     /// Every file path, sorted.
-    var allFiles: [String] { lock.withLock { files.keys.sorted() } }
+    public var allFiles: [String] { lock.withLock { files.keys.sorted() } }
 
     /// The files a user sees: everything but podarchive's `.podarchive` state folders.
-    var visibleFiles: [String] { allFiles.filter { !$0.contains("/.podarchive/") } }
+    public var visibleFiles: [String] { allFiles.filter { !$0.contains("/.podarchive/") } }
 
     // MARK: - Seams
 
-    func contents(atPath path: String) -> Data? { file(path) }
+    /// The file at `path`, unless it is unreadable.
+    public func contents(atPath path: String) -> Data? {
+        lock.withLock { unreadable.contains(path) ? nil : files[path] }
+    }
 
-    func fileExists(atPath path: String) -> Bool {
+    /// False for paths in `unreadable` and for what does not exist.
+    public func isReadableFile(atPath path: String) -> Bool {
+        lock.withLock { !unreadable.contains(path) && (files[path] != nil || folders.contains(path)) }
+    }
+
+    /// A file or a folder at `path`.
+    public func fileExists(atPath path: String) -> Bool {
         lock.withLock { files[path] != nil || folders.contains(path) }
     }
 
-    func contentsOfDirectory(atPath path: String) throws -> [String] {
+    /// The names directly in the folder at `path`, sorted.
+    public func contentsOfDirectory(atPath path: String) throws -> [String] {
         try lock.withLock {
             guard folders.contains(path) else { throw CocoaError(.fileReadNoSuchFile) }
             let prefix = path.hasSuffix("/") ? path : path + "/"
@@ -53,7 +70,8 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func createDirectory(
+    /// Creates the folder and those above it.
+    public func createDirectory(
         at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
     ) throws {
         lock.withLock {
@@ -62,13 +80,15 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func removeItem(at url: URL) throws {
+    /// Removes a file (not a folder).
+    public func removeItem(at url: URL) throws {
         try lock.withLock {
             guard files.removeValue(forKey: url.path) != nil else { throw CocoaError(.fileNoSuchFile) }
         }
     }
 
-    func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
+    /// Writes `data` at once, into an existing folder, unless the path is in `failingWrites`.
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
         try lock.withLock {
             guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
@@ -77,7 +97,8 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func moveItem(at srcURL: URL, to dstURL: URL) throws {
+    /// Moves a file, never over another file or folder, and only into an existing folder (as rename(2)).
+    public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
@@ -89,36 +110,42 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
+    /// Merges `attributes` into the file's.
+    public func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
         try lock.withLock {
             guard files[path] != nil else { throw CocoaError(.fileNoSuchFile) }
             self.attributes[path, default: [:]].merge(attributes) { _, new in new }
         }
     }
 
-    func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
+    /// The file's attributes, with its size.
+    public func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
         try lock.withLock {
             guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }
             return (attributes[path] ?? [:]).merging([.size: data.count]) { old, _ in old }
         }
     }
 
-    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
+    /// `freeSpace` as the free size.
+    public func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
         lock.withLock { [.systemFreeSize: NSNumber(value: freeSpace)] }
     }
 
     // MARK: - Locks and hashes
 
     /// Locks as another process would hold them: `tryLock` fails while `holdLock` holds one.
-    func holdLock(_ path: String, by pid: Int32) {
+    /// Holds the lock at `path` as process `pid` would.
+    public func holdLock(_ path: String, by pid: Int32) {
         lock.withLock { heldLocks[path] = pid }
     }
 
-    func releaseLock(_ path: String) {
+    /// Releases the lock at `path`.
+    public func releaseLock(_ path: String) {
         _ = lock.withLock { heldLocks.removeValue(forKey: path) }
     }
 
-    func tryLock(_ url: URL) throws -> (any HeldLock)? {
+    /// Takes the lock unless another holder has it.
+    public func tryLock(_ url: URL) throws -> (any HeldLock)? {
         try lock.withLock {
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             guard heldLocks[url.path] == nil else { return nil }
@@ -127,11 +154,13 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    func lockHolder(_ url: URL) -> Int32? {
+    /// The process holding the lock.
+    public func lockHolder(_ url: URL) -> Int32? {
         lock.withLock { heldLocks[url.path] }
     }
 
-    func sha256(ofFileAtPath path: String) throws -> FileDigest {
+    /// The file's size, SHA-256 and first bytes.
+    public func sha256(ofFileAtPath path: String) throws -> FileDigest {
         guard let data = file(path) else { throw CocoaError(.fileReadNoSuchFile) }
         return FileDigest(size: Int64(data.count), digest: SHA256.hex(data), leading: data.prefix(512))
     }
@@ -145,14 +174,17 @@ final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     }
 }
 
-final class FakeLock: HeldLock, @unchecked Sendable {
+/// A lock of the fake file system; `unlock` releases it once.
+public final class FakeLock: HeldLock, @unchecked Sendable {
     private var release: (() -> Void)?
 
-    init(release: @escaping () -> Void) {
+    /// A lock released by calling `release`.
+    public init(release: @escaping () -> Void) {
         self.release = release
     }
 
-    func unlock() {
+    /// Releases the lock (once).
+    public func unlock() {
         release?()
         release = nil
     }

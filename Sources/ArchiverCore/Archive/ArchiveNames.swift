@@ -1,0 +1,73 @@
+// The names podarchive gives in a show's folder besides the episodes' own: stems for episodes and shows without a
+// usable title, sidecars, the artwork, and a damaged file set aside by a repair.
+import Foundation
+
+/// Names of files and folders podarchive writes, worked out in one place.
+public enum ArchiveNames {
+    /// The freedesktop.org extended attribute that records a file's source URL (as `curl --xattr` does).
+    public static let originAttribute = "user.xdg.origin.url"
+
+    /// The sidecar of an archived file: `Season 1/Pilot.mp3` has `Season 1/Pilot.info.json`.
+    public static func sidecarName(for file: String) -> String {
+        // By bytes: String index arithmetic cost 40,000 instructions a name, and an archive has thousands.
+        let utf8 = Array(file.utf8)
+        var nameStart = 0
+        var dot: Int?
+        for (position, byte) in utf8.enumerated() {
+            if byte == UInt8(ascii: "/") {
+                nameStart = position + 1
+                dot = nil
+            } else if byte == UInt8(ascii: "."), position > nameStart {
+                dot = position
+            }
+        }
+        return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + sidecarSuffix
+    }
+
+    /// What a sidecar's name ends with.
+    static let sidecarSuffix = ".info.json"
+
+    /// The extensions the feed's artwork is kept under (`cover.<ext>`).
+    static let artworkExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]
+
+    /// Whether `name` is the feed's artwork (podarchive's own file, never an episode's).
+    static func isArtwork(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        guard lowered.hasPrefix("cover.") else { return false }
+        return artworkExtensions.contains(String(lowered.dropFirst("cover.".count)))
+    }
+
+    /// Where a repair keeps a damaged file, in the state folder, for the instant of the rename that replaces it.
+    static func aside(for file: String) -> String { "damaged-\(StableName.of(file))" }
+
+    /// A name for a feed without a title: its host and path ("example.com/podcast/feed").
+    static func fallbackTitle(for source: FeedSource) -> String {
+        switch source {
+        case .remote(let url):
+            let path = url.deletingPathExtension().path
+            return (url.host ?? "feed") + (path == "/" ? "" : path)
+        case .local(let path):
+            return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        }
+    }
+
+    /// The episode file's stem: its title, else the enclosure's file name, else its GUID.
+    static func stem(for episode: Episode) -> String {
+        let candidates = [
+            episode.title,
+            URL(string: episode.url).map { $0.deletingPathExtension().lastPathComponent },
+            episode.guid,
+        ]
+        for case let candidate? in candidates {
+            let name = FileNamer.sanitize(candidate, maximumBytes: 200)
+            if !name.isEmpty { return name }
+        }
+        return "Episode \(StableName.of(episode.identity))"
+    }
+
+    /// The title a show is shown and named by: the feed's, when anything of it survives sanitising, else the name
+    /// of its folder.
+    static func showTitle(_ title: String?, folder: URL) -> String {
+        title.flatMap { FileNamer.sanitize($0).isEmpty ? nil : $0 } ?? folder.lastPathComponent
+    }
+}

@@ -1,0 +1,52 @@
+// What a caller can ask of a sync, and the points where the crash tests stop one.
+import Foundation
+
+/// How a sync behaves.
+public struct SyncOptions: Sendable, Equatable {
+    /// How often a failing download is tried again within this run, and how long to wait between tries.
+    public var retry: RetryPolicy
+    /// Each episode must be complete within this many seconds, all attempts and waits included.
+    public var episodeTimeout: TimeInterval
+    /// How long to wait for another process syncing the same feed (0: fail at once with `locked`).
+    public var lockWait: TimeInterval
+    /// How many episodes download at once.
+    public var jobs: Int
+    /// Which of the feed's episodes this sync considers (new ones, earlier failures, missing files).
+    public var filter: EpisodeFilter
+    /// How new files are named (`--name`); files already archived keep their names.
+    public var names: NameTemplate
+    /// Write a JSON sidecar beside each archived file, and fetch the feed's artwork once (`--metadata`).
+    public var metadata: Bool
+    /// The largest feed document read (decompressed), in bytes.
+    public var maximumFeedSize: Int64
+    /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
+    public var retryGone: Bool
+
+    /// Sync options; the defaults are the command line's.
+    public init(
+        retry: RetryPolicy = RetryPolicy(), episodeTimeout: TimeInterval = 3600, lockWait: TimeInterval = 0,
+        jobs: Int = 4, filter: EpisodeFilter = EpisodeFilter(), names: NameTemplate = .standard,
+        metadata: Bool = false, maximumFeedSize: Int64 = FeedLimits.defaultMaximumBytes, retryGone: Bool = false
+    ) {
+        self.retry = retry
+        self.episodeTimeout = episodeTimeout
+        self.lockWait = lockWait
+        self.jobs = jobs
+        self.filter = filter
+        self.names = names
+        self.metadata = metadata
+        self.maximumFeedSize = maximumFeedSize
+        self.retryGone = retryGone
+    }
+
+    /// What a feed fetch may take: the size cap, and the same total time an episode gets.
+    public var feedLimits: FeedLimits { FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout) }
+}
+
+/// Points where tests make the process die, to prove a crash there loses nothing.
+public enum FaultPoint: String, Sendable, CaseIterable {
+    /// The download is complete and checked; the rename into place is next.
+    case beforeRename = "before-rename"
+    /// The file is in place; the index does not list it yet.
+    case afterRename = "after-rename"
+}

@@ -1,0 +1,145 @@
+// The serial half of one sync of one show, on the sync's own task: what is reported when the feed is read, what
+// happens as each download is settled in feed order (into place and the index, or recorded as a failure), and
+// what the run saves when it ends. Downloads themselves run beside it (see `Archiver.archive`).
+import Foundation
+
+/// One sync of one show, from the feed read to the saved validators.
+struct SyncRun {
+    private let placer: EpisodePlacer
+    private let metadata: MetadataWriter
+    private let folders: FeedFolders
+    private let options: SyncOptions
+    private let onEvent: @Sendable (SyncEvent) -> Void
+    /// The show's folder, locked, its index as this run changes it.
+    private(set) var show: FeedFolder
+    private var names: NameAllocator
+    private(set) var report: SyncReport
+    /// With `--metadata`: the episodes as the feed describes them (show notes and all), for their sidecars.
+    private var described: [String: Episode] = [:]
+    /// The index as the run found it: with nothing to do, it is saved only when it changed.
+    private let loadedIndex: ArchiveIndex
+    private var failuresSaved: Date
+    private var unsavedFailures = false
+
+    init(
+        show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, placer: EpisodePlacer,
+        metadata: MetadataWriter, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) {
+        self.placer = placer
+        self.metadata = metadata
+        self.folders = placer.folders
+        self.options = options
+        self.onEvent = onEvent
+        self.show = show
+        self.loadedIndex = loadedIndex
+        names = NameAllocator(taken: present.union(show.index.fileNames), sidecars: options.metadata)
+        report = SyncReport(feedTitle: show.title, folder: show.folder)
+        failuresSaved = placer.clock.now()
+    }
+
+    /// Reports the feed as read and what is skipped; with `--metadata`, writes the sidecars archived episodes
+    /// lack and fetches the artwork if the folder has none.
+    mutating func begin(
+        _ fetch: FeedFetch, of source: FeedSource, work: [WorkItem], skipped: [(Episode, String)],
+        present: Set<String>
+    ) async throws {
+        if case .changed = fetch {
+            report.alreadyArchived = skipped.count
+        } else {
+            report.alreadyArchived = show.index.episodes.count - work.count { !$0.isNew }
+            report.feedUnchanged = true
+        }
+        let feed: Feed?
+        if case .changed(let changed, _) = fetch { feed = changed } else { feed = nil }
+        onEvent(
+            .feedRead(
+                title: report.feedTitle, folder: show.folder, episodes: report.alreadyArchived + work.count,
+                new: work.count, source: source.displayName, withoutMedia: feed?.itemsWithoutMedia ?? 0,
+                sharedGUIDs: feed?.sharedGUIDs ?? 0))
+        for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
+        guard options.metadata, let feed else { return }
+
+        described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+        for (episode, file) in skipped where present.contains(file) {
+            guard !present.contains(ArchiveNames.sidecarName(for: file)), let entry = show.index.entry(for: episode)
+            else { continue }
+            try metadata.writeSidecar(for: episode, entry: entry, in: show)
+        }
+        let indexed = show.index.fileNames
+        guard let image = feed.imageURL,
+            !present.contains(where: { ArchiveNames.isArtwork($0) && !indexed.contains($0) })
+        else { return }
+        switch try await metadata.fetchArtwork(image, in: show, names: &names, options: options) {
+        case .success(let file):
+            report.artwork = file
+            onEvent(.artwork(file: file))
+        case .failure(let failure):
+            report.artworkFailure = failure.reason
+            onEvent(.artworkFailed(url: image, failure))
+        }
+    }
+
+    /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
+    /// failure (saved at most once a second).
+    /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
+    mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
+        do {
+            let entry = try placer.complete(
+                try outcome.get(), item: item, in: &show, names: &names, template: options.names)
+            if options.metadata {
+                try metadata.writeSidecar(
+                    for: described[item.episode.identity] ?? item.episode, entry: entry, in: show)
+            }
+            let file = show.folder.appendingPathComponent(entry.file)
+            report.archived.append(file)
+            report.bytes += entry.size
+            onEvent(.archived(item.episode, file: file, bytes: entry.size))
+        } catch let failure as EpisodeFailure {
+            try recordFailure(failure, of: item.episode)
+        }
+    }
+
+    private mutating func recordFailure(_ failure: EpisodeFailure, of episode: Episode) throws {
+        let now = placer.clock.now()
+        let key = episode.identity
+        let previous = show.index.failures.first { $0.key == key }
+        var record = ArchiveIndex.Failure(episode: episode, reason: failure.reason, failed: FeedDate.iso8601(now))
+        if case .httpStatus(let status) = failure { record.status = status }
+        record.carryHistory(from: previous, at: now)
+        show.index.failures.removeAll { $0.key == key }
+        show.index.failures.append(record)
+        // Failures are saved at most once a second (and when the run ends): rewriting the index for each of
+        // 50,000 failing episodes made a run quadratic. A crash loses only failure records, and those episodes
+        // are tried again anyway.
+        if now.timeIntervalSince(failuresSaved) >= 1 {
+            try folders.save(show.index, to: show.indexURL)
+            failuresSaved = now
+        }
+        unsavedFailures = true
+        if let since = record.missingSince, record.gone != nil {
+            // Reported once, in the run that gives up on it; no failure of the run.
+            report.gone.append((episode, failure, since: since))
+            onEvent(.gone(episode, failure, since: since))
+        } else {
+            report.failed.append((episode, failure))
+            onEvent(.failed(episode, failure))
+        }
+    }
+
+    /// Saves what is left to save: failures not yet saved, an index that changed with nothing to do, and the
+    /// feed's validators. Only a completed run earns the right to skip the feed next time it is unchanged.
+    func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
+        // Each archived episode saved the index as it finished; failures may wait for this.
+        if unsavedFailures
+            || (!hadWork && (show.index != loadedIndex || !folders.files.fileExists(atPath: show.indexURL.path)))
+        {
+            try folders.save(show.index, to: show.indexURL)
+        }
+        if case .changed(_, var validators) = fetch {
+            validators.incomplete = report.artworkFailure != nil || leftOut > 0
+            validators.sidecars = options.metadata
+            try folders.saveRecord(validators, to: show.validatorsURL)
+        }
+        return report
+    }
+}
