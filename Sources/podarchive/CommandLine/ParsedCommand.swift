@@ -1,0 +1,90 @@
+// What the parser produces: each command with its arguments, as plain values the commands run from.
+import ArchiverCore
+import Foundation
+
+/// Sizes as people write them: `1024`, `500K`, `2M`, `1G` (powers of 1024; `KB`/`MB`/`GB`/`KiB` too).
+enum ByteSize {
+    static func parse(_ text: String) -> Int64? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits.removeLast(suffix.count)
+            break
+        }
+        var multiplier: Int64 = 1
+        if let unit = digits.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][String(unit)] {
+            multiplier = Int64(1) << (10 * power)
+            digits.removeLast()
+        }
+        guard let value = Int64(digits), value >= 0 else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+}
+
+/// What the user asked for.
+enum Command: Equatable, Sendable {
+    case sync(SyncArguments)
+    case list(ListArguments)
+    case verify(VerifyArguments)
+    case help(topic: String?)
+    case completions(shell: String)
+    case version
+}
+
+/// Options shared by the commands that download.
+struct TransferSettings: Equatable, Sendable {
+    var retries = 3
+    var timeout: TimeInterval = 3600
+    var wait: TimeInterval = 0
+    var jobs = 4
+}
+
+struct SyncArguments: Equatable, Sendable {
+    /// Feeds named on the command line.
+    var feeds: [String]
+    /// An OPML subscription list, and a plain list (one feed a line), read for more feeds.
+    var opml: String? = nil
+    var feedList: String? = nil
+    var archiveDirectory: String?
+    var transfer = TransferSettings()
+    /// Print a machine-readable summary instead of lines for people.
+    var json = false
+    /// How much to say on standard output.
+    var verbosity = Verbosity.normal
+    /// Which episodes to consider.
+    var filter = EpisodeFilter()
+    /// Only say what would be downloaded.
+    var dryRun = false
+    /// How new files are named (`--name`).
+    var names = NameTemplate.standard
+    /// Write sidecars and the feed's artwork (`--metadata`).
+    var metadata = false
+    /// Also try episodes recorded as gone upstream (`--retry-gone`).
+    var retryGone = false
+    /// The largest feed document read (`--max-feed-size`).
+    var maximumFeedSize = FeedLimits.defaultMaximumBytes
+}
+
+/// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.
+enum Verbosity: Equatable, Sendable {
+    case quiet, normal, verbose
+}
+
+struct ListArguments: Equatable, Sendable {
+    var feed: String
+    var json = false
+    var filter = EpisodeFilter()
+    var maximumFeedSize = FeedLimits.defaultMaximumBytes
+}
+
+struct VerifyArguments: Equatable, Sendable {
+    var directory: String?
+    var repair = false
+    var transfer = TransferSettings()
+}
+
+/// A command line podarchive cannot run: the message, and which command's usage to show.
+struct UsageError: Error, Equatable, Sendable {
+    var message: String
+    var command: String?
+}
