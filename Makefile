@@ -120,6 +120,9 @@ uninstall:
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
 	python3 Tests/Tools/public-docs.py Sources/ArchiverCore Sources/ArchiverCoreTesting
+	python3 Tests/Tools/file-graph.py Sources/ArchiverCore
+	python3 Tests/Tools/file-graph.py Sources/podarchive
+	python3 Tests/Tools/file-sizes.py Sources
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

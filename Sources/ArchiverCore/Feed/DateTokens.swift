@@ -84,7 +84,7 @@ struct DateTokens {
         case 4: break
         default: return nil
         }
-        return FeedDate.makeDate(
+        return CivilDate.makeDate(
             year: year, month: month, day: day, hour: time[0], minute: time[1],
             second: Double(time[2]) + fraction, offset: offset ?? 0)
     }

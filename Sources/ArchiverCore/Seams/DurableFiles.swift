@@ -88,20 +88,6 @@ public struct DurableFileWriter: AtomicFileWriting {
 
 // MARK: - Locks
 
-/// A lock held until `unlock()` or until the process ends (the kernel drops flock locks of dead processes).
-public protocol HeldLock: AnyObject, Sendable {
-    /// Releases the lock; calling it again does nothing.
-    func unlock()
-}
-
-/// Exclusive locks on files, so two syncs of one feed never run at once.
-public protocol FileLocking: Sendable {
-    /// Takes an exclusive lock on the file at `url` (creating it), or returns nil when another process holds it.
-    func tryLock(_ url: URL) throws -> (any HeldLock)?
-    /// The process ID the current holder wrote into the lock file, if any.
-    func lockHolder(_ url: URL) -> Int32?
-}
-
 /// `flock(2)` locks: a killed process never leaves a stale lock behind.
 public struct FlockLocker: FileLocking {
     /// The live locker.
@@ -153,29 +139,6 @@ private final class FlockLock: HeldLock, @unchecked Sendable {
 }
 
 // MARK: - Hashing files
-
-/// Size, SHA-256 and first bytes of a file on disk.
-public struct FileDigest: Sendable, Equatable {
-    /// The file's size in bytes.
-    public var size: Int64
-    /// Hex SHA-256 of the whole file.
-    public var digest: String
-    /// The first bytes of the file (up to 512).
-    public var leading: Data
-
-    /// A digest as computed.
-    public init(size: Int64, digest: String, leading: Data) {
-        self.size = size
-        self.digest = digest
-        self.leading = leading
-    }
-}
-
-/// Hashes files already on disk, reading them in chunks (never whole into memory).
-public protocol FileHashing: Sendable {
-    /// Size, SHA-256 and first bytes of the file at `path`; throws `FileSystemError` when it cannot be read.
-    func sha256(ofFileAtPath path: String) throws -> FileDigest
-}
 
 /// The live `FileHashing`: reads with read(2) in 1 MB chunks.
 public struct StreamingFileHasher: FileHashing {

@@ -7,12 +7,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-final class TransferRegistry<Transfer: AnyObject>: @unchecked Sendable {
+final class TransferRegistry<Item: AnyObject>: @unchecked Sendable {
     /// How long a cancelled task gets to report its own completion before its transfer is ended without it.
     static var cancelGrace: TimeInterval { 2 }
 
     private let lock = NSLock()
-    private var transfers: [Int: Transfer] = [:]
+    private var transfers: [Int: Item] = [:]
     private var serialQueue: DispatchQueue?
 
     /// The session's serial delegate queue, where every transfer is touched (set when the session is made).
@@ -21,23 +21,23 @@ final class TransferRegistry<Transfer: AnyObject>: @unchecked Sendable {
         set { lock.withLock { serialQueue = newValue } }
     }
 
-    func register(_ transfer: Transfer, for task: URLSessionTask) {
+    func register(_ transfer: Item, for task: URLSessionTask) {
         lock.withLock { transfers[task.taskIdentifier] = transfer }
     }
 
     /// The task's transfer, while it runs.
-    func transfer(_ task: URLSessionTask) -> Transfer? {
+    func transfer(_ task: URLSessionTask) -> Item? {
         lock.withLock { transfers[task.taskIdentifier] }
     }
 
     /// The task's transfer, taken out: whatever corelibs reports for the task later finds none and is ignored.
-    func remove(_ task: URLSessionTask) -> Transfer? {
+    func remove(_ task: URLSessionTask) -> Item? {
         lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
     }
 
     /// The caller was cancelled (a deadline, a failed run): cancel the task, and `end` its transfer a little later
     /// if corelibs never reports the cancelled task's completion.
-    func cancel(_ task: URLSessionTask, end: @escaping @Sendable (Transfer) -> Void) {
+    func cancel(_ task: URLSessionTask, end: @escaping @Sendable (Item) -> Void) {
         Self.cancelOffQueue(task)
         serial?.asyncAfter(deadline: .now() + Self.cancelGrace) { [weak self] in
             if let transfer = self?.remove(task) { end(transfer) }
