@@ -29,11 +29,17 @@ public struct TestResponse: Sendable {
     public var delayBeforeHeaders: TimeInterval
     /// End a cut connection with a TCP reset instead of a clean close.
     public var reset: Bool
+    /// Hold the response until this many requests are being answered at once: proof, without timing, that
+    /// they run side by side (given up after 20 s, which the test then sees as fewer at once).
+    public var holdUntilActive: Int?
+    /// Hold the response until `path` has been requested: fixes the order in which responses finish.
+    public var holdUntilRequested: String?
 
     public init(
         status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
         omitContentLength: Bool = false, trickle: (chunk: Int, interval: TimeInterval)? = nil,
-        delayBeforeHeaders: TimeInterval = 0, reset: Bool = false
+        delayBeforeHeaders: TimeInterval = 0, reset: Bool = false, holdUntilActive: Int? = nil,
+        holdUntilRequested: String? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -43,6 +49,8 @@ public struct TestResponse: Sendable {
         self.trickle = trickle
         self.delayBeforeHeaders = delayBeforeHeaders
         self.reset = reset
+        self.holdUntilActive = holdUntilActive
+        self.holdUntilRequested = holdUntilRequested
     }
 
     /// A file as a static server sends it: with its validators, and, when `ranges` is true, a `206` for a
@@ -111,6 +119,9 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var mostActive = 0
     private var stopped = false
     private let acceptThread: Thread
+    /// Tasks waiting in `sent(_:of:)`, by a number of their own.
+    private var waiters: [Int: (bytes: Int, path: String, resume: (Bool) -> Void)] = [:]
+    private var nextWaiter = 0
     private let acceptLoopDone = DispatchSemaphore(value: 0)
 
     public init() throws {
@@ -184,6 +195,40 @@ public final class TestHTTPServer: @unchecked Sendable {
         return true
     }
 
+    /// Returns once at least `bytes` body bytes of `path` were sent; throws `CancellationError` when the task is
+    /// cancelled or the server stops first. A test's timer: "the deadline passes once this much has arrived".
+    public func sent(_ bytes: Int, of path: String) async throws {
+        let number = lock.withLock { () -> Int in
+            nextWaiter += 1
+            return nextWaiter
+        }
+        let arrived: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resume = OnceResume(continuation)
+                lock.withLock {
+                    if (sent[path] ?? 0) >= bytes || stopped {
+                        resume((sent[path] ?? 0) >= bytes)
+                    } else {
+                        waiters[number] = (bytes, path, resume.callAsFunction)
+                    }
+                }
+                // Cancelled before the waiter was registered: end it here.
+                if Task.isCancelled { lock.withLock { waiters.removeValue(forKey: number) }?.resume(false) }
+            }
+        } onCancel: {
+            lock.withLock { waiters.removeValue(forKey: number) }?.resume(false)
+        }
+        guard arrived else { throw CancellationError() }
+    }
+
+    /// Resumes the waiters `sent` bytes satisfy (or all of them, unsatisfied, once stopped). Called locked.
+    private func wakeWaiters() {
+        for (number, waiter) in waiters where stopped || (sent[waiter.path] ?? 0) >= waiter.bytes {
+            waiters.removeValue(forKey: number)
+            waiter.resume(!stopped)
+        }
+    }
+
     /// Blocks until `count` requests for `path` arrived (or `timeout` passes); true if they did.
     public func waitUntilRequested(_ path: String, count: Int = 1, timeout: TimeInterval = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
@@ -209,6 +254,7 @@ public final class TestHTTPServer: @unchecked Sendable {
         let wasRunning = lock.withLock { () -> Bool in
             defer {
                 stopped = true
+                wakeWaiters()
                 lock.broadcast()
             }
             return !stopped
@@ -271,7 +317,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         lock.withLock {
             active += 1
             mostActive = max(mostActive, active)
+            lock.broadcast()
         }
+        hold(until: response)
         send(response, to: client, path: path, includeBody: method != "HEAD")
         lock.withLock { active -= 1 }
     }
@@ -304,6 +352,7 @@ public final class TestHTTPServer: @unchecked Sendable {
             guard write(Data(body[offset..<end]), to: client) else { return }
             lock.withLock {
                 sent[path, default: 0] += end - offset
+                wakeWaiters()
                 lock.broadcast()
             }
             offset = end
@@ -313,6 +362,26 @@ public final class TestHTTPServer: @unchecked Sendable {
             // SO_LINGER with a zero timeout makes close() send a reset instead of a FIN.
             var linger = SocketLinger(l_onoff: 1, l_linger: 0)
             setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<SocketLinger>.size))
+        }
+    }
+
+    /// Waits for what `response` is held for (see `holdUntilActive`, `holdUntilRequested`), at most 20 s.
+    private func hold(until response: TestResponse) {
+        guard response.holdUntilActive != nil || response.holdUntilRequested != nil else { return }
+        let deadline = Date().addingTimeInterval(20)
+        lock.lock()
+        defer { lock.unlock() }
+        // Each condition, once met, stays met: the others may finish (and `active` fall) while this one waits on.
+        var enough = false
+        var requested = false
+        func released() -> Bool {
+            enough = enough || response.holdUntilActive.map { active >= $0 } ?? true
+            requested =
+                requested || response.holdUntilRequested.map { path in recorded.contains { $0.path == path } } ?? true
+            return stopped || (enough && requested)
+        }
+        while !released() {
+            if !lock.wait(until: deadline) { return }
         }
     }
 
@@ -357,6 +426,21 @@ public final class TestHTTPServer: @unchecked Sendable {
         case 500: return "Internal Server Error"
         default: return "Status"
         }
+    }
+}
+
+/// Resumes a continuation once, whoever asks first (the bytes arriving, a cancellation, the server stopping).
+private final class OnceResume: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+
+    func callAsFunction(_ value: Bool) {
+        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }?.resume(returning: value)
     }
 }
 

@@ -216,7 +216,9 @@ final class EndToEndTests: XCTestCase {
     }
 
     func test_binary_syncJSON_feedFailure_isJSONToo() throws {
-        let result = try podarchive("sync", "http://127.0.0.1:9/feed.xml", "--to", "archive", "--json")
+        let refusing = try RefusingPort()
+        let feedURL = refusing.url("/feed.xml").absoluteString
+        let result = try podarchive("sync", feedURL, "--to", "archive", "--json")
 
         XCTAssertEqual(result.status, 3)
         let object = try XCTUnwrap(
@@ -224,7 +226,7 @@ final class EndToEndTests: XCTestCase {
         let feed = try XCTUnwrap((object["feeds"] as? [[String: Any]])?.first)
         XCTAssertEqual(feed["status"] as? String, "feed-failed")
         XCTAssertEqual(
-            feed["error"] as? String, "feed http://127.0.0.1:9/feed.xml could not be fetched: connection refused")
+            feed["error"] as? String, "feed \(feedURL) could not be fetched: connection refused")
     }
 
     func test_binary_usageError_exits2() throws {

@@ -35,6 +35,7 @@ public struct Archiver: Sendable {
     ///   - hasher: hashes files already on disk (live: `StreamingFileHasher`).
     ///   - now: the clock, for dates recorded in the index.
     ///   - sleep: waits between retries and lock polls.
+    ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
     ///   - jitter: a random number in [0, 1) for backoff jitter.
     ///   - faults: called at each `FaultPoint` (tests only).
     public init(
@@ -48,11 +49,12 @@ public struct Archiver: Sendable {
         hasher: any FileHashing,
         now: @escaping @Sendable () -> Date,
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
+        timer: @escaping @Sendable (TimeInterval) async throws -> Void,
         jitter: @escaping @Sendable () -> Double,
         faults: (@Sendable (FaultPoint) -> Void)? = nil
     ) {
-        let clock = SyncClock(now: now, sleep: sleep)
-        loader = FeedLoader(fetcher: fetcher, files: files)
+        let clock = SyncClock(now: now, sleep: sleep, timer: timer)
+        loader = FeedLoader(fetcher: fetcher, files: files, timer: timer)
         folders = FeedFolders(
             files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, clock: clock)
         self.fetcher = EpisodeFetcher(
@@ -63,7 +65,8 @@ public struct Archiver: Sendable {
     }
 
     /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
-    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part.
+    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part (`timer`: nil
+    /// is the wall clock's).
     public static func live(
         fetcher: any URLDataFetcher = FeedSession(),
         downloader: any FileDownloading = URLSessionDownloader(),
@@ -73,13 +76,14 @@ public struct Archiver: Sendable {
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
             try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
         },
+        timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         faults: (@Sendable (FaultPoint) -> Void)? = nil
     ) -> Archiver {
         Archiver(
             fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
             files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
-            jitter: jitter, faults: faults)
+            timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
     }
 
     /// Reads the feed at `source` without archiving anything.

@@ -121,7 +121,7 @@ struct EpisodeFetcher: Sendable {
             resumeValidator: offset > 0 ? record?.validator : nil,
             resumeTotal: offset > 0 ? record?.expectedSize : nil)
         do {
-            result = try await Deadline.run(seconds: remaining) { [downloader] in
+            result = try await Deadline.run(seconds: remaining, timer: clock.timer) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
             }
         } catch is Deadline.Exceeded {

@@ -26,11 +26,23 @@ public struct FeedLimits: Sendable, Equatable {
 public struct FeedLoader: Sendable {
     private let fetcher: any URLDataFetcher
     private let files: any FileReading
+    private let timer: @Sendable (TimeInterval) async throws -> Void
 
     /// Loads remote feeds through `fetcher` and local ones through `files`.
-    public init(fetcher: any URLDataFetcher, files: any FileReading) {
+    /// - Parameter timer: waits out a fetch's deadline (`FeedLimits.timeout`) and is cancelled when the fetch ends
+    ///   first (live: `Task.sleep`).
+    public init(
+        fetcher: any URLDataFetcher, files: any FileReading,
+        timer: @escaping @Sendable (TimeInterval) async throws -> Void
+    ) {
         self.fetcher = fetcher
         self.files = files
+        self.timer = timer
+    }
+
+    /// The loader with the live system: `FeedSession`, FileManager and the wall clock.
+    public static func live() -> FeedLoader {
+        FeedLoader(fetcher: FeedSession(), files: FileManager.default, timer: Deadline.realTime)
     }
 
     /// Fetches and parses the feed at `source`.
@@ -80,7 +92,7 @@ public struct FeedLoader: Sendable {
         let response: URLResponse
         let finalRequest = request
         do {
-            (data, response) = try await Deadline.run(seconds: limits.timeout) { [fetcher] in
+            (data, response) = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
                 try await fetcher.data(for: finalRequest, maximumBytes: limits.maximumBytes)
             }
         } catch is Deadline.Exceeded {

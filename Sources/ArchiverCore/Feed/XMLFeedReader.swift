@@ -79,6 +79,8 @@ struct XMLFeedReader {
     var skipDepth: Int?
     var captureDepth: Int?
     var captured: [UInt8] = []
+    /// Tokens read and names compared (see `countingWork`).
+    var work = 0
 
     private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool) {
         self.bytes = bytes
@@ -99,9 +101,20 @@ struct XMLFeedReader {
         return reader.run()
     }
 
+    /// Reads `utf8` and counts the work done (tokens, and element names compared to match closing tags): how a
+    /// test tells linear from quadratic reading without a clock.
+    static func countingWork(_ utf8: [UInt8]) -> (result: XMLFeedResult, work: Int) {
+        utf8.withUnsafeBufferPointer { buffer in
+            var reader = XMLFeedReader(bytes: buffer, documentURL: nil, descriptions: false)
+            let result = reader.run()
+            return (result, reader.work)
+        }
+    }
+
     private mutating func run() -> XMLFeedResult {
         var tokenizer = XMLTokenizer(bytes)
         while let token = tokenizer.next() {
+            work += 1
             switch token {
             case .startTag(let name, let attributes, let selfClosing):
                 if let rejection = open(name: name, attributes: attributes) { return .notAFeed(rejection) }
@@ -111,7 +124,10 @@ struct XMLFeedReader {
                 // Only the innermost 64 are searched: real feeds are a few levels deep, and a hostile one with
                 // thousands of unmatched closing tags under thousands of open ones must not cost depth x tags.
                 let searched = stack.indices.suffix(64)
-                if let depth = searched.last(where: { XMLText.equal(bytes, stack[$0].name, name) }) {
+                if let depth = searched.last(where: {
+                    work += 1
+                    return XMLText.equal(bytes, stack[$0].name, name)
+                }) {
                     close(depth: depth)
                 }
             case .text(let range):

@@ -5,15 +5,23 @@ enum Deadline {
     /// `body` did not finish within the time given.
     struct Exceeded: Error {}
 
-    /// Runs `body`, cancelling it when `seconds` pass first, and then throws `Exceeded`. `body` must end when
-    /// cancelled (the downloader and the feed session do, within a few seconds, whatever libcurl does).
-    static func run<T: Sendable>(seconds: TimeInterval, _ body: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
+    /// Waits out a deadline of the given seconds; thrown out of when cancelled (the work finished first).
+    typealias Timer = @Sendable (TimeInterval) async throws -> Void
+
+    /// The wall clock's timer.
+    static let realTime: Timer = { seconds in
+        try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1e9))
+    }
+
+    /// Runs `body`, cancelling it when `timer` says `seconds` passed first, and then throws `Exceeded`. `body` must
+    /// end when cancelled (the downloader and the feed session do, within a few seconds, whatever libcurl does).
+    static func run<T: Sendable>(
+        seconds: TimeInterval, timer: @escaping Timer, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1e9))
+                try await timer(seconds)
                 return nil
             }
             defer { group.cancelAll() }

@@ -8,4 +8,7 @@ struct SyncClock: Sendable {
     let now: @Sendable () -> Date
     /// Waits `seconds` (between retries, while polling a lock); throws when the task is cancelled.
     let sleep: @Sendable (TimeInterval) async throws -> Void
+    /// Waits out an episode's deadline (see `Deadline`): apart from `sleep`, so a test can skip every wait
+    /// between retries and still choose the moment a deadline passes.
+    let timer: @Sendable (TimeInterval) async throws -> Void
 }

@@ -98,9 +98,11 @@ final class LiveSyncTests: XCTestCase {
         let titles = (1...8).map { "Episode \($0)" }
         serveFeed(titles.enumerated().map { ($1, "/\($0).mp3") })
         for index in 0..<8 {
-            // Later episodes are faster: completion order is the reverse of feed order.
             var response = TestResponse.ok(Data(repeating: UInt8(index), count: 40_000))
-            response.trickle = (chunk: 10_000, interval: 0.05 * Double(8 - index))
+            // The first three are answered only once all three are being answered: they ran side by side.
+            if index < 3 { response.holdUntilActive = 3 }
+            // The first finishes last, after every other episode was asked for.
+            if index == 0 { response.holdUntilRequested = "/7.mp3" }
             server.route("/\(index).mp3", response)
         }
         let events = EventLog()

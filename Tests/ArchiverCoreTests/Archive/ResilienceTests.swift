@@ -27,11 +27,13 @@ final class ResilienceTests: XCTestCase {
         folder.remove()
     }
 
-    private func archiver(idleTimeout: TimeInterval = 60) -> Archiver {
+    private func archiver(
+        idleTimeout: TimeInterval = 60, timer: @escaping @Sendable (TimeInterval) async throws -> Void = noDeadline
+    ) -> Archiver {
         let sleeper = self.sleeper
         return Archiver.live(
             downloader: URLSessionDownloader(configuration: .podarchive(idleTimeout: idleTimeout)),
-            sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
+            sleep: { try await sleeper.sleep($0) }, timer: timer, jitter: { 0.5 })
     }
 
     private func serveFeed(etag: String? = nil) {
@@ -56,9 +58,11 @@ final class ResilienceTests: XCTestCase {
         server.requests.filter { $0.path == path }
     }
 
-    private func sync(_ options: SyncOptions = SyncOptions(), idleTimeout: TimeInterval = 60) async throws -> SyncReport
-    {
-        try await archiver(idleTimeout: idleTimeout).sync(
+    private func sync(
+        _ options: SyncOptions = SyncOptions(), idleTimeout: TimeInterval = 60,
+        timer: @escaping @Sendable (TimeInterval) async throws -> Void = noDeadline
+    ) async throws -> SyncReport {
+        try await archiver(idleTimeout: idleTimeout, timer: timer).sync(
             .remote(server.url("/feed.xml")), into: folder.url, options: options)
     }
 
@@ -284,8 +288,11 @@ final class ResilienceTests: XCTestCase {
             response.trickle = (chunk: 10_000, interval: 0.1)
             return response
         }
+        let server = self.server!
 
-        let report = try await sync(SyncOptions(episodeTimeout: 0.6))
+        // The episode's deadline passes once 20,000 bytes arrived (the feed's, waiting for the same, is over first).
+        let report = try await sync(
+            SyncOptions(episodeTimeout: 0.6), timer: { _ in try await server.sent(20_000, of: "/big.mp3") })
 
         XCTAssertEqual(report.failed.map(\.failure), [.timedOut(0.6)])
         XCTAssertEqual(folder.visibleFiles(), [])

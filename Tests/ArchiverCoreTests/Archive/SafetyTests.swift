@@ -25,7 +25,7 @@ final class SafetyTests: XCTestCase {
             mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem,
             hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
             sleep: { try await sleeper.sleep($0) },
-            jitter: { 0.5 })
+            timer: noDeadline, jitter: { 0.5 })
     }
 
     private func rss(_ items: [(title: String, url: String, guid: String?)]) -> Data {
@@ -80,7 +80,7 @@ final class SafetyTests: XCTestCase {
             sleep: { seconds in
                 try await sleeper.sleep(seconds)
                 if sleeper.delays.count == 3 { fileSystem.releaseLock("/archive/Show/.podarchive/lock") }
-            }, jitter: { 0.5 })
+            }, timer: noDeadline, jitter: { 0.5 })
 
         let report = try await releasing.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(lockWait: 10))
@@ -490,7 +490,8 @@ final class SafetyTests: XCTestCase {
                 logger: logger, feedURL: "https://other.example.org/feed",
                 body: rss([("X", "https://other.example.org/x.mp3", "x")]), onUnexpected: failOnUnexpected),
             downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { Date() }, sleep: { _ in }, jitter: { 0.5 })
+            locker: fileSystem, hasher: fileSystem, now: { Date() }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }
+        )
 
         let report = try await other.sync(.remote(URL(string: "https://other.example.org/feed")!), into: root)
 
@@ -525,7 +526,7 @@ final class SafetyTests: XCTestCase {
                     fileSystem.put("/archive/Show/.podarchive/index.json", try indexOfA.encoded())
                     fileSystem.releaseLock(lockPath)
                 }
-            }, jitter: { 0.5 })
+            }, timer: noDeadline, jitter: { 0.5 })
 
         let report = try await showB.sync(
             .remote(URL(string: "https://b.example/feed")!), into: root, options: SyncOptions(lockWait: 5))

@@ -9,7 +9,8 @@ final class FeedLoaderTests: XCTestCase {
 
     private func reason(loading path: String, in fileSystem: FakeFileSystem) async -> String? {
         let loader = FeedLoader(
-            fetcher: StubFetcher(logger: logger, answers: [:], onUnexpected: failOnUnexpected), files: fileSystem)
+            fetcher: StubFetcher(logger: logger, answers: [:], onUnexpected: failOnUnexpected), files: fileSystem,
+            timer: noDeadline)
         do {
             _ = try await loader.load(.local(path: path))
             return nil

@@ -165,13 +165,12 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(feed.episodes.map(\.title), ["Complete"])
     }
 
-    func test_parse_entityBomb_isNeverExpandedAndReturnsQuickly() throws {
-        let start = Date()
+    func test_parse_entityBomb_isNeverExpanded() throws {
         let feed = try parse("entity-bomb.xml")
 
+        // Left as written: a billion laughs never becomes a billion of anything.
         XCTAssertEqual(feed.title, "&lol9;")
         XCTAssertEqual(feed.episodes.map(\.title), ["Bomb &lol9; inside"])
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "an entity bomb must cost milliseconds")
     }
 
     // MARK: - Not feeds

@@ -1,9 +1,10 @@
-// Every input in Fixtures/fuzz/regressions (crashes the fuzzer found, and hand-made probes of the tokenizer's
-// edges) must read as a feed or fail as "not a feed": never crash, never any other error.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Every input in Fixtures/fuzz/regressions (crashes the fuzzer found, and hand-made probes of the tokenizer's
+// edges) must read as a feed or fail as "not a feed": never crash, never any other error.
+@testable import ArchiverCore
 
 final class FuzzRegressionTests: XCTestCase {
     private let folder = Fixtures.url("fuzz/regressions")
@@ -45,9 +46,32 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try parse("deep-nesting.xml").episodes.map(\.title), ["deep"])
     }
 
-    func test_manyUnmatchedClosingTagsUnderDeepNesting_costLinearTime() throws {
-        // 30,000 open elements and 30,000 closing tags that match none: quadratic matching would take minutes.
+    func test_manyUnmatchedClosingTagsUnderDeepNesting_areRead() throws {
+        // 30,000 open elements and 30,000 closing tags that match none.
         XCTAssertEqual(try parse("unmatched-closing-tags.xml").episodes.map(\.title), ["survives"])
+    }
+
+    func test_unmatchedClosingTagsUnderDeepNesting_costLinearWork() {
+        // N open elements, then N closing tags that match none: matching each against the whole stack costs N x N.
+        func work(_ count: Int) -> Int {
+            let document =
+                "<rss><channel><item><title>t</title><enclosure url=\"https://e.x/s.mp3\"/></item>"
+                + String(repeating: "<a>", count: count) + String(repeating: "</b>", count: count)
+                + "</channel></rss>"
+            let (result, work) = XMLFeedReader.countingWork(Array(document.utf8))
+            guard case .feed(let feed) = result else {
+                XCTFail("\(count): not read as a feed")
+                return 0
+            }
+            XCTAssertEqual(feed.episodes.count, 1)
+            return work
+        }
+
+        let single = work(2_000)
+        let double = work(4_000)
+
+        XCTAssertGreaterThan(single, 4_000, "every tag counted")
+        XCTAssertLessThanOrEqual(Double(double), 2.2 * Double(single), "twice the tags, about twice the work")
     }
 
     func test_fiftyThousandAttributes_stillFindTheURL() throws {
