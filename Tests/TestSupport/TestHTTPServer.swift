@@ -14,99 +14,6 @@ import Foundation
     private let socketSend = Darwin.send
 #endif
 
-/// What the server sends for one path.
-public struct TestResponse: Sendable {
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: Data
-    /// Close the connection after this many body bytes, whatever Content-Length said.
-    public var cutAfter: Int?
-    /// Leave out the Content-Length header (the body then ends when the connection closes).
-    public var omitContentLength: Bool
-    /// Send the body `chunk` bytes at a time, waiting `interval` seconds between chunks (a slow network).
-    public var trickle: (chunk: Int, interval: TimeInterval)?
-    /// Wait this long before sending anything at all.
-    public var delayBeforeHeaders: TimeInterval
-    /// End a cut connection with a TCP reset instead of a clean close.
-    public var reset: Bool
-    /// Hold the response until this many requests are being answered at once: proof, without timing, that
-    /// they run side by side (given up after 20 s, which the test then sees as fewer at once).
-    public var holdUntilActive: Int?
-    /// Hold the response until `path` has been requested: fixes the order in which responses finish.
-    public var holdUntilRequested: String?
-
-    public init(
-        status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
-        omitContentLength: Bool = false, trickle: (chunk: Int, interval: TimeInterval)? = nil,
-        delayBeforeHeaders: TimeInterval = 0, reset: Bool = false, holdUntilActive: Int? = nil,
-        holdUntilRequested: String? = nil
-    ) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.cutAfter = cutAfter
-        self.omitContentLength = omitContentLength
-        self.trickle = trickle
-        self.delayBeforeHeaders = delayBeforeHeaders
-        self.reset = reset
-        self.holdUntilActive = holdUntilActive
-        self.holdUntilRequested = holdUntilRequested
-    }
-
-    /// A file as a static server sends it: with its validators, and, when `ranges` is true, a `206` for a
-    /// `Range: bytes=N-` request whose `If-Range` (if any) still matches; otherwise the whole file.
-    public static func file(
-        _ body: Data, for request: RecordedRequest, etag: String? = nil, lastModified: String? = nil,
-        ranges: Bool = true,
-        type: String = "audio/mpeg"
-    ) -> TestResponse {
-        var headers: [(String, String)] = [("Content-Type", type), ("Accept-Ranges", ranges ? "bytes" : "none")]
-        if let etag { headers.append(("ETag", etag)) }
-        if let lastModified { headers.append(("Last-Modified", lastModified)) }
-        guard ranges, let range = request.headers["range"], range.hasPrefix("bytes="),
-            let start = Int(range.dropFirst(6).prefix(while: \.isNumber))
-        else { return TestResponse(headers: headers, body: body) }
-        if let ifRange = request.headers["if-range"], ifRange != etag, ifRange != lastModified {
-            return TestResponse(headers: headers, body: body)  // Changed since: the whole new file.
-        }
-        guard start < body.count else {
-            return TestResponse(status: 416, headers: [("Content-Range", "bytes */\(body.count)")])
-        }
-        headers.append(("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)"))
-        return TestResponse(status: 206, headers: headers, body: body.subdata(in: start..<body.count))
-    }
-
-    public static func ok(_ body: Data, type: String = "audio/mpeg") -> TestResponse {
-        TestResponse(headers: [("Content-Type", type)], body: body)
-    }
-
-    public static func ok(_ text: String, type: String) -> TestResponse {
-        ok(Data(text.utf8), type: type)
-    }
-
-    public static func status(_ status: Int, _ text: String = "") -> TestResponse {
-        TestResponse(status: status, headers: [("Content-Type", "text/plain")], body: Data(text.utf8))
-    }
-
-    public static func redirect(to location: String, status: Int = 302) -> TestResponse {
-        TestResponse(status: status, headers: [("Location", location)])
-    }
-}
-
-/// A request the server received.
-public struct RecordedRequest: Sendable, Equatable {
-    public var method: String
-    public var path: String
-    /// Header names lowercased.
-    public var headers: [String: String]
-
-    public init(method: String = "GET", path: String, headers: [String: String] = [:]) {
-        self.method = method
-        self.path = path
-        self.headers = headers
-    }
-}
-
 /// An HTTP server bound to 127.0.0.1 on a free port, serving canned responses.
 public final class TestHTTPServer: @unchecked Sendable {
     public let port: UInt16
@@ -339,7 +246,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     private func send(_ response: TestResponse, to client: Int32, path: String, includeBody: Bool) {
         if response.delayBeforeHeaders > 0, pause(response.delayBeforeHeaders) { return }
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\nConnection: close\r\n"
+        var head = "HTTP/1.1 \(response.status) \(TestResponse.reason(response.status))\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         if !response.omitContentLength { head += "Content-Length: \(response.body.count)\r\n" }
         head += "\r\n"
@@ -411,37 +318,6 @@ public final class TestHTTPServer: @unchecked Sendable {
     #else
         private static let sendFlags: Int32 = 0
     #endif
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 206: return "Partial Content"
-        case 416: return "Range Not Satisfiable"
-        case 429: return "Too Many Requests"
-        case 503: return "Service Unavailable"
-        case 301: return "Moved Permanently"
-        case 302: return "Found"
-        case 304: return "Not Modified"
-        case 404: return "Not Found"
-        case 500: return "Internal Server Error"
-        default: return "Status"
-        }
-    }
-}
-
-/// Resumes a continuation once, whoever asks first (the bytes arriving, a cancellation, the server stopping).
-private final class OnceResume: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Bool, Never>?
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
-
-    func callAsFunction(_ value: Bool) {
-        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }?.resume(returning: value)
-    }
 }
 
 private final class WeakServer: @unchecked Sendable {

@@ -50,3 +50,18 @@ private final class WatchdogBox<T: Sendable>: @unchecked Sendable {
         waiting?.resume(returning: outcome)
     }
 }
+
+/// Resumes a continuation once, whoever asks first (the bytes arriving, a cancellation, the server stopping).
+final class OnceResume: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+
+    func callAsFunction(_ value: Bool) {
+        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }?.resume(returning: value)
+    }
+}

@@ -1,0 +1,55 @@
+// The set-up the command-line tests share: the tool with captured output, a loopback server and a temporary
+// folder as the current directory.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+/// A test case running `CommandLineTool` as `main.swift` would, against its own loopback server.
+class CommandLineTestCase: XCTestCase {
+    var server: TestHTTPServer!
+    var folder: TemporaryFolder!
+    let output = CapturedOutput()
+    let errors = CapturedOutput()
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        IsolatedHome.activate()
+        server = try TestHTTPServer()
+        folder = try TemporaryFolder("cli")
+    }
+
+    override func tearDown() {
+        server.stop()
+        folder.remove()
+        super.tearDown()
+    }
+
+    func run(_ arguments: String..., variables: [String: String] = [:]) async -> ExitCode {
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
+            output: output, errors: errors,
+            makeArchiver: {
+                Archiver.live(now: { Date(timeIntervalSince1970: 0) })
+            })
+        return await tool.run(arguments)
+    }
+
+    func serveFeed(episodes: [(String, String)]) {
+        var xml = "<rss version=\"2.0\"><channel><title>CLI Show</title>"
+        for (title, path) in episodes {
+            xml += "<item><title>\(title)</title><enclosure url=\"\(path)\" type=\"audio/mpeg\"/></item>"
+        }
+        server.route("/feed.xml", .ok(xml + "</channel></rss>", type: "application/rss+xml"))
+    }
+
+    func tool(output: CapturedOutput) -> CommandLineTool {
+        CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
+            errors: errors,
+            makeArchiver: { Archiver.live() }
+        )
+    }
+}

@@ -1,0 +1,124 @@
+// `verify`, `list`, the archive root, sizes and help as a user meets them: what is printed where, and the exit
+// code.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class OtherCommandsTests: CommandLineTestCase {
+    func test_verify_reportsDamageExits1_andRepairFixesItExits0() async throws {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
+        server.route("/1.mp3", .ok(Data("audio one".utf8)))
+        server.route("/2.mp3", .ok(Data("audio two".utf8)))
+        let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        XCTAssertEqual(synced, .success, errors.text)
+        try Data("audio 1ne".utf8).write(to: folder.url.appendingPathComponent("archive/CLI Show/One.mp3"))
+        let verifyOutput = CapturedOutput()
+        let repairOutput = CapturedOutput()
+
+        let verifyCode = await tool(output: verifyOutput).run(["verify", "archive"])
+        let repairCode = await tool(output: repairOutput).run(["verify", "archive", "--repair"])
+
+        XCTAssertEqual(verifyCode, .episodesFailed)
+        XCTAssertEqual(
+            verifyOutput.lines,
+            ["changed  CLI Show/One.mp3: SHA-256 differs from the index", "verified 2 files in 1 feed: 1 problem"])
+        XCTAssertEqual(repairCode, .success)
+        XCTAssertEqual(repairOutput.lines.last, "verified 2 files in 1 feed: 1 problem, 1 repaired")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: folder.url.appendingPathComponent("archive/CLI Show/One.mp3").path),
+            Data("audio one".utf8))
+    }
+
+    func test_verify_folderWithNoArchive_exits2() async {
+        let code = await run("verify", folder.url.path)
+
+        XCTAssertEqual(code, .usage)
+        XCTAssertTrue(errors.text.contains("holds no podarchive archive"), errors.text)
+    }
+
+    // MARK: - Archive root
+
+    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(
+                variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
+            output: output, errors: errors, makeArchiver: { fatalError("not needed") })
+        let homeOnly = CommandLineTool(
+            environment: ProcessEnvironment(variables: ["HOME": "/home/me"], currentDirectory: "/cwd"),
+            output: output, errors: errors, makeArchiver: { fatalError("not needed") })
+        let nothing = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: "/cwd"), output: output, errors: errors,
+            makeArchiver: { fatalError("not needed") })
+
+        XCTAssertEqual(try tool.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
+        XCTAssertEqual(try tool.archiveRoot(nil).get().path, "/env/podcasts")
+        XCTAssertEqual(try homeOnly.archiveRoot(nil).get().path, "/home/me/Podcasts")
+        XCTAssertEqual(
+            nothing.archiveRoot(nil),
+            .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
+    }
+
+    // MARK: - list
+
+    func test_listJSON_printsTheContractObject() async throws {
+        server.route(
+            "/feed.json",
+            .ok(String(decoding: Fixtures.data("feeds/seed.json"), as: UTF8.self), type: "application/json"))
+
+        let code = await run("list", server.url("/feed.json").absoluteString, "--json")
+
+        XCTAssertEqual(code, .success, errors.text)
+        let object = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any]
+        XCTAssertTrue(object?["title"] is NSNull)
+        let episodes = try XCTUnwrap(object?["episodes"] as? [[String: Any]])
+        XCTAssertEqual(episodes.count, 1)
+        XCTAssertEqual(episodes[0]["title"] as? String, "The very first episode ever!")
+        XCTAssertEqual(episodes[0]["url"] as? String, "https://example.com/episodes/1.mp3")
+        XCTAssertEqual(episodes[0]["published"] as? String, "2025-01-10T13:00:00Z")
+        XCTAssertTrue(episodes[0]["guid"] is NSNull)
+        XCTAssertTrue(episodes[0]["length"] is NSNull)
+    }
+
+    func test_listTable_isReadable() async {
+        let code = await run("list", Fixtures.url("feeds/rss.xml").path)
+
+        XCTAssertEqual(code, .success)
+        XCTAssertEqual(
+            output.lines,
+            [
+                "Fixture & Friends: 2 episodes",
+                "2025-02-10     2.0 kB  Episode 2: <Tags> & \"Quotes\"",
+                "2025-01-10             Episode 1 (itunes title only)",
+            ])
+    }
+
+    func test_sizes_readAsPeopleWriteThem() {
+        XCTAssertEqual(SyncFormatter.size(0), "0 B")
+        XCTAssertEqual(SyncFormatter.size(999), "999 B")
+        XCTAssertEqual(SyncFormatter.size(1000), "1.0 kB")
+        XCTAssertEqual(SyncFormatter.size(2048), "2.0 kB")
+        XCTAssertEqual(SyncFormatter.size(999_999), "1.0 MB")
+        XCTAssertEqual(SyncFormatter.size(48_234_567), "48.2 MB")
+        XCTAssertEqual(SyncFormatter.size(1_500_000_000), "1.5 GB")
+        XCTAssertEqual(SyncFormatter.oneLine("a\nb\u{85}c"), "a b c")
+        XCTAssertEqual(SyncFormatter.oneLine("plain"), "plain")
+    }
+
+    func test_helpAndVersion_goToStdoutAndExit0() async {
+        let code = await run("--help")
+        XCTAssertEqual(code, .success)
+        XCTAssertTrue(output.text.contains("Exit codes:"))
+        XCTAssertTrue(output.text.contains("3  the feed could not be fetched or read"))
+
+        let version = CapturedOutput()
+        let tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: "/"), output: version, errors: errors,
+            makeArchiver: { fatalError("not needed") })
+        let versionCode = await tool.run(["--version"])
+        XCTAssertEqual(versionCode, .success)
+        XCTAssertEqual(version.text, "podarchive \(PodarchiveVersion.current)\n")
+    }
+}
