@@ -14,7 +14,7 @@ import Foundation
 public struct Archiver: Sendable {
     private let loader: FeedLoader
     /// The registry, locks, index and records of feed folders.
-    private let folders: FeedFolders
+    let folders: FeedFolders
     /// One episode's download, beside the others.
     private let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
@@ -127,7 +127,7 @@ public struct Archiver: Sendable {
             let report = try await archive(source, into: root, options: options, onEvent: onEvent)
             try Task.checkCancellation()
             return report
-        } catch  where Task.isCancelled {
+        } catch where Task.isCancelled {
             throw ArchiveError.interrupted(partialDownloads: folders.partialDownloads(of: source, in: root))
         }
     }
@@ -138,6 +138,35 @@ public struct Archiver: Sendable {
         var (show, fetch) = try await open(source, in: root, options: options)
         let lock = show.lock
         defer { lock.unlock() }
+        do {
+            let report = try await archive(&show, fetch, of: source, options: options, onEvent: onEvent)
+            folders.recordSync(
+                LastSync(
+                    finished: FeedDate.iso8601(placer.clock.now()), outcome: report.failed.isEmpty ? .ok : .episodesFailed,
+                    archived: report.archived.count),
+                of: source, in: root)
+            return report
+        } catch where !Task.isCancelled {
+            recordFailure(error, of: source, in: root)
+            throw error
+        }
+    }
+
+    /// Records in the subscription how a sync that held the show's lock failed.
+    private func recordFailure(_ error: Error, of source: FeedSource, in root: URL) {
+        let outcome: LastSync.Outcome = error is FeedError ? .feedFailed : .archiveFailed
+        folders.recordSync(
+            LastSync(
+                finished: FeedDate.iso8601(placer.clock.now()), outcome: outcome,
+                error: (error as? LocalizedError)?.errorDescription ?? "\(error)"),
+            of: source, in: root)
+    }
+
+    /// The sync of a show whose folder is open and locked, and whose feed is fetched.
+    private func archive(
+        _ show: inout FeedFolder, _ fetch: FeedFetch, of source: FeedSource, options: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport {
         let loadedIndex = show.index
         let planned = WorkPlan.make(
             fetch, index: &show.index, folder: show.folder, filter: options.filter, retryGone: options.retryGone,
@@ -190,19 +219,24 @@ public struct Archiver: Sendable {
     }
 
     /// Finds and locks the show's folder and fetches its feed. A feed synced before: lock first, then ask whether
-    /// it changed. A new feed: fetch it, then choose its folder from its title and register it.
-    private func open(_ source: FeedSource, in root: URL, options: SyncOptions) async throws -> (
+    /// it changed. A new feed: fetch it, then choose its folder from its title and register it. Either way the
+    /// settings to save are saved with the subscription.
+    func open(_ source: FeedSource, in root: URL, options: SyncOptions, conditional: Bool = true) async throws -> (
         FeedFolder, FeedFetch
     ) {
         if let known = try folders.registeredFolder(for: source, in: root) {
             let show = try await folders.open(
                 folder: known, source: source, lockWait: options.lockWait, metadata: options.metadata)
             do {
+                if let settings = options.saveSettings {
+                    try folders.register(source, folder: known.lastPathComponent, in: root, settings: settings)
+                }
                 let fetch = try await loader.load(
-                    source, ifChangedSince: show.validators, descriptions: options.metadata,
+                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: options.metadata,
                     limits: options.feedLimits)
                 return (show, fetch)
             } catch {
+                if !Task.isCancelled { recordFailure(error, of: source, in: root) }
                 show.lock.unlock()
                 throw error
             }
@@ -223,7 +257,8 @@ public struct Archiver: Sendable {
                 continue
             }
             do {
-                try folders.register(source, folder: folder.lastPathComponent, in: root)
+                try folders.register(
+                    source, folder: folder.lastPathComponent, in: root, settings: options.saveSettings ?? ShowSettings())
             } catch {
                 show.lock.unlock()
                 throw error

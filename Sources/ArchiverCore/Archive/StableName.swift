@@ -6,4 +6,9 @@ enum StableName {
     static func of(_ text: String) -> String {
         String(SHA256.hex(Array(text.utf8)).prefix(16))
     }
+
+    /// The first 64 bits of the text's SHA-256, as a number: the same on every machine and every run.
+    static func number(of text: String) -> UInt64 {
+        UInt64(of(text), radix: 16) ?? 0
+    }
 }

@@ -1,18 +1,6 @@
-// Small JSON records podarchive keeps beside the index: where each feed lives, the feed's validators, and the
-// state of a download in progress. Each is rewritten atomically.
+// Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
+// progress. Each is rewritten atomically. (The subscriptions, in the archive root, are in Subscriptions.swift.)
 import Foundation
-
-/// `<root>/.podarchive/feeds/<hash of the feed URL>.json`: which folder a feed archives into, so its lock and
-/// validators can be found before the feed is fetched (the folder is named after a title only the feed knows).
-struct FeedRegistration: Codable, Equatable {
-    var feed: String
-    var folder: String
-
-    static func url(for source: FeedSource, in root: URL) -> URL {
-        root.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("feeds")
-            .appendingPathComponent("\(StableName.of(source.displayName)).json")
-    }
-}
 
 /// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
 /// `If-None-Match` / `If-Modified-Since` on the next sync.

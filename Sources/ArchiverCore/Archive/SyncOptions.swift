@@ -21,6 +21,8 @@ public struct SyncOptions: Sendable, Equatable {
     public var maximumFeedSize: Int64
     /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
     public var retryGone: Bool
+    /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
+    public var saveSettings: ShowSettings?
 
     /// Sync options; the defaults are the command line's.
     public init(

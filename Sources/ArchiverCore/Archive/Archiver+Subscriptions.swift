@@ -1,0 +1,83 @@
+// The shows an archive follows: subscribing without downloading, unsubscribing without deleting, and what each
+// show holds, read from its index alone.
+import Foundation
+
+/// What `podarchive feeds` shows of one subscription.
+public struct ShowStatus: Sendable, Equatable {
+    /// The subscription.
+    public var subscription: Subscription
+    /// The show's title (else its folder's name).
+    public var title: String
+    /// The show's folder.
+    public var folder: URL
+    /// Episodes archived.
+    public var episodes: Int
+    /// Their bytes.
+    public var bytes: Int64
+    /// The newest publication date of an archived episode (RFC 3339).
+    public var newest: String?
+    /// Episodes failing (tried again each run).
+    public var failing: Int
+    /// Episodes given up on as gone upstream.
+    public var gone: Int
+    /// Why the show's index could not be read, when it could not (the other fields are then empty).
+    public var problem: String?
+}
+
+extension Archiver {
+    /// Every show `root` is subscribed to, in subscription order, and the records that could not be read.
+    public func subscriptions(in root: URL) -> SubscriptionSet {
+        folders.subscriptions(in: root)
+    }
+
+    /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
+    /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before).
+    /// - Throws: `FeedError` when the feed cannot be fetched or read (nothing is saved then); `ArchiveError`.
+    public func subscribe(
+        _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions()
+    ) async throws -> Subscription {
+        var options = options
+        options.saveSettings = nil
+        let (show, fetch) = try await open(source, in: root, options: options, conditional: false)
+        defer { show.lock.unlock() }
+        var index = show.index
+        if case .changed(let feed, _) = fetch { index.title = feed.title ?? index.title }
+        if index != show.index || !folders.files.fileExists(atPath: show.indexURL.path) {
+            try folders.save(index, to: show.indexURL)
+        }
+        try folders.register(source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true)
+        guard let subscription = folders.subscription(for: source, in: root) else {
+            throw ArchiveError.storage(path: Subscription.url(for: source, in: root).path, reason: "it cannot be read")
+        }
+        return subscription
+    }
+
+    /// Unsubscribes the show whose feed URL or folder name is `text`. Nothing archived is deleted.
+    /// - Throws: `ArchiveError.unknownShow` when no subscription matches.
+    public func unsubscribe(_ text: String, in root: URL) throws -> Subscription {
+        try folders.unsubscribe(text, in: root)
+    }
+
+    /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).
+    public func status(of subscription: Subscription, in root: URL) -> ShowStatus {
+        let folder = root.appendingPathComponent(FileNamer.sanitize(subscription.folder), isDirectory: true)
+        var status = ShowStatus(
+            subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,
+            newest: nil, failing: 0, gone: 0)
+        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+            ArchiveIndex.fileName)
+        do {
+            guard let index = try folders.loadIndex(at: indexURL) else { return status }
+            status.title = ArchiveNames.showTitle(index.title, folder: folder)
+            status.episodes = index.episodes.count
+            status.bytes = index.episodes.reduce(0) { $0 + $1.size }
+            // RFC 3339 in UTC sorts as text.
+            status.newest = index.episodes.compactMap(\.published).max()
+            status.failing = index.failures.count { $0.gone == nil }
+            status.gone = index.failures.count { $0.gone != nil }
+        } catch {
+            status.problem = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        }
+        return status
+    }
+}

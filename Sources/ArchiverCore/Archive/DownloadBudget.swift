@@ -1,0 +1,180 @@
+// What every show of one run shares: how many downloads may run at once (in all, and to any one host), and the
+// bytes the downloads in flight have yet to write, so that a new one starts only when the disk can hold it as
+// well as theirs. Each wait here ends: when a slot or space is given back, or when the waiting task is cancelled.
+import Foundation
+
+/// The downloads of one run, across shows: caps, and the disk space they have claimed.
+public final class DownloadBudget: @unchecked Sendable, Equatable {
+    private let lock = NSLock()
+    private let total: Int
+    private let perHost: Int
+    private var running = 0
+    private var runningByHost: [String: Int] = [:]
+    /// Tasks waiting for a slot, oldest first.
+    private var slotWaiters: [(id: Int, host: String, resume: (Bool) -> Void)] = []
+    /// Tasks waiting for space to be given back.
+    private var spaceWaiters: [Int: (Bool) -> Void] = [:]
+    /// Bytes each download in flight expects to write in all, and has written.
+    private var claims: [Int: (needed: Int64, written: Int64)] = [:]
+    private var nextID = 0
+
+    /// At most `total` downloads at once, and at most `perHost` to one host.
+    public init(total: Int, perHost: Int) {
+        self.total = max(1, total)
+        self.perHost = max(1, perHost)
+    }
+
+    /// One budget is equal only to itself.
+    public static func == (lhs: DownloadBudget, rhs: DownloadBudget) -> Bool { lhs === rhs }
+
+    // MARK: - Slots
+
+    /// Waits for a slot to download from `host`; the caller gives it back with `release(host:)`.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func acquire(host: String) async throws {
+        let id = lock.withLock { () -> Int in
+            nextID += 1
+            return nextID
+        }
+        let granted: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resume = ResumeOnce(continuation)
+                let now = lock.withLock { () -> Bool in
+                    if slotWaiters.isEmpty, fits(host) {
+                        take(host)
+                        return true
+                    }
+                    slotWaiters.append((id, host, resume.callAsFunction))
+                    return false
+                }
+                if now { resume(true) }
+                // Cancelled before the waiter was listed, so the handler found nothing to end: end it here.
+                if Task.isCancelled { dropSlotWaiter(id)?(false) }
+            }
+        } onCancel: {
+            dropSlotWaiter(id)?(false)
+        }
+        guard granted else { throw CancellationError() }
+        // Granted as the task was being cancelled: give the slot back rather than keep it.
+        if Task.isCancelled {
+            release(host: host)
+            throw CancellationError()
+        }
+    }
+
+    private func dropSlotWaiter(_ id: Int) -> ((Bool) -> Void)? {
+        lock.withLock {
+            guard let position = slotWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return slotWaiters.remove(at: position).resume
+        }
+    }
+
+    /// Gives back a slot taken by `acquire(host:)`, and hands it on to the oldest waiter it fits.
+    func release(host: String) {
+        let woken = lock.withLock { () -> [(Bool) -> Void] in
+            running -= 1
+            runningByHost[host, default: 1] -= 1
+            var woken: [(Bool) -> Void] = []
+            var position = 0
+            while position < slotWaiters.count, running < total {
+                if fits(slotWaiters[position].host) {
+                    let waiter = slotWaiters.remove(at: position)
+                    take(waiter.host)
+                    woken.append(waiter.resume)
+                } else {
+                    position += 1
+                }
+            }
+            return woken
+        }
+        for resume in woken { resume(true) }
+    }
+
+    /// Downloads running now (for tests and progress).
+    var inFlight: Int { lock.withLock { running } }
+
+    private func fits(_ host: String) -> Bool { running < total && runningByHost[host, default: 0] < perHost }
+
+    private func take(_ host: String) {
+        running += 1
+        runningByHost[host, default: 0] += 1
+    }
+
+    // MARK: - Disk space
+
+    /// What a download may do with the disk it found.
+    enum SpaceDecision: Equatable {
+        /// It fits beside the downloads in flight; the claim must be given back with `endClaim`.
+        case claimed(Int)
+        /// It would fit if the downloads in flight were done: wait for `spaceReturned()` and try again.
+        case wait
+        /// It does not fit even alone.
+        case refused
+    }
+
+    /// Claims `needed` bytes on a disk with `free` bytes free, beside what the downloads in flight have yet to write.
+    func claim(_ needed: Int64, free: Int64) -> SpaceDecision {
+        lock.withLock {
+            let outstanding = claims.values.reduce(Int64(0)) { $0 + max(0, $1.needed - $1.written) }
+            guard free - outstanding < needed else {
+                nextID += 1
+                claims[nextID] = (needed, 0)
+                return .claimed(nextID)
+            }
+            return free >= needed && outstanding > 0 ? .wait : .refused
+        }
+    }
+
+    /// Bytes the claim's download has written so far (they are in the disk's free space already).
+    func wrote(_ bytes: Int64, claim: Int) {
+        lock.withLock { claims[claim]?.written = bytes }
+    }
+
+    /// Ends a claim (the download finished or failed), waking tasks waiting for space.
+    func endClaim(_ claim: Int) {
+        let woken = lock.withLock { () -> [(Bool) -> Void] in
+            claims.removeValue(forKey: claim)
+            defer { spaceWaiters.removeAll() }
+            return Array(spaceWaiters.values)
+        }
+        for resume in woken { resume(true) }
+    }
+
+    /// Waits until a claim ends (or none is left); throws `CancellationError` when the task is cancelled first.
+    func spaceReturned() async throws {
+        let id = lock.withLock { () -> Int in
+            nextID += 1
+            return nextID
+        }
+        let returned: Bool = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resume = ResumeOnce(continuation)
+                let now = lock.withLock { () -> Bool in
+                    if claims.isEmpty { return true }
+                    spaceWaiters[id] = resume.callAsFunction
+                    return false
+                }
+                if now { resume(true) }
+                if Task.isCancelled { lock.withLock { spaceWaiters.removeValue(forKey: id) }?(false) }
+            }
+        } onCancel: {
+            lock.withLock { spaceWaiters.removeValue(forKey: id) }?(false)
+        }
+        guard returned else { throw CancellationError() }
+    }
+}
+
+/// Resumes a continuation once, whoever asks first.
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Bool, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+
+    func callAsFunction(_ value: Bool) {
+        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }?.resume(returning: value)
+    }
+}

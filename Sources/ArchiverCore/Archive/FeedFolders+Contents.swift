@@ -1,0 +1,89 @@
+// What is in a show's folder, and the small changes podarchive makes to files there: dates, origin, the hidden
+// files of downloads, a damaged file set aside for a repair.
+import Foundation
+
+extension FeedFolders {
+    // MARK: - Files in the folder
+
+    /// The modification date (and, where the OS allows, the creation date) becomes the publication date.
+    func setDates(of file: URL, to published: Date?) {
+        guard let published else { return }
+        // Linux cannot set a birth time: FileManager ignores the creation date there and sets the modification date.
+        try? attributes.setAttributes(
+            [.modificationDate: published, .creationDate: published], ofItemAtPath: file.path)
+    }
+
+    /// Records where the file came from in `user.xdg.origin.url`, as `curl --xattr` and `wget --xattr` do, where
+    /// the file system keeps extended attributes. A separate call, so a file system without them costs nothing else.
+    func setOrigin(of file: URL, to url: String) {
+        try? attributes.setAttributes(
+            [Self.extendedAttributesKey: [ArchiveNames.originAttribute: Data(url.utf8)]], ofItemAtPath: file.path)
+    }
+
+    /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
+    static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
+
+    /// Drops a download's hidden files: what was kept cannot be continued.
+    func discard(_ partial: PartialFiles) {
+        try? files.removeItem(at: partial.body)
+        try? files.removeItem(at: partial.record)
+    }
+
+    /// Drops a download's record once the index lists its episode.
+    func forget(_ partial: PartialFiles) {
+        try? files.removeItem(at: partial.record)
+    }
+
+    /// How many downloads of the show registered for `source` wait to be resumed.
+    func partialDownloads(of source: FeedSource, in root: URL) -> Int {
+        guard let folder = try? registeredFolder(for: source, in: root) else { return 0 }
+        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
+    }
+
+    /// Moves a damaged file into the state folder for the rename that replaces it (see `restoreSetAside`).
+    func setAside(_ file: String, in show: FeedFolder) throws -> URL? {
+        let source = show.folder.appendingPathComponent(file)
+        guard files.fileExists(atPath: source.path) else { return nil }
+        let aside = show.stateFolder.appendingPathComponent(ArchiveNames.aside(for: file))
+        try? files.removeItem(at: aside)
+        do {
+            try mover.moveItem(at: source, to: aside)
+        } catch {
+            throw ArchiveError.storage(error, path: source.path)
+        }
+        return aside
+    }
+
+    func fileSize(_ url: URL) -> Int64? {
+        guard files.fileExists(atPath: url.path) else { return nil }
+        return ((try? attributes.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+    }
+
+    // MARK: - What the folder holds
+
+    /// The first name `newFile` gives, when a file of that name exists and the index does not list it.
+    func unindexedFile(_ newFile: NewFileName, in show: FeedFolder) -> String? {
+        let name = newFile.first
+        // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
+        guard !show.index.holds(file: name), !ArchiveNames.isArtwork(name),
+            files.fileExists(atPath: show.folder.appendingPathComponent(name).path)
+        else { return nil }
+        return name
+    }
+
+    /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
+    /// where the index records files: one directory listing each, never a look-up per episode.
+    func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
+        var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        var subfolders = Set<Substring>()
+        for entry in index.episodes {
+            if let slash = entry.file.lastIndex(of: "/") { subfolders.insert(entry.file[..<slash]) }
+        }
+        for subfolder in subfolders {
+            let names = (try? files.contentsOfDirectory(atPath: folder.appendingPathComponent(String(subfolder)).path))
+            for name in names ?? [] { present.insert(subfolder + "/" + name) }
+        }
+        return present
+    }
+}

@@ -1,0 +1,91 @@
+// What a subscription remembers of the options it was synced with, so a nightly `podarchive sync` with no feed
+// syncs each show as it was set up. Kept as the user wrote them, checked again when read.
+import Foundation
+
+/// A show's saved settings; each nil one is not set (the command line's, else the default, applies).
+public struct ShowSettings: Codable, Equatable, Sendable {
+    /// The name template (`--name`), as written.
+    public var name: String?
+    /// Sidecars and artwork (`--metadata`).
+    public var metadata: Bool?
+    /// Only the newest this many episodes (`--limit`).
+    public var limit: Int?
+    /// Only episodes published on or after this date (`--since`), RFC 3339 as written.
+    public var since: String?
+    /// Only episodes whose title matches this regular expression (`--match`).
+    public var match: String?
+
+    /// Settings; nil leaves one unset.
+    public init(
+        name: String? = nil, metadata: Bool? = nil, limit: Int? = nil, since: String? = nil, match: String? = nil
+    ) {
+        self.name = name
+        self.metadata = metadata
+        self.limit = limit
+        self.since = since
+        self.match = match
+    }
+
+    /// True when nothing is set.
+    public var isEmpty: Bool { self == ShowSettings() }
+
+    /// These settings with every one `newer` sets replaced by its value.
+    public func overlaid(by newer: ShowSettings) -> ShowSettings {
+        ShowSettings(
+            name: newer.name ?? name, metadata: newer.metadata ?? metadata, limit: newer.limit ?? limit,
+            since: newer.since ?? since, match: newer.match ?? match)
+    }
+
+    /// `options` with these settings applied.
+    /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
+    public func applied(to options: SyncOptions) throws -> SyncOptions {
+        var options = options
+        if let name {
+            do {
+                options.names = try NameTemplate(name)
+            } catch {
+                throw SettingsError(setting: "name", value: name, reason: error.localizedDescription)
+            }
+        }
+        if let metadata { options.metadata = metadata }
+        if let limit {
+            guard limit >= 1 else {
+                throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
+            }
+            options.filter.limit = limit
+        }
+        if let since {
+            guard let date = FeedDate.parseRFC3339(since) else {
+                throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
+            }
+            options.filter.since = date
+        }
+        if let match {
+            guard EpisodeFilter.validate(pattern: match) else {
+                throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
+            }
+            options.filter.match = match
+        }
+        return options
+    }
+}
+
+/// A saved setting that is not valid.
+public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
+    /// The setting's name in the subscription record.
+    public var setting: String
+    /// Its value.
+    public var value: String
+    /// What is wrong with it.
+    public var reason: String
+
+    /// A problem with one setting.
+    public init(setting: String, value: String, reason: String) {
+        self.setting = setting
+        self.value = value
+        self.reason = reason
+    }
+
+    /// One line naming the setting, its value and the problem.
+    public var errorDescription: String? { "saved setting \(setting) '\(value)' is not valid: \(reason)" }
+}
