@@ -45,7 +45,8 @@ extension Archiver {
         if index != show.index || !folders.files.fileExists(atPath: show.indexURL.path) {
             try folders.save(index, to: show.indexURL)
         }
-        try folders.register(source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true)
+        try folders.register(
+            source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true)
         guard let subscription = folders.subscription(for: source, in: root) else {
             throw ArchiveError.storage(path: Subscription.url(for: source, in: root).path, reason: "it cannot be read")
         }

@@ -127,7 +127,7 @@ public struct Archiver: Sendable {
             let report = try await archive(source, into: root, options: options, onEvent: onEvent)
             try Task.checkCancellation()
             return report
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             throw ArchiveError.interrupted(partialDownloads: folders.partialDownloads(of: source, in: root))
         }
     }
@@ -142,11 +142,12 @@ public struct Archiver: Sendable {
             let report = try await archive(&show, fetch, of: source, options: options, onEvent: onEvent)
             folders.recordSync(
                 LastSync(
-                    finished: FeedDate.iso8601(placer.clock.now()), outcome: report.failed.isEmpty ? .ok : .episodesFailed,
+                    finished: FeedDate.iso8601(placer.clock.now()),
+                    outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
                 of: source, in: root)
             return report
-        } catch where !Task.isCancelled {
+        } catch  where !Task.isCancelled {
             recordFailure(error, of: source, in: root)
             throw error
         }
@@ -258,7 +259,8 @@ public struct Archiver: Sendable {
             }
             do {
                 try folders.register(
-                    source, folder: folder.lastPathComponent, in: root, settings: options.saveSettings ?? ShowSettings())
+                    source, folder: folder.lastPathComponent, in: root, settings: options.saveSettings ?? ShowSettings()
+                )
             } catch {
                 show.lock.unlock()
                 throw error

@@ -61,7 +61,8 @@ extension FeedFolders {
                 damaged.append(.init(path: path, reason: "it is not a subscription record"))
                 continue
             }
-            guard !FileNamer.sanitize(record.folder).isEmpty, WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
+            guard !FileNamer.sanitize(record.folder).isEmpty,
+                WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
             else {
                 damaged.append(.init(path: path, reason: "it names no usable feed and folder"))
                 continue
@@ -75,8 +76,9 @@ extension FeedFolders {
     /// - Throws: `ArchiveError.unknownShow` when none matches.
     func unsubscribe(_ text: String, in root: URL) throws -> Subscription {
         let set = subscriptions(in: root)
-        guard let show = set.shows.first(where: { $0.feed == text })
-            ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
+        guard
+            let show = set.shows.first(where: { $0.feed == text })
+                ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
         else { throw ArchiveError.unknownShow(text) }
         let url = Subscription.folder(in: root).appendingPathComponent("\(StableName.of(show.feed)).json")
         do {
