@@ -12,8 +12,13 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     public private(set) var atomicWrites: [String] = []
     /// Paths whose writes fail, to simulate an unwritable folder.
     public var failingWrites: Set<String> = []
-    /// What `attributesOfFileSystem` reports as free.
+    /// What `attributesOfFileSystem` reports as free (unless `capacity` is set).
     public var freeSpace: Int64 = 1 << 40
+    /// A disk of this many bytes: free space is what the files leave, and a write that does not fit fails as a
+    /// full disk would (counted in `outOfSpaceWrites`).
+    public var capacity: Int64?
+    /// Writes refused because the disk was full.
+    public private(set) var outOfSpaceWrites = 0
     /// Paths this process may not read (`isReadableFile` says so; `contents` returns nil).
     public var unreadable: Set<String> = []
     private var heldLocks: [String: Int32] = [:]
@@ -92,6 +97,10 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         try lock.withLock {
             guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+            if let capacity, usedBytes - Int64(files[url.path]?.count ?? 0) + Int64(data.count) > capacity {
+                outOfSpaceWrites += 1
+                throw CocoaError(.fileWriteOutOfSpace)
+            }
             files[url.path] = data
             atomicWrites.append(url.path)
         }
@@ -128,7 +137,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 
     /// `freeSpace` as the free size.
     public func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
-        lock.withLock { [.systemFreeSize: NSNumber(value: freeSpace)] }
+        lock.withLock { [.systemFreeSize: NSNumber(value: capacity.map { $0 - usedBytes } ?? freeSpace)] }
     }
 
     // MARK: - Locks and hashes
@@ -164,6 +173,9 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         guard let data = file(path) else { throw CocoaError(.fileReadNoSuchFile) }
         return FileDigest(size: Int64(data.count), digest: SHA256.hex(data), leading: data.prefix(512))
     }
+
+    /// Bytes held by every file (called locked).
+    private var usedBytes: Int64 { files.values.reduce(Int64(0)) { $0 + Int64($1.count) } }
 
     private func addParents(of path: String) {
         var url = URL(fileURLWithPath: path).deletingLastPathComponent()

@@ -89,10 +89,17 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
             return DownloadResult(response: response, bytesWritten: 0, leadingBytes: Data())
         }
         if let refusal = options.admit?(response, false) { throw refusal }
-        // The body "arrives" in two halves, as a network transfer reports progress.
-        options.progress?(Int64(answer.body.count / 2))
-        try fileSystem.writeAtomically(answer.body, to: destination)
-        options.progress?(Int64(answer.body.count))
+        // The body "arrives" in two halves, each on disk before it is reported, as a network transfer writes and
+        // reports progress; a full disk fails the transfer as the live downloader's does.
+        for end in [answer.body.count / 2, answer.body.count] {
+            do {
+                try fileSystem.writeAtomically(answer.body.prefix(end), to: destination)
+            } catch let error as CocoaError where error.code == .fileWriteOutOfSpace {
+                throw DownloadError.file(path: destination.path, reason: "No space left on device", code: ENOSPC)
+            }
+            options.progress?(Int64(end))
+            await Task.yield()
+        }
         return DownloadResult(
             response: response, bytesWritten: Int64(answer.body.count), sha256: SHA256.hex(answer.body),
             leadingBytes: answer.body.prefix(512))

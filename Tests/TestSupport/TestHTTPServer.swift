@@ -282,7 +282,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         var enough = false
         var requested = false
         func released() -> Bool {
-            enough = enough || response.holdUntilActive.map { active >= $0 } ?? true
+            // The peak, not the count now: a waiter woken late, after another released one finished, still
+            // sees that the requests were answered side by side.
+            enough = enough || response.holdUntilActive.map { mostActive >= $0 } ?? true
             requested =
                 requested || response.holdUntilRequested.map { path in recorded.contains { $0.path == path } } ?? true
             return stopped || (enough && requested)

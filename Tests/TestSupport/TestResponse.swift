@@ -16,7 +16,7 @@ public struct TestResponse: Sendable {
     public var delayBeforeHeaders: TimeInterval
     /// End a cut connection with a TCP reset instead of a clean close.
     public var reset: Bool
-    /// Hold the response until this many requests are being answered at once: proof, without timing, that
+    /// Hold the response until the server has answered this many requests at once (its peak): proof, without timing, that
     /// they run side by side (given up after 20 s, which the test then sees as fewer at once).
     public var holdUntilActive: Int?
     /// Hold the response until `path` has been requested: fixes the order in which responses finish.

@@ -204,17 +204,25 @@ public struct Archiver: Sendable {
             // settled: names, the index and the output then follow the feed's order, whatever finished first.
             var finished: [Int: Result<EpisodeFetcher.Fetched, Error>] = [:]
             var nextToSettle = 0
+            // An error that stops the run (a full disk): nothing new starts, but downloads already complete are
+            // still put in place (a rename needs no space) before it is thrown.
+            var stop: Error?
             while let done = try await group.next() {
                 // Cancelled: what the cancellation cut short is no failure to record; stop here.
                 try Task.checkCancellation()
                 finished[done.position] = done.result
                 onEvent(.finished(position: done.position))
-                if started < work.count { startNext() }
+                if stop == nil, started < work.count { startNext() }
                 while let outcome = finished.removeValue(forKey: nextToSettle) {
-                    try run.settle(outcome, item: work[nextToSettle])
+                    do {
+                        try run.settle(outcome, item: work[nextToSettle])
+                    } catch {
+                        stop = stop ?? error
+                    }
                     nextToSettle += 1
                 }
             }
+            if let stop { throw stop }
         }
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
     }

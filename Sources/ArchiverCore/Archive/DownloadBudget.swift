@@ -40,7 +40,9 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
             await withCheckedContinuation { continuation in
                 let resume = ResumeOnce(continuation)
                 let now = lock.withLock { () -> Bool in
-                    if slotWaiters.isEmpty, fits(host) {
+                    // Every waiter that fits was handed a slot when one was given back: a slot free now is one no
+                    // waiter can use (its host is at its cap), so a newcomer that fits takes it.
+                    if fits(host) {
                         take(host)
                         return true
                     }
@@ -90,8 +92,9 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         for resume in woken { resume(true) }
     }
 
-    /// Downloads running now (for tests and progress).
+    /// Downloads running now, and tasks waiting for a slot (for tests and progress).
     var inFlight: Int { lock.withLock { running } }
+    var waiting: Int { lock.withLock { slotWaiters.count } }
 
     private func fits(_ host: String) -> Bool { running < total && runningByHost[host, default: 0] < perHost }
 
@@ -114,7 +117,15 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
 
     /// Claims `needed` bytes on a disk with `free` bytes free, beside what the downloads in flight have yet to write.
     func claim(_ needed: Int64, free: Int64) -> SpaceDecision {
+        claim(needed, free: { free }) ?? .claimed(0)
+    }
+
+    /// Claims `needed` bytes, asking the disk for its free space under the budget's lock: a download reports
+    /// bytes only once they are on disk, so the free space read here never counts them twice. Nil when the disk
+    /// does not say (the download is then not held back).
+    func claim(_ needed: Int64, free readFree: () -> Int64?) -> SpaceDecision? {
         lock.withLock {
+            guard let free = readFree() else { return nil }
             let outstanding = claims.values.reduce(Int64(0)) { $0 + max(0, $1.needed - $1.written) }
             guard free - outstanding < needed else {
                 nextID += 1
@@ -176,5 +187,50 @@ private final class ResumeOnce: @unchecked Sendable {
             defer { continuation = nil }
             return continuation
         }?.resume(returning: value)
+    }
+}
+
+/// One attempt's claim on the disk: made by its admission (on the delegate queue) once the size is known, kept
+/// up to date as bytes arrive, ended when the attempt ends, however it ends.
+final class SpaceClaim: @unchecked Sendable {
+    /// The download fits only once others in flight are done.
+    struct Wait: Error {}
+
+    private let budget: DownloadBudget?
+    private let lock = NSLock()
+    private var id: Int?
+
+    init(budget: DownloadBudget?) {
+        self.budget = budget
+    }
+
+    /// Claims `needed` bytes of the disk whose free space `readFree` tells (nil: it does not say, and nothing is
+    /// held back). Without a budget, only this download counts.
+    func claim(_ needed: Int64, free readFree: () -> Int64?) -> DownloadBudget.SpaceDecision? {
+        guard let budget else {
+            guard let free = readFree() else { return nil }
+            return free >= needed ? .claimed(0) : .refused
+        }
+        end()
+        let decision = budget.claim(needed, free: readFree)
+        if case .claimed(let claimed) = decision { lock.withLock { id = claimed } }
+        return decision
+    }
+
+    /// Bytes written by this attempt so far.
+    func wrote(_ bytes: Int64) {
+        guard let budget, let id = lock.withLock({ id }) else { return }
+        budget.wrote(bytes, claim: id)
+    }
+
+    /// Gives the claim back (safe to call more than once).
+    func end() {
+        guard let budget,
+            let id = lock.withLock({ () -> Int? in
+                defer { self.id = nil }
+                return self.id
+            })
+        else { return }
+        budget.endClaim(id)
     }
 }

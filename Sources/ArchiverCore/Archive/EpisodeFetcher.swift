@@ -39,6 +39,11 @@ struct EpisodeFetcher: Sendable {
             return adopted
         }
 
+        // A slot of the run's budget: at most so many downloads in all and to one host, across shows.
+        let host = url.host ?? ""
+        if let budget = options.budget { try await budget.acquire(host: host) }
+        defer { options.budget?.release(host: host) }
+
         let deadline = clock.now().addingTimeInterval(options.episodeTimeout)
         var attempt = 0
         while true {
@@ -56,6 +61,11 @@ struct EpisodeFetcher: Sendable {
                     if attempt > options.retry.retries + 1 {
                         throw EpisodeFailure.transport("the server kept changing the file")
                     }
+                case .waitForSpace:
+                    // Another download has the space this one needs: wait for it to end, then ask again (no retry
+                    // spent; the partial file, if any, stays).
+                    attempt -= 1
+                    if let budget = options.budget { try await budget.spaceReturned() }
                 case .failed(let failure, let retryAfter):
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
                     let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
@@ -73,6 +83,8 @@ struct EpisodeFetcher: Sendable {
         case failed(EpisodeFailure, retryAfter: TimeInterval?)
         /// What was kept cannot be continued (416, a changed file): drop it and download from the start.
         case startOver
+        /// The disk holds it only once downloads in flight are done (see `DownloadBudget`).
+        case waitForSpace
     }
 
     // MARK: - One attempt
@@ -105,8 +117,10 @@ struct EpisodeFetcher: Sendable {
         }
         let expected = ExpectedSize(episode.length)
         let announced = AnnouncedRecord()
+        let claim = SpaceClaim(budget: options.budget)
+        defer { claim.end() }
         let admit = admission(
-            for: episode.url, files: partial, offset: offset, expected: expected, announced: announced)
+            for: episode.url, files: partial, offset: offset, expected: expected, announced: announced, claim: claim)
         // Whatever happens to this attempt, what the server announced is what the next one resumes against.
         defer { if let record = announced.record { kept = record } }
         let remaining = deadline.timeIntervalSince(clock.now())
@@ -114,8 +128,11 @@ struct EpisodeFetcher: Sendable {
 
         let result: DownloadResult
         let finalRequest = request
-        var onBytes: (@Sendable (Int64) -> Void)?
-        if let progress { onBytes = { bytes in progress(bytes, expected.value) } }
+        let startedAt = offset
+        let onBytes: @Sendable (Int64) -> Void = { bytes in
+            claim.wrote(bytes - startedAt)
+            progress?(bytes, expected.value)
+        }
         let transferOptions = DownloadOptions(
             resumeOffset: offset, admit: admit, progress: onBytes,
             resumeValidator: offset > 0 ? record?.validator : nil,
@@ -126,6 +143,8 @@ struct EpisodeFetcher: Sendable {
             }
         } catch is Deadline.Exceeded {
             throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil)
+        } catch is SpaceClaim.Wait {
+            throw AttemptFailure.waitForSpace
         } catch let error as DownloadError {
             switch error {
             case .refusedRedirect(let location):
@@ -158,8 +177,9 @@ struct EpisodeFetcher: Sendable {
     /// cannot hold.
     func admission(
         for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize,
-        announced: AnnouncedRecord
+        announced: AnnouncedRecord, claim: SpaceClaim
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
+        let folders = self.folders
         let writer = folders.writer
         let files = folders.files
         return { response, appending in
@@ -183,16 +203,24 @@ struct EpisodeFetcher: Sendable {
             }
             announced.record = record
             let needed = (total ?? length ?? 0) - (appending ? offset : 0)
-            let folder = partial.body.deletingLastPathComponent().path
-            if needed > 0,
-                let free = (try? files.attributesOfFileSystem(forPath: folder))?[.systemFreeSize] as? NSNumber,
-                free.int64Value < needed
-            {
-                return ArchiveError.storage(
-                    path: folder,
-                    reason: "the episode needs \(needed) bytes and only \(free.int64Value) are free")
+            let folder = partial.body.deletingLastPathComponent()
+            guard needed > 0 else { return nil }
+            var free: Int64 = 0
+            let decision = claim.claim(needed) {
+                let attributes = try? files.attributesOfFileSystem(forPath: folder.path)
+                free = (attributes?[.systemFreeSize] as? NSNumber)?.int64Value ?? Int64.max
+                return attributes == nil ? nil : free
             }
-            return nil
+            switch decision {
+            case .claimed, nil: return nil
+            case .wait: return SpaceClaim.Wait()
+            case .refused:
+                let kept = folders.partialBytes(in: folder)
+                return ArchiveError.storage(
+                    path: folder.path,
+                    reason: "the episode needs \(needed) bytes and only \(free) are free"
+                        + (kept > 0 ? "; partial downloads kept for resuming hold \(kept) bytes" : ""))
+            }
         }
     }
 

@@ -86,4 +86,12 @@ extension FeedFolders {
         }
         return present
     }
+
+    /// Bytes held by partial downloads in a state folder.
+    func partialBytes(in stateFolder: URL) -> Int64 {
+        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        return names.filter(PartialFiles.isBody).reduce(Int64(0)) {
+            $0 + (fileSize(stateFolder.appendingPathComponent($1)) ?? 0)
+        }
+    }
 }

@@ -36,38 +36,6 @@ public struct ShowSettings: Codable, Equatable, Sendable {
             since: newer.since ?? since, match: newer.match ?? match)
     }
 
-    /// `options` with these settings applied.
-    /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
-    public func applied(to options: SyncOptions) throws -> SyncOptions {
-        var options = options
-        if let name {
-            do {
-                options.names = try NameTemplate(name)
-            } catch {
-                throw SettingsError(setting: "name", value: name, reason: error.localizedDescription)
-            }
-        }
-        if let metadata { options.metadata = metadata }
-        if let limit {
-            guard limit >= 1 else {
-                throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
-            }
-            options.filter.limit = limit
-        }
-        if let since {
-            guard let date = FeedDate.parseRFC3339(since) else {
-                throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
-            }
-            options.filter.since = date
-        }
-        if let match {
-            guard EpisodeFilter.validate(pattern: match) else {
-                throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
-            }
-            options.filter.match = match
-        }
-        return options
-    }
 }
 
 /// A saved setting that is not valid.

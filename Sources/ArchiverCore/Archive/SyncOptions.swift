@@ -21,6 +21,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var maximumFeedSize: Int64
     /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
     public var retryGone: Bool
+    /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
+    /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
+    public var budget: DownloadBudget?
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
     public var saveSettings: ShowSettings?
 
@@ -39,6 +42,39 @@ public struct SyncOptions: Sendable, Equatable {
         self.metadata = metadata
         self.maximumFeedSize = maximumFeedSize
         self.retryGone = retryGone
+    }
+
+    /// These options with `settings` applied over them.
+    /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
+    public func applying(_ settings: ShowSettings) throws -> SyncOptions {
+        var options = self
+        if let name = settings.name {
+            do {
+                options.names = try NameTemplate(name)
+            } catch {
+                throw SettingsError(setting: "name", value: name, reason: error.localizedDescription)
+            }
+        }
+        if let metadata = settings.metadata { options.metadata = metadata }
+        if let limit = settings.limit {
+            guard limit >= 1 else {
+                throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
+            }
+            options.filter.limit = limit
+        }
+        if let since = settings.since {
+            guard let date = FeedDate.parseRFC3339(since) else {
+                throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
+            }
+            options.filter.since = date
+        }
+        if let match = settings.match {
+            guard EpisodeFilter.validate(pattern: match) else {
+                throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
+            }
+            options.filter.match = match
+        }
+        return options
     }
 
     /// What a feed fetch may take: the size cap, and the same total time an episode gets.

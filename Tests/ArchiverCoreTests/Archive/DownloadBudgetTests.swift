@@ -1,0 +1,100 @@
+// The run's download budget on its own: caps in all and per host, the order slots are handed on, cancellation,
+// and disk space claimed by downloads in flight. No sleeping: tasks are observed waiting through the budget.
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import ArchiverCore
+
+final class DownloadBudgetTests: XCTestCase {
+    /// Yields until `condition` holds; the watchdog ends a test whose condition never comes.
+    private func until(_ condition: @escaping @Sendable () -> Bool) async throws {
+        try await withWatchdog(seconds: 10) {
+            while !condition() { await Task.yield() }
+        }
+    }
+
+    private final class Order: @unchecked Sendable {
+        private let lock = NSLock()
+        private var granted: [String] = []
+        var all: [String] { lock.withLock { granted } }
+        func append(_ name: String) { lock.withLock { granted.append(name) } }
+    }
+
+    func test_slots_capInAllAndPerHost_andGoToTheOldestWaiterThatFits() async throws {
+        let budget = DownloadBudget(total: 3, perHost: 2)
+        try await budget.acquire(host: "a")
+        try await budget.acquire(host: "a")
+        let order = Order()
+        // A third for host a must wait (per-host cap); one for b fits; then one for c must wait (total cap).
+        let thirdA = Task {
+            try await budget.acquire(host: "a")
+            order.append("a")
+        }
+        try await until { budget.waiting == 1 }
+        try await budget.acquire(host: "b")
+        let firstC = Task {
+            try await budget.acquire(host: "c")
+            order.append("c")
+        }
+        try await until { budget.waiting == 2 }
+        XCTAssertEqual(budget.inFlight, 3)
+
+        // b's slot frees room in all, but a is still at its cap: c, the oldest that fits, gets it.
+        budget.release(host: "b")
+        try await firstC.value
+        XCTAssertEqual(order.all, ["c"])
+        // One of a's ends: the waiting a gets it.
+        budget.release(host: "a")
+        try await thirdA.value
+        XCTAssertEqual(order.all, ["c", "a"])
+        XCTAssertEqual(budget.inFlight, 3)
+        XCTAssertEqual(budget.waiting, 0)
+    }
+
+    func test_slots_aWaiterCancelled_endsAtOnceAndTakesNothing() async throws {
+        let budget = DownloadBudget(total: 1, perHost: 1)
+        try await budget.acquire(host: "a")
+        let waiter = Task { try await budget.acquire(host: "a") }
+        try await until { budget.waiting == 1 }
+
+        waiter.cancel()
+        let outcome = await waiter.result
+
+        guard case .failure(let error) = outcome else { return XCTFail("a cancelled wait must not get a slot") }
+        XCTAssertTrue(error is CancellationError)
+        XCTAssertEqual(budget.waiting, 0)
+        budget.release(host: "a")
+        XCTAssertEqual(budget.inFlight, 0, "nothing leaked")
+    }
+
+    func test_space_claimsCountWhatDownloadsInFlightHaveYetToWrite() async throws {
+        let mb: Int64 = 1 << 20
+        let budget = DownloadBudget(total: 4, perHost: 4)
+
+        let first = budget.claim(3 * mb, free: 6 * mb)
+        let second = budget.claim(2 * mb, free: 6 * mb)
+        guard case .claimed(let firstID) = first, case .claimed = second else {
+            return XCTFail("3 MB and 2 MB fit in 6 MB: \(first), \(second)")
+        }
+        XCTAssertEqual(budget.claim(4 * mb, free: 6 * mb), .wait, "fits once the others are done")
+        XCTAssertEqual(budget.claim(7 * mb, free: 6 * mb), .refused, "never fits")
+
+        // The first has written 2 MB (now out of the free space): 1 MB of it and 2 MB of the second are owed.
+        budget.wrote(2 * mb, claim: firstID)
+        guard case .claimed = budget.claim(1 * mb, free: 4 * mb) else { return XCTFail("4 - (1 + 2) leaves 1 MB") }
+        XCTAssertEqual(budget.claim(2 * mb, free: 4 * mb), .wait, "4 - (1 + 2 + 1) leaves nothing")
+    }
+
+    func test_space_waitEndsWhenAClaimEnds_orAtOnceWhenNoneIsLeft() async throws {
+        let budget = DownloadBudget(total: 2, perHost: 2)
+        try await budget.spaceReturned()  // nothing claimed: returns at once
+        guard case .claimed(let id) = budget.claim(10, free: 10) else { return XCTFail("10 fits in 10") }
+        let waiter = Task { try await budget.spaceReturned() }
+        try await until { budget.claim(1, free: 10) == .wait }
+
+        budget.endClaim(id)
+
+        try await withWatchdog(seconds: 10) { try await waiter.value }
+    }
+}
