@@ -44,9 +44,22 @@ final class ArgumentsTests: XCTestCase {
             .failure(UsageError(message: "unknown command 'lst' (did you mean 'list'?)", command: nil)))
         XCTAssertEqual(parse("frobnicate"), .failure(UsageError(message: "unknown command 'frobnicate'", command: nil)))
         XCTAssertEqual(parse("--verbose"), .failure(UsageError(message: "unknown option '--verbose'", command: nil)))
+        XCTAssertEqual(parse("add"), .failure(UsageError(message: "missing feed URL or file", command: "add")))
         XCTAssertEqual(
-            parse("sync"),
-            .failure(UsageError(message: "missing feed URL or file (or --opml FILE, --feeds FILE)", command: "sync")))
+            parse("sync --shard 3/2"),
+            .failure(
+                UsageError(
+                    message: "option '--shard' needs K/N with K from 0 to N-1 (such as 0/4), got '3/2'", command: "sync"
+                )))
+        XCTAssertEqual(
+            parse("sync --metadata --no-metadata"),
+            .failure(
+                UsageError(message: "options '--metadata' and '--no-metadata' exclude each other", command: "sync")))
+        XCTAssertEqual(
+            parse("feeds --json --opml"),
+            .failure(UsageError(message: "options '--opml' and '--json' exclude each other", command: "feeds")))
+        XCTAssertEqual(
+            parse("remove"), .failure(UsageError(message: "missing feed URL or folder name", command: "remove")))
         XCTAssertEqual(
             parse("sync feed --too dir"),
             .failure(UsageError(message: "unknown option '--too' (did you mean '--to'?)", command: "sync")))
@@ -108,7 +121,11 @@ final class ArgumentsTests: XCTestCase {
     func test_parse_nameTemplate() throws {
         XCTAssertEqual(
             parse("sync feed --name {date}_{title}"),
-            .success(.sync(SyncArguments(feeds: ["feed"], names: try NameTemplate("{date}_{title}")))))
+            .success(
+                .sync(
+                    SyncArguments(
+                        feeds: ["feed"], names: try NameTemplate("{date}_{title}"),
+                        given: ShowSettings(name: "{date}_{title}")))))
         XCTAssertEqual(
             parse("sync feed --name {date}_{titel}"),
             .failure(

@@ -12,5 +12,8 @@ final class CapturedOutput: TextOutput, @unchecked Sendable {
     }
 
     var text: String { lock.withLock { buffer } }
+
+    /// Forgets what was written so far.
+    func clear() { lock.withLock { buffer = "" } }
     var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }

@@ -232,7 +232,9 @@ final class CommandLineToolTests: CommandLineTestCase {
 
         XCTAssertEqual(code, .usage)
         XCTAssertEqual(errors.lines.first, "podarchive: unknown option '--too' (did you mean '--to'?)")
-        XCTAssertTrue(errors.text.contains("usage: podarchive sync <feed>... [--opml FILE] [--feeds FILE] [--to DIR]"))
+        XCTAssertTrue(
+            errors.text.contains("usage: podarchive sync [<feed>...] [--opml FILE] [--feeds FILE] [--to DIR]"),
+            errors.text)
         XCTAssertEqual(output.text, "")
     }
 

@@ -232,10 +232,10 @@ final class EndToEndTests: XCTestCase {
     func test_binary_usageError_exits2() throws {
         let result = try podarchive("sync")
 
-        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.status, 2, "no feed named and no subscriptions")
+        XCTAssertTrue(result.stderr.hasPrefix("podarchive: "), result.stderr)
         XCTAssertTrue(
-            result.stderr.hasPrefix("podarchive: missing feed URL or file (or --opml FILE, --feeds FILE)\n"),
-            result.stderr)
+            result.stderr.contains("has no subscriptions; add one with 'podarchive add <feed>'"), result.stderr)
     }
 }
 

@@ -3,11 +3,11 @@ import ArchiverCore
 import Foundation
 
 enum Arguments {
-    static let commands = ["sync", "list", "verify", "completions", "help"]
+    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "completions", "help"]
 
     /// The options each command accepts; `true` when the option takes a value (from `OptionTable`).
     static let options: [String: [String: Bool]] = Dictionary(
-        uniqueKeysWithValues: ["sync", "list", "verify"].map { ($0, OptionTable.accepted(by: $0)) })
+        uniqueKeysWithValues: OptionTable.commands.map { ($0, OptionTable.accepted(by: $0)) })
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) -> Result<Command, UsageError> {
@@ -25,10 +25,11 @@ enum Arguments {
                 return .failure(UsageError(message: "completions needs one of bash, zsh, fish\(got)", command: first))
             }
             return .success(.completions(shell: shell))
-        case "sync", "list", "verify":
+        case _ where OptionTable.commands.contains(first):
             do {
                 let parsed = try ParsedOptions(rest, command: first, accepted: options[first]!)
                 if parsed.flags.contains("--help") { return .success(.help(topic: first)) }
+                try excluded(parsed)
                 return .success(try command(first, parsed))
             } catch let error as UsageError {
                 return .failure(error)
@@ -45,10 +46,6 @@ enum Arguments {
     private static func command(_ name: String, _ parsed: ParsedOptions) throws -> Command {
         switch name {
         case "sync":
-            guard !parsed.positionals.isEmpty || parsed.values["--opml"] != nil || parsed.values["--feeds"] != nil
-            else {
-                throw UsageError(message: "missing feed URL or file (or --opml FILE, --feeds FILE)", command: name)
-            }
             return .sync(
                 SyncArguments(
                     feeds: parsed.positionals, opml: parsed.values["--opml"], feedList: parsed.values["--feeds"],
@@ -56,8 +53,29 @@ enum Arguments {
                     json: parsed.flags.contains("--json"), verbosity: try verbosity(parsed), filter: try filter(parsed),
                     dryRun: try dryRun(parsed), names: try names(parsed),
                     metadata: parsed.flags.contains("--metadata"), retryGone: parsed.flags.contains("--retry-gone"),
-                    maximumFeedSize: try maximumFeedSize(parsed))
+                    maximumFeedSize: try maximumFeedSize(parsed), given: try settings(parsed),
+                    feedJobs: try count("--feed-jobs", parsed, default: 8), shard: try shard(parsed))
             )
+        case "add":
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "missing feed URL or file", command: name)
+            }
+            return .add(
+                AddArguments(
+                    feeds: parsed.positionals, archiveDirectory: parsed.values["--to"], settings: try settings(parsed)))
+        case "remove":
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "missing feed URL or folder name", command: name)
+            }
+            return .remove(RemoveArguments(shows: parsed.positionals, archiveDirectory: parsed.values["--to"]))
+        case "feeds":
+            if let extra = parsed.positionals.first {
+                throw UsageError(message: "unexpected argument '\(extra)': feeds takes none", command: name)
+            }
+            return .feeds(
+                FeedsArguments(
+                    archiveDirectory: parsed.values["--to"], json: parsed.flags.contains("--json"),
+                    opml: parsed.flags.contains("--opml")))
         case "list":
             return .list(
                 ListArguments(
@@ -102,6 +120,53 @@ enum Arguments {
             filter.match = text
         }
         return filter
+    }
+
+    /// Two options given that exclude each other (`OptionTable`'s `excludes`).
+    private static func excluded(_ parsed: ParsedOptions) throws {
+        let given = parsed.flags.union(parsed.values.keys)
+        for option in OptionTable.options(for: parsed.command) where given.contains(option.name) {
+            if let other = option.excludes.first(where: given.contains) {
+                throw UsageError(
+                    message: "options '\(option.name)' and '\(other)' exclude each other", command: parsed.command)
+            }
+        }
+    }
+
+    /// The show settings given: checked as the options they come from, kept as written.
+    private static func settings(_ parsed: ParsedOptions) throws -> ShowSettings {
+        let filter = try filter(parsed)
+        _ = try names(parsed)
+        var metadata: Bool?
+        if parsed.flags.contains("--metadata") { metadata = true }
+        if parsed.flags.contains("--no-metadata") { metadata = false }
+        return ShowSettings(
+            name: parsed.values["--name"], metadata: metadata, limit: filter.limit, since: parsed.values["--since"],
+            match: filter.match)
+    }
+
+    /// A whole number from 1 to 64 given as `option`, else `fallback`.
+    private static func count(_ option: String, _ parsed: ParsedOptions, default fallback: Int) throws -> Int {
+        guard let text = parsed.values[option] else { return fallback }
+        guard let value = Int(text), (1...64).contains(value) else {
+            throw UsageError(
+                message: "option '\(option)' needs a whole number from 1 to 64, got '\(text)'", command: parsed.command)
+        }
+        return value
+    }
+
+    /// `--shard K/N`: K from 0 to N - 1.
+    private static func shard(_ parsed: ParsedOptions) throws -> Shard? {
+        guard let text = parsed.values["--shard"] else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 100_000,
+            index >= 0, index < count
+        else {
+            throw UsageError(
+                message: "option '--shard' needs K/N with K from 0 to N-1 (such as 0/4), got '\(text)'",
+                command: parsed.command)
+        }
+        return Shard(index: index, count: count)
     }
 
     /// `--max-feed-size 512M`: bytes, with an optional K, M or G (powers of 1024).

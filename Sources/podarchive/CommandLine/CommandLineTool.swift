@@ -64,6 +64,12 @@ struct CommandLineTool: Sendable {
             return await sync(arguments)
         case .success(.verify(let arguments)):
             return await verify(arguments)
+        case .success(.add(let arguments)):
+            return await add(arguments)
+        case .success(.remove(let arguments)):
+            return remove(arguments)
+        case .success(.feeds(let arguments)):
+            return feeds(arguments)
         }
     }
 
@@ -105,7 +111,7 @@ struct CommandLineTool: Sendable {
         case FeedError.unsupportedScheme, FeedError.invalidSource: return .usage
         case is FeedError: return .feedFailed
         case ArchiveError.locked: return .locked
-        case ArchiveError.noArchive: return .usage
+        case ArchiveError.noArchive, ArchiveError.unknownShow: return .usage
         case ArchiveError.interrupted: return .interrupted
         default: return .archiveFailed
         }

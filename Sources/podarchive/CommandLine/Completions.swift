@@ -9,13 +9,16 @@ enum Completions {
         ("sync", "archive every episode not archived yet"),
         ("list", "show the episodes of a feed"),
         ("verify", "recheck archived files against their SHA-256"),
+        ("add", "subscribe to feeds without downloading"),
+        ("remove", "unsubscribe a show, keeping its files"),
+        ("feeds", "list the subscribed shows"),
         ("completions", "print a shell completion script"),
         ("help", "show help for a command"),
     ]
 
     /// What each command's operands are: feeds (files or URLs) or a folder.
     private static let operands: [String: ValueCompletion] = [
-        "sync": .file, "list": .file, "verify": .directory,
+        "sync": .file, "list": .file, "verify": .directory, "add": .file, "remove": .directory,
     ]
 
     static func script(for shell: String) -> String? {
@@ -39,7 +42,7 @@ enum Completions {
             valueCases.append("        \(patterns)) \(bashValues(option.completion)); return ;;")
         }
         var commandCases: [String] = []
-        for command in ["sync", "list", "verify"] {
+        for command in OptionTable.commands {
             let flags = OptionTable.options(for: command).map(\.name).joined(separator: " ")
             commandCases.append(
                 """
@@ -97,11 +100,13 @@ enum Completions {
     private static func zsh() -> String {
         let commandValues = commands.map { "'\($0.name)[\($0.summary)]'" }.joined(separator: " ")
         var cases: [String] = []
-        for command in ["sync", "list", "verify"] {
+        for command in OptionTable.commands {
             var specs = OptionTable.options(for: command).map { zshSpec($0) }
-            switch operands[command] ?? .none {
-            case .directory: specs.append("'1:folder:_files -/'")
-            default: specs.append(command == "sync" ? "'*:feed:_files'" : "'1:feed:_files'")
+            switch (command, operands[command] ?? .none) {
+            case ("remove", _): specs.append("'*:show:_files -/'")
+            case (_, .directory): specs.append("'1:folder:_files -/'")
+            case (_, .file): specs.append(["sync", "add"].contains(command) ? "'*:feed:_files'" : "'1:feed:_files'")
+            default: break
             }
             cases.append("        \(command)) _arguments \(specs.joined(separator: " ")) ;;")
         }
@@ -155,9 +160,10 @@ enum Completions {
         }
         lines.append(
             "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
-        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from sync list\" -F")
+        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from sync list add\" -F")
         lines.append(
-            "complete -c podarchive -n \"__fish_seen_subcommand_from verify\" -a '(__fish_complete_directories)'")
+            "complete -c podarchive -n \"__fish_seen_subcommand_from verify remove\" -a '(__fish_complete_directories)'"
+        )
         lines.append(
             "complete -c podarchive -n \"__fish_seen_subcommand_from completions\" -a '\(shells.joined(separator: " "))'"
         )

@@ -3,7 +3,10 @@ import ArchiverCore
 
 enum HelpText {
     static let usage = """
-        usage: podarchive sync <feed>... [options]    (podarchive help sync)
+        usage: podarchive sync [<feed>...] [options]  (podarchive help sync)
+               podarchive add <feed>... [options]     (podarchive help add)
+               podarchive remove <feed or folder>...  (podarchive help remove)
+               podarchive feeds [--json | --opml]     (podarchive help feeds)
                podarchive list <feed> [options]       (podarchive help list)
                podarchive verify [DIR] [options]      (podarchive help verify)
                podarchive completions bash|zsh|fish
@@ -29,7 +32,10 @@ enum HelpText {
         \(usage)
 
         Commands:
-          sync    download every episode of a feed not yet archived
+          sync    download every episode not yet archived, of the feeds named or of every subscription
+          add     subscribe to feeds (with their settings) without downloading
+          remove  unsubscribe a show; its files stay
+          feeds   list the subscriptions: what each show holds, its last sync
           list    show a feed's episodes without downloading anything
           verify  recheck archived files against their recorded size and SHA-256
           completions  print the completion script for bash, zsh or fish
@@ -43,10 +49,14 @@ enum HelpText {
         """
 
     static let sync = """
-        \(OptionTable.usage(for: "sync", operands: "<feed>..."))
+        \(OptionTable.usage(for: "sync", operands: "[<feed>...]"))
 
         Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
-        episode named after its title. One feed failing never stops the others; the exit code is the worst
+        episode named after its title; with no <feed> (and no --opml or --feeds), of every show DIR is
+        subscribed to. A feed synced is subscribed, and the show settings given with it (--name, --metadata,
+        --no-metadata, --limit, --since, --match) are saved with it. Each show syncs with the options on the
+        command line, else its saved settings, else the defaults. Up to --feed-jobs shows sync at once, with at
+        most --jobs downloads in all. One feed failing never stops the others; the exit code is the worst
         outcome (5, then 3, then 4, then 1). Run it again and it fetches only what is new; episodes that failed and
         files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since;
         when it has not changed, only those are tried.
@@ -95,10 +105,47 @@ enum HelpText {
         \(exitCodes)
         """
 
+    static let add = """
+        \(OptionTable.usage(for: "add", operands: "<feed>..."))
+
+        Subscribes DIR to each <feed> without downloading anything: the feed is fetched and read, its folder
+        chosen and created, and the settings given saved with it (replacing any saved before; add a show again
+        to change them). 'podarchive sync' with no feed then syncs it. A feed that cannot be read is not
+        subscribed (exit 3); the others are.
+
+        Options:
+        \(OptionTable.helpBlock(for: "add"))
+
+        \(exitCodes)
+        """
+
+    static let remove = """
+        \(OptionTable.usage(for: "remove", operands: "<feed URL or folder name>..."))
+
+        Unsubscribes each show, named by its feed URL or its folder's name. Nothing archived is deleted: the
+        folder keeps every file and its index, and 'podarchive sync <feed>' subscribes it again. An unknown
+        show is a usage error (exit 2).
+
+        Options:
+        \(OptionTable.helpBlock(for: "remove"))
+        """
+
+    static let feeds = """
+        \(OptionTable.usage(for: "feeds", operands: ""))
+
+        Lists every show DIR is subscribed to, in the order they were added: its title, episodes archived and
+        their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended
+        and how; then its feed URL and folder. Read from the archive alone (no network). A damaged
+        subscription record is named on standard error (exit 5).
+
+        Options:
+        \(OptionTable.helpBlock(for: "feeds"))
+        """
+
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, list, verify, completions.
+        Shows help for a command: sync, add, remove, feeds, list, verify, completions.
         """
 
     static let completions = """
@@ -113,6 +160,9 @@ enum HelpText {
         case "sync": return sync
         case "list": return list
         case "verify": return verify
+        case "add": return add
+        case "remove": return remove
+        case "feeds": return feeds
         case "help": return help
         case "completions": return completions
         default: return general

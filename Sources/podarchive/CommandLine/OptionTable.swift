@@ -30,38 +30,49 @@ struct OptionDescriptor: Equatable, Sendable {
 }
 
 enum OptionTable {
+    /// The commands that take options.
+    static let commands = ["sync", "list", "verify", "add", "remove", "feeds"]
+
     static let all: [OptionDescriptor] = [
         OptionDescriptor(
             name: "--opml", value: "FILE", commands: ["sync"], summary: "OPML subscription list",
             help: "also sync every feed of an OPML subscription list (as podcast apps export)", completion: .file),
         OptionDescriptor(
+            name: "--opml", value: nil, commands: ["feeds"], summary: "print OPML",
+            help: "print the subscriptions as OPML 2.0, which any podcast app (and sync --opml) reads",
+            excludes: ["--json"]),
+        OptionDescriptor(
             name: "--feeds", value: "FILE", commands: ["sync"], summary: "file of feeds, one a line",
             help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
                 + "start at FILE's folder", completion: .file),
         OptionDescriptor(
-            name: "--to", value: "DIR", commands: ["sync", "verify"], summary: "archive root",
+            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds"], summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
             helpFor: ["verify": "the archive root, when DIR is not given"], completion: .directory),
         OptionDescriptor(
-            name: "--name", value: "TEMPLATE", commands: ["sync"], summary: "file name template",
+            name: "--name", value: "TEMPLATE", commands: ["sync", "add"], summary: "file name template",
             help: "name new files after TEMPLATE (default {title}): {title}, {date} (YYYY-MM-DD), {feed}, "
                 + "{episode}, {season} ({episode:03} pads), {guid} (8-digit hash); '/' makes subfolders; a field "
                 + "with no value drops the text around it up to the next separator; each part is made a safe "
                 + "name, so no value can leave the feed folder; archived files keep their names",
             completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"])),
         OptionDescriptor(
-            name: "--metadata", value: nil, commands: ["sync"], summary: "write sidecars and the artwork",
+            name: "--metadata", value: nil, commands: ["sync", "add"], summary: "write sidecars and the artwork",
             help: "also write <file stem>.info.json beside each file (title, description, GUID, URLs, dates, "
                 + "duration, numbers, size, SHA-256) and the feed's artwork to cover.<ext> once; files archived "
-                + "earlier get theirs on the next run"),
+                + "earlier get theirs on the next run", excludes: ["--no-metadata"]),
         OptionDescriptor(
-            name: "--limit", value: "N", commands: ["sync", "list"], summary: "only the newest N episodes",
+            name: "--no-metadata", value: nil, commands: ["sync", "add"], summary: "no sidecars or artwork",
+            help: "write no sidecars or artwork (turns a saved --metadata off)", excludes: ["--metadata"]),
+        OptionDescriptor(
+            name: "--limit", value: "N", commands: ["sync", "list", "add"], summary: "only the newest N episodes",
             help: "only the newest N episodes"),
         OptionDescriptor(
-            name: "--since", value: "DATE", commands: ["sync", "list"], summary: "only episodes published since DATE",
+            name: "--since", value: "DATE", commands: ["sync", "list", "add"],
+            summary: "only episodes published since DATE",
             help: "only episodes published on or after DATE (2025-01-31, or RFC 3339)"),
         OptionDescriptor(
-            name: "--match", value: "REGEX", commands: ["sync", "list"], summary: "only titles matching REGEX",
+            name: "--match", value: "REGEX", commands: ["sync", "list", "add"], summary: "only titles matching REGEX",
             help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)"),
         OptionDescriptor(
             name: "--dry-run", value: nil, commands: ["sync"], summary: "only say what would be downloaded",
@@ -74,14 +85,17 @@ enum OptionTable {
             name: "--verbose", value: nil, commands: ["sync"], summary: "also say what was skipped",
             help: "also say what the feed lists and which episodes were skipped, and why", excludes: ["--quiet"]),
         OptionDescriptor(
-            name: "--json", value: nil, commands: ["sync", "list"], summary: "print JSON",
+            name: "--json", value: nil, commands: ["sync", "list", "feeds"], summary: "print JSON",
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
                 + "\"reason\", \"since\"}], \"artwork\", \"artworkError\"}]}",
             helpFor: [
+                "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
+                    + "\"bytes\", \"newest\", \"failing\", \"gone\", \"lastSync\", \"outcome\", \"error\", "
+                    + "\"settings\"}]}",
                 "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
-                    + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null"
+                    + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
             ]),
         OptionDescriptor(
             name: "--repair", value: nil, commands: ["verify"], summary: "download damaged files again",
@@ -96,8 +110,16 @@ enum OptionTable {
                 + "stops the fetch as soon as it passes the size (exit 3)"),
         OptionDescriptor(
             name: "--jobs", value: "N", commands: ["sync", "verify"], summary: "episodes downloading at once",
-            help: "download N episodes at once, so at most N connections to one host (default 4); output stays "
-                + "in feed order"),
+            help: "download N episodes at once in all, across shows (default 4); with several shows at most 4 "
+                + "go to one host; output stays in feed order"),
+        OptionDescriptor(
+            name: "--feed-jobs", value: "N", commands: ["sync"], summary: "shows syncing at once",
+            help: "sync N shows at once (default 8); each show's lines are printed together, in subscription "
+                + "order"),
+        OptionDescriptor(
+            name: "--shard", value: "K/N", commands: ["sync"], summary: "sync only shard K of N shows",
+            help: "sync only the shows in shard K of N (K from 0, as $JOB_COMPLETION_INDEX): N machines sharing "
+                + "one archive each take theirs, by a stable hash of the feed URL, with no coordinator"),
         OptionDescriptor(
             name: "--retries", value: "N", commands: ["sync", "verify"], summary: "tries after failures that may pass",
             help: "tries again after a connection failure, timeout, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... "
@@ -110,7 +132,8 @@ enum OptionTable {
             name: "--wait", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default 0: exit 4 at once)"),
         OptionDescriptor(
-            name: "--help", value: nil, commands: ["sync", "list", "verify"], summary: "show help",
+            name: "--help", value: nil, commands: ["sync", "list", "verify", "add", "remove", "feeds"],
+            summary: "show help",
             help: "show this help"),
     ]
 

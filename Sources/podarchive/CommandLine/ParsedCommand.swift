@@ -26,6 +26,9 @@ enum Command: Equatable, Sendable {
     case sync(SyncArguments)
     case list(ListArguments)
     case verify(VerifyArguments)
+    case add(AddArguments)
+    case remove(RemoveArguments)
+    case feeds(FeedsArguments)
     case help(topic: String?)
     case completions(shell: String)
     case version
@@ -63,6 +66,38 @@ struct SyncArguments: Equatable, Sendable {
     var retryGone = false
     /// The largest feed document read (`--max-feed-size`).
     var maximumFeedSize = FeedLimits.defaultMaximumBytes
+    /// The show settings given on the command line (saved with the feeds named; over the saved ones for all).
+    var given = ShowSettings()
+    /// How many shows sync at once (`--feed-jobs`).
+    var feedJobs = 8
+    /// Only the shows of shard `index` of `count` (`--shard K/N`).
+    var shard: Shard? = nil
+}
+
+/// `--shard K/N`: this machine's share of the subscriptions.
+struct Shard: Equatable, Sendable {
+    var index: Int
+    var count: Int
+}
+
+/// `podarchive add <feed>... [settings]`: subscribe without downloading.
+struct AddArguments: Equatable, Sendable {
+    var feeds: [String]
+    var archiveDirectory: String?
+    var settings = ShowSettings()
+}
+
+/// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
+struct RemoveArguments: Equatable, Sendable {
+    var shows: [String]
+    var archiveDirectory: String?
+}
+
+/// `podarchive feeds [--json | --opml]`: the subscriptions and what each holds.
+struct FeedsArguments: Equatable, Sendable {
+    var archiveDirectory: String?
+    var json = false
+    var opml = false
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.

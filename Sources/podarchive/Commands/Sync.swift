@@ -1,4 +1,5 @@
-// `podarchive sync`: every feed named or listed, one after another; the exit code is the worst outcome.
+// `podarchive sync`: the feeds named (and listed), or every subscription; several shows at once, each with its
+// saved settings under the command line's; the exit code is the worst outcome.
 import ArchiverCore
 import Foundation
 
@@ -6,10 +7,66 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// One show a sync run takes on: its feed, the settings saved with it, and what to save.
+struct SyncTarget: Sendable {
+    var source: FeedSource
+    /// Settings saved with the subscription (nil: none, or not subscribed yet).
+    var saved: ShowSettings?
+    /// Settings to save with it: those given on the command line, for feeds named there or in a list.
+    var save: ShowSettings?
+}
+
 extension CommandLineTool {
     func sync(_ arguments: SyncArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = makeArchiver()
+        let (chosen, problems) = syncTargets(arguments, root: root, archiver: archiver)
+        guard var shows = chosen else { return problems }
+        var worst = problems
+        if let shard = arguments.shard {
+            shows = shows.filter {
+                Subscription(feed: $0.source.displayName, folder: "").shard(of: shard.count) == shard.index
+            }
+        }
+        let budget = DownloadBudget(
+            total: arguments.transfer.jobs,
+            perHost: shows.count > 1 ? min(4, arguments.transfer.jobs) : arguments.transfer.jobs)
+        let results = await syncShows(shows, arguments, root: root, archiver: archiver, budget: budget)
+        for (code, _) in results where Self.severity(code) > Self.severity(worst) { worst = code }
+        if arguments.json { output.write(SyncFormatter.json(entries: results.map(\.1))) }
+        if results.contains(where: { $0.0 == .interrupted }) || Task.isCancelled { return .interrupted }
+        return worst
+    }
+
+    /// The shows to sync: the feeds named and listed (deduplicated), else every subscription. Nil (with the exit
+    /// code) when there is nothing to do; the code is also the worst problem met on the way (a bad list line).
+    private func syncTargets(_ arguments: SyncArguments, root: URL, archiver: Archiver) -> ([SyncTarget]?, ExitCode) {
+        let subscriptions = archiver.subscriptions(in: root)
+        let named = arguments.feeds.isEmpty && arguments.opml == nil && arguments.feedList == nil
+        var worst = ExitCode.success
+        guard !named else {
+            // No feed named: every subscription, with its saved settings. A damaged record is named and skipped.
+            for damaged in subscriptions.damaged {
+                errors.write(
+                    "podarchive: subscription record \(damaged.path) is damaged (\(damaged.reason)); skipped\n")
+                worst = .archiveFailed
+            }
+            guard !subscriptions.shows.isEmpty || !subscriptions.damaged.isEmpty else {
+                errors.write(
+                    "podarchive: \(root.path) has no subscriptions; add one with 'podarchive add <feed>' or name a feed\n"
+                )
+                return (nil, .usage)
+            }
+            let targets = subscriptions.shows.compactMap { show -> SyncTarget? in
+                guard let source = try? FeedSource(show.feed, currentDirectory: root.path) else {
+                    errors.write("podarchive: subscription \(show.feed) is not a feed URL or path; skipped\n")
+                    worst = .archiveFailed
+                    return nil
+                }
+                return SyncTarget(source: source, saved: show.settings, save: nil)
+            }
+            return (targets, worst)
+        }
         // A feed named on the command line that is no feed at all is a usage error before anything runs.
         var feeds: [FeedSource] = []
         for text in arguments.feeds {
@@ -17,12 +74,11 @@ extension CommandLineTool {
                 feeds.append(try FeedSource(text, currentDirectory: environment.currentDirectory))
             } catch {
                 errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
-                return .usage
+                return (nil, .usage)
             }
         }
         // In a list, a bad line is reported and skipped (exit 2 at the end) so the other feeds still sync; its
         // relative paths start at the list's own folder, wherever the run starts (cron, systemd).
-        var worst = ExitCode.success
         for (path, opml) in [(arguments.opml, true), (arguments.feedList, false)] {
             guard let path else { continue }
             let file = absolute(path)
@@ -31,7 +87,7 @@ extension CommandLineTool {
                 listed = try archiver.subscriptions(atPath: file, opml: opml)
             } catch {
                 errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
-                return .usage
+                return (nil, .usage)
             }
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
             for text in listed {
@@ -49,20 +105,13 @@ extension CommandLineTool {
         feeds = feeds.filter { seen.insert($0.displayName).inserted }
         guard !feeds.isEmpty else {
             errors.write("podarchive: the feed lists name no feeds\n")
-            return .usage
+            return (nil, .usage)
         }
-        var entries: [String] = []
-        // One feed failing never stops the others; the exit code tells the worst that happened.
-        for feed in feeds {
-            // Interrupted: the feed that was running said so; the rest are not started (and `Interruption` turns
-            // the code into the signal's).
-            if Task.isCancelled { return .interrupted }
-            let (code, entry) = await sync(feed, arguments, into: root, with: archiver)
-            entries.append(entry)
-            if Self.severity(code) > Self.severity(worst) { worst = code }
+        let saved = Dictionary(subscriptions.shows.map { ($0.feed, $0.settings) }, uniquingKeysWith: { a, _ in a })
+        let targets = feeds.map {
+            SyncTarget(source: $0, saved: saved[$0.displayName] ?? nil, save: arguments.given)
         }
-        if arguments.json { output.write(SyncFormatter.json(entries: entries)) }
-        return worst
+        return (targets, worst)
     }
 
     /// Which exit code wins when feeds end differently: an unusable archive, then a failed feed, then a locked
@@ -79,21 +128,29 @@ extension CommandLineTool {
         }
     }
 
+    /// The options one show syncs with: the command line's transfer settings, the show's saved settings, then the
+    /// settings given on the command line over them.
+    func options(for target: SyncTarget, _ arguments: SyncArguments, budget: DownloadBudget?) throws -> SyncOptions {
+        var options = Self.options(arguments.transfer)
+        options.retryGone = arguments.retryGone
+        options.maximumFeedSize = arguments.maximumFeedSize
+        options.budget = budget
+        options.saveSettings = target.save.flatMap { $0.isEmpty ? nil : $0 }
+        return try options.applying(target.saved ?? ShowSettings()).applying(arguments.given)
+    }
+
     /// Syncs one feed; returns its exit code and its entry for `--json`.
     func sync(
-        _ source: FeedSource, _ arguments: SyncArguments, into root: URL, with archiver: Archiver
+        _ target: SyncTarget, _ arguments: SyncArguments, into root: URL, with archiver: Archiver,
+        budget: DownloadBudget?
     ) async -> (ExitCode, String) {
+        let source = target.source
         let started = now()
         let console = SyncConsole(
             output: output, errors: errors, terminal: terminal, verbosity: arguments.verbosity, json: arguments.json,
             root: root, now: now)
         do {
-            var options = Self.options(arguments.transfer)
-            options.filter = arguments.filter
-            options.names = arguments.names
-            options.metadata = arguments.metadata
-            options.retryGone = arguments.retryGone
-            options.maximumFeedSize = arguments.maximumFeedSize
+            let options = try self.options(for: target, arguments, budget: budget)
             if arguments.dryRun {
                 let plan = try await archiver.plan(source, into: root, options: options)
                 if arguments.json { return (.success, SyncFormatter.dryRunJSON(plan, feed: source.displayName)) }
@@ -111,7 +168,13 @@ extension CommandLineTool {
             )
         } catch {
             console.abandon()
-            let code = report(error)
+            let code: ExitCode
+            if let settings = error as? SettingsError {
+                errors.write("podarchive: \(source.displayName): \(settings.localizedDescription)\n")
+                code = .archiveFailed
+            } else {
+                code = report(error)
+            }
             return (
                 code,
                 SyncFormatter.jsonEntry(

@@ -1,0 +1,108 @@
+// What `podarchive feeds` prints: a few lines per show for people, one JSON object, or OPML 2.0.
+import ArchiverCore
+import Foundation
+
+enum FeedsFormatter {
+    /// Two lines a show: the title and what the show holds; then its feed and folder.
+    static func table(_ shows: [ShowStatus], root: URL) -> String {
+        guard !shows.isEmpty else { return "no subscriptions in \(root.path); add one with 'podarchive add <feed>'\n" }
+        var text = ""
+        for show in shows {
+            var facts = ["\(show.episodes) episode\(show.episodes == 1 ? "" : "s")", SyncFormatter.size(show.bytes)]
+            if let newest = show.newest { facts.append("newest \(newest.prefix(10))") }
+            if show.failing > 0 { facts.append("\(show.failing) failing") }
+            if show.gone > 0 { facts.append("\(show.gone) gone upstream") }
+            if let last = show.subscription.lastSync {
+                facts.append(
+                    "last sync \(last.finished.prefix(16).replacingOccurrences(of: "T", with: " ")) "
+                        + last.outcome.rawValue)
+            } else {
+                facts.append("never synced")
+            }
+            text += "\(show.title): \(facts.joined(separator: ", "))\n"
+            text += "    \(show.subscription.feed) -> \(SyncFormatter.relative(show.folder, to: root))/\n"
+            if let problem = show.problem { text += "    \(problem)\n" }
+        }
+        return text
+    }
+
+    /// `{"feeds": [{"title", "feed", "folder", "episodes", "bytes", "newest", "failing", "gone", "lastSync",
+    /// "outcome", "error", "settings"}]}`, in subscription order.
+    static func json(_ shows: [ShowStatus], root: URL) -> String {
+        var out = JSONWriter()
+        out.raw("{\"feeds\": [")
+        for (position, show) in shows.enumerated() {
+            out.raw(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
+            out.string(show.title)
+            out.raw(", \"feed\": ")
+            out.string(show.subscription.feed)
+            out.raw(", \"folder\": ")
+            out.string(SyncFormatter.relative(show.folder, to: root))
+            out.raw(", \"episodes\": \(show.episodes), \"bytes\": \(show.bytes), \"newest\": ")
+            out.string(show.newest)
+            out.raw(", \"failing\": \(show.failing), \"gone\": \(show.gone), \"lastSync\": ")
+            out.string(show.subscription.lastSync?.finished)
+            out.raw(", \"outcome\": ")
+            out.string(show.subscription.lastSync?.outcome.rawValue)
+            out.raw(", \"error\": ")
+            out.string(show.subscription.lastSync?.error ?? show.problem)
+            out.raw(", \"settings\": ")
+            settings(show.subscription.settings ?? ShowSettings(), into: &out)
+            out.raw("}")
+        }
+        out.raw(shows.isEmpty ? "]}\n" : "\n]}\n")
+        return out.text
+    }
+
+    private static func settings(_ settings: ShowSettings, into out: inout JSONWriter) {
+        out.raw("{\"name\": ")
+        out.string(settings.name)
+        out.raw(", \"metadata\": " + (settings.metadata.map { String($0) } ?? "null"))
+        out.raw(", \"limit\": ")
+        out.number(settings.limit.map(Int64.init))
+        out.raw(", \"since\": ")
+        out.string(settings.since)
+        out.raw(", \"match\": ")
+        out.string(settings.match)
+        out.raw("}")
+    }
+
+    /// OPML 2.0: one `rss` outline per show, as podcast apps export and `sync --opml` reads.
+    static func opml(_ shows: [ShowStatus]) -> String {
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0">
+              <head><title>podarchive subscriptions</title></head>
+              <body>
+
+            """
+        for show in shows {
+            text +=
+                "    <outline type=\"rss\" text=\"\(escaped(show.title))\" title=\"\(escaped(show.title))\" "
+                + "xmlUrl=\"\(escaped(show.subscription.feed))\"/>\n"
+        }
+        return text + "  </body>\n</opml>\n"
+    }
+
+    /// Text made safe inside an XML attribute.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default:
+                // Control characters are not allowed in XML 1.0 at all.
+                if scalar.value < 0x20 { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,66 @@
+// `podarchive add`, `remove` and `feeds`: the shows an archive follows, kept in the archive itself.
+import ArchiverCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension CommandLineTool {
+    /// Subscribes each feed without downloading: exit 3 for a feed that cannot be read (nothing saved for it).
+    func add(_ arguments: AddArguments) async -> ExitCode {
+        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = makeArchiver()
+        var worst = ExitCode.success
+        for text in arguments.feeds {
+            if Task.isCancelled { return .interrupted }
+            let code: ExitCode
+            do {
+                let source = try FeedSource(text, currentDirectory: environment.currentDirectory)
+                let subscription = try await archiver.subscribe(source, into: root, settings: arguments.settings)
+                output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
+                code = .success
+            } catch {
+                code = report(error)
+            }
+            if Self.severity(code) > Self.severity(worst) { worst = code }
+        }
+        return worst
+    }
+
+    /// Unsubscribes each show named by feed URL or folder name; no file is deleted. Exit 2 for an unknown show.
+    func remove(_ arguments: RemoveArguments) -> ExitCode {
+        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = makeArchiver()
+        var worst = ExitCode.success
+        for text in arguments.shows {
+            do {
+                let removed = try archiver.unsubscribe(text, in: root)
+                output.write("unsubscribed \(removed.feed); \(removed.folder)/ keeps every file\n")
+            } catch {
+                let code = report(error)
+                if Self.severity(code) > Self.severity(worst) { worst = code }
+            }
+        }
+        return worst
+    }
+
+    /// Every subscription with what its show holds: lines, `--json` or `--opml`.
+    func feeds(_ arguments: FeedsArguments) -> ExitCode {
+        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = makeArchiver()
+        let subscriptions = archiver.subscriptions(in: root)
+        for damaged in subscriptions.damaged {
+            errors.write("podarchive: subscription record \(damaged.path) is damaged (\(damaged.reason))\n")
+        }
+        let shows = subscriptions.shows.map { archiver.status(of: $0, in: root) }
+        if arguments.opml {
+            output.write(FeedsFormatter.opml(shows))
+        } else if arguments.json {
+            output.write(FeedsFormatter.json(shows, root: root))
+        } else {
+            output.write(FeedsFormatter.table(shows, root: root))
+        }
+        return subscriptions.damaged.isEmpty ? .success : .archiveFailed
+    }
+}

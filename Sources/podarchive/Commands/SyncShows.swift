@@ -1,0 +1,105 @@
+// Several shows at once: each syncs on a copy of the tool that writes into a buffer of its own, and the buffers
+// are printed whole, in the shows' order, as soon as every show before them is done. One show (or --feed-jobs 1)
+// writes straight to the terminal, with live progress, as before.
+import ArchiverCore
+import Foundation
+
+extension CommandLineTool {
+    /// Syncs `shows`, up to `--feed-jobs` at once; each show's exit code and `--json` entry, in the shows' order
+    /// (only those started, when the run is interrupted).
+    func syncShows(
+        _ shows: [SyncTarget], _ arguments: SyncArguments, root: URL, archiver: Archiver, budget: DownloadBudget
+    ) async -> [(ExitCode, String)] {
+        if shows.count <= 1 || arguments.feedJobs == 1 {
+            var results: [(ExitCode, String)] = []
+            for show in shows {
+                // Interrupted: the show that was running said so; the rest are not started.
+                if Task.isCancelled { break }
+                results.append(await sync(show, arguments, into: root, with: archiver, budget: budget))
+            }
+            return results
+        }
+        let printer = OrderedPrinter(shows: shows.count, output: output, errors: errors)
+        return await withTaskGroup(of: (Int, ExitCode, String).self) { group in
+            var started = 0
+            func startNext() {
+                let index = started
+                started += 1
+                let tool = writing(to: printer.buffer(index))
+                group.addTask {
+                    let (code, entry) = await tool.sync(
+                        shows[index], arguments, into: root, with: archiver, budget: budget)
+                    return (index, code, entry)
+                }
+            }
+            while started < min(arguments.feedJobs, shows.count) { startNext() }
+            var results: [Int: (ExitCode, String)] = [:]
+            while let (index, code, entry) = await group.next() {
+                results[index] = (code, entry)
+                printer.finished(index)
+                if started < shows.count, !Task.isCancelled { startNext() }
+            }
+            return (0..<started).compactMap { results[$0] }
+        }
+    }
+
+    /// This tool writing into `buffer` instead of the terminal (no live progress).
+    private func writing(to buffer: ShowBuffer) -> CommandLineTool {
+        CommandLineTool(
+            environment: environment, output: buffer.output, errors: buffer.errors, makeArchiver: makeArchiver,
+            now: now, terminal: .none)
+    }
+}
+
+/// What one show wrote, standard output and error in the order written.
+final class ShowBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [(error: Bool, text: String)] = []
+
+    /// The show's standard output.
+    var output: any TextOutput { Stream(buffer: self, error: false) }
+    /// The show's standard error.
+    var errors: any TextOutput { Stream(buffer: self, error: true) }
+
+    fileprivate func append(_ text: String, error: Bool) { lock.withLock { chunks.append((error, text)) } }
+
+    /// Writes everything to `output` and `errors`, in order.
+    func replay(to output: any TextOutput, errors: any TextOutput) {
+        for chunk in lock.withLock({ chunks }) { (chunk.error ? errors : output).write(chunk.text) }
+    }
+
+    private struct Stream: TextOutput {
+        let buffer: ShowBuffer
+        let error: Bool
+        func write(_ text: String) { buffer.append(text, error: error) }
+    }
+}
+
+/// Prints each show's buffer once it and every show before it are done.
+final class OrderedPrinter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let buffers: [ShowBuffer]
+    private var done: Set<Int> = []
+    private var nextToPrint = 0
+    private let output: any TextOutput
+    private let errors: any TextOutput
+
+    init(shows: Int, output: any TextOutput, errors: any TextOutput) {
+        buffers = (0..<shows).map { _ in ShowBuffer() }
+        self.output = output
+        self.errors = errors
+    }
+
+    func buffer(_ index: Int) -> ShowBuffer { buffers[index] }
+
+    /// Show `index` is done: print it, and the shows after it that were waiting for it.
+    func finished(_ index: Int) {
+        lock.withLock {
+            done.insert(index)
+            while done.contains(nextToPrint) {
+                buffers[nextToPrint].replay(to: output, errors: errors)
+                nextToPrint += 1
+            }
+        }
+    }
+}
