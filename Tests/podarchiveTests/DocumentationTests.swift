@@ -44,9 +44,11 @@ final class DocumentationTests: XCTestCase {
         guard case .success(.sync(let arguments)) = Arguments.parse(Array(words.dropFirst())) else {
             return XCTFail("\(words) does not parse as a sync")
         }
-        XCTAssertEqual(arguments.feedList, "/home/someone/.config/podarchive/feeds")
+        XCTAssertEqual(arguments.feeds, [], "every subscription")
+        XCTAssertNil(arguments.feedList)
         XCTAssertEqual(arguments.archiveDirectory, "/home/someone/Podcasts")
-        XCTAssertTrue(unit.contains("ConditionPathExists=%h/.config/podarchive/feeds"), "no feeds file, no failed run")
+        XCTAssertTrue(
+            unit.contains("ConditionPathExists=%h/Podcasts/.podarchive/feeds"), "no subscriptions, no failed run")
     }
 
     func test_completions_offerEveryCommandAndOption_forEachShell() throws {
