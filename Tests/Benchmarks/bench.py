@@ -8,9 +8,12 @@ with references in the same run (medians of several repetitions, and ratios):
   - a no-op re-run over 10,000 archived episodes with a changed feed;
   - `podarchive list --json` on a 20,000-item RSS feed and a JSON Feed of the same size, vs a bare XMLParser /
     JSONSerialization pass (podarchive-bench) and Python feedparser;
+  - 40 subscribed shows on 8 loopback addresses whose feeds each take 200 ms to answer: first sync and a
+    no-op re-run, vs the same with --feed-jobs 1 (one show after another) and vs curl fetching the 40 feeds
+    8 at a time; 500 subscribed shows with nothing new, no delay, vs curl's conditional requests for them;
   - peak RSS of each podarchive run.
 
-Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv]
+Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv] [--shows-only]
   --smoke: tiny sizes and one repetition, to keep the script working in CI (a few seconds).
 Writes the results as a Markdown table to stdout and to .build/bench/results.md.
 """
@@ -48,12 +51,21 @@ class FastHandler(http.server.SimpleHTTPRequestHandler):
             offset += sent
 
 
-def serve(directory):
-    handler = functools.partial(FastHandler, directory=directory)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+class SlowFeedHandler(FastHandler):
+    """A feed server 200 ms away (a round trip and TLS on the internet): every feed request waits first."""
+
+    def do_GET(self):
+        if self.path.endswith(".xml"):
+            time.sleep(0.2)
+        super().do_GET()
+
+
+def serve(directory, host="127.0.0.1", handler_class=FastHandler):
+    handler = functools.partial(handler_class, directory=directory)
+    server = http.server.ThreadingHTTPServer((host, 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+    return server, f"http://{host}:{server.server_address[1]}"
 
 
 TIME = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
@@ -174,12 +186,78 @@ def build_archived(root, feed_url, count):
         json.dump({"version": 2, "feed": feed_url, "title": "Many Items", "episodes": entries, "failures": []}, out)
 
 
+def write_shows(directory, bases, per_base, prefix):
+    """One feed per show, each with one 2 KB episode, spread over the servers at `bases`; returns the feed URLs."""
+    os.makedirs(os.path.join(directory, "ep"), exist_ok=True)
+    write_random(os.path.join(directory, "ep", "small.mp3"), 2048)
+    urls = []
+    for server_number, base in enumerate(bases):
+        for show in range(per_base):
+            name = f"{prefix}-{server_number}-{show}"
+            with open(os.path.join(directory, f"{name}.xml"), "w") as out:
+                out.write(f'<?xml version="1.0"?><rss version="2.0"><channel><title>{name}</title>'
+                          f'<item><title>{name} one</title><guid>{name}</guid>'
+                          f'<enclosure url="{base}/ep/small.mp3" type="audio/mpeg" length="2048"/></item>'
+                          f'</channel></rss>\n')
+            urls.append(f"{base}/{name}.xml")
+    return urls
+
+
+def many_shows(podarchive, data, env, reps, smoke):
+    """Subscriptions refreshed in parallel: 40 slow shows on 8 addresses, and 500 shows with nothing new."""
+    rows = []
+    shows_dir = os.path.join(data, "shows")
+    servers = [serve(shows_dir, f"127.0.0.{n}", SlowFeedHandler) for n in range(1, 9)]
+    fast, fast_base = serve(shows_dir)
+    try:
+        per_base = 1 if smoke else 5
+        slow_urls = write_shows(shows_dir, [base for _, base in servers], per_base, "slow")
+        root = os.path.join(WORK, "shows")
+        sequential_root = os.path.join(WORK, "shows-sequential")
+
+        def fresh_roots():
+            for path in (root, sequential_root):
+                shutil.rmtree(path, ignore_errors=True)
+        (first, first_rss), (first_seq, _) = interleaved_medians(
+            reps, (fresh_roots, [podarchive, "sync", *slow_urls, "--to", root]),
+            (None, [podarchive, "sync", *slow_urls, "--to", sequential_root, "--feed-jobs", "1"]), env=env)
+        (noop, noop_rss), (noop_seq, _) = interleaved_medians(
+            reps, (None, [podarchive, "sync", "--to", root]),
+            (None, [podarchive, "sync", "--to", sequential_root, "--feed-jobs", "1"]), env=env)
+        curl_feeds, _ = median_of(reps, None, ["curl", "-sS", "--parallel", "--parallel-max", "8"]
+                                  + [arg for url in slow_urls for arg in ("-o", "/dev/null", url)])
+        count = len(slow_urls)
+        rows.append((f"first sync, {count} shows on 8 addresses, 200 ms per feed request", first, first_rss,
+                     f"one show after another (--feed-jobs 1) {first_seq:.3f} s ({first_seq / first:.1f}x slower); "
+                     f"curl fetching the {count} feeds 8 at a time {curl_feeds:.3f} s ({first / curl_feeds:.2f}x)"))
+        rows.append((f"re-run, {count} shows, nothing new, 200 ms per feed request", noop, noop_rss,
+                     f"one show after another {noop_seq:.3f} s ({noop_seq / noop:.1f}x slower)"))
+
+        many = 20 if smoke else 500
+        many_urls = write_shows(shows_dir, [fast_base], many, "many")
+        many_root = os.path.join(WORK, "many-shows")
+        shutil.rmtree(many_root, ignore_errors=True)
+        run([podarchive, "sync", *many_urls, "--to", many_root], env)
+        many_noop, many_rss = median_of(reps, None, [podarchive, "sync", "--to", many_root], env)
+        stamp = os.path.join(shows_dir, "many-0-0.xml")
+        curl_many, _ = median_of(reps, None, ["curl", "-sS", "--parallel", "--parallel-max", "8", "-z", stamp]
+                                 + [arg for url in many_urls for arg in ("-o", "/dev/null", url)])
+        rows.append((f"re-run, {many} subscribed shows, nothing new (loopback, no delay)", many_noop, many_rss,
+                     f"curl's {many} conditional requests, 8 at a time, {curl_many:.3f} s ({many_noop / curl_many:.2f}x)"))
+    finally:
+        for server, _ in servers:
+            server.shutdown()
+        fast.shutdown()
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--no-venv", action="store_true")
+    parser.add_argument("--shows-only", action="store_true", help="only the many-shows measurements")
     args = parser.parse_args()
 
     reps = 1 if args.smoke else args.reps
@@ -208,6 +286,11 @@ def main():
 
     server, base = serve(data)
     write_feeds(data, base, episodes, episode_size, big_size)
+    if args.shows_only:
+        server.shutdown()
+        for name, seconds, rss, detail in many_shows(podarchive, data, env, reps, smoke=args.smoke):
+            print(f"| {name} | {seconds:.3f} s | {rss:.0f} MB | {detail} |" if rss else f"| {name} | {seconds:.3f} s | - | {detail} |")
+        return
     try:
         # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
         feed = f"{base}/feed.xml"
@@ -295,6 +378,7 @@ def main():
                                   [os.path.join(venv, "bin", "python"), "-c", f"import feedparser; feedparser.parse({path!r})"])
                 detail += f"; Python feedparser {fp:.2f} s ({fp / ours:.0f}x slower)"
             rows.append((f"list --json, {feed_items:,} items, {size:.0f} MB {name.split('.')[1].upper()}", ours, ours_rss, detail))
+        rows += many_shows(podarchive, data, env, reps, smoke=args.smoke)
     finally:
         server.shutdown()
 
