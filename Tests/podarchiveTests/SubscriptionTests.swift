@@ -143,6 +143,32 @@ final class SubscriptionTests: CommandLineTestCase {
         XCTAssertEqual(feeds, [server.url("/a.xml").absoluteString, server.url("/b.xml").absoluteString])
     }
 
+    func test_aShowWhoseFeedIsGone_failsAlone_andTwoShowsOfOneTitleGetTwoFolders() async throws {
+        serveShow("a", episodes: 1)
+        serveShow("b", episodes: 1)
+        // Another feed whose show has the same title as a's.
+        server.route(
+            "/a-again.xml",
+            .ok(
+                "<rss version=\"2.0\"><channel><title>Show a</title><item><title>other</title><guid>x</guid>"
+                    + "<enclosure url=\"/b/1.mp3\" type=\"audio/mpeg\"/></item></channel></rss>",
+                type: "application/rss+xml"))
+        _ = await run(
+            "add", server.url("/a.xml").absoluteString, server.url("/a-again.xml").absoluteString,
+            server.url("/b.xml").absoluteString, "--to", root)
+        server.route("/a.xml", .status(410, "gone"))
+
+        let code = await run("sync", "--to", root)
+
+        XCTAssertEqual(code, .feedFailed, errors.text)
+        XCTAssertEqual(errors.lines.count, 1, errors.text)
+        XCTAssertEqual(
+            folder.files().filter { $0.hasSuffix(".mp3") }, ["archive/Show a (2)/other.mp3", "archive/Show b/b 1.mp3"])
+        let outcomes = try await feedsJSON().map { ($0["feed"] as? String ?? "", $0["outcome"] as? String ?? "") }
+        XCTAssertEqual(outcomes.first { $0.0.hasSuffix("/a.xml") }?.1, "feed-failed")
+        XCTAssertEqual(outcomes.first { $0.0.hasSuffix("/b.xml") }?.1, "ok")
+    }
+
     func test_damagedRecord_isNamed_theOthersStillSync_exit5() async throws {
         serveShow("a", episodes: 1)
         _ = await run("add", server.url("/a.xml").absoluteString, "--to", root)
