@@ -12,7 +12,7 @@ import Foundation
 
 /// Archives podcast feeds. Every effect goes through the injected seams.
 public struct Archiver: Sendable {
-    private let loader: FeedLoader
+    let loader: FeedLoader
     /// The registry, locks, index and records of feed folders.
     let folders: FeedFolders
     /// One episode's download, beside the others.
@@ -86,9 +86,21 @@ public struct Archiver: Sendable {
             timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
     }
 
-    /// Reads the feed at `source` without archiving anything.
-    public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits()) async throws -> Feed {
-        try await loader.load(source, limits: limits)
+    /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
+    /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
+    public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = false) async throws
+        -> Feed
+    {
+        try await listPages(source, limits: limits, allPages: allPages).feed
+    }
+
+    /// `list` with what the walk of the pages found.
+    public func listPages(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = true)
+        async throws -> PageWalk
+    {
+        let first = try await loader.load(source, limits: limits)
+        guard allPages else { return PageWalk(feed: first) }
+        return await loader.walkPages(from: first, of: source, limits: limits)
     }
 
     /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
@@ -135,11 +147,16 @@ public struct Archiver: Sendable {
     private func archive(
         _ source: FeedSource, into root: URL, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        var (show, fetch) = try await open(source, in: root, options: options)
+        var (show, first) = try await open(source, in: root, options: options)
         let lock = show.lock
         defer { lock.unlock() }
         do {
-            let report = try await archive(&show, fetch, of: source, options: options, onEvent: onEvent)
+            let index = show.index
+            let (fetch, pages) = await walkPages(
+                first, of: source, known: { index.entry(for: $0) != nil }, archived: show.archives, options: options,
+                onEvent: onEvent)
+            let report = try await archive(
+                &show, fetch, of: source, pages: pages, options: options, onEvent: onEvent)
             folders.recordSync(
                 LastSync(
                     finished: FeedDate.iso8601(placer.clock.now()),
@@ -165,7 +182,7 @@ public struct Archiver: Sendable {
 
     /// The sync of a show whose folder is open and locked, and whose feed is fetched.
     private func archive(
-        _ show: inout FeedFolder, _ fetch: FeedFetch, of source: FeedSource, options: SyncOptions,
+        _ show: inout FeedFolder, _ fetch: FeedFetch, of source: FeedSource, pages: PageWalk?, options: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
         let loadedIndex = show.index
@@ -177,7 +194,7 @@ public struct Archiver: Sendable {
         let (work, adopted) = try placer.adoptUnindexedFiles(planned.work, in: &show, template: options.names)
         var run = SyncRun(
             show: show, loadedIndex: loadedIndex, present: planned.present, placer: placer, metadata: metadata,
-            options: options, onEvent: onEvent)
+            options: options, pages: pages, onEvent: onEvent)
         try await run.begin(
             fetch, of: source, work: work, skipped: planned.skipped + adopted, present: planned.present)
 
@@ -278,38 +295,6 @@ public struct Archiver: Sendable {
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
             reason: "other shows keep taking it")
-    }
-
-    /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
-    /// gives), without downloading, creating, locking or writing anything.
-    public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
-        -> SyncPlan
-    {
-        let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
-        guard case .changed(let feed, _) = fetch else {
-            throw FeedError.httpStatus(url: source.displayName, status: 304)
-        }
-        let folder =
-            try folders.registeredFolder(for: source, in: root)
-            ?? folders.chooseFolder(for: feed, source: source, in: root)
-        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-            ArchiveIndex.fileName)
-        var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
-        let planned = WorkPlan.make(
-            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
-            folders: folders)
-        let title = ArchiveNames.showTitle(index.title, folder: folder)
-        var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
-        let downloads = planned.work.map { item -> SyncPlan.Download in
-            if case .missing(let entry) = item {
-                return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
-            }
-            // The same claim as `EpisodePlacer` makes, so the dry run names files as the sync will.
-            let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
-            return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
-        }
-        return SyncPlan(
-            feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)
     }
 
     /// What one child task hands back. A class, so only a reference crosses the task group: returning the

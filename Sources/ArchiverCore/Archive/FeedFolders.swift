@@ -13,6 +13,8 @@ struct FeedFolder {
     /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
     var validators: FeedValidators?
     var lock: any HeldLock
+    /// Archive documents of the feed already read in full (see `FeedValidators.archives`).
+    var archives: Set<String> = []
 
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
     var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
@@ -67,7 +69,7 @@ struct FeedFolders: Sendable {
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
                 validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
                     ? validators : nil,
-                lock: lock)
+                lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []))
         } catch {
             lock.unlock()
             throw error

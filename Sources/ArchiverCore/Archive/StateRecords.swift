@@ -15,6 +15,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
     /// fetches the feed in full, to describe what is already archived.
     public var sidecars: Bool?
+    /// Archive documents (RFC 5005) of this feed already read to the end of their chain: never fetched again.
+    public var archives: [String]?
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {

@@ -120,6 +120,13 @@ public enum SyncEvent: Sendable, Equatable {
     case artwork(file: URL)
     /// The feed's artwork could not be fetched; it is tried again next time. Episodes are not affected.
     case artworkFailed(url: String, EpisodeFailure)
+    /// The feed's further pages were walked: how many documents were read in all, and a page on another host
+    /// that was not followed.
+    case pagesRead(Int, notFollowed: String?)
+    /// A page of the feed could not be read; the walk stopped there and the next run walks again.
+    case pageFailed(PageProblem)
+    /// A page was linked a second time; the walk ended there.
+    case pageCycle(url: String)
 }
 
 /// The outcome of syncing one feed.
@@ -144,6 +151,10 @@ public struct SyncReport: Sendable, Equatable {
     public var artwork: URL?
     /// Why the feed's artwork could not be fetched, when it could not.
     public var artworkFailure: String?
+    /// Documents of the feed read (1 unless it has further pages).
+    public var pages = 1
+    /// A page that could not be read: the episodes on it and after it wait for the next run.
+    public var pageProblem: PageProblem?
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {
@@ -158,7 +169,8 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.failed.map(\.failure) == rhs.failed.map(\.failure)
             && lhs.gone.map(\.episode) == rhs.gone.map(\.episode) && lhs.gone.map(\.since) == rhs.gone.map(\.since)
             && lhs.feedUnchanged == rhs.feedUnchanged && lhs.artwork == rhs.artwork
-            && lhs.artworkFailure == rhs.artworkFailure
+            && lhs.artworkFailure == rhs.artworkFailure && lhs.pages == rhs.pages
+            && lhs.pageProblem == rhs.pageProblem
     }
 }
 

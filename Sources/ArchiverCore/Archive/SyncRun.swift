@@ -23,7 +23,8 @@ struct SyncRun {
 
     init(
         show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, placer: EpisodePlacer,
-        metadata: MetadataWriter, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
+        metadata: MetadataWriter, options: SyncOptions, pages: PageWalk?,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) {
         self.placer = placer
         self.metadata = metadata
@@ -34,6 +35,8 @@ struct SyncRun {
         self.loadedIndex = loadedIndex
         names = NameAllocator(taken: present.union(show.index.fileNames), sidecars: options.metadata)
         report = SyncReport(feedTitle: show.title, folder: show.folder)
+        report.pages = pages?.pages ?? 1
+        report.pageProblem = pages?.problem
         failuresSaved = placer.clock.now()
     }
 
@@ -136,7 +139,8 @@ struct SyncRun {
             try folders.save(show.index, to: show.indexURL)
         }
         if case .changed(_, var validators) = fetch {
-            validators.incomplete = report.artworkFailure != nil || leftOut > 0
+            // A page that could not be read left work undone as well (marked before the run, see `walkPages`).
+            validators.incomplete = validators.incomplete == true || report.artworkFailure != nil || leftOut > 0
             validators.sidecars = options.metadata
             try folders.saveRecord(validators, to: show.validatorsURL)
         }

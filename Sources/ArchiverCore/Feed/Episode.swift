@@ -92,6 +92,8 @@ public struct Feed: Equatable, Sendable {
     /// Items the document lists with nothing to download (no enclosure, no attachment, no `url`): left out of
     /// `episodes`, counted so that a report can say so.
     public var itemsWithoutMedia = 0
+    /// Where the rest of the feed is (further pages, archived documents) and where it moved.
+    public var links = FeedLinks()
 
     /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {
@@ -99,6 +101,25 @@ public struct Feed: Equatable, Sendable {
         self.episodes = episodes
         self.format = format
         self.imageURL = imageURL
+    }
+}
+
+/// What a feed document says about other documents: the next page of a paged feed (`<atom:link rel="next">`,
+/// JSON Feed's `next_url`), the previous archive document of an RFC 5005 archived feed (`rel="prev-archive"`),
+/// and the show's new home (`<itunes:new-feed-url>`). Relative links are resolved against the document.
+public struct FeedLinks: Equatable, Sendable {
+    /// The next page (older episodes) of a paged feed.
+    public var next: String?
+    /// The previous archive document (RFC 5005): archive documents never change once published.
+    public var previousArchive: String?
+    /// The feed's new URL, as the publisher announced it.
+    public var newFeedURL: String?
+
+    /// No links.
+    public init(next: String? = nil, previousArchive: String? = nil, newFeedURL: String? = nil) {
+        self.next = next
+        self.previousArchive = previousArchive
+        self.newFeedURL = newFeedURL
     }
 }
 

@@ -84,10 +84,12 @@ enum JSONFeedReader {
         var version: String?
         var title: String?
         var icon: String?
+        var nextURL: String?
         var items: [Lenient<Item>]?
 
         private enum Keys: String, CodingKey {
             case version, title, items, icon
+            case nextURL = "next_url"
         }
 
         init(from decoder: Decoder) throws {
@@ -95,6 +97,7 @@ enum JSONFeedReader {
             version = container.text(.version)
             title = container.text(.title)
             icon = container.urlString(.icon)
+            nextURL = container.urlString(.nextURL)
             items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
         }
     }
@@ -187,6 +190,7 @@ enum JSONFeedReader {
         let icon = object.icon.map(resolver.resolve)
         var feed = Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon)
         feed.itemsWithoutMedia = withoutMedia
+        feed.links.next = object.nextURL.map(resolver.resolve)
         return .success(feed)
     }
 }

@@ -63,6 +63,7 @@ extension XMLFeedReader {
             if isLocal("summary") { return .itunesSummary }
             if isLocal("duration") { return .itunesDuration }
             if isLocal("image") { return .itunesImage }
+            if isLocal("new-feed-url") { return .itunesNewFeedURL }
         case .dc:
             if isLocal("date") { return .dcDate }
         case .podcast:

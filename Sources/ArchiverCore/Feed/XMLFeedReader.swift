@@ -18,7 +18,7 @@ struct XMLFeedReader {
         case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
-        case image, url, logo, icon
+        case image, url, logo, icon, itunesNewFeedURL
     }
 
     struct Frame {
@@ -79,6 +79,8 @@ struct XMLFeedReader {
     var skipDepth: Int?
     var captureDepth: Int?
     var captured: [UInt8] = []
+    /// The feed's links to other documents (channel or feed level only).
+    var links = FeedLinks()
     /// Tokens read and names compared (see `countingWork`).
     var work = 0
 
@@ -146,6 +148,7 @@ struct XMLFeedReader {
         let image = [Kind.itunesImage, .url, .logo, .icon].lazy.compactMap { artwork[$0] }.first
         var feed = Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image)
         feed.itemsWithoutMedia = itemsWithoutMedia
+        feed.links = links
         return .feed(feed)
     }
 
@@ -199,6 +202,13 @@ struct XMLFeedReader {
                 let link = resolver.resolve(href)
                 item?.link = link
             }
+        case .atomLink where parent == .channel || parent == .atomFeed:
+            guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
+            switch value(of: "rel", in: parsedAttributes)?.lowercased() {
+            case "next": if links.next == nil { links.next = resolver.resolve(href) }
+            case "prev-archive": if links.previousArchive == nil { links.previousArchive = resolver.resolve(href) }
+            default: break
+            }
         case .itunesImage:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
             let resolved = resolver.resolve(href)
@@ -209,7 +219,7 @@ struct XMLFeedReader {
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
-            .url, .logo, .icon:
+            .url, .logo, .icon, .itunesNewFeedURL:
             let channelArtwork =
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
@@ -221,6 +231,7 @@ struct XMLFeedReader {
             let wanted =
                 (item != nil && depth == itemDepth + 1 && (descriptions || !isNotes))
                 || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
+                || (kind == .itunesNewFeedURL && item == nil && links.newFeedURL == nil)
                 || channelArtwork
             if wanted, captureDepth == nil {
                 captureDepth = depth
@@ -253,6 +264,9 @@ struct XMLFeedReader {
         let text = XMLText.trimmedString(captured)
         guard item != nil, parent == .item || parent == .entry else {
             if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
+            if kind == .itunesNewFeedURL, links.newFeedURL == nil, !text.isEmpty {
+                links.newFeedURL = resolver.resolve(text)
+            }
             if kind == .url || kind == .logo || kind == .icon, !text.isEmpty {
                 artwork[kind] = resolver.resolve(text)
             }

@@ -80,7 +80,8 @@ enum Arguments {
             return .list(
                 ListArguments(
                     feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
-                    filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed)))
+                    filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed),
+                    firstPage: parsed.flags.contains("--first-page")))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(

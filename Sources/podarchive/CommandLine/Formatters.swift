@@ -50,7 +50,8 @@ enum SyncFormatter {
         if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
         parts.append("\(report.alreadyArchived) already archived")
         let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
-        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + unchanged
+        let pages = report.pages > 1 ? " (\(report.pages) pages)" : ""
+        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + pages + unchanged
     }
 
     /// The summary `sync --json` prints: one object per feed, under "feeds".
@@ -92,6 +93,8 @@ enum SyncFormatter {
         out.string(report?.artwork.map { relative($0, to: root) })
         out.raw(", \"artworkError\": ")
         out.string(report?.artworkFailure)
+        out.raw(", \"pages\": \(report?.pages ?? 0), \"pageError\": ")
+        out.string(report?.pageProblem.map { "\($0.url): \($0.reason)" })
         out.raw("}")
         return out.text
     }

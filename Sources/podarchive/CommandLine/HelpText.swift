@@ -84,7 +84,10 @@ enum HelpText {
     static let list = """
         \(OptionTable.usage(for: "list", operands: "<feed>"))
 
-        Prints the episodes of <feed> in document order without downloading anything.
+        Prints the episodes of <feed> in document order without downloading anything, then those of the
+        further pages and archive documents it links to (rel="next", rel="prev-archive", JSON Feed's next_url,
+        on the feed's own host), each episode once. A page that cannot be read is named on standard error and
+        the exit code is 1.
 
         Options:
         \(OptionTable.helpBlock(for: "list"))

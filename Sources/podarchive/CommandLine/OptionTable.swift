@@ -89,7 +89,7 @@ enum OptionTable {
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
-                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\"}]}",
+                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\"}]}",
             helpFor: [
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
                     + "\"bytes\", \"newest\", \"failing\", \"gone\", \"lastSync\", \"outcome\", \"error\", "
@@ -97,6 +97,10 @@ enum OptionTable {
                 "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
             ]),
+        OptionDescriptor(
+            name: "--first-page", value: nil, commands: ["list"], summary: "only the document itself",
+            help: "only the episodes of the document itself, not of the further pages and archive documents it "
+                + "links to (on the feed's own host)"),
         OptionDescriptor(
             name: "--repair", value: nil, commands: ["verify"], summary: "download damaged files again",
             help: "download those files again; a damaged file is kept until its replacement is in place"),

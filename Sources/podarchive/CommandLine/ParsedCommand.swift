@@ -110,6 +110,8 @@ struct ListArguments: Equatable, Sendable {
     var json = false
     var filter = EpisodeFilter()
     var maximumFeedSize = FeedLimits.defaultMaximumBytes
+    /// Only the document itself, not the pages it links to (`--first-page`).
+    var firstPage = false
 }
 
 struct VerifyArguments: Equatable, Sendable {

@@ -110,6 +110,17 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("saved artwork \(SyncFormatter.relative(file, to: root))")
             case .artworkFailed(let url, let failure):
                 error("artwork \(url): \(failure.reason); tried again next run")
+            case .pagesRead(let count, let elsewhere):
+                guard verbosity == .verbose, lines else { return }
+                permanent("read \(count) page\(count == 1 ? "" : "s") of the feed")
+                if let elsewhere { permanent("not followed: page <\(elsewhere)> is on another host than the feed") }
+            case .pageFailed(let problem):
+                error(
+                    "page <\(problem.url)> of the feed could not be read: \(SyncFormatter.oneLine(problem.reason)); "
+                        + "its episodes are looked for again next run")
+            case .pageCycle(let url):
+                guard lines else { return }
+                permanent("page <\(url)> of the feed is linked twice; the walk of its pages stopped there")
             }
         }
     }

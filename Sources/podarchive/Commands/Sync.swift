@@ -158,7 +158,8 @@ extension CommandLineTool {
                 return (.success, "")
             }
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
-            let code: ExitCode = report.failed.isEmpty ? .success : .episodesFailed
+            // A page that could not be read hides episodes as a failed episode does: tried again next run.
+            let code: ExitCode = report.failed.isEmpty && report.pageProblem == nil ? .success : .episodesFailed
             console.finish(summary: SyncFormatter.summary(report))
             return (
                 code,

@@ -1,0 +1,37 @@
+// `sync --dry-run`: what a sync would fetch and the names it would give, without downloading, creating,
+// locking or writing anything.
+import Foundation
+
+extension Archiver {
+    /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
+    /// gives), without downloading, creating, locking or writing anything.
+    public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
+        -> SyncPlan
+    {
+        let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
+        guard case .changed(let feed, _) = fetch else {
+            throw FeedError.httpStatus(url: source.displayName, status: 304)
+        }
+        let folder =
+            try folders.registeredFolder(for: source, in: root)
+            ?? folders.chooseFolder(for: feed, source: source, in: root)
+        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+            ArchiveIndex.fileName)
+        var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
+        let planned = WorkPlan.make(
+            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
+            folders: folders)
+        let title = ArchiveNames.showTitle(index.title, folder: folder)
+        var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
+        let downloads = planned.work.map { item -> SyncPlan.Download in
+            if case .missing(let entry) = item {
+                return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
+            }
+            // The same claim as `EpisodePlacer` makes, so the dry run names files as the sync will.
+            let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
+            return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
+        }
+        return SyncPlan(
+            feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)
+    }
+}
