@@ -40,6 +40,12 @@ extension ArchiveIndex {
                 out.raw(", \"replacedBy\": ")
                 out.string(replacedBy)
             }
+            if let removed = entry.removedUpstream {
+                out.raw(", \"removedUpstream\": ")
+                out.string(removed)
+                out.raw(", \"lastSeen\": ")
+                out.string(entry.lastSeen)
+            }
             out.raw("}")
         }
         out.raw(episodes.isEmpty ? "],\n\"failures\": [" : "\n],\n\"failures\": [")

@@ -30,6 +30,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// Set when this file was found damaged and the publisher's file had changed meanwhile: the newer
         /// content was kept beside it under this name (`Title (v2).mp3`), and this one cannot be repaired.
         public var replacedBy: String?
+        /// When a sync that read the whole feed first found the episode no longer in it (the publisher pruned or
+        /// deleted it): the file stays, marked as removed upstream. Cleared if it comes back.
+        public var removedUpstream: String?
+        /// The last sync that saw the episode in the feed, when it has since been removed upstream (nil when
+        /// that sync's time is not known: one before podarchive recorded it).
+        public var lastSeen: String?
 
         /// An entry as sync records it; `key` is the episode's `identity`.
         public init(
@@ -223,6 +229,21 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             index(episodes.count - 1)
         }
         failures.removeAll { $0.key == entry.key }
+    }
+
+    /// Marks each episode whose key is not in `seen` as removed upstream at `now` (unless it is already, or is a
+    /// version kept by a repair), and clears the mark of those in `seen`.
+    mutating func markRemovedUpstream(except seen: Set<String>, now: String, lastSeen: String?) {
+        for position in episodes.indices {
+            let present = seen.contains(episodes[position].key)
+            if present, episodes[position].removedUpstream != nil {
+                episodes[position].removedUpstream = nil
+                episodes[position].lastSeen = nil
+            } else if !present, episodes[position].removedUpstream == nil, !episodes[position].key.contains("#v") {
+                episodes[position].removedUpstream = now
+                episodes[position].lastSeen = lastSeen
+            }
+        }
     }
 
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).

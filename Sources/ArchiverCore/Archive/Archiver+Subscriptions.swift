@@ -20,11 +20,23 @@ public struct ShowStatus: Sendable, Equatable {
     public var failing: Int
     /// Episodes given up on as gone upstream.
     public var gone: Int
+    /// Archived episodes the feed no longer lists (pruned or deleted by the publisher; the files stay).
+    public var removedUpstream = 0
     /// Why the show's index could not be read, when it could not (the other fields are then empty).
     public var problem: String?
 }
 
 extension Archiver {
+    /// The archived episodes of the show in `folder` (its title, and each index entry, removed upstream or not),
+    /// from its index alone.
+    /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
+    public func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
+        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+            ArchiveIndex.fileName)
+        guard let index = try folders.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
+        return (ArchiveNames.showTitle(index.title, folder: folder), index.episodes)
+    }
+
     /// Every show `root` is subscribed to, in subscription order, and the records that could not be read.
     public func subscriptions(in root: URL) -> SubscriptionSet {
         folders.subscriptions(in: root)
@@ -76,6 +88,7 @@ extension Archiver {
             status.newest = index.episodes.compactMap(\.published).max()
             status.failing = index.failures.count { $0.gone == nil }
             status.gone = index.failures.count { $0.gone != nil }
+            status.removedUpstream = index.episodes.count { $0.removedUpstream != nil }
         } catch {
             status.problem = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         }

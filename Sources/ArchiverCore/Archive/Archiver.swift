@@ -155,14 +155,16 @@ public struct Archiver: Sendable {
             let (fetch, pages) = await walkPages(
                 first, of: source, known: { index.entry(for: $0) != nil }, archived: show.archives, options: options,
                 onEvent: onEvent)
-            let report = try await archive(
-                &show, fetch, of: source, pages: pages, options: options, onEvent: onEvent)
+            let home = await relocate(fetch, of: source, show: &show, in: root, options: options, onEvent: onEvent)
+            var report = try await archive(
+                &show, fetch, of: home, pages: pages, options: options, onEvent: onEvent)
+            if home != source { report.movedTo = home.displayName }
             folders.recordSync(
                 LastSync(
                     finished: FeedDate.iso8601(placer.clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
-                of: source, in: root)
+                of: home, in: root)
             return report
         } catch  where !Task.isCancelled {
             recordFailure(error, of: source, in: root)
@@ -186,9 +188,13 @@ public struct Archiver: Sendable {
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
         let loadedIndex = show.index
+        // Only a sync that read the whole feed can tell which episodes the feed no longer lists.
+        let removals =
+            pages?.complete == false
+            ? nil : Removals(now: FeedDate.iso8601(placer.clock.now()), lastSeen: show.lastFetched)
         let planned = WorkPlan.make(
             fetch, index: &show.index, folder: show.folder, filter: options.filter, retryGone: options.retryGone,
-            folders: folders)
+            folders: folders, removals: removals)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
         let (work, adopted) = try placer.adoptUnindexedFiles(planned.work, in: &show, template: options.names)

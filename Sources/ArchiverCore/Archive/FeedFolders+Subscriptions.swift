@@ -36,6 +36,26 @@ extension FeedFolders {
         try saveRecord(record, to: url)
     }
 
+    /// Moves the subscription of `source` to `target` (the show moved): the same folder, settings and history
+    /// under the new URL. Refused when `target` is subscribed already to another folder.
+    func moveSubscription(from source: FeedSource, to target: FeedSource, folder: String, in root: URL) throws {
+        if let existing = subscription(for: target, in: root), existing.folder != folder {
+            throw ArchiveError.storage(
+                path: Subscription.url(for: target, in: root).path,
+                reason: "\(target.displayName) is subscribed already, into \(existing.folder)")
+        }
+        var record =
+            subscription(for: source, in: root)
+            ?? Subscription(feed: source.displayName, folder: folder, added: FeedDate.iso8601(clock.now()))
+        record.feed = target.displayName
+        record.folder = folder
+        record.movedFrom = source.displayName
+        record.moved = FeedDate.iso8601(clock.now())
+        try createFolder(Subscription.folder(in: root))
+        try saveRecord(record, to: Subscription.url(for: target, in: root))
+        try? files.removeItem(at: Subscription.url(for: source, in: root))
+    }
+
     /// Records how the last sync of `source` ended (the sync holds the show's lock).
     func recordSync(_ lastSync: LastSync, of source: FeedSource, in root: URL) {
         guard var record = subscription(for: source, in: root) else { return }

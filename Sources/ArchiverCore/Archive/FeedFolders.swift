@@ -15,6 +15,8 @@ struct FeedFolder {
     var lock: any HeldLock
     /// Archive documents of the feed already read in full (see `FeedValidators.archives`).
     var archives: Set<String> = []
+    /// When the feed was last fetched in full (see `FeedValidators.fetched`).
+    var lastFetched: String?
 
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
     var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
@@ -69,7 +71,8 @@ struct FeedFolders: Sendable {
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
                 validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
                     ? validators : nil,
-                lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []))
+                lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
+                lastFetched: validators?.fetched)
         } catch {
             lock.unlock()
             throw error

@@ -66,6 +66,8 @@ struct IndexReader {
         var published: String?
         var archived: String?
         var replacedBy: String?
+        var removedUpstream: String?
+        var lastSeen: String?
         try object { reader, name in
             switch name {
             case "key": key = try reader.string()
@@ -78,6 +80,8 @@ struct IndexReader {
             case "published": published = try reader.optionalString()
             case "archived": archived = try reader.string()
             case "replacedBy": replacedBy = try reader.optionalString()
+            case "removedUpstream": removedUpstream = try reader.optionalString()
+            case "lastSeen": lastSeen = try reader.optionalString()
             default: try reader.skipValue()
             }
         }
@@ -86,6 +90,8 @@ struct IndexReader {
             key: key, guid: guid, title: title, url: url, file: file, size: size, sha256: sha256, published: published,
             archived: archived)
         entry.replacedBy = replacedBy
+        entry.removedUpstream = removedUpstream
+        entry.lastSeen = lastSeen
         return entry
     }
 

@@ -17,6 +17,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     public var sidecars: Bool?
     /// Archive documents (RFC 5005) of this feed already read to the end of their chain: never fetched again.
     public var archives: [String]?
+    /// When the feed was last fetched in full (RFC 3339): the last time its episodes were seen.
+    public var fetched: String?
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {

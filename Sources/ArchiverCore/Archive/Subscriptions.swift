@@ -16,6 +16,10 @@ public struct Subscription: Codable, Equatable, Sendable {
     public var added: String?
     /// How its last sync ended.
     public var lastSync: LastSync?
+    /// The feed URL it had before it moved (a 301/308, or `<itunes:new-feed-url>`), and when it moved.
+    public var movedFrom: String?
+    /// When it moved (RFC 3339).
+    public var moved: String?
 
     /// A subscription record.
     public init(

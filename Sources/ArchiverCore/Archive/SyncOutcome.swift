@@ -127,6 +127,11 @@ public enum SyncEvent: Sendable, Equatable {
     case pageFailed(PageProblem)
     /// A page was linked a second time; the walk ended there.
     case pageCycle(url: String)
+    /// The show moved to a new feed URL (a 301/308, or an announced new URL that answers): its subscription now
+    /// follows it; folder, index and settings stay.
+    case moved(from: String, to: String)
+    /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
+    case moveRefused(url: String, reason: String)
 }
 
 /// The outcome of syncing one feed.
@@ -155,6 +160,8 @@ public struct SyncReport: Sendable, Equatable {
     public var pages = 1
     /// A page that could not be read: the episodes on it and after it wait for the next run.
     public var pageProblem: PageProblem?
+    /// The show's new feed URL, when it moved during this sync.
+    public var movedTo: String?
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {
@@ -170,7 +177,7 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.gone.map(\.episode) == rhs.gone.map(\.episode) && lhs.gone.map(\.since) == rhs.gone.map(\.since)
             && lhs.feedUnchanged == rhs.feedUnchanged && lhs.artwork == rhs.artwork
             && lhs.artworkFailure == rhs.artworkFailure && lhs.pages == rhs.pages
-            && lhs.pageProblem == rhs.pageProblem
+            && lhs.pageProblem == rhs.pageProblem && lhs.movedTo == rhs.movedTo
     }
 }
 

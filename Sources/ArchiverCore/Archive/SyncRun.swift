@@ -142,6 +142,7 @@ struct SyncRun {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`).
             validators.incomplete = validators.incomplete == true || report.artworkFailure != nil || leftOut > 0
             validators.sidecars = options.metadata
+            validators.fetched = FeedDate.iso8601(placer.clock.now())
             try folders.saveRecord(validators, to: show.validatorsURL)
         }
         return report

@@ -17,7 +17,7 @@ struct WorkPlan {
     /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
     static func make(
         _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool,
-        folders: FeedFolders
+        folders: FeedFolders, removals: Removals? = nil
     ) -> WorkPlan {
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
@@ -50,6 +50,7 @@ struct WorkPlan {
             // Failures of episodes the feed no longer lists are dropped; the rest are in `work` again, or kept for a
             // sync whose filter selects them.
             index.failures.removeAll { !listed.contains($0.key) }
+            if let removals { removals.mark(in: &index, feed: feed) }
         case .notModified:
             work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map {
                 .new($0)
@@ -61,6 +62,24 @@ struct WorkPlan {
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
         return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
+    }
+}
+
+/// What a sync that read the whole feed records of archived episodes the feed no longer lists.
+struct Removals {
+    /// This sync's time (RFC 3339).
+    var now: String
+    /// The last full fetch before it: when the episodes that are gone now were last seen.
+    var lastSeen: String?
+
+    /// Marks archived episodes the feed no longer lists as removed upstream (once: the first sync that misses
+    /// them), and clears the mark of those that came back. Nothing is ever deleted.
+    func mark(in index: inout ArchiveIndex, feed: Feed) {
+        var seen = Set<String>()
+        for episode in feed.episodes {
+            if let entry = index.entry(for: episode) { seen.insert(entry.key) }
+        }
+        index.markRemovedUpstream(except: seen, now: now, lastSeen: lastSeen)
     }
 }
 

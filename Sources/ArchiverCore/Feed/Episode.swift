@@ -94,6 +94,8 @@ public struct Feed: Equatable, Sendable {
     public var itemsWithoutMedia = 0
     /// Where the rest of the feed is (further pages, archived documents) and where it moved.
     public var links = FeedLinks()
+    /// Where fetching the feed was redirected for good (every redirect a 301 or 308), if it was.
+    public var movedTo: String?
 
     /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {

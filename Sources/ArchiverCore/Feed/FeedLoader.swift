@@ -69,16 +69,20 @@ public struct FeedLoader: Sendable {
                 try FeedParser.parse(data, url: source.url, descriptions: descriptions),
                 FeedValidators(etag: nil, lastModified: nil))
         case .remote(let url):
-            guard let (data, finalURL, newValidators) = try await fetch(url, validators: validators, limits: limits)
+            guard
+                let (data, finalURL, newValidators, movedTo) = try await fetch(
+                    url, validators: validators, limits: limits)
             else {
                 return .notModified
             }
-            return .changed(try FeedParser.parse(data, url: finalURL, descriptions: descriptions), newValidators)
+            var feed = try FeedParser.parse(data, url: finalURL, descriptions: descriptions)
+            feed.movedTo = movedTo?.absoluteString
+            return .changed(feed, newValidators)
         }
     }
 
     private func fetch(_ url: URL, validators: FeedValidators?, limits: FeedLimits) async throws -> (
-        Data, URL, FeedValidators
+        Data, URL, FeedValidators, URL?
     )? {
         var request = URLRequest(url: url)
         if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -90,11 +94,14 @@ public struct FeedLoader: Sendable {
             forHTTPHeaderField: "Accept")
         let data: Data
         let response: URLResponse
+        var movedTo: URL?
         let finalRequest = request
         do {
-            (data, response) = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
-                try await fetcher.data(for: finalRequest, maximumBytes: limits.maximumBytes)
+            let fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
+                try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes)
             }
+            (data, response) = (fetched.data, fetched.response)
+            movedTo = fetched.movedTo
         } catch is Deadline.Exceeded {
             throw FeedError.transport(
                 url: url.absoluteString, reason: "not complete within \(String(format: "%g", limits.timeout)) seconds")
@@ -117,7 +124,7 @@ public struct FeedLoader: Sendable {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
             }
         }
-        return (data, finalURL, newValidators)
+        return (data, finalURL, newValidators, movedTo)
     }
 }
 

@@ -16,6 +16,10 @@ public struct PageWalk: Sendable, Equatable {
     public var cycle: String?
     /// Archive documents (RFC 5005) read in full this time, to the end of their chain: never fetched again.
     public var archives: [String]
+    /// Every page and archive document was read, to the end of every chain: what the feed no longer lists is
+    /// gone from it (false when the walk stopped early because nothing was new, at an archive read before, at a
+    /// problem or at a link to another host).
+    public var complete = true
     /// A page link to another host, not followed: a feed's pages live with the feed (WordPress, Podlove,
     /// Blogger, changelog.com), and a feed read from a mirror or a file must not send podarchive elsewhere.
     public var elsewhere: String?
@@ -71,12 +75,14 @@ extension FeedLoader {
             next = nil
             if link.archive, archived.contains(link.url) {
                 walk.archives = readArchives
+                walk.complete = false
                 return walk
             }
             guard seen.insert(link.url).inserted else {
                 walk.cycle = link.url
                 break
             }
+            walk.complete = false
             guard walk.pages < Self.maximumPages else {
                 walk.problem = PageProblem(url: link.url, reason: "the feed has more than \(Self.maximumPages) pages")
                 break
@@ -103,7 +109,11 @@ extension FeedLoader {
             walk.feed.itemsWithoutMedia += page.itemsWithoutMedia
             if link.archive { readArchives.append(link.url) }
             // A paged feed's older pages hold nothing new once a page brings nothing new.
-            if !link.archive, let known, page.episodes.allSatisfy(known) { break }
+            walk.complete = true
+            if !link.archive, let known, page.episodes.allSatisfy(known) {
+                walk.complete = page.links.next == nil && page.links.previousArchive == nil
+                break
+            }
             next =
                 page.links.next.map { (url: $0, archive: false) }
                 ?? page.links.previousArchive.map { (url: $0, archive: true) }

@@ -40,17 +40,24 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
 
     /// The body (at most `maximumBytes`, decoded) and final response of `request`; see `URLDataFetcher`.
     public func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse) {
+        let fetched = try await fetch(request, maximumBytes: maximumBytes)
+        return (fetched.data, fetched.response)
+    }
+
+    /// The body, final response, and where permanent redirects led; see `URLDataFetcher`.
+    public func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody {
         try Task.checkCancellation()
         let session = self.session
         let task = session.dataTask(with: request)
         let fetch = Fetch(limit: maximumBytes)
         delegate.registry.register(fetch, for: task)
-        return try await withTaskCancellationHandler {
+        let (data, response) = try await withTaskCancellationHandler {
             task.resume()
             return try await fetch.outcome.value()
         } onCancel: { [delegate] in
             delegate.cancel(task)
         }
+        return FetchedBody(data: data, response: response, movedTo: fetch.movedTo)
     }
 }
 
@@ -60,8 +67,24 @@ private final class Fetch: @unchecked Sendable {
     var body = Data()
     var response: URLResponse?
     let outcome = OneShot<(Data, URLResponse)>()
+    /// Where the redirects so far led while every one was permanent (301, 308); read once the fetch ended.
+    private var moved: URL?
+    private var onlyPermanent = true
+    private let lock = NSLock()
 
     init(limit: Int64) { self.limit = limit }
+
+    var movedTo: URL? { lock.withLock { moved } }
+
+    func redirected(_ status: Int, to url: URL?) {
+        lock.withLock {
+            guard onlyPermanent, status == 301 || status == 308 else {
+                onlyPermanent = false
+                return
+            }
+            moved = url
+        }
+    }
 }
 
 private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -107,7 +130,9 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(RedirectGuard.refusal(of: response, request: request) == nil ? request : nil)
+        let follow = RedirectGuard.refusal(of: response, request: request) == nil
+        if follow { fetch(task)?.redirected(response.statusCode, to: request.url) }
+        completionHandler(follow ? request : nil)
     }
 
     /// A 401 never completes on Linux unless the challenge is cancelled (see the notes): the 401 is the answer.

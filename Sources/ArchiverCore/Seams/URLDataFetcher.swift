@@ -12,6 +12,35 @@ public protocol URLDataFetcher: Sendable {
     /// - Throws: `FetchError.tooLarge` as soon as the body, decoded, passes `maximumBytes`; a `URLError` when
     ///   the transfer fails.
     func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse)
+
+    /// `data(for:maximumBytes:)`, and where the request was moved for good: the URL reached through
+    /// redirects that were all permanent (301, 308), when there were any.
+    func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody
+}
+
+extension URLDataFetcher {
+    /// A fetcher that does not see redirects reports none.
+    public func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody {
+        let (data, response) = try await data(for: request, maximumBytes: maximumBytes)
+        return FetchedBody(data: data, response: response, movedTo: nil)
+    }
+}
+
+/// A fetched body, its final response, and where the request was permanently redirected.
+public struct FetchedBody: Sendable {
+    /// The body.
+    public var data: Data
+    /// The final response.
+    public var response: URLResponse
+    /// The URL at the end of the leading run of permanent redirects (301, 308), if any.
+    public var movedTo: URL?
+
+    /// A fetch's outcome.
+    public init(data: Data, response: URLResponse, movedTo: URL?) {
+        self.data = data
+        self.response = response
+        self.movedTo = movedTo
+    }
 }
 
 /// Why a fetch stopped that the transport itself did not stop.

@@ -81,7 +81,8 @@ enum Arguments {
                 ListArguments(
                     feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
                     filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed),
-                    firstPage: parsed.flags.contains("--first-page")))
+                    firstPage: parsed.flags.contains("--first-page"), archived: parsed.flags.contains("--archived"),
+                    archiveDirectory: parsed.values["--to"]))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(

@@ -12,6 +12,7 @@ enum FeedsFormatter {
             if let newest = show.newest { facts.append("newest \(newest.prefix(10))") }
             if show.failing > 0 { facts.append("\(show.failing) failing") }
             if show.gone > 0 { facts.append("\(show.gone) gone upstream") }
+            if show.removedUpstream > 0 { facts.append("\(show.removedUpstream) removed upstream") }
             if let last = show.subscription.lastSync {
                 facts.append(
                     "last sync \(last.finished.prefix(16).replacingOccurrences(of: "T", with: " ")) "
@@ -21,6 +22,9 @@ enum FeedsFormatter {
             }
             text += "\(show.title): \(facts.joined(separator: ", "))\n"
             text += "    \(show.subscription.feed) -> \(SyncFormatter.relative(show.folder, to: root))/\n"
+            if let from = show.subscription.movedFrom {
+                text += "    moved from \(from) on \((show.subscription.moved ?? "").prefix(10))\n"
+            }
             if let problem = show.problem { text += "    \(problem)\n" }
         }
         return text
@@ -40,12 +44,18 @@ enum FeedsFormatter {
             out.string(SyncFormatter.relative(show.folder, to: root))
             out.raw(", \"episodes\": \(show.episodes), \"bytes\": \(show.bytes), \"newest\": ")
             out.string(show.newest)
-            out.raw(", \"failing\": \(show.failing), \"gone\": \(show.gone), \"lastSync\": ")
+            out.raw(
+                ", \"failing\": \(show.failing), \"gone\": \(show.gone), \"removedUpstream\": \(show.removedUpstream), "
+                    + "\"lastSync\": ")
             out.string(show.subscription.lastSync?.finished)
             out.raw(", \"outcome\": ")
             out.string(show.subscription.lastSync?.outcome.rawValue)
             out.raw(", \"error\": ")
             out.string(show.subscription.lastSync?.error ?? show.problem)
+            out.raw(", \"movedFrom\": ")
+            out.string(show.subscription.movedFrom)
+            out.raw(", \"moved\": ")
+            out.string(show.subscription.moved)
             out.raw(", \"settings\": ")
             settings(show.subscription.settings ?? ShowSettings(), into: &out)
             out.raw("}")

@@ -95,6 +95,8 @@ enum SyncFormatter {
         out.string(report?.artworkFailure)
         out.raw(", \"pages\": \(report?.pages ?? 0), \"pageError\": ")
         out.string(report?.pageProblem.map { "\($0.url): \($0.reason)" })
+        out.raw(", \"movedTo\": ")
+        out.string(report?.movedTo)
         out.raw("}")
         return out.text
     }

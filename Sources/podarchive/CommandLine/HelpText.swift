@@ -87,7 +87,9 @@ enum HelpText {
         Prints the episodes of <feed> in document order without downloading anything, then those of the
         further pages and archive documents it links to (rel="next", rel="prev-archive", JSON Feed's next_url,
         on the feed's own host), each episode once. A page that cannot be read is named on standard error and
-        the exit code is 1.
+        the exit code is 1. With --archived, <feed> names a show of the archive instead (its folder, or a
+        subscription's feed URL or folder name) and what the archive holds of it is listed, without network:
+        episodes the feed no longer lists are marked as removed upstream.
 
         Options:
         \(OptionTable.helpBlock(for: "list"))

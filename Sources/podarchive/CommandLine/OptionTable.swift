@@ -46,7 +46,8 @@ enum OptionTable {
             help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
                 + "start at FILE's folder", completion: .file),
         OptionDescriptor(
-            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds"], summary: "archive root",
+            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds", "list"],
+            summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
             helpFor: ["verify": "the archive root, when DIR is not given"], completion: .directory),
         OptionDescriptor(
@@ -89,14 +90,19 @@ enum OptionTable {
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
-                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\"}]}",
+                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\"}]}",
             helpFor: [
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
-                    + "\"bytes\", \"newest\", \"failing\", \"gone\", \"lastSync\", \"outcome\", \"error\", "
-                    + "\"settings\"}]}",
+                    + "\"bytes\", \"newest\", \"failing\", \"gone\", \"removedUpstream\", \"lastSync\", "
+                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"settings\"}]}",
                 "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
             ]),
+        OptionDescriptor(
+            name: "--archived", value: nil, commands: ["list"], summary: "what the archive holds of a show",
+            help: "list what the archive holds of the show instead (its folder, or a subscription's feed URL or "
+                + "folder name in --to DIR): every archived episode, those the feed no longer lists marked as "
+                + "removed upstream; no network"),
         OptionDescriptor(
             name: "--first-page", value: nil, commands: ["list"], summary: "only the document itself",
             help: "only the episodes of the document itself, not of the further pages and archive documents it "

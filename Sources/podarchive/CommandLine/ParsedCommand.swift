@@ -112,6 +112,9 @@ struct ListArguments: Equatable, Sendable {
     var maximumFeedSize = FeedLimits.defaultMaximumBytes
     /// Only the document itself, not the pages it links to (`--first-page`).
     var firstPage = false
+    /// What the archive holds of the show instead (`--archived`), and the archive root (`--to`).
+    var archived = false
+    var archiveDirectory: String? = nil
 }
 
 struct VerifyArguments: Equatable, Sendable {

@@ -121,6 +121,14 @@ final class SyncConsole: @unchecked Sendable {
             case .pageCycle(let url):
                 guard lines else { return }
                 permanent("page <\(url)> of the feed is linked twice; the walk of its pages stopped there")
+            case .moved(let from, let to):
+                guard lines else { return }
+                permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .moveRefused(let url, let reason):
+                guard lines else { return }
+                permanent(
+                    "the feed says it moved to <\(url)>, not followed: \(SyncFormatter.oneLine(reason)); "
+                        + "still syncing the old URL")
             }
         }
     }

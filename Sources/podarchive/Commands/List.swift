@@ -8,6 +8,7 @@ import Foundation
 
 extension CommandLineTool {
     func list(_ arguments: ListArguments) async -> ExitCode {
+        if arguments.archived { return listArchived(arguments) }
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
             let walk = try await makeArchiver().listPages(
@@ -27,6 +28,31 @@ extension CommandLineTool {
                     "podarchive: page <\(problem.url)> of the feed could not be read: "
                         + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
                 return .episodesFailed
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
+    private func listArchived(_ arguments: ListArguments) -> ExitCode {
+        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = makeArchiver()
+        // A subscription's feed URL or folder name, else a folder path.
+        let shows = archiver.subscriptions(in: root).shows
+        let folder: URL
+        if let show = shows.first(where: { $0.feed == arguments.feed || $0.folder == arguments.feed }) {
+            folder = root.appendingPathComponent(show.folder, isDirectory: true)
+        } else {
+            folder = URL(fileURLWithPath: absolute(arguments.feed), isDirectory: true).standardizedFileURL
+        }
+        do {
+            let (title, episodes) = try archiver.archivedEpisodes(in: folder)
+            if arguments.json {
+                output.write(ListFormatter.archivedJSON(title: title, episodes))
+            } else {
+                output.write(ListFormatter.archivedTable(title: title, episodes))
             }
             return .success
         } catch {

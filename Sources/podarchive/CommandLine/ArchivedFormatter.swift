@@ -1,0 +1,59 @@
+// What `list --archived` prints: a show as its archive holds it, episodes the feed no longer lists marked.
+import ArchiverCore
+import Foundation
+
+extension ListFormatter {
+    /// One line per archived episode: date, size, title, file; removed-upstream ones marked, with when.
+    static func archivedTable(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
+        let removed = episodes.count { $0.removedUpstream != nil }
+        var text =
+            "\(SyncFormatter.oneLine(title)): \(episodes.count) archived episode\(episodes.count == 1 ? "" : "s")"
+        text += removed > 0 ? ", \(removed) removed upstream\n" : "\n"
+        for entry in episodes {
+            let date = entry.published.map { String($0.prefix(10)) } ?? "----------"
+            let size = SyncFormatter.size(entry.size)
+            let padded = String(repeating: " ", count: max(0, 9 - size.count)) + size
+            var line = "\(date)  \(padded)  \(SyncFormatter.oneLine(entry.title ?? "(untitled)"))  [\(entry.file)]"
+            if let since = entry.removedUpstream {
+                line += "  removed upstream (not in the feed since \(since.prefix(10))"
+                line += entry.lastSeen.map { "; last seen \($0.prefix(10)))" } ?? ")"
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    /// `{"title", "episodes": [{"title", "guid", "url", "file", "size", "sha256", "published", "archived",
+    /// "removedUpstream", "lastSeen"}]}`, in index order.
+    static func archivedJSON(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
+        var out = JSONWriter()
+        out.raw("{\"title\": ")
+        out.string(title)
+        out.raw(", \"episodes\": [")
+        for (position, entry) in episodes.enumerated() {
+            out.raw(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
+            out.string(entry.title)
+            out.raw(", \"guid\": ")
+            out.string(entry.guid)
+            out.raw(", \"url\": ")
+            out.string(entry.url)
+            out.raw(", \"file\": ")
+            out.string(entry.file)
+            out.raw(", \"size\": ")
+            out.number(entry.size)
+            out.raw(", \"sha256\": ")
+            out.string(entry.sha256)
+            out.raw(", \"published\": ")
+            out.string(entry.published)
+            out.raw(", \"archived\": ")
+            out.string(entry.archived)
+            out.raw(", \"removedUpstream\": ")
+            out.string(entry.removedUpstream)
+            out.raw(", \"lastSeen\": ")
+            out.string(entry.lastSeen)
+            out.raw("}")
+        }
+        out.raw(episodes.isEmpty ? "]}\n" : "\n]}\n")
+        return out.text
+    }
+}
