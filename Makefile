@@ -5,11 +5,20 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo corpus bench bench-smoke fuzz install uninstall lint format clean
+.PHONY: all build release test demo corpus bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
-build:
+# The feed history is gzipped with the system's zlib; its header comes with zlib1g-dev on Debian and Ubuntu
+# (macOS has it in the SDK). Installed here when missing, so `make test` and `make demo` need nothing else.
+zlib:
+	@if [ "$$(uname -s)" = Linux ] && [ ! -e /usr/include/zlib.h ]; then \
+		echo "installing zlib1g-dev (zlib.h) for the feed history's gzip"; \
+		{ apt-get install -y -q zlib1g-dev || { apt-get update -q && apt-get install -y -q zlib1g-dev; }; } >/dev/null \
+			|| { echo "zlib.h is missing: install zlib1g-dev (or zlib-devel)" >&2; exit 1; }; \
+	fi
+
+build: zlib
 	$(SWIFT) build
 
 # On Linux the release build links the Swift runtime and Foundation statically: start-up takes 6-9 ms less
@@ -24,7 +33,7 @@ endif
 
 # The static Foundation archive uses mktemp(3), and the linker says so on every link ("the use of `mktemp' is
 # dangerous"); podarchive never calls it (it never calls it), so that line is left out.
-release: $(LINK_SHIM)
+release: zlib $(LINK_SHIM)
 	@bash -c 'set -o pipefail; $(SWIFT) build -c release $(RELEASE_FLAGS) 2>&1 | grep -v "the use of .mktemp. is dangerous"' 
 
 .build/link/libcurl.so:
@@ -34,7 +43,7 @@ release: $(LINK_SHIM)
 
 # Plain `swift test` (not --parallel) so XCTest prints its closing "Executed N tests" line; the suite is
 # XCTest only, so the empty Swift Testing run (which would close with "0 tests") is switched off.
-test:
+test: zlib
 	$(SWIFT) test --disable-swift-testing
 
 # Serve Fixtures/demo with python3 -m http.server on 127.0.0.1, archive it into ./demo-archive twice

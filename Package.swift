@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "CSHA256"),
         // sync_file_range(2), which Swift's Glibc module leaves out: starts writing a download to disk early.
         .target(name: "CWriteback"),
-        .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback"]),
+        // The system's zlib, for the gzip-compressed feed history (not a package: every Linux and macOS has it).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback", "CZlib"]),
         // Built without XCTest, so it ships: doubles report an unscripted call through a hook the test gives.
         .target(name: "ArchiverCoreTesting", dependencies: ["ArchiverCore"]),
         .executableTarget(

@@ -8,7 +8,7 @@ public struct ArchiveWorld {
     /// The order of feed and episode requests.
     public let logger = RequestLogger()
     /// Where everything is written.
-    public let fileSystem = FakeFileSystem()
+    public let fileSystem: FakeFileSystem
     /// Every rename.
     public let mover: SpyFileMovement
     /// Every date and origin set.
@@ -34,12 +34,15 @@ public struct ArchiveWorld {
     }
 
     /// A world whose clock is `clock`, for tests where days pass between runs.
-    /// - Parameter onUnexpected: called for each request nobody scripted (pass the test's `XCTFail`).
+    /// - Parameters:
+    ///   - fileSystem: the disk, shared with an earlier world to sync the same archive again.
+    ///   - onUnexpected: called for each request nobody scripted (pass the test's `XCTFail`).
     public init(
         feedURL: String, feed: Data, feedStatus: Int = 200, feedETag: String? = nil,
         episodes: [String: SpyDownloader.Canned], clock: @escaping @Sendable () -> Date,
-        onUnexpected: @escaping @Sendable (String) -> Void = { _ in }
+        fileSystem: FakeFileSystem = FakeFileSystem(), onUnexpected: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.fileSystem = fileSystem
         mover = SpyFileMovement(fileSystem: fileSystem)
         attributes = SpyFileAttributes(fileSystem: fileSystem)
         downloader = SpyDownloader(

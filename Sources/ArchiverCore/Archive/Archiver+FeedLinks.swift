@@ -66,4 +66,18 @@ extension Archiver {
         onEvent(.moved(from: source.displayName, to: target.displayName))
         return target
     }
+
+    /// Keeps the fetched document in the show's history when it is a new revision; the fetch's validators then
+    /// carry its digest. A history that cannot be written is reported and costs nothing else.
+    func keepHistory(_ fetch: FeedFetch, in show: FeedFolder, onEvent: @Sendable (SyncEvent) -> Void) -> FeedFetch {
+        guard case .changed(let feed, var validators) = fetch else { return fetch }
+        do {
+            validators.revision = try folders.keepRevision(
+                of: feed, previous: show.lastRevision, in: show, at: placer.clock.now())
+        } catch {
+            validators.revision = show.lastRevision
+            onEvent(.historyFailed(reason: (error as? LocalizedError)?.errorDescription ?? "\(error)"))
+        }
+        return .changed(feed, validators)
+    }
 }

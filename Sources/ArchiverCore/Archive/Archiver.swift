@@ -18,7 +18,7 @@ public struct Archiver: Sendable {
     /// One episode's download, beside the others.
     private let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
-    private let placer: EpisodePlacer
+    let placer: EpisodePlacer
     /// Sidecars and artwork (`SyncOptions.metadata`).
     private let metadata: MetadataWriter
     /// `verify`, with the same folders, fetcher and placer.
@@ -153,7 +153,8 @@ public struct Archiver: Sendable {
         do {
             let index = show.index
             let (fetch, pages) = await walkPages(
-                first, of: source, known: { index.entry(for: $0) != nil }, archived: show.archives, options: options,
+                keepHistory(first, in: show, onEvent: onEvent), of: source, known: { index.entry(for: $0) != nil },
+                archived: show.archives, options: options,
                 onEvent: onEvent)
             let home = await relocate(fetch, of: source, show: &show, in: root, options: options, onEvent: onEvent)
             var report = try await archive(
@@ -264,7 +265,7 @@ public struct Archiver: Sendable {
                     try folders.register(source, folder: known.lastPathComponent, in: root, settings: settings)
                 }
                 let fetch = try await loader.load(
-                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: options.metadata,
+                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
                     limits: options.feedLimits)
                 return (show, fetch)
             } catch {
@@ -274,7 +275,7 @@ public struct Archiver: Sendable {
             }
         }
         let fetch = try await loader.load(
-            source, ifChangedSince: nil, descriptions: options.metadata, limits: options.feedLimits)
+            source, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }

@@ -17,6 +17,8 @@ struct FeedFolder {
     var archives: Set<String> = []
     /// When the feed was last fetched in full (see `FeedValidators.fetched`).
     var lastFetched: String?
+    /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
+    var lastRevision: String?
 
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
     var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
@@ -72,7 +74,7 @@ struct FeedFolders: Sendable {
                 validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
                     ? validators : nil,
                 lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
-                lastFetched: validators?.fetched)
+                lastFetched: validators?.fetched, lastRevision: validators?.revision)
         } catch {
             lock.unlock()
             throw error

@@ -19,6 +19,9 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     public var archives: [String]?
     /// When the feed was last fetched in full (RFC 3339): the last time its episodes were seen.
     public var fetched: String?
+    /// The digest of what the feed last said of its episodes (see `FeedRevision`): a document that says the
+    /// same is no new revision of the history.
+    public var revision: String?
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {

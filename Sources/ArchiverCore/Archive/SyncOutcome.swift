@@ -132,6 +132,8 @@ public enum SyncEvent: Sendable, Equatable {
     case moved(from: String, to: String)
     /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
     case moveRefused(url: String, reason: String)
+    /// The feed's document could not be kept in the show's history; the sync goes on.
+    case historyFailed(reason: String)
 }
 
 /// The outcome of syncing one feed.

@@ -96,6 +96,8 @@ public struct Feed: Equatable, Sendable {
     public var links = FeedLinks()
     /// Where fetching the feed was redirected for good (every redirect a 301 or 308), if it was.
     public var movedTo: String?
+    /// The fetched document itself, kept for the show's history (nil for feeds built in memory).
+    public var document: Data?
 
     /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {

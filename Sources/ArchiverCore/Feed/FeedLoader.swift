@@ -65,9 +65,9 @@ public struct FeedLoader: Sendable {
             guard let data = files.contents(atPath: path) else {
                 throw FeedError.unreadableFile(path: path, reason: Self.whyUnreadable(path, files: files))
             }
-            return .changed(
-                try FeedParser.parse(data, url: source.url, descriptions: descriptions),
-                FeedValidators(etag: nil, lastModified: nil))
+            var feed = try FeedParser.parse(data, url: source.url, descriptions: descriptions)
+            feed.document = data
+            return .changed(feed, FeedValidators(etag: nil, lastModified: nil))
         case .remote(let url):
             guard
                 let (data, finalURL, newValidators, movedTo) = try await fetch(
@@ -77,6 +77,7 @@ public struct FeedLoader: Sendable {
             }
             var feed = try FeedParser.parse(data, url: finalURL, descriptions: descriptions)
             feed.movedTo = movedTo?.absoluteString
+            feed.document = data
             return .changed(feed, newValidators)
         }
     }

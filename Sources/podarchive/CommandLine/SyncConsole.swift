@@ -124,6 +124,8 @@ final class SyncConsole: @unchecked Sendable {
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .historyFailed(let reason):
+                error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
             case .moveRefused(let url, let reason):
                 guard lines else { return }
                 permanent(

@@ -1,0 +1,84 @@
+// The feed's own history: each revision of what the feed says kept gzip-compressed, the newest in full; build
+// dates and item order are no revision; show notes of a deleted episode can be found again.
+import ArchiverCore
+import ArchiverCoreTesting
+import Foundation
+import XCTest
+
+final class FeedHistoryTests: XCTestCase {
+    private let feedURL = "https://example.com/feed.xml"
+    private let history = "/archive/Show/.podarchive/history/"
+
+    private func rss(_ items: [(title: String, notes: String)], built: String = "Mon, 01 Jan 2024 00:00:00 GMT")
+        -> Data
+    {
+        var text = "<rss version=\"2.0\"><channel><title>Show</title><lastBuildDate>\(built)</lastBuildDate>"
+        for item in items {
+            text +=
+                "<item><title>\(item.title)</title><guid>\(item.title)</guid>"
+                + "<description>\(item.notes)</description>"
+                + "<enclosure url=\"https://example.com/\(item.title).mp3\" type=\"audio/mpeg\"/></item>"
+        }
+        return Data((text + "</channel></rss>").utf8)
+    }
+
+    /// Syncs `feeds` one after another, a day apart, into one archive; returns the history's files.
+    private func syncEach(_ feeds: [Data]) async throws -> (FakeFileSystem, [String]) {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let fileSystem = FakeFileSystem()
+        for feed in feeds {
+            let world = ArchiveWorld(
+                feedURL: feedURL, feed: feed,
+                episodes: ["One", "Two", "Three"].reduce(into: [:]) {
+                    $0["https://example.com/\($1).mp3"] = SpyDownloader.Canned(body: Data("audio \($1)".utf8))
+                }, clock: { clock.now }, fileSystem: fileSystem, onUnexpected: failOnUnexpected)
+            _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: URL(fileURLWithPath: "/archive"))
+            clock.advance(86_400)
+        }
+        return (
+            fileSystem, fileSystem.allFiles.filter { $0.hasPrefix(history) }.map { String($0.dropFirst(history.count)) }
+        )
+    }
+
+    func test_firstSync_keepsTheDocument_compressed_andAsCurrent() async throws {
+        let feed = rss([("One", "first notes")])
+
+        let (fileSystem, files) = try await syncEach([feed])
+
+        XCTAssertEqual(files, ["2027-01-15T08-00-00Z.xml.gz", "current.xml"])
+        XCTAssertEqual(fileSystem.file(history + "current.xml"), feed)
+        XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + "2027-01-15T08-00-00Z.xml.gz"))), feed)
+    }
+
+    func test_onlyBuildDateOrOrderChanged_isNoNewRevision_aChangedShowNoteIs() async throws {
+        let first = rss([("One", "notes"), ("Two", "notes")])
+        let reordered = rss([("Two", "notes"), ("One", "notes")], built: "Tue, 02 Jan 2024 00:00:00 GMT")
+        let renoted = rss([("Two", "better notes"), ("One", "notes")])
+
+        let (_, files) = try await syncEach([first, reordered, renoted])
+
+        XCTAssertEqual(files, ["2027-01-15T08-00-00Z.xml.gz", "2027-01-17T08-00-00Z.xml.gz", "current.xml"])
+    }
+
+    func test_showNotesOfADeletedEpisode_canBeFoundAgain() async throws {
+        let (fileSystem, files) = try await syncEach([
+            rss([("One", "the notes of One"), ("Two", "notes")]), rss([("Two", "notes")]),
+        ])
+
+        let oldest = try Gzip.decompress(XCTUnwrap(fileSystem.file(history + XCTUnwrap(files.first))))
+        XCTAssertTrue(String(decoding: oldest, as: UTF8.self).contains("the notes of One"))
+        XCTAssertFalse(
+            String(decoding: try XCTUnwrap(fileSystem.file(history + "current.xml")), as: UTF8.self).contains("One"))
+    }
+
+    func test_gzip_roundTrips_andADamagedFileIsNamedAsSuch() throws {
+        let text = Data(String(repeating: "podcast history ", count: 1000).utf8)
+        var packed = Gzip.compress(text)
+
+        XCTAssertEqual(try Gzip.decompress(packed), text)
+        XCTAssertLessThan(packed.count, text.count / 10)
+        packed[packed.count / 2] ^= 0xFF
+        XCTAssertThrowsError(try Gzip.decompress(packed)) { XCTAssertTrue($0 is Gzip.Damaged) }
+        XCTAssertThrowsError(try Gzip.decompress(packed.prefix(20))) { XCTAssertTrue($0 is Gzip.Damaged) }
+    }
+}
