@@ -22,7 +22,7 @@ public struct Archiver: Sendable {
     /// Sidecars and artwork (`SyncOptions.metadata`).
     private let metadata: MetadataWriter
     /// `verify`, with the same folders, fetcher and placer.
-    private let verifier: Verifier
+    let verifier: Verifier
 
     /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
     /// The live wiring is `Archiver.live(...)`.

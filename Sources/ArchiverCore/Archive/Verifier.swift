@@ -156,7 +156,7 @@ struct Verifier: Sendable {
     }
 
     /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
-    private func feedFolders(in directory: URL) throws -> [URL] {
+    func feedFolders(in directory: URL) throws -> [URL] {
         func isFeedFolder(_ url: URL) -> Bool {
             folders.files.fileExists(
                 atPath: url.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(

@@ -24,9 +24,9 @@ public struct FeedLimits: Sendable, Equatable {
 
 /// Loads and parses feeds through the injected fetcher and file reader.
 public struct FeedLoader: Sendable {
-    private let fetcher: any URLDataFetcher
+    let fetcher: any URLDataFetcher
     private let files: any FileReading
-    private let timer: @Sendable (TimeInterval) async throws -> Void
+    let timer: @Sendable (TimeInterval) async throws -> Void
 
     /// Loads remote feeds through `fetcher` and local ones through `files`.
     /// - Parameter timer: waits out a fetch's deadline (`FeedLimits.timeout`) and is cancelled when the fetch ends

@@ -57,3 +57,42 @@ extension ListFormatter {
         return out.text
     }
 }
+
+extension VerifyFormatter {
+    /// `N episodes asked upstream: X still online, Y only in this archive, Z without an answer`.
+    static func upstreamSummary(_ report: UpstreamReport) -> String {
+        let count = report.checks.count
+        return "\(count) episode\(count == 1 ? "" : "s") asked upstream: \(report.online) still online, "
+            + "\(report.gone.count) only in this archive, \(report.unknown) without an answer\n"
+    }
+
+    /// The `verify --upstream --json` object.
+    static func upstreamJSON(_ report: UpstreamReport, root: URL) -> String {
+        var out = JSONWriter()
+        out.raw("{\"checked\": \(report.checks.count), \"online\": \(report.online), ")
+        out.raw("\"gone\": \(report.gone.count), \"unknown\": \(report.unknown), \"episodes\": [")
+        for (position, check) in report.checks.enumerated() {
+            out.raw(position == 0 ? "\n  {\"folder\": " : ",\n  {\"folder\": ")
+            out.string(SyncFormatter.relative(check.folder, to: root))
+            out.raw(", \"file\": ")
+            out.string(check.file)
+            out.raw(", \"title\": ")
+            out.string(check.title)
+            out.raw(", \"url\": ")
+            out.string(check.url)
+            switch check.state {
+            case .online: out.raw(", \"state\": \"online\", \"reason\": null}")
+            case .gone(let reason):
+                out.raw(", \"state\": \"gone\", \"reason\": ")
+                out.string(reason)
+                out.raw("}")
+            case .unknown(let reason):
+                out.raw(", \"state\": \"unknown\", \"reason\": ")
+                out.string(reason)
+                out.raw("}")
+            }
+        }
+        out.raw(report.checks.isEmpty ? "]}\n" : "\n]}\n")
+        return out.text
+    }
+}

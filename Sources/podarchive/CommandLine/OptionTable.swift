@@ -86,18 +86,27 @@ enum OptionTable {
             name: "--verbose", value: nil, commands: ["sync"], summary: "also say what was skipped",
             help: "also say what the feed lists and which episodes were skipped, and why", excludes: ["--quiet"]),
         OptionDescriptor(
-            name: "--json", value: nil, commands: ["sync", "list", "feeds"], summary: "print JSON",
+            name: "--json", value: nil, commands: ["sync", "list", "feeds", "verify"], summary: "print JSON",
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
                 + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\"}]}",
             helpFor: [
+                "verify": "with --upstream, print one JSON object: {\"checked\", \"online\", \"gone\", \"unknown\", "
+                    + "\"episodes\": [{\"folder\", \"file\", \"title\", \"url\", \"state\", \"reason\"}]} (each "
+                    + "episode asked about; state online, gone or unknown)",
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
                     + "\"bytes\", \"newest\", \"failing\", \"gone\", \"removedUpstream\", \"lastSync\", "
                     + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"settings\"}]}",
                 "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
             ]),
+        OptionDescriptor(
+            name: "--upstream", value: nil, commands: ["verify"], summary: "which episodes exist only here",
+            help: "instead of rechecking files, ask each archived episode's origin whether it still exists (HEAD, "
+                + "or the first byte where HEAD is refused; --jobs at once, at most 4 to one host) and list those "
+                + "that exist only in this archive now (404, 410, host gone); no file is touched",
+            excludes: ["--repair"]),
         OptionDescriptor(
             name: "--archived", value: nil, commands: ["list"], summary: "what the archive holds of a show",
             help: "list what the archive holds of the show instead (its folder, or a subscription's feed URL or "

@@ -121,6 +121,9 @@ struct VerifyArguments: Equatable, Sendable {
     var directory: String?
     var repair = false
     var transfer = TransferSettings()
+    /// Ask the episodes' origins instead (`--upstream`), and print JSON (`--json`, with `--upstream`).
+    var upstream = false
+    var json = false
 }
 
 /// A command line podarchive cannot run: the message, and which command's usage to show.

@@ -9,6 +9,7 @@ import Foundation
 extension CommandLineTool {
     func verify(_ arguments: VerifyArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.directory) else { return .usage }
+        if arguments.upstream { return await verifyUpstream(arguments, root: root) }
         let output = self.output
         let errors = self.errors
         do {
@@ -35,6 +36,28 @@ extension CommandLineTool {
             }
             output.write(VerifyFormatter.summary(report) + "\n")
             return report.remaining == 0 ? .success : .episodesFailed
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// `verify --upstream`: which episodes exist only in this archive now. Exit 0 whatever the answers: link rot
+    /// upstream is no fault of the archive.
+    private func verifyUpstream(_ arguments: VerifyArguments, root: URL) async -> ExitCode {
+        let output = self.output
+        let json = arguments.json
+        do {
+            let report = try await makeArchiver().checkUpstream(
+                root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60))
+            ) { check in
+                guard !json, case .gone(let reason) = check.state else { return }
+                output.write(
+                    "only in this archive: \(SyncFormatter.relative(check.folder.appendingPathComponent(check.file), to: root)) "
+                        + "<\(check.url)>: \(reason)\n")
+            }
+            output.write(
+                json ? VerifyFormatter.upstreamJSON(report, root: root) : VerifyFormatter.upstreamSummary(report))
+            return .success
         } catch {
             return report(error)
         }

@@ -1,0 +1,80 @@
+// `verify --upstream`: which archived episodes no longer exist anywhere but here. Each origin is asked politely:
+// at most `jobs` questions at once, and at most 4 to one host, as downloads are. No file is touched.
+import Foundation
+
+/// One archived episode's origin, and what it answered.
+public struct UpstreamCheck: Sendable, Equatable {
+    /// The show's folder.
+    public var folder: URL
+    /// The archived file, as the index records it.
+    public var file: String
+    /// The title, as archived.
+    public var title: String?
+    /// Where it was downloaded from.
+    public var url: String
+    /// What that URL answered.
+    public var state: UpstreamState
+}
+
+/// The outcome of `verify --upstream`.
+public struct UpstreamReport: Sendable, Equatable {
+    /// Every episode asked about, in show and index order.
+    public var checks: [UpstreamCheck] = []
+    /// Episodes still online where they came from.
+    public var online: Int { checks.count { $0.state == .online } }
+    /// Episodes that exist only in this archive now.
+    public var gone: [UpstreamCheck] {
+        checks.filter { if case .gone = $0.state { return true } else { return false } }
+    }
+    /// Episodes whose origin gave no verdict.
+    public var unknown: Int { checks.count { if case .unknown = $0.state { return true } else { return false } } }
+}
+
+extension Archiver {
+    /// Asks the origin of every episode archived in `directory` (a show's folder, or a root holding shows)
+    /// whether it still exists, `jobs` at a time and at most 4 to one host; reports each as it is answered.
+    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; a damaged index's error.
+    public func checkUpstream(
+        _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60),
+        onCheck: @escaping @Sendable (UpstreamCheck) -> Void = { _ in }
+    ) async throws -> UpstreamReport {
+        var episodes: [(URL, ArchiveIndex.Entry)] = []
+        for folder in try verifier.feedFolders(in: directory) {
+            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
+                ArchiveIndex.fileName)
+            for entry in try folders.loadIndex(at: indexURL)?.episodes ?? [] { episodes.append((folder, entry)) }
+        }
+        let budget = DownloadBudget(total: jobs, perHost: min(4, jobs))
+        let loader = self.loader
+        var checks = [UpstreamCheck?](repeating: nil, count: episodes.count)
+        try await withThrowingTaskGroup(of: (Int, UpstreamCheck).self) { group in
+            var started = 0
+            func startNext() {
+                let position = started
+                started += 1
+                let (folder, entry) = episodes[position]
+                group.addTask {
+                    let url = URL(string: entry.url)
+                    let host = url?.host ?? ""
+                    try await budget.acquire(host: host)
+                    defer { budget.release(host: host) }
+                    var state = UpstreamState.unknown("not a URL")
+                    if let url { state = await loader.probe(url, limits: limits) }
+                    return (
+                        position,
+                        UpstreamCheck(
+                            folder: folder, file: entry.file, title: entry.title, url: entry.url, state: state)
+                    )
+                }
+            }
+            // Enough tasks to keep every slot busy; the budget holds back those over a host's share.
+            while started < min(episodes.count, max(1, jobs) * 4) { startNext() }
+            while let (position, check) = try await group.next() {
+                checks[position] = check
+                onCheck(check)
+                if started < episodes.count { startNext() }
+            }
+        }
+        return UpstreamReport(checks: checks.compactMap { $0 })
+    }
+}
