@@ -10,10 +10,10 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
     private let perHost: Int
     private var running = 0
     private var runningByHost: [String: Int] = [:]
-    /// Tasks waiting for a slot, oldest first.
-    private var slotWaiters: [(id: Int, host: String, resume: (Bool) -> Void)] = []
+    /// Tasks waiting for a slot, oldest first; each is handed its slot (or its cancellation) through a OneShot.
+    private var slotWaiters: [(id: Int, host: String, waiter: OneShot<Void>)] = []
     /// Tasks waiting for space to be given back.
-    private var spaceWaiters: [Int: (Bool) -> Void] = [:]
+    private var spaceWaiters: [Int: OneShot<Void>] = [:]
     /// Bytes each download in flight expects to write in all, and has written.
     private var claims: [Int: (needed: Int64, written: Int64)] = [:]
     private var nextID = 0
@@ -32,31 +32,25 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
     /// Waits for a slot to download from `host`; the caller gives it back with `release(host:)`.
     /// - Throws: `CancellationError` when the task is cancelled first.
     func acquire(host: String) async throws {
-        let id = lock.withLock { () -> Int in
+        let waiter = OneShot<Void>()
+        let id = lock.withLock { () -> Int? in
+            // Every waiter that fits was handed a slot when one was given back: a slot free now is one no waiter
+            // can use (its host is at its cap), so a newcomer that fits takes it.
+            if fits(host) {
+                take(host)
+                return nil
+            }
             nextID += 1
+            slotWaiters.append((nextID, host, waiter))
             return nextID
         }
-        let granted: Bool = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resume = ResumeOnce(continuation)
-                let now = lock.withLock { () -> Bool in
-                    // Every waiter that fits was handed a slot when one was given back: a slot free now is one no
-                    // waiter can use (its host is at its cap), so a newcomer that fits takes it.
-                    if fits(host) {
-                        take(host)
-                        return true
-                    }
-                    slotWaiters.append((id, host, resume.callAsFunction))
-                    return false
-                }
-                if now { resume(true) }
-                // Cancelled before the waiter was listed, so the handler found nothing to end: end it here.
-                if Task.isCancelled { dropSlotWaiter(id)?(false) }
-            }
+        guard let id else { return }
+        // Listed before the handler is installed: a cancellation, however early, finds the waiter and ends it.
+        try await withTaskCancellationHandler {
+            try await waiter.value()
         } onCancel: {
-            dropSlotWaiter(id)?(false)
+            dropSlotWaiter(id)?.deliver(.failure(CancellationError()))
         }
-        guard granted else { throw CancellationError() }
         // Granted as the task was being cancelled: give the slot back rather than keep it.
         if Task.isCancelled {
             release(host: host)
@@ -64,32 +58,32 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         }
     }
 
-    private func dropSlotWaiter(_ id: Int) -> ((Bool) -> Void)? {
+    private func dropSlotWaiter(_ id: Int) -> OneShot<Void>? {
         lock.withLock {
             guard let position = slotWaiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return slotWaiters.remove(at: position).resume
+            return slotWaiters.remove(at: position).waiter
         }
     }
 
     /// Gives back a slot taken by `acquire(host:)`, and hands it on to the oldest waiter it fits.
     func release(host: String) {
-        let woken = lock.withLock { () -> [(Bool) -> Void] in
+        let woken = lock.withLock { () -> [OneShot<Void>] in
             running -= 1
             runningByHost[host, default: 1] -= 1
-            var woken: [(Bool) -> Void] = []
+            var woken: [OneShot<Void>] = []
             var position = 0
             while position < slotWaiters.count, running < total {
                 if fits(slotWaiters[position].host) {
                     let waiter = slotWaiters.remove(at: position)
                     take(waiter.host)
-                    woken.append(waiter.resume)
+                    woken.append(waiter.waiter)
                 } else {
                     position += 1
                 }
             }
             return woken
         }
-        for resume in woken { resume(true) }
+        for waiter in woken { waiter.deliver(.success(())) }
     }
 
     /// Downloads running now, and tasks waiting for a slot (for tests and progress).
@@ -143,50 +137,29 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
 
     /// Ends a claim (the download finished or failed), waking tasks waiting for space.
     func endClaim(_ claim: Int) {
-        let woken = lock.withLock { () -> [(Bool) -> Void] in
+        let woken = lock.withLock { () -> [OneShot<Void>] in
             claims.removeValue(forKey: claim)
             defer { spaceWaiters.removeAll() }
             return Array(spaceWaiters.values)
         }
-        for resume in woken { resume(true) }
+        for waiter in woken { waiter.deliver(.success(())) }
     }
 
     /// Waits until a claim ends (or none is left); throws `CancellationError` when the task is cancelled first.
     func spaceReturned() async throws {
-        let id = lock.withLock { () -> Int in
+        let waiter = OneShot<Void>()
+        let id = lock.withLock { () -> Int? in
+            if claims.isEmpty { return nil }
             nextID += 1
+            spaceWaiters[nextID] = waiter
             return nextID
         }
-        let returned: Bool = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let resume = ResumeOnce(continuation)
-                let now = lock.withLock { () -> Bool in
-                    if claims.isEmpty { return true }
-                    spaceWaiters[id] = resume.callAsFunction
-                    return false
-                }
-                if now { resume(true) }
-                if Task.isCancelled { lock.withLock { spaceWaiters.removeValue(forKey: id) }?(false) }
-            }
+        guard let id else { return }
+        try await withTaskCancellationHandler {
+            try await waiter.value()
         } onCancel: {
-            lock.withLock { spaceWaiters.removeValue(forKey: id) }?(false)
+            lock.withLock { spaceWaiters.removeValue(forKey: id) }?.deliver(.failure(CancellationError()))
         }
-        guard returned else { throw CancellationError() }
-    }
-}
-
-/// Resumes a continuation once, whoever asks first.
-private final class ResumeOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Bool, Never>?
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
-
-    func callAsFunction(_ value: Bool) {
-        lock.withLock { () -> CheckedContinuation<Bool, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }?.resume(returning: value)
     }
 }
 
