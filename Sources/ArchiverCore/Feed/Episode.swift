@@ -49,6 +49,16 @@ public struct Episode: Equatable, Sendable {
         self.imageURL = imageURL
     }
 
+    /// Transcripts and chapters published with the episode (its artwork is `imageURL`; see `companions(besides:)`).
+    public var companions: [Companion] = []
+
+    /// Everything to keep beside the episode: its transcripts and chapters, and its artwork when it is not the
+    /// show's (`showImage`).
+    public func companions(besides showImage: String?) -> [Companion] {
+        guard let imageURL, imageURL != showImage else { return companions }
+        return companions + [Companion(kind: .artwork, url: imageURL)]
+    }
+
     /// True when an earlier item of the same document has this GUID but another enclosure: a publisher's
     /// mistake. The GUID then no longer tells the episodes apart, so this one is known by its GUID and URL.
     public var sharesGUID = false

@@ -68,10 +68,17 @@ extension XMLFeedReader {
             if isLocal("date") { return .dcDate }
         case .podcast:
             if isLocal("liveItem") { return .liveItem }
+            if isLocal("transcript") { return .podcastTranscript }
+            if isLocal("chapters") { return .podcastChapters }
         case .content:
             if isLocal("encoded") { return .contentEncoded }
         case .rdf:
             if isLocal("RDF") { return .rdf }
+        case .psc:
+            if isLocal("chapters") { return .pscChapters }
+            if isLocal("chapter") { return .pscChapter }
+        case .media:
+            if isLocal("thumbnail") { return .mediaThumbnail }
         case .other:
             break
         }
@@ -105,6 +112,8 @@ extension XMLFeedReader {
         if XMLText.equals(bytes, prefix, "dc") { return .dc }
         if XMLText.equals(bytes, prefix, "rdf") { return .rdf }
         if XMLText.equals(bytes, prefix, "content") { return .content }
+        if XMLText.equals(bytes, prefix, "psc") { return .psc }
+        if XMLText.equals(bytes, prefix, "media") { return .media }
         return .other
     }
 
@@ -117,6 +126,8 @@ extension XMLFeedReader {
         case "http://purl.org/rss/1.0/": return .rss1
         case "http://www.w3.org/1999/02/22-rdf-syntax-ns#": return .rdf
         case "http://purl.org/rss/1.0/modules/content/": return .content
+        case "http://podlove.org/simple-chapters": return .psc
+        case "http://search.yahoo.com/mrss/": return .media
         case let other where other.contains("podcastindex.org/namespace") || other.contains("podcast-namespace"):
             return .podcast
         default: return .other

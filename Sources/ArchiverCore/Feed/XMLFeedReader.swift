@@ -11,7 +11,7 @@ enum XMLFeedResult {
 
 struct XMLFeedReader {
     enum Namespace: Equatable {
-        case none, atom, itunes, podcast, dc, rdf, rss1, content, other
+        case none, atom, itunes, podcast, dc, rdf, rss1, content, psc, media, other
     }
 
     enum Kind: Equatable {
@@ -19,6 +19,7 @@ struct XMLFeedReader {
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
         case image, url, logo, icon, itunesNewFeedURL
+        case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail
     }
 
     struct Frame {
@@ -53,6 +54,9 @@ struct XMLFeedReader {
         var link: String?
         var duration: TimeInterval?
         var image: String?
+        var companions: [Companion] = []
+        /// Podlove Simple Chapters given inline: start, title, href, image.
+        var psc: [(start: String, title: String?, href: String?, image: String?)] = []
     }
 
     /// The feed's artwork, by preference: `itunes:image`, RSS `image/url`, Atom `logo`, Atom `icon`.
@@ -202,6 +206,8 @@ struct XMLFeedReader {
                 let link = resolver.resolve(href)
                 item?.link = link
             }
+        case .podcastTranscript, .podcastChapters, .pscChapter, .mediaThumbnail:
+            if item != nil { takeCompanion(kind, parsedAttributes) }
         case .atomLink where parent == .channel || parent == .atomFeed:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
             switch value(of: "rel", in: parsedAttributes)?.lowercased() {
@@ -308,27 +314,18 @@ struct XMLFeedReader {
             return
         }
         let title = built.title ?? built.itunesTitle
-        episodes.append(
-            Episode(
-                title: title, guid: built.guid, url: url, mimeType: built.mimeType, length: built.length,
-                published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
-                episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber,
-                description: built.description ?? built.summary ?? built.content, link: built.link,
-                duration: built.duration, imageURL: built.image))
-    }
-
-    private mutating func takeEnclosure(_ attributes: [XMLAttributeRange], urlAttribute: StaticString) {
-        guard let raw = value(of: urlAttribute, in: attributes),
-            !raw.isEmpty
-        else { return }
-        let url = resolver.resolve(raw)
-        item?.url = url
-        let type = value(of: "type", in: attributes)
-        item?.mimeType = type?.isEmpty == false ? type : nil
-        if let length = value(of: "length", in: attributes).flatMap({ Int64($0) }),
-            length > 0
-        {
-            item?.length = length
+        var episode = Episode(
+            title: title, guid: built.guid, url: url, mimeType: built.mimeType, length: built.length,
+            published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
+            episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber,
+            description: built.description ?? built.summary ?? built.content, link: built.link,
+            duration: built.duration, imageURL: built.image)
+        episode.companions = built.companions
+        if !built.psc.isEmpty, !built.companions.contains(where: { $0.kind == .chapters }) {
+            episode.companions.append(
+                Companion(
+                    kind: .chapters, type: "application/json+chapters", content: Companion.jsonChapters(built.psc)))
         }
+        episodes.append(episode)
     }
 }

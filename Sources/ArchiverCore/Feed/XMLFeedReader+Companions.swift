@@ -1,0 +1,50 @@
+// What an item publishes besides its enclosure: the enclosure itself, transcripts, chapters (by URL, or Podlove
+// Simple Chapters inline) and a Media RSS thumbnail as the episode's artwork when it has no other.
+import Foundation
+
+extension XMLFeedReader {
+    mutating func takeEnclosure(_ attributes: [XMLAttributeRange], urlAttribute: StaticString) {
+        guard let raw = value(of: urlAttribute, in: attributes),
+            !raw.isEmpty
+        else { return }
+        let url = resolver.resolve(raw)
+        item?.url = url
+        let type = value(of: "type", in: attributes)
+        item?.mimeType = type?.isEmpty == false ? type : nil
+        if let length = value(of: "length", in: attributes).flatMap({ Int64($0) }),
+            length > 0
+        {
+            item?.length = length
+        }
+    }
+
+    /// Takes a transcript, a chapters document, one inline chapter, or a thumbnail of the item being read.
+    mutating func takeCompanion(_ kind: Kind, _ attributes: [XMLAttributeRange]) {
+        func attribute(_ name: StaticString) -> String? {
+            value(of: name, in: attributes).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard var built = item else { return }
+        switch kind {
+        case .podcastTranscript, .podcastChapters:
+            guard let raw = attribute("url") else { return }
+            let url = resolver.resolve(raw)
+            guard !built.companions.contains(where: { $0.url == url }) else { return }
+            let transcript = kind == .podcastTranscript
+            built.companions.append(
+                Companion(
+                    kind: transcript ? .transcript : .chapters, url: url, type: attribute("type"),
+                    language: transcript ? attribute("language") : nil, rel: transcript ? attribute("rel") : nil))
+        case .pscChapter:
+            guard let start = attribute("start") else { return }
+            let href = attribute("href").map { resolver.resolve($0) }
+            let image = attribute("image").map { resolver.resolve($0) }
+            built.psc.append((start, attribute("title"), href, image))
+        case .mediaThumbnail:
+            guard built.image == nil, let raw = attribute("url") else { return }
+            built.image = resolver.resolve(raw)
+        default:
+            return
+        }
+        item = built
+    }
+}
