@@ -30,8 +30,13 @@ extension IndexReader {
             position += 1
             return
         }
+        // A key given twice is valid JSON whose meaning readers disagree on (the first, or the last?): this reader
+        // gives up and JSONDecoder's verdict stands. An object of the index has a dozen keys at most.
+        var keys: [String] = []
         while true {
             let key = try string()
+            guard !keys.contains(key) else { throw Unexpected() }
+            keys.append(key)
             try expect(UInt8(ascii: ":"))
             try member(&self, key)
             switch peek() {
