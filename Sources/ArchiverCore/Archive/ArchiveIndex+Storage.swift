@@ -40,6 +40,27 @@ extension ArchiveIndex {
                 out.raw(", \"replacedBy\": ")
                 out.string(replacedBy)
             }
+            if let companions = entry.companions, !companions.isEmpty {
+                out.raw(", \"companions\": [")
+                for (number, companion) in companions.enumerated() {
+                    out.raw(number == 0 ? "{\"kind\": " : ", {\"kind\": ")
+                    out.string(companion.kind)
+                    out.raw(", \"file\": ")
+                    out.string(companion.file)
+                    out.raw(", \"url\": ")
+                    out.string(companion.url)
+                    out.raw(", \"type\": ")
+                    out.string(companion.type)
+                    out.raw(", \"language\": ")
+                    out.string(companion.language)
+                    out.raw(", \"size\": ")
+                    out.number(companion.size)
+                    out.raw(", \"sha256\": ")
+                    out.string(companion.sha256)
+                    out.raw("}")
+                }
+                out.raw("]")
+            }
             if let removed = entry.removedUpstream {
                 out.raw(", \"removedUpstream\": ")
                 out.string(removed)
@@ -98,6 +119,12 @@ extension ArchiveIndex {
     public func unsafeFile() -> String? {
         for entry in episodes where !Self.isInside(entry.file) {
             return "the file \"\(entry.file)\" of \"\(entry.title ?? entry.key)\" is not a name inside the folder"
+        }
+        for entry in episodes {
+            for companion in entry.companions ?? [] where !Self.isInside(companion.file) {
+                return "the file \"\(companion.file)\" kept with \"\(entry.title ?? entry.key)\" is not a name inside "
+                    + "the folder"
+            }
         }
         return nil
     }

@@ -5,6 +5,37 @@
 // atomically (and fsynced) after every episode, so a crash loses at most the episode in flight.
 import Foundation
 
+/// A transcript, chapters document or episode artwork kept beside an archived episode.
+public struct CompanionFile: Codable, Equatable, Sendable {
+    /// `transcript`, `chapters` or `artwork`.
+    public var kind: String
+    /// Its path inside the feed folder (`Season 1/Pilot.en.srt`).
+    public var file: String
+    /// Where it was downloaded from; nil for chapters the feed gave inline.
+    public var url: String?
+    /// The type the feed declared.
+    public var type: String?
+    /// A transcript's language, as declared.
+    public var language: String?
+    /// Its size in bytes.
+    public var size: Int64
+    /// SHA-256 of the file, hex.
+    public var sha256: String
+
+    /// A companion as sync records it.
+    public init(
+        kind: String, file: String, url: String?, type: String?, language: String?, size: Int64, sha256: String
+    ) {
+        self.kind = kind
+        self.file = file
+        self.url = url
+        self.type = type
+        self.language = language
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
 /// The archive index of one feed folder.
 public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// One archived episode.
@@ -36,6 +67,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// The last sync that saw the episode in the feed, when it has since been removed upstream (nil when
         /// that sync's time is not known: one before podarchive recorded it).
         public var lastSeen: String?
+        /// The transcripts, chapters and artwork kept beside the episode's file.
+        public var companions: [CompanionFile]?
 
         /// An entry as sync records it; `key` is the episode's `identity`.
         public init(
@@ -246,6 +279,16 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         }
     }
 
+    /// Records `companion` with the episode whose key is `key` (replacing one of the same file).
+    mutating func recordCompanion(_ companion: CompanionFile, forKey key: String) {
+        guard let position = episodes.firstIndex(where: { $0.key == key }) else { return }
+        var list = episodes[position].companions ?? []
+        list.removeAll { $0.file == companion.file }
+        list.append(companion)
+        episodes[position].companions = list
+        files.insert(companion.file)
+    }
+
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).
     public mutating func markReplaced(_ file: String, by newer: String) {
         guard let position = episodes.firstIndex(where: { $0.file == file }) else { return }
@@ -282,6 +325,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             moreByURLKey[urlKey, default: []].append(position)
         }
         files.insert(entry.file)
+        for companion in entry.companions ?? [] { files.insert(companion.file) }
     }
 
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {

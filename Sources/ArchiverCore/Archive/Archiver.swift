@@ -248,6 +248,7 @@ public struct Archiver: Sendable {
             }
             if let stop { throw stop }
         }
+        try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
     }
 

@@ -7,9 +7,10 @@ import Foundation
 
 /// The checks a finished download must pass before it is renamed into place.
 enum DownloadCheck {
-    static func failure(of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil)
-        -> EpisodeFailure?
-    {
+    /// - Parameter htmlAllowed: an HTML body is what was promised (a transcript of type `text/html`).
+    static func failure(
+        of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil, htmlAllowed: Bool = false
+    ) -> EpisodeFailure? {
         if let http = result.response as? HTTPURLResponse {
             guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
             // A body that ends when the connection closes (no Content-Length, not chunked) cannot tell a cut from
@@ -28,7 +29,7 @@ enum DownloadCheck {
                 return .lengthMismatch(
                     expected: expected + result.fileSize - result.bytesWritten, received: result.fileSize)
             }
-            if let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
+            if !htmlAllowed, let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
                 type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
             {
                 return .htmlPage
@@ -38,7 +39,7 @@ enum DownloadCheck {
             return .lengthMismatch(expected: expectedSize, received: result.fileSize)
         }
         if result.fileSize == 0 { return .emptyBody }
-        return looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
+        return !htmlAllowed && looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
     }
 
     /// True when the body starts (after a BOM and white space) like an HTML document.

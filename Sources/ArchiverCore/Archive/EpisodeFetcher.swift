@@ -161,7 +161,8 @@ struct EpisodeFetcher: Sendable {
         guard let http = result.response as? HTTPURLResponse else { return result }
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
-            of: result, expectedSize: (announced.record ?? record)?.expectedSize, feedLength: episode.length)
+            of: result, expectedSize: (announced.record ?? record)?.expectedSize, feedLength: episode.length,
+            htmlAllowed: episode.mimeType?.lowercased().hasPrefix("text/html") == true)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected {
                 folders.discard(partial)

@@ -68,6 +68,7 @@ struct IndexReader {
         var replacedBy: String?
         var removedUpstream: String?
         var lastSeen: String?
+        var companions: [CompanionFile]?
         try object { reader, name in
             switch name {
             case "key": key = try reader.string()
@@ -82,6 +83,7 @@ struct IndexReader {
             case "replacedBy": replacedBy = try reader.optionalString()
             case "removedUpstream": removedUpstream = try reader.optionalString()
             case "lastSeen": lastSeen = try reader.optionalString()
+            case "companions": companions = try reader.nullOr { try $0.array { try $0.companion() } }
             default: try reader.skipValue()
             }
         }
@@ -92,7 +94,33 @@ struct IndexReader {
         entry.replacedBy = replacedBy
         entry.removedUpstream = removedUpstream
         entry.lastSeen = lastSeen
+        entry.companions = companions
         return entry
+    }
+
+    private mutating func companion() throws -> CompanionFile {
+        var kind: String?
+        var file: String?
+        var url: String?
+        var type: String?
+        var language: String?
+        var size: Int64?
+        var sha256: String?
+        try object { reader, name in
+            switch name {
+            case "kind": kind = try reader.string()
+            case "file": file = try reader.string()
+            case "url": url = try reader.optionalString()
+            case "type": type = try reader.optionalString()
+            case "language": language = try reader.optionalString()
+            case "size": size = try reader.integer()
+            case "sha256": sha256 = try reader.string()
+            default: try reader.skipValue()
+            }
+        }
+        guard let kind, let file, let size, let sha256 else { throw Unexpected() }
+        return CompanionFile(
+            kind: kind, file: file, url: url, type: type, language: language, size: size, sha256: sha256)
     }
 
     private mutating func failure() throws -> ArchiveIndex.Failure {

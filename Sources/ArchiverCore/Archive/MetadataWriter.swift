@@ -40,6 +40,8 @@ struct MetadataWriter: Sendable {
         var size: Int64
         var sha256: String?
         var archived: String
+        /// Transcripts, chapters and artwork kept beside the file (absent when none).
+        var companions: [CompanionFile]?
     }
 
     /// Writes the sidecar of `entry` (the episode as the feed describes it now), dated like the episode.
@@ -51,7 +53,7 @@ struct MetadataWriter: Sendable {
             duration: episode.duration, episode: episode.episodeNumber, season: episode.seasonNumber,
             type: episode.mimeType, feed: Sidecar.FeedInfo(title: show.title, url: show.index.feed),
             file: (entry.file as NSString).lastPathComponent, size: entry.size, sha256: entry.sha256,
-            archived: entry.archived)
+            archived: entry.archived, companions: entry.companions.flatMap { $0.isEmpty ? nil : $0 })
         let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
         do {
             try folders.writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)

@@ -14,16 +14,20 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     public var since: String?
     /// Only episodes whose title matches this regular expression (`--match`).
     public var match: String?
+    /// Transcripts, chapters and episode artwork (`--no-companions` turns them off).
+    public var companions: Bool?
 
     /// Settings; nil leaves one unset.
     public init(
-        name: String? = nil, metadata: Bool? = nil, limit: Int? = nil, since: String? = nil, match: String? = nil
+        name: String? = nil, metadata: Bool? = nil, limit: Int? = nil, since: String? = nil, match: String? = nil,
+        companions: Bool? = nil
     ) {
         self.name = name
         self.metadata = metadata
         self.limit = limit
         self.since = since
         self.match = match
+        self.companions = companions
     }
 
     /// True when nothing is set.
@@ -33,7 +37,7 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     public func overlaid(by newer: ShowSettings) -> ShowSettings {
         ShowSettings(
             name: newer.name ?? name, metadata: newer.metadata ?? metadata, limit: newer.limit ?? limit,
-            since: newer.since ?? since, match: newer.match ?? match)
+            since: newer.since ?? since, match: newer.match ?? match, companions: newer.companions ?? companions)
     }
 
 }

@@ -24,6 +24,8 @@ public struct SyncOptions: Sendable, Equatable {
     /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
     /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
+    /// Keep the transcripts and chapters published with each episode (and, with `metadata`, its artwork).
+    public var companions = true
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
     public var saveSettings: ShowSettings?
 
@@ -56,6 +58,7 @@ public struct SyncOptions: Sendable, Equatable {
             }
         }
         if let metadata = settings.metadata { options.metadata = metadata }
+        if let companions = settings.companions { options.companions = companions }
         if let limit = settings.limit {
             guard limit >= 1 else {
                 throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")

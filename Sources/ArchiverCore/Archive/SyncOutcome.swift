@@ -134,6 +134,10 @@ public enum SyncEvent: Sendable, Equatable {
     case moveRefused(url: String, reason: String)
     /// The feed's document could not be kept in the show's history; the sync goes on.
     case historyFailed(reason: String)
+    /// A transcript, chapters document or artwork was kept beside its episode.
+    case companion(file: URL)
+    /// One could not be fetched or kept; the episode is not affected, and it is tried again next run.
+    case companionFailed(episode: Episode, url: String, EpisodeFailure)
 }
 
 /// The outcome of syncing one feed.

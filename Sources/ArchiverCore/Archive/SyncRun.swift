@@ -20,6 +20,8 @@ struct SyncRun {
     private let loadedIndex: ArchiveIndex
     private var failuresSaved: Date
     private var unsavedFailures = false
+    /// Companions that could not be kept: the next run fetches the feed in full to try them again.
+    private var companionsFailed = 0
 
     init(
         show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, placer: EpisodePlacer,
@@ -129,6 +131,21 @@ struct SyncRun {
         }
     }
 
+    /// Keeps the transcripts, chapters and artwork of the archived episodes that the folder lacks (see
+    /// `CompanionKeeper`), when the feed was read.
+    mutating func keepCompanions(_ fetch: FeedFetch) async throws {
+        guard options.companions, case .changed(let feed, _) = fetch else { return }
+        let keeper = CompanionKeeper(fetcher: metadata.fetcher, mover: placer.mover, folders: folders)
+        let (failed, updated) = try await keeper.keep(feed, in: &show, options: options, onEvent: onEvent)
+        companionsFailed += failed
+        // Sidecars name what is kept beside their file: those of episodes that gained some are written again.
+        guard options.metadata else { return }
+        for entry in show.index.episodes where updated.contains(entry.key) {
+            guard let episode = described[entry.key] else { continue }
+            try metadata.writeSidecar(for: episode, entry: entry, in: show)
+        }
+    }
+
     /// Saves what is left to save: failures not yet saved, an index that changed with nothing to do, and the
     /// feed's validators. Only a completed run earns the right to skip the feed next time it is unchanged.
     func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
@@ -140,7 +157,8 @@ struct SyncRun {
         }
         if case .changed(_, var validators) = fetch {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`).
-            validators.incomplete = validators.incomplete == true || report.artworkFailure != nil || leftOut > 0
+            validators.incomplete =
+                validators.incomplete == true || report.artworkFailure != nil || leftOut > 0 || companionsFailed > 0
             validators.sidecars = options.metadata
             validators.fetched = FeedDate.iso8601(placer.clock.now())
             try folders.saveRecord(validators, to: show.validatorsURL)

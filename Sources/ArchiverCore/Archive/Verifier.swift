@@ -92,6 +92,19 @@ struct Verifier: Sendable {
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             for entry in show.index.episodes {
                 report.files += 1
+                // Its transcripts, chapters and artwork too; a damaged one is listed (the next sync cannot tell, so
+                // it is not yet fetched again by --repair: see the README).
+                for companion in entry.companions ?? [] {
+                    report.files += 1
+                    if let problem = check(
+                        file: companion.file, size: companion.size, sha256: companion.sha256, in: folder,
+                        present: present)
+                    {
+                        report.problems.append(problem)
+                        report.unrecoverable.append(problem)
+                        onEvent(.problem(problem))
+                    }
+                }
                 guard var problem = check(entry, in: folder, present: present) else { continue }
                 problem.replacedBy = entry.replacedBy
                 report.problems.append(problem)
@@ -141,16 +154,23 @@ struct Verifier: Sendable {
     }
 
     private func check(_ entry: ArchiveIndex.Entry, in folder: URL, present: Set<String>) -> VerifyProblem? {
-        let path = folder.appendingPathComponent(entry.file).path
-        guard present.contains(entry.file), let digest = try? hasher.sha256(ofFileAtPath: path) else {
-            return VerifyProblem(folder: folder, file: entry.file, kind: .missing)
+        check(file: entry.file, size: entry.size, sha256: entry.sha256, in: folder, present: present)
+    }
+
+    private func check(file: String, size: Int64, sha256: String?, in folder: URL, present: Set<String>)
+        -> VerifyProblem?
+    {
+        let path = folder.appendingPathComponent(file).path
+        guard present.contains(file) || folders.files.fileExists(atPath: path),
+            let digest = try? hasher.sha256(ofFileAtPath: path)
+        else {
+            return VerifyProblem(folder: folder, file: file, kind: .missing)
         }
-        if digest.size != entry.size {
-            return VerifyProblem(
-                folder: folder, file: entry.file, kind: .resized(actual: digest.size, recorded: entry.size))
+        if digest.size != size {
+            return VerifyProblem(folder: folder, file: file, kind: .resized(actual: digest.size, recorded: size))
         }
-        if let recorded = entry.sha256, recorded != digest.digest {
-            return VerifyProblem(folder: folder, file: entry.file, kind: .changed)
+        if let sha256, sha256 != digest.digest {
+            return VerifyProblem(folder: folder, file: file, kind: .changed)
         }
         return nil
     }

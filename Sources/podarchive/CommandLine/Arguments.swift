@@ -146,9 +146,12 @@ enum Arguments {
         var metadata: Bool?
         if parsed.flags.contains("--metadata") { metadata = true }
         if parsed.flags.contains("--no-metadata") { metadata = false }
+        var companions: Bool?
+        if parsed.flags.contains("--companions") { companions = true }
+        if parsed.flags.contains("--no-companions") { companions = false }
         return ShowSettings(
             name: parsed.values["--name"], metadata: metadata, limit: filter.limit, since: parsed.values["--since"],
-            match: filter.match)
+            match: filter.match, companions: companions)
     }
 
     /// A whole number from 1 to 64 given as `option`, else `fallback`.

@@ -63,6 +63,14 @@ enum OptionTable {
                 + "duration, numbers, size, SHA-256) and the feed's artwork to cover.<ext> once; files archived "
                 + "earlier get theirs on the next run", excludes: ["--no-metadata"]),
         OptionDescriptor(
+            name: "--no-companions", value: nil, commands: ["sync", "add"], summary: "no transcripts or chapters",
+            help: "keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; "
+                + "--companions turns them back on)", excludes: ["--companions"]),
+        OptionDescriptor(
+            name: "--companions", value: nil, commands: ["sync", "add"], summary: "transcripts and chapters (default)",
+            help: "keep each episode's transcripts and chapters beside it, and with --metadata its artwork "
+                + "(the default; turns a saved --no-companions off)", excludes: ["--no-companions"]),
+        OptionDescriptor(
             name: "--no-metadata", value: nil, commands: ["sync", "add"], summary: "no sidecars or artwork",
             help: "write no sidecars or artwork (turns a saved --metadata off)", excludes: ["--metadata"]),
         OptionDescriptor(

@@ -124,6 +124,14 @@ final class SyncConsole: @unchecked Sendable {
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .companion(let file):
+                guard lines else { return }
+                permanent("kept \(SyncFormatter.relative(file, to: root))")
+            case .companionFailed(let episode, let url, let failure):
+                guard lines else { return }
+                permanent(
+                    "not kept: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
+                        + "\(failure.reason); tried again next run")
             case .historyFailed(let reason):
                 error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
             case .moveRefused(let url, let reason):

@@ -1,0 +1,144 @@
+// What comes with an episode, kept beside it: after the episodes of a sync are in place, each archived episode's
+// transcripts, chapters and (with --metadata) artwork that the folder lacks are fetched through the episode path
+// (a hidden file, the same checks, retries and resume, at most 20 MB), renamed beside the episode's file (never
+// over another), dated like it, and recorded in the index with their SHA-256. A companion that fails is
+// reported and tried again next run; it never fails its episode or the run.
+import Foundation
+
+/// Fetches and places the companions of archived episodes.
+struct CompanionKeeper: Sendable {
+    let fetcher: EpisodeFetcher
+    let mover: any FileMovement
+    let folders: FeedFolders
+
+    /// The most a companion may be: a transcript or an image, never an episode's worth.
+    static let maximumBytes: Int64 = 20 << 20
+
+    /// One companion to keep: for which episode, and under which name.
+    private struct Wanted: Sendable {
+        var episode: Episode
+        var key: String
+        var companion: Companion
+        var name: String
+    }
+
+    /// Keeps the companions `feed` lists for the episodes `show`'s index holds that the folder lacks.
+    /// - Returns: how many could not be kept (tried again next run), and the index keys of the episodes that
+    ///   gained some (their sidecars name them).
+    /// - Throws: `ArchiveError` when the archive cannot be written (a full disk stops the run).
+    func keep(
+        _ feed: Feed, in show: inout FeedFolder, options: SyncOptions, onEvent: @Sendable (SyncEvent) -> Void
+    ) async throws -> (failed: Int, updated: Set<String>) {
+        let wanted = self.wanted(feed, in: show, options: options)
+        guard !wanted.isEmpty else { return (0, []) }
+        var updated = Set<String>()
+        let paths = show.paths
+        var failed = 0
+        var recorded = false
+        try await withThrowingTaskGroup(of: (Int, Result<EpisodeFetcher.Fetched, Error>?).self) { group in
+            var started = 0
+            func startNext() {
+                let position = started
+                started += 1
+                let item = wanted[position]
+                group.addTask {
+                    guard let url = item.companion.url else { return (position, nil) }
+                    let pseudo = Episode(title: item.name, guid: nil, url: url, mimeType: item.companion.type)
+                    return (position, await Result { try await fetcher.fetch(pseudo, in: paths, options: options) })
+                }
+            }
+            while started < min(max(1, options.jobs), wanted.count) { startNext() }
+            while let (position, outcome) = try await group.next() {
+                if started < wanted.count { startNext() }
+                let item = wanted[position]
+                do {
+                    let file = try place(item, outcome, in: &show)
+                    recorded = true
+                    updated.insert(item.key)
+                    onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
+                } catch let failure as EpisodeFailure {
+                    failed += 1
+                    onEvent(.companionFailed(episode: item.episode, url: item.companion.url ?? item.name, failure))
+                }
+            }
+        }
+        if recorded { try folders.save(show.index, to: show.indexURL) }
+        return (failed, updated)
+    }
+
+    /// The companions to fetch: each one the feed lists for an archived episode (artwork only with metadata) whose
+    /// file the index does not record or the folder no longer has; a name listed twice, once.
+    private func wanted(_ feed: Feed, in show: FeedFolder, options: SyncOptions) -> [Wanted] {
+        var wanted: [Wanted] = []
+        var names = Set<String>()
+        for episode in feed.episodes where !episode.companions.isEmpty || episode.imageURL != nil {
+            guard let entry = show.index.entry(for: episode) else { continue }
+            let recorded = Set((entry.companions ?? []).map(\.file))
+            for companion in episode.companions(besides: feed.imageURL)
+            where companion.kind != .artwork || options.metadata {
+                let name = companion.fileName(beside: entry.file)
+                guard names.insert(name.lowercased()).inserted else { continue }
+                if recorded.contains(name),
+                    folders.files.fileExists(atPath: show.folder.appendingPathComponent(name).path)
+                {
+                    continue
+                }
+                wanted.append(Wanted(episode: episode, key: entry.key, companion: companion, name: name))
+            }
+        }
+        return wanted
+    }
+
+    /// Puts one fetched (or inline) companion in place and records it.
+    private func place(
+        _ item: Wanted, _ outcome: Result<EpisodeFetcher.Fetched, Error>?, in show: inout FeedFolder
+    ) throws -> CompanionFile {
+        let destination = show.folder.appendingPathComponent(item.name, isDirectory: false)
+        let (size, digest): (Int64, String)
+        switch outcome {
+        case nil:
+            // Chapters the feed gave inline: written as they are.
+            let content = item.companion.content ?? Data()
+            if folders.files.fileExists(atPath: destination.path),
+                folders.files.contents(atPath: destination.path) != content
+            {
+                throw EpisodeFailure.storage("\(item.name) exists already and is another file")
+            }
+            do {
+                try folders.writer.writeAtomically(content, to: destination, durable: false)
+            } catch {
+                throw ArchiveError.storage(error, path: destination.path)
+            }
+            (size, digest) = (Int64(content.count), SHA256.hex(content))
+        case .some(.failure(let error)):
+            throw error
+        case .some(.success(.placed)):
+            throw EpisodeFailure.storage("an earlier run left a download record for another file")
+        case .some(.success(.downloaded(let result))):
+            let partial = show.partial(item.companion.url ?? item.name)
+            guard result.fileSize <= Self.maximumBytes else {
+                folders.discard(partial)
+                throw EpisodeFailure.storage(
+                    "it is \(result.fileSize) bytes, more than the \(Self.maximumBytes >> 20) MB a companion may be")
+            }
+            do {
+                try mover.moveItem(at: partial.body, to: destination)
+            } catch {
+                folders.discard(partial)
+                if folders.files.fileExists(atPath: destination.path) {
+                    throw EpisodeFailure.storage("\(item.name) exists already and is another file")
+                }
+                throw ArchiveError.storage(error, path: destination.path)
+            }
+            folders.forget(partial)
+            folders.setOrigin(of: destination, to: item.companion.url ?? "")
+            (size, digest) = (result.fileSize, result.sha256)
+        }
+        folders.setDates(of: destination, to: item.episode.published)
+        let file = CompanionFile(
+            kind: item.companion.kind.rawValue, file: item.name, url: item.companion.url, type: item.companion.type,
+            language: item.companion.language, size: size, sha256: digest)
+        show.index.recordCompanion(file, forKey: item.key)
+        return file
+    }
+}

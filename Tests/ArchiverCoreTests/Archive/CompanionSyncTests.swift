@@ -1,0 +1,138 @@
+// Transcripts, chapters and episode artwork kept beside the episodes, on loopback: fetched through the episode
+// path, named after the episode's file, recorded and rechecked; one that fails never fails its episode.
+import ArchiverCore
+import ArchiverCoreTesting
+import Foundation
+import TestSupport
+import XCTest
+
+final class CompanionSyncTests: LoopbackArchiveTestCase {
+    private func serveShow(extraItems: String = "", transcripts: String) {
+        let xml = """
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+                 xmlns:podcast="https://podcastindex.org/namespace/1.0" xmlns:psc="http://podlove.org/simple-chapters">
+            <channel><title>Talk Show</title><itunes:image href="/cover.jpg"/>
+            <item><title>Pilot</title><guid>p1</guid><pubDate>Fri, 10 Jan 2025 13:00:00 GMT</pubDate>
+              <enclosure url="/pilot.mp3" type="audio/mpeg"/><itunes:image href="/pilot.png"/>
+              \(transcripts)
+              <psc:chapters><psc:chapter start="0" title="Hello"/><psc:chapter start="1:00" title="Bye"/></psc:chapters>
+            </item>\(extraItems)
+            </channel></rss>
+            """
+        server.route("/feed.xml", .ok(xml, type: "application/rss+xml"))
+        server.route("/pilot.mp3", .ok(Data("pilot audio".utf8)))
+        server.route("/pilot.png", .ok(Data("PNG art".utf8), type: "image/png"))
+        server.route("/cover.jpg", .ok(Data("cover".utf8), type: "image/jpeg"))
+    }
+
+    private func sync(_ options: SyncOptions = SyncOptions(), events: EventLog? = nil) async throws -> SyncReport {
+        try await archiver().sync(
+            .remote(server.url("/feed.xml")), into: folder.url, options: options, onEvent: { events?.append($0) })
+    }
+
+    func test_transcriptsChaptersAndArtwork_areKeptBesideTheEpisode_recordedAndDated() async throws {
+        serveShow(
+            transcripts: """
+                <podcast:transcript url="/pilot.srt" type="application/srt" language="en"/>
+                <podcast:transcript url="/pilot.vtt" type="text/vtt" language="de"/>
+                <podcast:transcript url="/pilot.html" type="text/html"/>
+                """)
+        server.route("/pilot.srt", .ok("1\n00:00:00,000 --> 00:00:01,000\nHello\n", type: "application/x-subrip"))
+        server.route("/pilot.vtt", .ok("WEBVTT\n\n00:00.000 --> 00:01.000\nHallo\n", type: "text/vtt"))
+        server.route("/pilot.html", .ok("<html><body><p>Hello</p></body></html>", type: "text/html"))
+        var options = SyncOptions()
+        options.metadata = true
+
+        let report = try await sync(options)
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Pilot.mp3"])
+        XCTAssertEqual(
+            folder.visibleFiles(),
+            [
+                "Talk Show/Pilot.chapters.json", "Talk Show/Pilot.de.vtt", "Talk Show/Pilot.en.srt",
+                "Talk Show/Pilot.info.json", "Talk Show/Pilot.mp3", "Talk Show/Pilot.png",
+                "Talk Show/Pilot.transcript.html", "Talk Show/cover.jpg",
+            ])
+        let srt = folder.url.appendingPathComponent("Talk Show/Pilot.en.srt")
+        let date = try FileManager.default.attributesOfItem(atPath: srt.path)[.modificationDate] as? Date
+        XCTAssertEqual(date, FeedDate.parseRFC822("Fri, 10 Jan 2025 13:00:00 GMT"), "dated like its episode")
+        let index = try ArchiveIndex.decode(
+            Data(contentsOf: folder.url.appendingPathComponent("Talk Show/.podarchive/index.json")))
+        let kept = try XCTUnwrap(index.episodes.first?.companions)
+        XCTAssertEqual(
+            kept.map(\.file).sorted(),
+            [
+                "Pilot.chapters.json", "Pilot.de.vtt", "Pilot.en.srt", "Pilot.png", "Pilot.transcript.html",
+            ])
+        XCTAssertEqual(
+            kept.first { $0.file == "Pilot.en.srt" }?.sha256,
+            SHA256.hex(Data("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8)))
+        let sidecar =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.url.appendingPathComponent("Talk Show/Pilot.info.json")))
+            as? [String: Any]
+        let listed = (sidecar?["companions"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
+        XCTAssertEqual(listed?.sorted(), kept.map(\.file).sorted(), "the sidecar lists them")
+    }
+
+    func test_failingCompanions_areReported_theEpisodeIsArchived_andTheyAreTriedAgain() async throws {
+        serveShow(
+            transcripts: """
+                <podcast:transcript url="/missing.srt" type="application/srt" language="en"/>
+                <podcast:transcript url="/error-page.srt" type="application/srt" language="fr"/>
+                <podcast:transcript url="/huge.txt" type="text/plain"/>
+                <podcast:transcript url="ftp://127.0.0.1/pilot.vtt" type="text/vtt" language="de"/>
+                """)
+        server.route("/missing.srt", .status(404))
+        server.route("/error-page.srt", .ok("<html><body>Log in</body></html>", type: "text/html"))
+        server.route("/huge.txt", .ok(Data(repeating: 0x41, count: 21 << 20), type: "text/plain"))
+        let events = EventLog()
+
+        let report = try await sync(events: events)
+        server.route("/missing.srt", .ok("1\n00:00:00,000 --> 00:00:01,000\nBack\n", type: "application/srt"))
+        let again = try await sync()
+
+        XCTAssertEqual(report.archived.map(\.lastPathComponent), ["Pilot.mp3"])
+        XCTAssertTrue(report.failed.isEmpty, "a companion never fails its episode")
+        let failures = events.all.compactMap { event -> String? in
+            if case .companionFailed(_, let url, let failure) = event { return "\(url): \(failure.reason)" }
+            return nil
+        }
+        XCTAssertEqual(failures.count, 4, "\(failures)")
+        XCTAssertTrue(failures.contains { $0.hasSuffix("/missing.srt: server answered HTTP 404") }, "\(failures)")
+        XCTAssertTrue(
+            failures.contains { $0.hasSuffix("/error-page.srt: server sent an HTML page instead of media") },
+            "\(failures)")
+        XCTAssertTrue(failures.contains { $0.contains("/huge.txt: it is 22020096 bytes, more than the 20 MB") })
+        XCTAssertTrue(failures.contains { $0.hasPrefix("ftp://127.0.0.1/pilot.vtt: ftp: URLs are not downloaded") })
+        XCTAssertTrue(again.archived.isEmpty)
+        XCTAssertTrue(folder.visibleFiles().contains("Talk Show/Pilot.en.srt"), "tried again and kept")
+        XCTAssertFalse(folder.visibleFiles().contains { $0.contains("huge") || $0.contains("Pilot.transcript.txt") })
+        XCTAssertEqual(folder.files().filter { $0.hasSuffix(".part") }, [], "nothing half-fetched left behind")
+    }
+
+    func test_verify_findsADamagedTranscript() async throws {
+        serveShow(transcripts: #"<podcast:transcript url="/pilot.srt" type="application/srt" language="en"/>"#)
+        server.route("/pilot.srt", .ok("1\n00:00:00,000 --> 00:00:01,000\nHello\n", type: "application/srt"))
+        _ = try await sync()
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nHellp\n".utf8).write(
+            to: folder.url.appendingPathComponent("Talk Show/Pilot.en.srt"))
+
+        let report = try await archiver().verify(folder.url, repair: false)
+
+        XCTAssertEqual(report.problems.map(\.file), ["Pilot.en.srt"])
+        XCTAssertEqual(report.problems.map(\.kind), [.changed])
+        XCTAssertEqual(report.remaining, 1)
+    }
+
+    func test_noCompanions_keepsNone() async throws {
+        serveShow(transcripts: #"<podcast:transcript url="/pilot.srt" type="application/srt" language="en"/>"#)
+        var options = SyncOptions()
+        options.companions = false
+
+        _ = try await sync(options)
+
+        XCTAssertEqual(folder.visibleFiles(), ["Talk Show/Pilot.mp3"])
+        XCTAssertFalse(server.requestedPaths.contains("/pilot.srt"))
+    }
+}
