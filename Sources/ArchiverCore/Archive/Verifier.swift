@@ -90,10 +90,10 @@ struct Verifier: Sendable {
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
             let present = folders.presentFiles(in: folder, index: show.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
+            var damagedCompanions: [(ArchiveIndex.Entry, CompanionFile, VerifyProblem)] = []
             for entry in show.index.episodes {
                 report.files += 1
-                // Its transcripts, chapters and artwork too; a damaged one is listed (the next sync cannot tell, so
-                // it is not yet fetched again by --repair: see the README).
+                // Its transcripts, chapters and artwork too: a damaged one is fetched again by --repair.
                 for companion in entry.companions ?? [] {
                     report.files += 1
                     if let problem = check(
@@ -101,8 +101,8 @@ struct Verifier: Sendable {
                         present: present)
                     {
                         report.problems.append(problem)
-                        report.unrecoverable.append(problem)
                         onEvent(.problem(problem))
+                        damagedCompanions.append((entry, companion, problem))
                     }
                 }
                 guard var problem = check(entry, in: folder, present: present) else { continue }
@@ -113,6 +113,16 @@ struct Verifier: Sendable {
                     damaged.append((entry, problem))
                 } else {
                     report.unrecoverable.append(problem)
+                }
+            }
+            if repair {
+                for (entry, companion, problem) in damagedCompanions {
+                    if let failure = await repairCompanion(companion, of: entry, in: &show, options: options) {
+                        onEvent(.repairFailed(problem, failure))
+                    } else {
+                        report.repaired.append(problem)
+                        onEvent(.repaired(problem))
+                    }
                 }
             }
             guard repair, !damaged.isEmpty else { continue }

@@ -125,6 +125,23 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
         XCTAssertEqual(report.remaining, 1)
     }
 
+    func test_repair_fetchesADamagedTranscriptAgain() async throws {
+        serveShow(transcripts: #"<podcast:transcript url="/pilot.srt" type="application/srt" language="en"/>"#)
+        let text = "1\n00:00:00,000 --> 00:00:01,000\nHello\n"
+        server.route("/pilot.srt", .ok(text, type: "application/srt"))
+        _ = try await sync()
+        let file = folder.url.appendingPathComponent("Talk Show/Pilot.en.srt")
+        try Data("damaged".utf8).write(to: file)
+
+        let repaired = try await archiver().verify(folder.url, repair: true)
+        let after = try await archiver().verify(folder.url, repair: false)
+
+        XCTAssertEqual(repaired.repaired.map(\.file), ["Pilot.en.srt"])
+        XCTAssertEqual(try Data(contentsOf: file), Data(text.utf8))
+        XCTAssertEqual(after.problems, [])
+        XCTAssertEqual(folder.files().filter { $0.contains("damaged-") || $0.hasSuffix(".part") }, [])
+    }
+
     func test_noCompanions_keepsNone() async throws {
         serveShow(transcripts: #"<podcast:transcript url="/pilot.srt" type="application/srt" language="en"/>"#)
         var options = SyncOptions()
