@@ -33,6 +33,9 @@ struct CompanionKeeper: Sendable {
         guard !wanted.isEmpty else { return (0, []) }
         var updated = Set<String>()
         let paths = show.paths
+        var capped = options
+        capped.maximumDownloadBytes = Self.maximumBytes
+        let companionOptions = capped
         var failed = 0
         var recorded = false
         try await withThrowingTaskGroup(of: (Int, Result<EpisodeFetcher.Fetched, Error>?).self) { group in
@@ -44,10 +47,13 @@ struct CompanionKeeper: Sendable {
                 group.addTask {
                     guard let url = item.companion.url else { return (position, nil) }
                     let pseudo = Episode(title: item.name, guid: nil, url: url, mimeType: item.companion.type)
-                    return (position, await Result { try await fetcher.fetch(pseudo, in: paths, options: options) })
+                    return (
+                        position,
+                        await Result { try await fetcher.fetch(pseudo, in: paths, options: companionOptions) }
+                    )
                 }
             }
-            while started < min(max(1, options.jobs), wanted.count) { startNext() }
+            while started < min(max(1, companionOptions.jobs), wanted.count) { startNext() }
             while let (position, outcome) = try await group.next() {
                 if started < wanted.count { startNext() }
                 let item = wanted[position]
@@ -111,6 +117,10 @@ struct CompanionKeeper: Sendable {
             }
             (size, digest) = (Int64(content.count), SHA256.hex(content))
         case .some(.failure(let error)):
+            // Refused for its size: nothing of it is worth keeping for a resume.
+            if case .storage = error as? EpisodeFailure {
+                folders.discard(show.partial(item.companion.url ?? item.name))
+            }
             throw error
         case .some(.success(.placed)):
             throw EpisodeFailure.storage("an earlier run left a download record for another file")

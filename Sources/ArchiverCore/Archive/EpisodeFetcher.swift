@@ -120,7 +120,8 @@ struct EpisodeFetcher: Sendable {
         let claim = SpaceClaim(budget: options.budget)
         defer { claim.end() }
         let admit = admission(
-            for: episode.url, files: partial, offset: offset, expected: expected, announced: announced, claim: claim)
+            for: episode.url, files: partial, offset: offset, expected: expected, announced: announced, claim: claim,
+            maximumBytes: options.maximumDownloadBytes)
         // Whatever happens to this attempt, what the server announced is what the next one resumes against.
         defer { if let record = announced.record { kept = record } }
         let remaining = deadline.timeIntervalSince(clock.now())
@@ -178,7 +179,7 @@ struct EpisodeFetcher: Sendable {
     /// cannot hold.
     func admission(
         for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize,
-        announced: AnnouncedRecord, claim: SpaceClaim
+        announced: AnnouncedRecord, claim: SpaceClaim, maximumBytes: Int64? = nil
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
         let folders = self.folders
         let writer = folders.writer
@@ -195,6 +196,10 @@ struct EpisodeFetcher: Sendable {
                 appending
                 ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
                 : (encoded ? nil : length)
+            if let maximumBytes, let announced = total ?? length, announced > maximumBytes {
+                return EpisodeFailure.storage(
+                    "it is \(announced) bytes, more than the \(maximumBytes >> 20) MB it may be; not downloaded")
+            }
             let record = PartialRecord(url: url, validator: validator, expectedSize: total)
             if let total { expected.value = total }
             do {

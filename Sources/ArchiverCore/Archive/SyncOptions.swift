@@ -24,6 +24,8 @@ public struct SyncOptions: Sendable, Equatable {
     /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
     /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
+    /// The most one download may be, refused as soon as the server announces more (companions: 20 MB).
+    public var maximumDownloadBytes: Int64?
     /// Keep the transcripts and chapters published with each episode (and, with `metadata`, its artwork).
     public var companions = true
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.

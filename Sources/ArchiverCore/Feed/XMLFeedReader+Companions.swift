@@ -40,8 +40,18 @@ extension XMLFeedReader {
             let image = attribute("image").map { resolver.resolve($0) }
             built.psc.append((start, attribute("title"), href, image))
         case .mediaThumbnail:
-            guard built.image == nil, let raw = attribute("url") else { return }
-            built.image = resolver.resolve(raw)
+            guard built.thumbnail == nil, let raw = attribute("url") else { return }
+            built.thumbnail = resolver.resolve(raw)
+        case .podcastImages:
+            // srcset: "url 1500w, url 600w": the widest.
+            guard built.podcastImage == nil, let srcset = attribute("srcset") else { return }
+            let candidates = srcset.split(separator: ",").compactMap { candidate -> (String, Int)? in
+                let parts = candidate.split(separator: " ", omittingEmptySubsequences: true)
+                guard let url = parts.first else { return nil }
+                let width = parts.dropFirst().first.flatMap { Int($0.dropLast()) } ?? 0
+                return (String(url), width)
+            }
+            if let widest = candidates.max(by: { $0.1 < $1.1 }) { built.podcastImage = resolver.resolve(widest.0) }
         default:
             return
         }

@@ -70,6 +70,7 @@ extension XMLFeedReader {
             if isLocal("liveItem") { return .liveItem }
             if isLocal("transcript") { return .podcastTranscript }
             if isLocal("chapters") { return .podcastChapters }
+            if isLocal("images") { return .podcastImages }
         case .content:
             if isLocal("encoded") { return .contentEncoded }
         case .rdf:

@@ -19,7 +19,7 @@ struct XMLFeedReader {
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
         case image, url, logo, icon, itunesNewFeedURL
-        case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail
+        case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
     }
 
     struct Frame {
@@ -55,6 +55,9 @@ struct XMLFeedReader {
         var duration: TimeInterval?
         var image: String?
         var companions: [Companion] = []
+        /// Artwork from `podcast:images` (the widest) and Media RSS, after `itunes:image`.
+        var podcastImage: String?
+        var thumbnail: String?
         /// Podlove Simple Chapters given inline: start, title, href, image.
         var psc: [(start: String, title: String?, href: String?, image: String?)] = []
     }
@@ -206,7 +209,7 @@ struct XMLFeedReader {
                 let link = resolver.resolve(href)
                 item?.link = link
             }
-        case .podcastTranscript, .podcastChapters, .pscChapter, .mediaThumbnail:
+        case .podcastTranscript, .podcastChapters, .pscChapter, .mediaThumbnail, .podcastImages:
             if item != nil { takeCompanion(kind, parsedAttributes) }
         case .atomLink where parent == .channel || parent == .atomFeed:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
@@ -319,7 +322,7 @@ struct XMLFeedReader {
             published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
             episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber,
             description: built.description ?? built.summary ?? built.content, link: built.link,
-            duration: built.duration, imageURL: built.image)
+            duration: built.duration, imageURL: built.image ?? built.podcastImage ?? built.thumbnail)
         episode.companions = built.companions
         if !built.psc.isEmpty, !built.companions.contains(where: { $0.kind == .chapters }) {
             episode.companions.append(

@@ -51,6 +51,7 @@ final class CompanionTests: XCTestCase {
         XCTAssertEqual(artwork[0].map(\.url), ["https://example.com/e1-art.png"])
         XCTAssertEqual(artwork[1], [], "the show's own cover is not kept again")
         XCTAssertEqual(artwork[2].map(\.url), ["https://example.com/e3-thumb.webp"])
+        XCTAssertEqual(artwork[3].map(\.url), ["https://example.com/e4-1500.jpg"], "podcast:images over a thumbnail")
     }
 
     func test_names_followTheEpisodesFile_inItsSubfolder() throws {
