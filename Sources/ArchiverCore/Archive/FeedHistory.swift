@@ -71,4 +71,23 @@ extension FeedFolders {
         }
         return digest
     }
+
+    /// The revisions of `show`'s history that do not read back, with why.
+    func damagedRevisions(in show: FeedFolder) -> [(file: String, reason: String)] {
+        let folder = Self.historyFolder(of: show)
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".gz") }
+        return names.sorted().compactMap { name in
+            guard let data = files.contents(atPath: folder.appendingPathComponent(name).path) else {
+                return (name, "it cannot be read")
+            }
+            do {
+                _ = try Gzip.decompress(data)
+                return nil
+            } catch let damaged as Gzip.Damaged {
+                return (name, damaged.reason)
+            } catch {
+                return (name, "\(error)")
+            }
+        }
+    }
 }

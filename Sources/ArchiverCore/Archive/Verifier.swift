@@ -38,6 +38,8 @@ public enum VerifyEvent: Sendable, Equatable {
     /// `--repair` found the publisher's file changed since it was archived: the damaged file stays (it is what was
     /// published), the new content is kept beside it as `version`, and the damaged one is unrecoverable.
     case upstreamChanged(VerifyProblem, version: String)
+    /// A revision of the feed's history cannot be read back (its gzip check fails): named, and left as it is.
+    case historyDamaged(folder: URL, file: String, reason: String)
 }
 
 /// The outcome of `verify`.
@@ -54,10 +56,14 @@ public struct VerifyReport: Sendable, Equatable {
     public var unrecoverable: [VerifyProblem] = []
     /// Episodes recorded as gone upstream: their publisher deleted them before they could be archived.
     public var gone = 0
+    /// Revisions of feed histories that cannot be read back.
+    public var damagedHistory = 0
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
     /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
-    public var remaining: Int { problems.count - repaired.count - problems.count { $0.replacedBy != nil } }
+    public var remaining: Int {
+        problems.count - repaired.count - problems.count { $0.replacedBy != nil } + damagedHistory
+    }
 }
 
 /// Rechecks archived files against their index, and repairs them with the sync's own fetcher and placer.
@@ -86,6 +92,11 @@ struct Verifier: Sendable {
             for failure in show.index.failures where failure.gone != nil {
                 report.gone += 1
                 onEvent(.gone(folder: folder, failure: failure))
+            }
+            // The feed's history: every kept revision must read back (gzip checks its own CRC and length).
+            for (file, reason) in folders.damagedRevisions(in: show) {
+                report.damagedHistory += 1
+                onEvent(.historyDamaged(folder: folder, file: file, reason: reason))
             }
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
             let present = folders.presentFiles(in: folder, index: show.index)

@@ -267,6 +267,10 @@ enum VerifyFormatter {
         if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
         if !report.unrecoverable.isEmpty { text += ", \(report.unrecoverable.count) unrecoverable upstream" }
         if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
+        if report.damagedHistory > 0 {
+            text +=
+                "; \(report.damagedHistory) damaged revision\(report.damagedHistory == 1 ? "" : "s") of feed history"
+        }
         return text
     }
 }

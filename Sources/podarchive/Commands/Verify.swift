@@ -27,6 +27,10 @@ extension CommandLineTool {
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
                             + "has changed since it was archived; the damaged file stays as the record, the new one "
                             + "is kept beside it as \(version)\n")
+                case .historyDamaged(let folder, let file, let reason):
+                    output.write(
+                        "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
+                            + "\(reason) (a revision of the feed's history; kept as it is)\n")
                 case .gone(let folder, let failure):
                     output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
                 case .repairFailed(let problem, let failure):

@@ -71,6 +71,27 @@ final class FeedHistoryTests: XCTestCase {
             String(decoding: try XCTUnwrap(fileSystem.file(history + "current.xml")), as: UTF8.self).contains("One"))
     }
 
+    func test_verify_namesADamagedRevision_andLeavesIt() async throws {
+        let (fileSystem, files) = try await syncEach([rss([("One", "notes")])])
+        let revision = history + (try XCTUnwrap(files.first))
+        var damaged = try XCTUnwrap(fileSystem.file(revision))
+        damaged[damaged.count - 5] ^= 0xFF
+        fileSystem.put(revision, damaged)
+        let world = ArchiveWorld(
+            feedURL: feedURL, feed: Data(), episodes: [:], clock: { Date() }, fileSystem: fileSystem,
+            onUnexpected: failOnUnexpected)
+        let events = VerifyEvents()
+
+        let report = try await world.archiver.verify(URL(fileURLWithPath: "/archive"), repair: false) {
+            events.append($0)
+        }
+
+        XCTAssertEqual(report.damagedHistory, 1)
+        XCTAssertEqual(report.remaining, 1, "a damaged revision is a problem of the archive")
+        XCTAssertEqual(events.damaged, [files[0]])
+        XCTAssertEqual(fileSystem.file(revision), damaged, "left as it is")
+    }
+
     func test_gzip_roundTrips_andADamagedFileIsNamedAsSuch() throws {
         let text = Data(String(repeating: "podcast history ", count: 1000).utf8)
         var packed = Gzip.compress(text)
@@ -81,4 +102,15 @@ final class FeedHistoryTests: XCTestCase {
         XCTAssertThrowsError(try Gzip.decompress(packed)) { XCTAssertTrue($0 is Gzip.Damaged) }
         XCTAssertThrowsError(try Gzip.decompress(packed.prefix(20))) { XCTAssertTrue($0 is Gzip.Damaged) }
     }
+}
+
+private final class VerifyEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String] = []
+
+    func append(_ event: VerifyEvent) {
+        if case .historyDamaged(_, let file, _) = event { lock.withLock { files.append(file) } }
+    }
+
+    var damaged: [String] { lock.withLock { files } }
 }
