@@ -17,7 +17,6 @@ extension Archiver {
         let walk = await loader.walkPages(
             from: first, of: source, descriptions: options.metadata, limits: options.feedLimits, known: known,
             archived: archived)
-        onEvent(.pagesRead(walk.pages, notFollowed: walk.elsewhere))
         if let cycle = walk.cycle { onEvent(.pageCycle(url: cycle)) }
         if let problem = walk.problem {
             onEvent(.pageFailed(problem))

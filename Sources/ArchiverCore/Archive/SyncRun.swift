@@ -20,6 +20,8 @@ struct SyncRun {
     private let loadedIndex: ArchiveIndex
     private var failuresSaved: Date
     private var unsavedFailures = false
+    /// The walk of the feed's pages, reported after the feed's own line.
+    private let pages: PageWalk?
     /// Companions that could not be kept: the next run fetches the feed in full to try them again.
     private var companionsFailed = 0
 
@@ -37,6 +39,7 @@ struct SyncRun {
         self.loadedIndex = loadedIndex
         names = NameAllocator(taken: present.union(show.index.fileNames), sidecars: options.metadata)
         report = SyncReport(feedTitle: show.title, folder: show.folder)
+        self.pages = pages
         report.pages = pages?.pages ?? 1
         report.pageProblem = pages?.problem
         failuresSaved = placer.clock.now()
@@ -61,6 +64,7 @@ struct SyncRun {
                 title: report.feedTitle, folder: show.folder, episodes: report.alreadyArchived + work.count,
                 new: work.count, source: source.displayName, withoutMedia: feed?.itemsWithoutMedia ?? 0,
                 sharedGUIDs: feed?.sharedGUIDs ?? 0))
+        if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
         guard options.metadata, let feed else { return }
 
