@@ -89,6 +89,7 @@ fuzz:
 	PODARCHIVE_FUZZ=1 $(SWIFT) build -c release --build-path $(FUZZ_BUILD) --product FeedFuzzer \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -v "Cannot export local symbol"
 	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	@rm -f $(FUZZ_BUILD)/artifacts/*
 	@cp Fixtures/feeds/* Fixtures/fuzz/regressions/* $(FUZZ_BUILD)/corpus/ 2>/dev/null || true
 	@if [ -d $(CORPUS)/feeds ]; then cp $(CORPUS)/feeds/* $(FUZZ_BUILD)/corpus/; fi
 	@rm -f $(FUZZ_BUILD)/corpus/README.md
