@@ -230,4 +230,27 @@ final class SubscriptionTests: CommandLineTestCase {
             })
         XCTAssertGreaterThanOrEqual(server.maximumConcurrentRequests, 4)
     }
+
+    func test_severalShowsOnATerminal_aStatusLineSaysWhatRuns_andIsGoneAtTheEnd() async throws {
+        for name in ["a", "b", "c"] { serveShow(name, episodes: 1) }
+        _ = await run(
+            "add", server.url("/a.xml").absoluteString, server.url("/b.xml").absoluteString,
+            server.url("/c.xml").absoluteString, "--to", root)
+        let screen = CapturedOutput()
+        var tool = CommandLineTool(
+            environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: screen,
+            errors: errors, makeArchiver: { Archiver.live(now: { Date(timeIntervalSince1970: 0) }) })
+        tool.terminal = TerminalInfo(
+            outputIsTerminal: true, errorsIsTerminal: true, dumb: false, noColor: true, columns: { 80 })
+
+        let code = await tool.run(["sync", "--to", root, "--feed-jobs", "3"])
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertTrue(screen.text.contains("of 3 shows done; syncing"), screen.text)
+        XCTAssertEqual(
+            Screen(screen.text).lines,
+            ["a", "b", "c"].flatMap { name in
+                ["archived Show \(name)/\(name) 1.mp3 (12 B)", "Show \(name): 1 archived, 0 already archived"]
+            }, "the status line is gone; each show's lines stand together")
+    }
 }

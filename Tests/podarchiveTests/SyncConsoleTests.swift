@@ -239,7 +239,8 @@ final class SyncConsoleTests: XCTestCase {
 }
 
 /// What a terminal shows after `text`: understands the few codes podarchive writes (carriage return, newline,
-/// cursor up, erase to the end of the screen) and drops colours.
+/// cursor up, erase to the end of the line and of the screen) and drops colours. podarchive writes every line
+/// whole from its start, after a carriage return it erases, so a carriage return is taken to empty its line.
 struct Screen {
     private(set) var lines: [String] = []
 
@@ -254,7 +255,7 @@ struct Screen {
         while let scalar = scalars.popFirst() {
             switch scalar {
             case "\n": row += 1
-            case "\r": break  // every line is written whole from its start
+            case "\r": if row < lines.count { lines[row] = "" }
             case "\u{1B}":
                 guard scalars.popFirst() == "[" else { continue }
                 var argument = ""
@@ -263,6 +264,7 @@ struct Screen {
                         switch next {
                         case "A": row = max(0, row - (Int(argument) ?? 1))
                         case "J": lines.removeSubrange(min(row, lines.count)...)
+                        case "K": if row < lines.count { lines[row] = "" }
                         default: break  // colours
                         }
                         break

@@ -1,6 +1,7 @@
 // Several shows at once: each syncs on a copy of the tool that writes into a buffer of its own, and the buffers
-// are printed whole, in the shows' order, as soon as every show before them is done. One show (or --feed-jobs 1)
-// writes straight to the terminal, with live progress, as before.
+// are printed whole, in the shows' order, as soon as every show before them is done; on a terminal, one status
+// line below them says how many are done and which are running. One show (or --feed-jobs 1) writes straight to
+// the terminal, with live progress per download, as before.
 import ArchiverCore
 import Foundation
 
@@ -19,13 +20,16 @@ extension CommandLineTool {
             }
             return results
         }
-        let printer = OrderedPrinter(shows: shows.count, output: output, errors: errors)
+        let printer = OrderedPrinter(
+            shows: shows.map(\.source.displayName), output: output, errors: errors, terminal: terminal)
+        defer { printer.end() }
         return await withTaskGroup(of: (Int, ExitCode, String).self) { group in
             var started = 0
             func startNext() {
                 let index = started
                 started += 1
                 let tool = writing(to: printer.buffer(index))
+                printer.started(index)
                 group.addTask {
                     let (code, entry) = await tool.sync(
                         shows[index], arguments, into: root, with: archiver, budget: budget)
@@ -75,31 +79,70 @@ final class ShowBuffer: @unchecked Sendable {
     }
 }
 
-/// Prints each show's buffer once it and every show before it are done.
+/// Prints each show's buffer once it and every show before it are done; on a terminal, keeps one status line
+/// below what is printed (cleared before each print, gone at the end).
 final class OrderedPrinter: @unchecked Sendable {
     private let lock = NSLock()
     private let buffers: [ShowBuffer]
+    private let names: [String]
     private var done: Set<Int> = []
+    private var running: Set<Int> = []
     private var nextToPrint = 0
+    private var statusShown = false
     private let output: any TextOutput
     private let errors: any TextOutput
+    private let terminal: TerminalInfo
 
-    init(shows: Int, output: any TextOutput, errors: any TextOutput) {
-        buffers = (0..<shows).map { _ in ShowBuffer() }
+    init(shows names: [String], output: any TextOutput, errors: any TextOutput, terminal: TerminalInfo) {
+        buffers = names.map { _ in ShowBuffer() }
+        self.names = names
         self.output = output
         self.errors = errors
+        self.terminal = terminal
     }
 
     func buffer(_ index: Int) -> ShowBuffer { buffers[index] }
+
+    /// Show `index` has started.
+    func started(_ index: Int) {
+        lock.withLock {
+            running.insert(index)
+            drawStatus()
+        }
+    }
 
     /// Show `index` is done: print it, and the shows after it that were waiting for it.
     func finished(_ index: Int) {
         lock.withLock {
             done.insert(index)
+            running.remove(index)
+            clearStatus()
             while done.contains(nextToPrint) {
                 buffers[nextToPrint].replay(to: output, errors: errors)
                 nextToPrint += 1
             }
+            drawStatus()
         }
+    }
+
+    /// The run is over: the status line goes.
+    func end() {
+        lock.withLock { clearStatus() }
+    }
+
+    private func clearStatus() {
+        guard statusShown else { return }
+        output.write("\r\u{1B}[K")
+        statusShown = false
+    }
+
+    /// `3 of 40 shows done; syncing Show A, Show B...`, cut to the terminal's width (a wrapped line could not be
+    /// cleared).
+    private func drawStatus() {
+        guard terminal.live, done.count < names.count else { return }
+        let syncing = running.sorted().map { names[$0] }.joined(separator: ", ")
+        let line = "\(done.count) of \(names.count) shows done; syncing \(syncing)"
+        output.write("\r\u{1B}[K" + SyncConsole.cut(line, to: max(20, terminal.columns() - 1)))
+        statusShown = true
     }
 }
