@@ -48,7 +48,7 @@ extension Archiver {
                 target = candidate
             } catch {
                 onEvent(
-                    .moveRefused(url: announced, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)"))
+                    .moveRefused(url: announced, reason: error.reasonText))
                 return source
             }
         }
@@ -58,7 +58,7 @@ extension Archiver {
         } catch {
             onEvent(
                 .moveRefused(
-                    url: target.displayName, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)"))
+                    url: target.displayName, reason: error.reasonText))
             return source
         }
         show.index.feed = target.displayName
@@ -75,7 +75,7 @@ extension Archiver {
                 of: feed, previous: show.lastRevision, in: show, at: placer.clock.now())
         } catch {
             validators.revision = show.lastRevision
-            onEvent(.historyFailed(reason: (error as? LocalizedError)?.errorDescription ?? "\(error)"))
+            onEvent(.historyFailed(reason: error.reasonText))
         }
         return .changed(feed, validators)
     }

@@ -90,7 +90,7 @@ extension Archiver {
             status.gone = index.failures.count { $0.gone != nil }
             status.removedUpstream = index.episodes.count { $0.removedUpstream != nil }
         } catch {
-            status.problem = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+            status.problem = error.reasonText
         }
         return status
     }

@@ -179,7 +179,7 @@ public struct Archiver: Sendable {
         folders.recordSync(
             LastSync(
                 finished: FeedDate.iso8601(placer.clock.now()), outcome: outcome,
-                error: (error as? LocalizedError)?.errorDescription ?? "\(error)"),
+                error: error.reasonText),
             of: source, in: root)
     }
 

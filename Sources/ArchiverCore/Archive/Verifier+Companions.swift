@@ -48,7 +48,7 @@ extension Verifier {
             if let aside {
                 try? folders.mover.moveItem(at: aside, to: show.folder.appendingPathComponent(companion.file))
             }
-            return .storage((error as? LocalizedError)?.errorDescription ?? "\(error)")
+            return .storage(error.reasonText)
         }
     }
 }

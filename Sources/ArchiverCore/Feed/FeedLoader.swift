@@ -45,10 +45,12 @@ public struct FeedLoader: Sendable {
         FeedLoader(fetcher: FeedSession(), files: FileManager.default, timer: Deadline.realTime)
     }
 
-    /// Fetches and parses the feed at `source`.
+    /// Fetches and parses the feed at `source` (with show notes when `descriptions`).
     /// - Throws: `FeedError` naming the feed and what went wrong.
-    public func load(_ source: FeedSource, limits: FeedLimits = FeedLimits()) async throws -> Feed {
-        switch try await load(source, ifChangedSince: nil, limits: limits) {
+    public func load(_ source: FeedSource, descriptions: Bool = false, limits: FeedLimits = FeedLimits())
+        async throws -> Feed
+    {
+        switch try await load(source, ifChangedSince: nil, descriptions: descriptions, limits: limits) {
         case .changed(let feed, _): return feed
         case .notModified: throw FeedError.httpStatus(url: source.displayName, status: 304)
         }

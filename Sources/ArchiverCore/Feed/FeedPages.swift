@@ -78,11 +78,11 @@ extension FeedLoader {
                 walk.complete = false
                 return walk
             }
+            // A page seen before: everything was read. Every other stop below leaves pages unread.
             guard seen.insert(link.url).inserted else {
                 walk.cycle = link.url
                 break
             }
-            walk.complete = false
             guard walk.pages < Self.maximumPages else {
                 walk.problem = PageProblem(url: link.url, reason: "the feed has more than \(Self.maximumPages) pages")
                 break
@@ -99,8 +99,7 @@ extension FeedLoader {
             do {
                 page = try await load(.remote(url), descriptions: descriptions, limits: limits)
             } catch {
-                let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-                walk.problem = PageProblem(url: link.url, reason: reason)
+                walk.problem = PageProblem(url: link.url, reason: error.reasonText)
                 break
             }
             walk.pages += 1
@@ -109,7 +108,6 @@ extension FeedLoader {
             walk.feed.itemsWithoutMedia += page.itemsWithoutMedia
             if link.archive { readArchives.append(link.url) }
             // A paged feed's older pages hold nothing new once a page brings nothing new.
-            walk.complete = true
             if !link.archive, let known, page.episodes.allSatisfy(known) {
                 walk.complete = page.links.next == nil && page.links.previousArchive == nil
                 break
@@ -118,6 +116,7 @@ extension FeedLoader {
                 page.links.next.map { (url: $0, archive: false) }
                 ?? page.links.previousArchive.map { (url: $0, archive: true) }
         }
+        if walk.problem != nil || walk.elsewhere != nil { walk.complete = false }
         if walk.problem == nil { walk.archives = readArchives }
         return walk
     }
@@ -128,12 +127,5 @@ extension FeedLoader {
         guard let url, WebScheme.isWeb(url), var host = url.host?.lowercased() else { return nil }
         if host.hasPrefix("www.") { host.removeFirst(4) }
         return host
-    }
-
-    private func load(_ source: FeedSource, descriptions: Bool, limits: FeedLimits) async throws -> Feed {
-        switch try await load(source, ifChangedSince: nil, descriptions: descriptions, limits: limits) {
-        case .changed(let feed, _): return feed
-        case .notModified: throw FeedError.httpStatus(url: source.displayName, status: 304)
-        }
     }
 }
