@@ -8,11 +8,19 @@ import Foundation
 /// Fetches and places the companions of archived episodes.
 struct CompanionKeeper: Sendable {
     let fetcher: EpisodeFetcher
-    let mover: any FileMovement
-    let folders: FeedFolders
+    /// Puts companions in place as it puts episodes (`EpisodePlacer.move`).
+    let placer: EpisodePlacer
+
+    private var folders: FeedFolders { placer.folders }
 
     /// The most a companion may be: a transcript or an image, never an episode's worth.
     static let maximumBytes: Int64 = 20 << 20
+
+    /// Why a download of `size` bytes cannot be kept as a companion, or nil.
+    static func refusal(ofSize size: Int64) -> EpisodeFailure? {
+        size <= maximumBytes
+            ? nil : .storage("it is \(size) bytes, more than the \(maximumBytes >> 20) MB a companion may be")
+    }
 
     /// One companion to keep: for which episode, and under which name.
     private struct Wanted: Sendable {
@@ -115,6 +123,7 @@ struct CompanionKeeper: Sendable {
             } catch {
                 throw ArchiveError.storage(error, path: destination.path)
             }
+            folders.setDates(of: destination, to: item.episode.published)
             (size, digest) = (Int64(content.count), SHA256.hex(content))
         case .some(.failure(let error)):
             // Refused for its size: nothing of it is worth keeping for a resume.
@@ -126,25 +135,26 @@ struct CompanionKeeper: Sendable {
             throw EpisodeFailure.storage("an earlier run left a download record for another file")
         case .some(.success(.downloaded(let result))):
             let partial = show.partial(item.companion.url ?? item.name)
-            guard result.fileSize <= Self.maximumBytes else {
+            if let refusal = Self.refusal(ofSize: result.fileSize) {
                 folders.discard(partial)
-                throw EpisodeFailure.storage(
-                    "it is \(result.fileSize) bytes, more than the \(Self.maximumBytes >> 20) MB a companion may be")
+                throw refusal
             }
+            let moved: Bool
             do {
-                try mover.moveItem(at: partial.body, to: destination)
+                moved = try placer.move(
+                    partial.body, to: item.name, in: show, published: item.episode.published,
+                    origin: item.companion.url ?? "")
             } catch {
                 folders.discard(partial)
-                if folders.files.fileExists(atPath: destination.path) {
-                    throw EpisodeFailure.storage("\(item.name) exists already and is another file")
-                }
-                throw ArchiveError.storage(error, path: destination.path)
+                throw error
+            }
+            guard moved else {
+                folders.discard(partial)
+                throw EpisodeFailure.storage("\(item.name) exists already and is another file")
             }
             folders.forget(partial)
-            folders.setOrigin(of: destination, to: item.companion.url ?? "")
             (size, digest) = (result.fileSize, result.sha256)
         }
-        folders.setDates(of: destination, to: item.episode.published)
         let file = CompanionFile(
             kind: item.companion.kind.rawValue, file: item.name, url: item.companion.url, type: item.companion.type,
             language: item.companion.language, size: size, sha256: digest)

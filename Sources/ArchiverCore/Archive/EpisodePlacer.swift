@@ -132,9 +132,10 @@ struct EpisodePlacer: Sendable {
     // MARK: - Steps
 
     /// Renames `body` to `name` in the show's folder unless something is there (false), then dates it and records
-    /// its origin.
+    /// its origin. Every file podarchive puts in a show's folder goes through here (episodes, versions,
+    /// companions).
     /// - Throws: `ArchiveError.storage` when the rename fails for another reason (a full disk stops the run).
-    private func move(_ body: URL, to name: String, in show: FeedFolder, published: Date?, origin: String) throws
+    func move(_ body: URL, to name: String, in show: FeedFolder, published: Date?, origin: String) throws
         -> Bool
     {
         let destination = show.folder.appendingPathComponent(name, isDirectory: false)

@@ -139,7 +139,7 @@ struct SyncRun {
     /// `CompanionKeeper`), when the feed was read.
     mutating func keepCompanions(_ fetch: FeedFetch) async throws {
         guard options.companions, case .changed(let feed, _) = fetch else { return }
-        let keeper = CompanionKeeper(fetcher: metadata.fetcher, mover: placer.mover, folders: folders)
+        let keeper = CompanionKeeper(fetcher: metadata.fetcher, placer: placer)
         let (failed, updated) = try await keeper.keep(feed, in: &show, options: options, onEvent: onEvent)
         companionsFailed += failed
         // Sidecars name what is kept beside their file: those of episodes that gained some are written again.

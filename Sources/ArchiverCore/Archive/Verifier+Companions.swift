@@ -17,21 +17,20 @@ extension Verifier {
         do {
             guard case .downloaded(let result) = try await fetcher.fetch(pseudo, in: show.paths, options: options)
             else { return .storage("an earlier run left a download record for another file") }
-            guard result.fileSize <= CompanionKeeper.maximumBytes else {
+            if let refusal = CompanionKeeper.refusal(ofSize: result.fileSize) {
                 folders.discard(partial)
-                return .storage("it is \(result.fileSize) bytes, more than a companion may be")
+                return refusal
             }
             aside = try folders.setAside(companion.file, in: show)
-            let destination = show.folder.appendingPathComponent(companion.file, isDirectory: false)
-            do {
-                try folders.mover.moveItem(at: partial.body, to: destination)
-            } catch {
-                throw EpisodeFailure.storage("\(companion.file) could not be put back: \(ArchiveError.describe(error))")
+            guard
+                try placer.move(
+                    partial.body, to: companion.file, in: show,
+                    published: entry.published.flatMap(FeedDate.parseRFC3339), origin: url)
+            else {
+                throw EpisodeFailure.storage("\(companion.file) was taken meanwhile; the damaged file is kept")
             }
             folders.forget(partial)
             if let aside { try? folders.files.removeItem(at: aside) }
-            folders.setDates(of: destination, to: entry.published.flatMap(FeedDate.parseRFC3339))
-            folders.setOrigin(of: destination, to: url)
             var repaired = companion
             repaired.size = result.fileSize
             repaired.sha256 = result.sha256
