@@ -100,7 +100,7 @@ extension FeedFolders {
             let show = set.shows.first(where: { $0.feed == text })
                 ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
         else { throw ArchiveError.unknownShow(text) }
-        let url = Subscription.folder(in: root).appendingPathComponent("\(StableName.of(show.feed)).json")
+        let url = Subscription.url(forFeed: show.feed, in: root)
         do {
             try files.removeItem(at: url)
         } catch {

@@ -34,7 +34,12 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     /// Where the record of `source` lives in `root`.
     static func url(for source: FeedSource, in root: URL) -> URL {
-        folder(in: root).appendingPathComponent("\(StableName.of(source.displayName)).json")
+        url(forFeed: source.displayName, in: root)
+    }
+
+    /// Where the record of the feed named `feed` (a source's `displayName`) lives in `root`.
+    static func url(forFeed feed: String, in root: URL) -> URL {
+        folder(in: root).appendingPathComponent("\(StableName.of(feed)).json")
     }
 
     /// The folder of subscription records in `root`.
@@ -47,8 +52,9 @@ public struct Subscription: Codable, Equatable, Sendable {
         (lhs.added ?? "", lhs.feed) < (rhs.added ?? "", rhs.feed)
     }
 
-    /// Which of `count` shards this show falls in: a stable hash of its feed URL, the same on every machine.
-    public func shard(of count: Int) -> Int {
+    /// Which of `count` shards the show of `feed` falls in: a stable hash of its feed URL, the same on every
+    /// machine.
+    public static func shard(of feed: String, among count: Int) -> Int {
         Int(StableName.number(of: feed) % UInt64(max(1, count)))
     }
 }

@@ -24,9 +24,7 @@ extension CommandLineTool {
         guard var shows = chosen else { return problems }
         var worst = problems
         if let shard = arguments.shard {
-            shows = shows.filter {
-                Subscription(feed: $0.source.displayName, folder: "").shard(of: shard.count) == shard.index
-            }
+            shows = shows.filter { Subscription.shard(of: $0.source.displayName, among: shard.count) == shard.index }
         }
         let budget = DownloadBudget(
             total: arguments.transfer.jobs,
