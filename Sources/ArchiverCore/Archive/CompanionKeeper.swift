@@ -34,10 +34,13 @@ struct CompanionKeeper: Sendable {
     /// - Returns: how many could not be kept (tried again next run), and the index keys of the episodes that
     ///   gained some (their sidecars name them).
     /// - Throws: `ArchiveError` when the archive cannot be written (a full disk stops the run).
+    /// `present` is what the folder held when the sync began (its listing): a recorded companion missing from
+    /// it is fetched again, without a look-up per companion on every run.
     func keep(
-        _ feed: Feed, in show: inout FeedFolder, options: SyncOptions, onEvent: @Sendable (SyncEvent) -> Void
+        _ feed: Feed, in show: inout FeedFolder, present: Set<String>, options: SyncOptions,
+        onEvent: @Sendable (SyncEvent) -> Void
     ) async throws -> (failed: Int, updated: Set<String>) {
-        let wanted = self.wanted(feed, in: show, options: options)
+        let wanted = self.wanted(feed, in: show, present: present, options: options)
         guard !wanted.isEmpty else { return (0, []) }
         var updated = Set<String>()
         let paths = show.paths
@@ -82,7 +85,7 @@ struct CompanionKeeper: Sendable {
 
     /// The companions to fetch: each one the feed lists for an archived episode (artwork only with metadata) whose
     /// file the index does not record or the folder no longer has; a name listed twice, once.
-    private func wanted(_ feed: Feed, in show: FeedFolder, options: SyncOptions) -> [Wanted] {
+    private func wanted(_ feed: Feed, in show: FeedFolder, present: Set<String>, options: SyncOptions) -> [Wanted] {
         var wanted: [Wanted] = []
         var names = Set<String>()
         for episode in feed.episodes where !episode.companions.isEmpty || episode.imageURL != nil {
@@ -92,11 +95,7 @@ struct CompanionKeeper: Sendable {
             where companion.kind != .artwork || options.metadata {
                 let name = companion.fileName(beside: entry.file)
                 guard names.insert(name.lowercased()).inserted else { continue }
-                if recorded.contains(name),
-                    folders.files.fileExists(atPath: show.folder.appendingPathComponent(name).path)
-                {
-                    continue
-                }
+                if recorded.contains(name), present.contains(name) { continue }
                 wanted.append(Wanted(episode: episode, key: entry.key, companion: companion, name: name))
             }
         }

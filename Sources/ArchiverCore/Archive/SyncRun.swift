@@ -18,6 +18,8 @@ struct SyncRun {
     private var described: [String: Episode] = [:]
     /// The index as the run found it: with nothing to do, it is saved only when it changed.
     private let loadedIndex: ArchiveIndex
+    /// What the folder held when the run began (one listing, see `WorkPlan`).
+    private let present: Set<String>
     private var failuresSaved: Date
     private var unsavedFailures = false
     /// The walk of the feed's pages, reported after the feed's own line.
@@ -37,6 +39,7 @@ struct SyncRun {
         self.onEvent = onEvent
         self.show = show
         self.loadedIndex = loadedIndex
+        self.present = present
         names = NameAllocator(taken: present.union(show.index.fileNames), sidecars: options.metadata)
         report = SyncReport(feedTitle: show.title, folder: show.folder)
         self.pages = pages
@@ -140,7 +143,8 @@ struct SyncRun {
     mutating func keepCompanions(_ fetch: FeedFetch) async throws {
         guard options.companions, case .changed(let feed, _) = fetch else { return }
         let keeper = CompanionKeeper(fetcher: metadata.fetcher, placer: placer)
-        let (failed, updated) = try await keeper.keep(feed, in: &show, options: options, onEvent: onEvent)
+        let (failed, updated) = try await keeper.keep(
+            feed, in: &show, present: present, options: options, onEvent: onEvent)
         companionsFailed += failed
         // Sidecars name what is kept beside their file: those of episodes that gained some are written again.
         guard options.metadata else { return }

@@ -73,6 +73,11 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
             as? [String: Any]
         let listed = (sidecar?["companions"] as? [[String: Any]])?.compactMap { $0["file"] as? String }
         XCTAssertEqual(listed?.sorted(), kept.map(\.file).sorted(), "the sidecar lists them")
+
+        // One deleted by hand is fetched again by the next sync that reads the feed.
+        try FileManager.default.removeItem(at: srt)
+        _ = try await sync(options)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: srt.path))
     }
 
     func test_failingCompanions_areReported_theEpisodeIsArchived_andTheyAreTriedAgain() async throws {
