@@ -5,12 +5,10 @@ import Foundation
 #if canImport(Glibc)
     import Glibc
     private typealias SocketLinger = linger
-    private let sockStream = Int32(SOCK_STREAM.rawValue)
     private let socketSend = Glibc.send
 #elseif canImport(Darwin)
     import Darwin
     private typealias SocketLinger = linger
-    private let sockStream = SOCK_STREAM
     private let socketSend = Darwin.send
 #endif
 
@@ -32,29 +30,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     private let acceptLoopDone = DispatchSemaphore(value: 0)
 
     public init() throws {
-        let descriptor = socket(AF_INET, sockStream, 0)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = descriptor
+        (listener, port) = try LoopbackSocket.bound(listening: 64)
         let box = WeakServer()
         acceptThread = Thread { box.server?.acceptLoop() }
         box.server = self
