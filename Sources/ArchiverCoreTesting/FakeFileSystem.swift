@@ -80,6 +80,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
     ) throws {
         lock.withLock {
+            if !folders.contains(url.path), let attributes { self.attributes[url.path] = attributes }
             folders.insert(url.path)
             addParents(of: url.path)
         }
@@ -93,7 +94,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     }
 
     /// Writes `data` at once, into an existing folder, unless the path is in `failingWrites`.
-    public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         try lock.withLock {
             guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
@@ -103,6 +104,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
             }
             files[url.path] = data
             atomicWrites.append(url.path)
+            attributes[url.path, default: [:]][.posixPermissions] = ownerOnly ? 0o600 : 0o644
         }
     }
 
@@ -119,17 +121,20 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    /// Merges `attributes` into the file's.
+    /// Merges `attributes` into the file's or folder's.
     public func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
         try lock.withLock {
-            guard files[path] != nil else { throw CocoaError(.fileNoSuchFile) }
+            guard files[path] != nil || folders.contains(path) else { throw CocoaError(.fileNoSuchFile) }
             self.attributes[path, default: [:]].merge(attributes) { _, new in new }
         }
     }
 
-    /// The file's attributes, with its size.
+    /// The file's attributes, with its size; a folder's, with its type.
     public func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
         try lock.withLock {
+            if folders.contains(path) {
+                return (attributes[path] ?? [:]).merging([.type: FileAttributeType.typeDirectory]) { old, _ in old }
+            }
             guard let data = files[path] else { throw CocoaError(.fileNoSuchFile) }
             return (attributes[path] ?? [:]).merging([.size: data.count]) { old, _ in old }
         }

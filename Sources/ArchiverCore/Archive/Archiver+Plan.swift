@@ -5,9 +5,10 @@ import Foundation
 extension Archiver {
     /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
     /// gives), without downloading, creating, locking or writing anything.
-    public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
+    public func plan(_ source: FeedSource, into root: URL, options given: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
+        let options = try withAccess(given, for: source, in: root)
         let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)

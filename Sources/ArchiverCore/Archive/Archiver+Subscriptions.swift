@@ -48,7 +48,7 @@ extension Archiver {
     public func subscribe(
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions()
     ) async throws -> Subscription {
-        var options = options
+        var options = try withAccess(options, for: source, in: root)
         options.saveSettings = nil
         let (show, fetch) = try await open(source, in: root, options: options, conditional: false)
         defer { show.lock.unlock() }

@@ -32,18 +32,25 @@ public struct UpstreamReport: Sendable, Equatable {
 
 extension Archiver {
     /// Asks the origin of every episode archived in `directory` (a show's folder, or a root holding shows)
-    /// whether it still exists, `jobs` at a time and at most 4 to one host; reports each as it is answered.
+    /// whether it still exists, `jobs` at a time and at most 4 to one host; reports each as it is answered. Each
+    /// show is asked with its saved credentials; `access` gives this run's User-Agent and `.netrc` file.
     /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; a damaged index's error.
     public func checkUpstream(
-        _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60),
+        _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60), access: SyncOptions = SyncOptions(),
         onCheck: @escaping @Sendable (UpstreamCheck) -> Void = { _ in }
     ) async throws -> UpstreamReport {
         var episodes: [(URL, ArchiveIndex.Entry)] = []
+        // Each show is asked with its own saved credentials and User-Agent.
+        var showLimits: [URL: FeedLimits] = [:]
         for folder in try verifier.feedFolders(in: directory) {
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 ArchiveIndex.fileName)
             for entry in try folders.loadIndex(at: indexURL)?.episodes ?? [] { episodes.append((folder, entry)) }
+            var own = limits
+            own.policy.profile = try withAccess(access, forShowIn: folder).profile
+            showLimits[folder] = own
         }
+        let perShow = showLimits
         let budget = DownloadBudget(total: jobs, perHost: min(4, jobs))
         let loader = self.loader
         var checks = [UpstreamCheck?](repeating: nil, count: episodes.count)
@@ -59,7 +66,7 @@ extension Archiver {
                     try await budget.acquire(host: host)
                     defer { budget.release(host: host) }
                     var state = UpstreamState.unknown("not a URL")
-                    if let url { state = await loader.probe(url, limits: limits) }
+                    if let url { state = await loader.probe(url, limits: perShow[folder] ?? limits) }
                     return (
                         position,
                         UpstreamCheck(

@@ -117,7 +117,9 @@ public struct Archiver: Sendable {
         _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
         onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
     ) async throws -> VerifyReport {
-        try await verifier.verify(directory, repair: repair, options: options, onEvent: onEvent)
+        try await verifier.verify(directory, repair: repair, options: options, onEvent: onEvent) {
+            try withAccess($1, forShowIn: $0)
+        }
     }
 
     // MARK: - sync
@@ -145,8 +147,10 @@ public struct Archiver: Sendable {
     }
 
     private func archive(
-        _ source: FeedSource, into root: URL, options: SyncOptions, onEvent: @escaping @Sendable (SyncEvent) -> Void
+        _ source: FeedSource, into root: URL, options given: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
+        let options = try withAccess(given, for: source, in: root)
         var (show, first) = try await open(source, in: root, options: options)
         let lock = show.lock
         defer { lock.unlock() }
@@ -188,6 +192,10 @@ public struct Archiver: Sendable {
         _ show: inout FeedFolder, _ fetch: FeedFetch, of source: FeedSource, pages: PageWalk?, options: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
+        // A login the publisher wrote into the feed's URLs goes with the requests to its own origin.
+        var withLogins = options
+        if case .changed(let feed, _) = fetch { withLogins.profile.credentials += feed.logins }
+        let options = withLogins
         let loadedIndex = show.index
         // Only a sync that read the whole feed can tell which episodes the feed no longer lists.
         let removals =
@@ -259,12 +267,15 @@ public struct Archiver: Sendable {
         FeedFolder, FeedFetch
     ) {
         if let known = try folders.registeredFolder(for: source, in: root) {
-            let show = try await folders.open(
+            var show = try await folders.open(
                 folder: known, source: source, lockWait: options.lockWait, metadata: options.metadata)
             do {
-                if let settings = options.saveSettings {
-                    try folders.register(source, folder: known.lastPathComponent, in: root, settings: settings)
+                if options.saveSettings != nil || options.saveCredentials != nil {
+                    try folders.register(
+                        source, folder: known.lastPathComponent, in: root, settings: options.saveSettings,
+                        credentials: options.saveCredentials)
                 }
+                try secureIndex(of: &show)
                 let fetch = try await loader.load(
                     source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
                     limits: options.feedLimits)
@@ -292,8 +303,8 @@ public struct Archiver: Sendable {
             }
             do {
                 try folders.register(
-                    source, folder: folder.lastPathComponent, in: root, settings: options.saveSettings ?? ShowSettings()
-                )
+                    source, folder: folder.lastPathComponent, in: root,
+                    settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials)
             } catch {
                 show.lock.unlock()
                 throw error

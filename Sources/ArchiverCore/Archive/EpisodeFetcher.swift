@@ -107,8 +107,7 @@ struct EpisodeFetcher: Sendable {
                 return try completedPartial(url, files: partial, size: size)
             }
         }
-        var request = URLRequest(url: url)
-        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
+        var request = options.profile.request(for: url)
         // Media is already compressed; identity keeps Content-Length comparable with what arrives.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if offset > 0, let validator = record?.validator {
@@ -137,7 +136,7 @@ struct EpisodeFetcher: Sendable {
         let transferOptions = DownloadOptions(
             resumeOffset: offset, admit: admit, progress: onBytes,
             resumeValidator: offset > 0 ? record?.validator : nil,
-            resumeTotal: offset > 0 ? record?.expectedSize : nil)
+            resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy)
         do {
             result = try await Deadline.run(seconds: remaining, timer: clock.timer) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)

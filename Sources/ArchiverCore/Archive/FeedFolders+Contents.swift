@@ -17,7 +17,8 @@ extension FeedFolders {
     /// the file system keeps extended attributes. A separate call, so a file system without them costs nothing else.
     func setOrigin(of file: URL, to url: String) {
         try? attributes.setAttributes(
-            [Self.extendedAttributesKey: [ArchiveNames.originAttribute: Data(url.utf8)]], ofItemAtPath: file.path)
+            [Self.extendedAttributesKey: [ArchiveNames.originAttribute: Data(URLSecrets.redacted(url).utf8)]],
+            ofItemAtPath: file.path)
     }
 
     /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.

@@ -18,13 +18,14 @@ extension FeedFolders {
         return record
     }
 
-    /// Subscribes `source` to `folder`, keeping what an earlier record said (settings, when it was added, its
-    /// last sync); `settings`, when given, replace the saved ones one by one.
+    /// Subscribes `source` to `folder`, keeping what an earlier record said (settings, credentials, when it was
+    /// added, its last sync); `settings` and `credentials`, when given, replace the saved ones one by one.
     func register(
-        _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil, replacing: Bool = false
+        _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
+        credentials: ShowCredentials? = nil, replacing: Bool = false
     ) throws {
         let url = Subscription.url(for: source, in: root)
-        try createFolder(url.deletingLastPathComponent())
+        try createRecordsFolder(in: root)
         var record =
             subscription(for: source, in: root)
             ?? Subscription(feed: source.displayName, folder: folder, added: FeedDate.iso8601(clock.now()))
@@ -33,7 +34,66 @@ extension FeedFolders {
             let merged = replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings)
             record.settings = merged.isEmpty ? nil : merged
         }
-        try saveRecord(record, to: url)
+        if let credentials {
+            let merged = record.credentials.map { $0.overlaid(by: credentials) } ?? credentials
+            record.credentials = merged.isEmpty ? nil : merged
+        }
+        try saveSubscription(record, to: url)
+    }
+
+    /// Writes a subscription record: readable by its owner only, since it may hold the show's credentials.
+    func saveSubscription(_ record: Subscription, to url: URL) throws {
+        try saveRecord(record, to: url, ownerOnly: true)
+    }
+
+    /// Creates the folder of subscription records, readable by its owner only (0700), and secures one made by an
+    /// earlier podarchive (see `secureRecords`).
+    func createRecordsFolder(in root: URL) throws {
+        let folder = Subscription.folder(in: root)
+        do {
+            try files.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ArchiveError.cannotCreateFolder(path: folder.path, reason: ArchiveError.describe(error))
+        }
+        secureRecords(in: root)
+    }
+
+    /// Migrates the subscription records of an earlier podarchive, once: a record whose feed URL carried a login
+    /// (`https://user:pw@host/feed`) is saved again under the URL without it, the login moved into its
+    /// credentials, and every record and the folder are made readable by their owner only. The folder's mode is
+    /// the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
+    func secureRecords(in root: URL) {
+        let folder = Subscription.folder(in: root)
+        guard let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
+            mode.intValue & 0o077 != 0
+        else { return }
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".")
+        }
+        for name in names {
+            let path = folder.appendingPathComponent(name)
+            guard var record: Subscription = loadRecord(path) else { continue }
+            guard let login = FeedSource.login(in: record.feed) else {
+                try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
+                continue
+            }
+            record.feed = URLSecrets.withoutUserinfo(record.feed)
+            record.movedFrom = record.movedFrom.map(URLSecrets.withoutUserinfo)
+            record.credentials = record.credentials.map { $0.overlaid(by: login) } ?? login
+            let target = Subscription.url(forFeed: record.feed, in: root)
+            if let existing: Subscription = loadRecord(target), existing.feed == record.feed {
+                record.settings = existing.settings ?? record.settings
+                record.lastSync = existing.lastSync ?? record.lastSync
+            }
+            do {
+                try saveSubscription(record, to: target)
+                if target != path { try files.removeItem(at: path) }
+            } catch {
+                return  // Tried again next time: the folder keeps its mode until every record is moved.
+            }
+        }
+        try? attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
     }
 
     /// Moves the subscription of `source` to `target` (the show moved): the same folder, settings and history
@@ -51,8 +111,8 @@ extension FeedFolders {
         record.folder = folder
         record.movedFrom = source.displayName
         record.moved = FeedDate.iso8601(clock.now())
-        try createFolder(Subscription.folder(in: root))
-        try saveRecord(record, to: Subscription.url(for: target, in: root))
+        try createRecordsFolder(in: root)
+        try saveSubscription(record, to: Subscription.url(for: target, in: root))
         try? files.removeItem(at: Subscription.url(for: source, in: root))
     }
 
@@ -60,11 +120,12 @@ extension FeedFolders {
     func recordSync(_ lastSync: LastSync, of source: FeedSource, in root: URL) {
         guard var record = subscription(for: source, in: root) else { return }
         record.lastSync = lastSync
-        try? saveRecord(record, to: Subscription.url(for: source, in: root))
+        try? saveSubscription(record, to: Subscription.url(for: source, in: root))
     }
 
     /// Every subscription of `root` in subscription order, and the records that could not be read.
     func subscriptions(in root: URL) -> SubscriptionSet {
+        secureRecords(in: root)
         let folder = Subscription.folder(in: root)
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
             $0.hasSuffix(".json") && !$0.hasPrefix(".")

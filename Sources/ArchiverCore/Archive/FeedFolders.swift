@@ -200,9 +200,10 @@ struct FeedFolders: Sendable {
 
     /// Records (the registry, validators, download records) are rewritten atomically but not fsynced: each is a
     /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
-    func saveRecord<Record: Encodable>(_ record: Record, to url: URL) throws {
+    func saveRecord<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {
         do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false)
+            try writer.writeAtomically(
+                try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: ownerOnly)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }

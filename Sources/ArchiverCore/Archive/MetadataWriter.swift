@@ -48,10 +48,12 @@ struct MetadataWriter: Sendable {
     /// - Throws: `ArchiveError.storage` when it cannot be written (a full disk stops the run as for episodes).
     func writeSidecar(for episode: Episode, entry: ArchiveIndex.Entry, in show: FeedFolder) throws {
         let sidecar = Sidecar(
-            title: episode.title, description: episode.description, guid: episode.guid, url: episode.url,
+            title: episode.title, description: episode.description, guid: episode.guid,
+            url: URLSecrets.redacted(episode.url),
             link: episode.link, image: episode.imageURL, published: episode.published.map(FeedDate.iso8601),
             duration: episode.duration, episode: episode.episodeNumber, season: episode.seasonNumber,
-            type: episode.mimeType, feed: Sidecar.FeedInfo(title: show.title, url: show.index.feed),
+            type: episode.mimeType,
+            feed: Sidecar.FeedInfo(title: show.title, url: URLSecrets.redacted(show.index.feed)),
             file: (entry.file as NSString).lastPathComponent, size: entry.size, sha256: entry.sha256,
             archived: entry.archived, companions: entry.companions.flatMap { $0.isEmpty ? nil : $0 })
         let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)

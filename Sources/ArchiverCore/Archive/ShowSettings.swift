@@ -16,12 +16,18 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     public var match: String?
     /// Transcripts, chapters and episode artwork (`--no-companions` turns them off).
     public var companions: Bool?
+    /// The User-Agent the show's requests carry (`--user-agent`).
+    public var userAgent: String?
+    /// The `.netrc` file its logins come from (`--netrc-file`), by absolute path.
+    public var netrcFile: String?
 
     /// Settings; nil leaves one unset.
     public init(
         name: String? = nil, metadata: Bool? = nil, limit: Int? = nil, since: String? = nil, match: String? = nil,
-        companions: Bool? = nil
+        companions: Bool? = nil, userAgent: String? = nil, netrcFile: String? = nil
     ) {
+        self.userAgent = userAgent
+        self.netrcFile = netrcFile
         self.name = name
         self.metadata = metadata
         self.limit = limit
@@ -37,7 +43,14 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     public func overlaid(by newer: ShowSettings) -> ShowSettings {
         ShowSettings(
             name: newer.name ?? name, metadata: newer.metadata ?? metadata, limit: newer.limit ?? limit,
-            since: newer.since ?? since, match: newer.match ?? match, companions: newer.companions ?? companions)
+            since: newer.since ?? since, match: newer.match ?? match, companions: newer.companions ?? companions,
+            userAgent: newer.userAgent ?? userAgent, netrcFile: newer.netrcFile ?? netrcFile)
+    }
+
+    /// A User-Agent is one line of printable text, not empty.
+    public static func isValidUserAgent(_ text: String) -> Bool {
+        !text.trimmingCharacters(in: .whitespaces).isEmpty
+            && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
 }

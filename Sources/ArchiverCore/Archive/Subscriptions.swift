@@ -20,6 +20,9 @@ public struct Subscription: Codable, Equatable, Sendable {
     public var movedFrom: String?
     /// When it moved (RFC 3339).
     public var moved: String?
+    /// The login and headers its requests carry to the origin they name. This record is the only file that holds
+    /// them (0600, in a 0700 folder); nothing podarchive prints or writes elsewhere shows them.
+    public var credentials: ShowCredentials?
 
     /// A subscription record.
     public init(

@@ -30,6 +30,14 @@ public struct SyncOptions: Sendable, Equatable {
     public var companions = true
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
     public var saveSettings: ShowSettings?
+    /// The show's User-Agent and credentials: every request of the sync is made through it.
+    public var profile = RequestProfile()
+    /// Credentials to save with the show's subscription (see `ShowCredentials.overlaid`); nil saves none.
+    public var saveCredentials: ShowCredentials?
+    /// The run's bandwidth cap, shared by every show of the run; nil reads as fast as the network allows.
+    public var throttle: Throttle?
+    /// The `.netrc` file whose logins go to the hosts they name (read once the show is known).
+    public var netrc: NetrcChoice?
 
     /// Sync options; the defaults are the command line's.
     public init(
@@ -60,6 +68,13 @@ public struct SyncOptions: Sendable, Equatable {
             }
         }
         if let metadata = settings.metadata { options.metadata = metadata }
+        if let agent = settings.userAgent {
+            guard ShowSettings.isValidUserAgent(agent) else {
+                throw SettingsError(setting: "userAgent", value: agent, reason: "it must be one line of text")
+            }
+            options.profile.userAgent = agent
+        }
+        if let path = settings.netrcFile { options.netrc = NetrcChoice(path: path, required: true) }
         if let companions = settings.companions { options.companions = companions }
         if let limit = settings.limit {
             guard limit >= 1 else {
@@ -83,7 +98,12 @@ public struct SyncOptions: Sendable, Equatable {
     }
 
     /// What a feed fetch may take: the size cap, and the same total time an episode gets.
-    public var feedLimits: FeedLimits { FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout) }
+    public var feedLimits: FeedLimits {
+        FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+    }
+
+    /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
+    public var policy: TransferPolicy { TransferPolicy(profile: profile, throttle: throttle) }
 }
 
 /// Points where tests make the process die, to prove a crash there loses nothing.

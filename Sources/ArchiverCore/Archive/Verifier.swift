@@ -78,12 +78,15 @@ struct Verifier: Sendable {
     /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
     ///   until its replacement is in place).
     /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
+    /// - Parameter access: the options a repair of the show in a folder downloads with (its saved credentials).
     func verify(
-        _ directory: URL, repair: Bool, options: SyncOptions, onEvent: @Sendable (VerifyEvent) -> Void
+        _ directory: URL, repair: Bool, options given: SyncOptions, onEvent: @Sendable (VerifyEvent) -> Void,
+        access: (URL, SyncOptions) throws -> SyncOptions = { $1 }
     ) async throws -> VerifyReport {
         let shows = try feedFolders(in: directory)
         var report = VerifyReport()
         for folder in shows {
+            let options = repair ? try access(folder, given) : given
             var show = try await folders.open(
                 folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
                 metadata: options.metadata)

@@ -108,6 +108,9 @@ public struct Feed: Equatable, Sendable {
     public var movedTo: String?
     /// The fetched document itself, kept for the show's history (nil for feeds built in memory).
     public var document: Data?
+    /// Logins the publisher wrote into the document's URLs (`https://user:pw@host/e.mp3`): taken out of the URLs,
+    /// which are kept and shown without them, and sent only to the origin of the URL that gave each.
+    public var logins: [ShowCredentials] = []
 
     /// A feed as a reader found it.
     public init(title: String?, episodes: [Episode], format: FeedFormat, imageURL: String? = nil) {

@@ -11,14 +11,25 @@ public struct FeedLimits: Sendable, Equatable {
     public var maximumBytes: Int64
     /// The fetch must be complete within this many seconds (a server sending a byte a second never idles out).
     public var timeout: TimeInterval
+    /// The show's User-Agent and credentials, and the run's bandwidth cap.
+    public var policy: TransferPolicy
 
     /// 256 MB is more than ten times the largest real feed seen (21 MB for 20,000 episodes).
     public static let defaultMaximumBytes: Int64 = 256 << 20
 
     /// Limits for one feed fetch.
-    public init(maximumBytes: Int64 = FeedLimits.defaultMaximumBytes, timeout: TimeInterval = 3600) {
+    public init(
+        maximumBytes: Int64 = FeedLimits.defaultMaximumBytes, timeout: TimeInterval = 3600,
+        policy: TransferPolicy = TransferPolicy()
+    ) {
         self.maximumBytes = maximumBytes
         self.timeout = timeout
+        self.policy = policy
+    }
+
+    /// The request for `url`, with the show's User-Agent and the credentials for its origin.
+    func request(for url: URL) -> URLRequest {
+        (policy.profile ?? RequestProfile()).request(for: url)
     }
 }
 
@@ -87,10 +98,9 @@ public struct FeedLoader: Sendable {
     private func fetch(_ url: URL, validators: FeedValidators?, limits: FeedLimits) async throws -> (
         Data, URL, FeedValidators, URL?
     )? {
-        var request = URLRequest(url: url)
+        var request = limits.request(for: url)
         if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validators?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
-        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(
             "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
                 + "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8",
@@ -101,7 +111,7 @@ public struct FeedLoader: Sendable {
         let finalRequest = request
         do {
             let fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
-                try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes)
+                try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes, policy: limits.policy)
             }
             (data, response) = (fetched.data, fetched.response)
             movedTo = fetched.movedTo

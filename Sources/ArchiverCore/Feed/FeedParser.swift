@@ -14,6 +14,7 @@ public enum FeedParser {
     ///   before any episode).
     public static func parse(_ data: Data, url: URL?, descriptions: Bool = false) throws -> Feed {
         var feed = try read(data, url: url, descriptions: descriptions)
+        liftLogins(from: &feed)
         // Publishers reuse GUIDs by mistake; every item of one document is its own episode.
         if feed.episodes.contains(where: { $0.guid != nil }) { feed.episodes = Episode.keepingApart(feed.episodes) }
         return feed
@@ -55,6 +56,38 @@ public enum FeedParser {
         case .unknown:
             throw FeedError.notAFeed(url: name, reason: "the document is neither XML nor JSON")
         }
+    }
+
+    /// Takes the userinfo out of every URL the feed gives into `feed.logins` (one per origin, the first wins),
+    /// so that no URL kept, compared or shown carries a password.
+    static func liftLogins(from feed: inout Feed) {
+        var logins: [String: ShowCredentials] = [:]
+        func lift(_ text: inout String) {
+            guard text.utf8.contains(UInt8(ascii: "@")), let login = URLSecrets.userinfo(of: text) else { return }
+            let bare = URLSecrets.withoutUserinfo(text)
+            if let origin = Origin(bare), logins[origin.description] == nil {
+                logins[origin.description] = ShowCredentials(
+                    origin: origin, user: login.user, password: login.password)
+            }
+            text = bare
+        }
+        func lift(_ text: inout String?) {
+            guard var value = text else { return }
+            lift(&value)
+            text = value
+        }
+        for position in feed.episodes.indices {
+            lift(&feed.episodes[position].url)
+            lift(&feed.episodes[position].imageURL)
+            for companion in feed.episodes[position].companions.indices {
+                lift(&feed.episodes[position].companions[companion].url)
+            }
+        }
+        lift(&feed.imageURL)
+        lift(&feed.links.next)
+        lift(&feed.links.previousArchive)
+        lift(&feed.links.newFeedURL)
+        feed.logins = logins.keys.sorted().compactMap { logins[$0] }
     }
 
     enum Sniffed: Equatable {

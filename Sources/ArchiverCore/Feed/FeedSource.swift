@@ -11,9 +11,10 @@ public enum FeedSource: Equatable, Sendable {
     /// Reads a command-line feed argument.
     ///
     /// `http://` and `https://` URLs are remote; `file://` URLs and anything without a scheme are local paths,
-    /// relative to `currentDirectory`. Any other scheme (`ftp:`, `data:`, `javascript:`) is refused.
+    /// relative to `currentDirectory`. Any other scheme (`ftp:`, `data:`, `javascript:`) is refused. A URL's
+    /// userinfo (`user:password@`) is not part of the source: read it with `login(in:)`.
     public init(_ text: String, currentDirectory: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = URLSecrets.withoutUserinfo(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !trimmed.isEmpty else { throw FeedError.invalidSource(text) }
         if let scheme = WebScheme.of(trimmed) {
             if WebScheme.isWeb(scheme) {
@@ -33,6 +34,30 @@ public enum FeedSource: Equatable, Sendable {
         }
         let path = trimmed.hasPrefix("/") ? trimmed : currentDirectory + "/" + trimmed
         self = .local(path: URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+
+    /// The login a feed URL carries (`https://user:password@host/feed`), as credentials for its origin; nil when
+    /// it carries none.
+    public static func login(in text: String) -> ShowCredentials? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let login = URLSecrets.userinfo(of: trimmed),
+            let origin = Origin(URLSecrets.withoutUserinfo(trimmed))
+        else { return nil }
+        return ShowCredentials(origin: origin, user: login.user, password: login.password)
+    }
+
+    /// The origin of a remote feed; nil for a local file.
+    public var origin: Origin? {
+        guard case .remote(let url) = self else { return nil }
+        return Origin(url)
+    }
+
+    /// How messages show this feed: `displayName` with its tokens redacted (see `URLSecrets.redacted`).
+    public var shownName: String {
+        switch self {
+        case .remote(let url): return URLSecrets.redacted(url.absoluteString)
+        case .local(let path): return path
+        }
     }
 
     /// The source as a URL: what relative enclosure URLs resolve against, and how errors name the feed.

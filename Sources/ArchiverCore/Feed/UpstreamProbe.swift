@@ -32,15 +32,14 @@ extension FeedLoader {
     }
 
     private func ask(_ url: URL, method: String, limits: FeedLimits) async -> UpstreamState {
-        var request = URLRequest(url: url)
+        var request = limits.request(for: url)
         request.httpMethod = method
-        request.setValue(PodarchiveVersion.userAgent, forHTTPHeaderField: "User-Agent")
         if method == "GET" { request.setValue("bytes=0-0", forHTTPHeaderField: "Range") }
         let response: URLResponse
         let asked = request
         do {
             response = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
-                try await fetcher.data(for: asked, maximumBytes: 1 << 16).1
+                try await fetcher.fetch(asked, maximumBytes: 1 << 16, policy: limits.policy).response
             }
         } catch is Deadline.Exceeded {
             return .unknown("no answer within \(String(format: "%g", limits.timeout)) seconds")

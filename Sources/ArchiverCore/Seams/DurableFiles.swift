@@ -59,11 +59,14 @@ public struct DurableFileWriter: AtomicFileWriting {
         self.beforeRename = beforeRename
     }
 
-    public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"
-        // O_NOFOLLOW: a link planted at this name is refused, never written through.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // O_NOFOLLOW: a link planted at this name is refused, never written through. A secret's file is 0600 from
+        // the start (a temporary file left by an earlier crash is removed first: O_CREAT keeps an old mode).
+        if ownerOnly { unlink(temporary) }
+        let mode: mode_t = ownerOnly ? 0o600 : 0o644
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
         var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
         if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }

@@ -40,16 +40,18 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
 
     /// The body (at most `maximumBytes`, decoded) and final response of `request`; see `URLDataFetcher`.
     public func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse) {
-        let fetched = try await fetch(request, maximumBytes: maximumBytes)
+        let fetched = try await fetch(request, maximumBytes: maximumBytes, policy: TransferPolicy())
         return (fetched.data, fetched.response)
     }
 
     /// The body, final response, and where permanent redirects led; see `URLDataFetcher`.
-    public func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody {
+    public func fetch(_ request: URLRequest, maximumBytes: Int64, policy: TransferPolicy) async throws
+        -> FetchedBody
+    {
         try Task.checkCancellation()
         let session = self.session
         let task = session.dataTask(with: request)
-        let fetch = Fetch(limit: maximumBytes)
+        let fetch = Fetch(limit: maximumBytes, policy: policy)
         delegate.registry.register(fetch, for: task)
         let (data, response) = try await withTaskCancellationHandler {
             task.resume()
@@ -64,6 +66,7 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
 /// One feed fetch; touched only on the session's serial delegate queue.
 private final class Fetch: @unchecked Sendable {
     let limit: Int64
+    let policy: TransferPolicy
     var body = Data()
     var response: URLResponse?
     let outcome = OneShot<(Data, URLResponse)>()
@@ -72,7 +75,10 @@ private final class Fetch: @unchecked Sendable {
     private var onlyPermanent = true
     private let lock = NSLock()
 
-    init(limit: Int64) { self.limit = limit }
+    init(limit: Int64, policy: TransferPolicy) {
+        self.limit = limit
+        self.policy = policy
+    }
 
     var movedTo: URL? { lock.withLock { moved } }
 
@@ -123,6 +129,7 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
             return
         }
         fetch.body.append(data)
+        fetch.policy.throttle?.wait(for: data.count) { registry.isOver(dataTask) }
     }
 
     /// Only http(s): a redirect anywhere else is not followed, and its 3xx response is the result.
@@ -131,8 +138,9 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let follow = RedirectGuard.refusal(of: response, request: request) == nil
-        if follow { fetch(task)?.redirected(response.statusCode, to: request.url) }
-        completionHandler(follow ? request : nil)
+        let fetch = fetch(task)
+        if follow { fetch?.redirected(response.statusCode, to: request.url) }
+        completionHandler(follow ? RedirectGuard.authorized(request, by: fetch?.policy.profile) : nil)
     }
 
     /// A 401 never completes on Linux unless the challenge is cancelled (see the notes): the 401 is the answer.

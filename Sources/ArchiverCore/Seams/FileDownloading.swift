@@ -21,12 +21,16 @@ public struct DownloadOptions: Sendable {
     public var resumeValidator: String?
     /// For a resume: the whole file's size as first announced (see `resumeValidator`).
     public var resumeTotal: Int64?
+    /// What redirects carry, and the run's bandwidth cap.
+    public var policy: TransferPolicy
 
     /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
         resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
-        progress: (@Sendable (Int64) -> Void)? = nil, resumeValidator: String? = nil, resumeTotal: Int64? = nil
+        progress: (@Sendable (Int64) -> Void)? = nil, resumeValidator: String? = nil, resumeTotal: Int64? = nil,
+        policy: TransferPolicy = TransferPolicy()
     ) {
+        self.policy = policy
         self.resumeOffset = resumeOffset
         self.admit = admit
         self.progress = progress

@@ -44,12 +44,20 @@ public protocol FileRemoval: Sendable {
 
 /// Replaces a small file atomically (write a temporary file, then rename it over the old one).
 public protocol AtomicFileWriting: Sendable {
-    /// - Parameter durable: also fsync, so the new content survives a power cut (the index); false for records
-    ///   that are only hints and are checked again when read.
-    func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws
+    /// - Parameters:
+    ///   - durable: also fsync, so the new content survives a power cut (the index); false for records that are
+    ///     only hints and are checked again when read.
+    ///   - ownerOnly: create the file readable and writable by its owner only (0600) from its first byte: it
+    ///     holds a secret.
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws
 }
 
 extension AtomicFileWriting {
+    /// An atomic write of a file anyone may read (0644, less the umask).
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
+        try writeAtomically(data, to: url, durable: durable, ownerOnly: false)
+    }
+
     /// A durable atomic write.
     public func writeAtomically(_ data: Data, to url: URL) throws {
         try writeAtomically(data, to: url, durable: true)

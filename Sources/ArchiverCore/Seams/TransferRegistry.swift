@@ -13,6 +13,7 @@ final class TransferRegistry<Item: AnyObject>: @unchecked Sendable {
 
     private let lock = NSLock()
     private var transfers: [Int: Item] = [:]
+    private var cancelled: Set<Int> = []
     private var serialQueue: DispatchQueue?
 
     /// The session's serial delegate queue, where every transfer is touched (set when the session is made).
@@ -32,12 +33,21 @@ final class TransferRegistry<Item: AnyObject>: @unchecked Sendable {
 
     /// The task's transfer, taken out: whatever corelibs reports for the task later finds none and is ignored.
     func remove(_ task: URLSessionTask) -> Item? {
-        lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
+        lock.withLock {
+            cancelled.remove(task.taskIdentifier)
+            return transfers.removeValue(forKey: task.taskIdentifier)
+        }
+    }
+
+    /// True once the task's caller cancelled it, or its transfer ended: a throttled transfer stops waiting.
+    func isOver(_ task: URLSessionTask) -> Bool {
+        lock.withLock { cancelled.contains(task.taskIdentifier) || transfers[task.taskIdentifier] == nil }
     }
 
     /// The caller was cancelled (a deadline, a failed run): cancel the task, and `end` its transfer a little later
     /// if corelibs never reports the cancelled task's completion.
     func cancel(_ task: URLSessionTask, end: @escaping @Sendable (Item) -> Void) {
+        lock.withLock { _ = cancelled.insert(task.taskIdentifier) }
         Self.cancelOffQueue(task)
         serial?.asyncAfter(deadline: .now() + Self.cancelGrace) { [weak self] in
             if let transfer = self?.remove(task) { end(transfer) }

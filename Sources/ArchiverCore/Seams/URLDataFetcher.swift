@@ -14,13 +14,16 @@ public protocol URLDataFetcher: Sendable {
     func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse)
 
     /// `data(for:maximumBytes:)`, and where the request was moved for good: the URL reached through
-    /// redirects that were all permanent (301, 308), when there were any.
-    func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody
+    /// redirects that were all permanent (301, 308), when there were any. Each redirect carries what `policy`
+    /// says, and reading keeps within its bandwidth cap.
+    func fetch(_ request: URLRequest, maximumBytes: Int64, policy: TransferPolicy) async throws -> FetchedBody
 }
 
 extension URLDataFetcher {
-    /// A fetcher that does not see redirects reports none.
-    public func fetch(_ request: URLRequest, maximumBytes: Int64) async throws -> FetchedBody {
+    /// A fetcher that does not see redirects reports none, and reads as fast as it can.
+    public func fetch(_ request: URLRequest, maximumBytes: Int64, policy: TransferPolicy) async throws
+        -> FetchedBody
+    {
         let (data, response) = try await data(for: request, maximumBytes: maximumBytes)
         return FetchedBody(data: data, response: response, movedTo: nil)
     }

@@ -89,6 +89,8 @@ extension URLSessionConfiguration {
         // while their deadlines run.
         configuration.httpMaximumConnectionsPerHost = 64
         configuration.httpAdditionalHeaders = ["User-Agent": PodarchiveVersion.userAgent]
+        // Proxies: libcurl reads http_proxy, https_proxy and no_proxy from the environment itself, and corelibs
+        // sets none of its own while connectionProxyDictionary is nil.
         return configuration
     }
 }
@@ -107,6 +109,15 @@ enum RedirectGuard {
             return location
         }
         return allows(request.url) ? nil : request.url?.absoluteString ?? "(none)"
+    }
+
+    /// The request a redirect is followed with: URLSession copies every header of the request before it, so
+    /// credentials are dropped and then added back only for the new request's own origin.
+    static func authorized(_ request: URLRequest, by profile: RequestProfile?) -> URLRequest {
+        guard let profile else { return request }
+        var request = request
+        profile.authorize(&request)
+        return request
     }
 }
 
@@ -279,7 +290,11 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(dataTask), transfer.accepted, transfer.failure == nil else { return }
-        if !transfer.write(data) { stop(dataTask) }
+        if !transfer.write(data) {
+            stop(dataTask)
+            return
+        }
+        transfer.options.policy.throttle?.wait(for: data.count) { registry.isOver(dataTask) }
     }
 
     func urlSession(
@@ -290,7 +305,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
             transfer(task)?.refusedLocation = refused
             completionHandler(nil)
         } else {
-            completionHandler(request)
+            completionHandler(RedirectGuard.authorized(request, by: transfer(task)?.options.policy.profile))
         }
     }
 

@@ -1,0 +1,79 @@
+// Which credentials, User-Agent and .netrc logins a show's requests carry: those given for this run, over those
+// saved with its subscription, over the defaults. Resolved once per show, before its first request.
+import Foundation
+
+/// A `.netrc` file a sync reads its logins from.
+public struct NetrcChoice: Sendable, Equatable {
+    /// The file's path.
+    public var path: String
+    /// True when it was asked for by name: a file that cannot be read is then an error, not "no logins".
+    public var required: Bool
+
+    /// A `.netrc` file to read.
+    public init(path: String, required: Bool) {
+        self.path = path
+        self.required = required
+    }
+}
+
+/// A `.netrc` file that was asked for and cannot be read.
+public struct NetrcError: Error, Equatable, Sendable, LocalizedError {
+    /// The file's path.
+    public var path: String
+    /// Why it cannot be read.
+    public var reason: String
+
+    /// One line naming the file and the problem.
+    public var errorDescription: String? { "netrc file \(path) cannot be read: \(reason)" }
+}
+
+extension Archiver {
+    /// `options` with the access saved for the show of `source` in `root` (see `withAccess(_:record:)`), once an
+    /// earlier podarchive's records are secured.
+    func withAccess(_ options: SyncOptions, for source: FeedSource, in root: URL) throws -> SyncOptions {
+        folders.secureRecords(in: root)
+        return try withAccess(options, record: folders.subscription(for: source, in: root))
+    }
+
+    /// `options` with the credentials saved for the show of `record` under those given for this run, and its
+    /// `.netrc` file read.
+    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read.
+    func withAccess(_ options: SyncOptions, record: Subscription?) throws -> SyncOptions {
+        var options = options
+        if let saved = record?.credentials {
+            let merged = options.saveCredentials.map { saved.overlaid(by: $0) } ?? saved
+            options.profile.credentials = [merged] + options.profile.credentials.filter { $0.origin != merged.origin }
+        }
+        if let choice = options.netrc, options.profile.netrc == nil {
+            options.profile.netrc = try readNetrc(choice)
+        }
+        return options
+    }
+
+    /// The logins of a `.netrc` file; nil for a default one that is not there.
+    private func readNetrc(_ choice: NetrcChoice) throws -> Netrc? {
+        let files = folders.files
+        guard let data = files.contents(atPath: choice.path) else {
+            guard choice.required else { return nil }
+            throw NetrcError(path: choice.path, reason: FeedLoader.whyUnreadable(choice.path, files: files))
+        }
+        return Netrc(parsing: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The access settings saved with the show kept in `folder` (its record, found by folder name in the root
+    /// above it) applied to `options` where this run gave none: for verify, which names folders, not feeds.
+    func withAccess(_ options: SyncOptions, forShowIn folder: URL) throws -> SyncOptions {
+        let root = folder.deletingLastPathComponent()
+        let record = folders.subscriptions(in: root).shows.first { $0.folder == folder.lastPathComponent }
+        var options = options
+        if let settings = record?.settings {
+            if options.profile.userAgent == PodarchiveVersion.userAgent, let agent = settings.userAgent {
+                options.profile.userAgent = agent
+            }
+            if options.netrc?.required != true, let path = settings.netrcFile {
+                options.netrc = NetrcChoice(path: path, required: true)
+            }
+        }
+        return try withAccess(options, record: record)
+    }
+}

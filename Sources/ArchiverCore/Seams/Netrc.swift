@@ -1,0 +1,124 @@
+// A `.netrc` file, read as curl and wget read it: `machine NAME login USER password PW` entries and a
+// `default` entry, tokens separated by any white space, values optionally in double quotes (with `\"`, `\\`,
+// `\n` escapes), `account` ignored, `macdef` skipped to the next blank line.
+import Foundation
+
+/// The logins of a `.netrc` file, by host.
+public struct Netrc: Sendable, Equatable {
+    /// One entry's login.
+    public struct Login: Sendable, Equatable {
+        /// The user name.
+        public var user: String
+        /// The password; nil when the entry gives none.
+        public var password: String?
+
+        /// A login.
+        public init(user: String, password: String?) {
+            self.user = user
+            self.password = password
+        }
+    }
+
+    private var machines: [String: Login] = [:]
+    private var fallback: Login?
+
+    /// Reads a `.netrc` file's text. The first entry for a host wins, as in curl; text that is not an entry is
+    /// skipped.
+    public init(parsing text: String) {
+        var tokens = NetrcTokens(text)
+        var current: (host: String?, login: Login)?
+        func close() {
+            guard let entry = current else { return }
+            if let host = entry.host {
+                if machines[host] == nil { machines[host] = entry.login }
+            } else if fallback == nil {
+                fallback = entry.login
+            }
+            current = nil
+        }
+        while let token = tokens.next() {
+            switch token {
+            case "machine":
+                close()
+                guard let host = tokens.next() else { break }
+                current = (host.lowercased(), Login(user: "", password: nil))
+            case "default":
+                close()
+                current = (nil, Login(user: "", password: nil))
+            case "login":
+                if let value = tokens.next() { current?.login.user = value }
+            case "password":
+                if let value = tokens.next() { current?.login.password = value }
+            case "account":
+                _ = tokens.next()
+            case "macdef":
+                close()
+                tokens.skipMacro()
+            default:
+                continue
+            }
+        }
+        close()
+    }
+
+    /// The login for `host` (any case), else the `default` entry's; nil when neither names a user.
+    public func login(forHost host: String) -> Login? {
+        let found = machines[host.lowercased()] ?? fallback
+        guard let found, !found.user.isEmpty else { return nil }
+        return found
+    }
+
+    /// True when the file gave no login at all.
+    public var isEmpty: Bool { machines.isEmpty && fallback == nil }
+}
+
+/// The tokens of a `.netrc` text.
+private struct NetrcTokens {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
+    }
+
+    mutating func next() -> String? {
+        while position < bytes.count, Self.isSpace(bytes[position]) { position += 1 }
+        guard position < bytes.count else { return nil }
+        var token: [UInt8] = []
+        if bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+                var byte = bytes[position]
+                if byte == UInt8(ascii: "\\"), position + 1 < bytes.count {
+                    position += 1
+                    byte = bytes[position]
+                    if byte == UInt8(ascii: "n") { byte = UInt8(ascii: "\n") }
+                    if byte == UInt8(ascii: "r") { byte = UInt8(ascii: "\r") }
+                    if byte == UInt8(ascii: "t") { byte = UInt8(ascii: "\t") }
+                }
+                token.append(byte)
+                position += 1
+            }
+            position += 1
+        } else {
+            while position < bytes.count, !Self.isSpace(bytes[position]) {
+                token.append(bytes[position])
+                position += 1
+            }
+        }
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    /// Skips a macro definition: its name line, then everything up to a blank line.
+    mutating func skipMacro() {
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+        while position < bytes.count {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "\n") { return }
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
+        }
+    }
+}
