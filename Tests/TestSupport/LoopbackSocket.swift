@@ -11,9 +11,12 @@ import Foundation
 #endif
 
 enum LoopbackSocket {
-    /// A socket bound to 127.0.0.1 on a port the system chose, and that port; listening with `backlog` when
+    /// A socket bound to `host` (127.0.0.1, or another loopback address such as 127.0.0.2) on a port the system chose, and that port; listening with `backlog` when
     /// given. The caller closes the descriptor.
-    static func bound(listening backlog: Int32? = nil) throws -> (descriptor: Int32, port: UInt16) {
+    static func bound(listening backlog: Int32? = nil, address host: String = "127.0.0.1") throws -> (
+        descriptor: Int32, port: UInt16
+    ) {
+        precondition(host.hasPrefix("127."), "tests bind loopback addresses only")
         let descriptor = socket(AF_INET, sockStream, 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if backlog != nil {
@@ -25,7 +28,7 @@ enum LoopbackSocket {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -15,6 +15,8 @@ import Foundation
 /// An HTTP server bound to 127.0.0.1 on a free port, serving canned responses.
 public final class TestHTTPServer: @unchecked Sendable {
     public let port: UInt16
+    /// The loopback address it listens on.
+    public let address: String
     private let listener: Int32
     private let lock = NSCondition()
     private var routes: [String: @Sendable (RecordedRequest, Int) -> TestResponse] = [:]
@@ -29,8 +31,10 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var nextWaiter = 0
     private let acceptLoopDone = DispatchSemaphore(value: 0)
 
-    public init() throws {
-        (listener, port) = try LoopbackSocket.bound(listening: 64)
+    /// A server on `address`: 127.0.0.1, or another loopback address (127.0.0.2) to stand for a second host.
+    public init(address: String = "127.0.0.1") throws {
+        self.address = address
+        (listener, port) = try LoopbackSocket.bound(listening: 64, address: address)
         let box = WeakServer()
         acceptThread = Thread { box.server?.acceptLoop() }
         box.server = self
@@ -41,9 +45,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         stop()
     }
 
-    /// `http://127.0.0.1:<port><path>`.
+    /// `http://<address>:<port><path>`.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "http://\(address):\(port)\(path)")!
     }
 
     /// Serves `response` for GET/HEAD of `path` (the path without its query string).

@@ -201,9 +201,9 @@ final class ArgumentsTests: XCTestCase {
     }
 
     func test_editDistance() {
-        XCTAssertEqual(Arguments.editDistance("sync", "sync"), 0)
-        XCTAssertEqual(Arguments.editDistance("snyc", "sync"), 2)
-        XCTAssertEqual(Arguments.editDistance("", "abc"), 3)
-        XCTAssertEqual(Arguments.editDistance("abc", ""), 3)
+        XCTAssertEqual(Suggestion.editDistance("sync", "sync"), 0)
+        XCTAssertEqual(Suggestion.editDistance("snyc", "sync"), 2)
+        XCTAssertEqual(Suggestion.editDistance("", "abc"), 3)
+        XCTAssertEqual(Suggestion.editDistance("abc", ""), 3)
     }
 }

@@ -2,37 +2,20 @@
 // saved with its subscription, over the defaults. Resolved once per show, before its first request.
 import Foundation
 
-/// A `.netrc` file a sync reads its logins from.
-public struct NetrcChoice: Sendable, Equatable {
-    /// The file's path.
-    public var path: String
-    /// True when it was asked for by name: a file that cannot be read is then an error, not "no logins".
-    public var required: Bool
-
-    /// A `.netrc` file to read.
-    public init(path: String, required: Bool) {
-        self.path = path
-        self.required = required
-    }
-}
-
-/// A `.netrc` file that was asked for and cannot be read.
-public struct NetrcError: Error, Equatable, Sendable, LocalizedError {
-    /// The file's path.
-    public var path: String
-    /// Why it cannot be read.
-    public var reason: String
-
-    /// One line naming the file and the problem.
-    public var errorDescription: String? { "netrc file \(path) cannot be read: \(reason)" }
-}
-
 extension Archiver {
     /// `options` with the access saved for the show of `source` in `root` (see `withAccess(_:record:)`), once an
     /// earlier podarchive's records are secured.
     func withAccess(_ options: SyncOptions, for source: FeedSource, in root: URL) throws -> SyncOptions {
         folders.secureRecords(in: root)
         return try withAccess(options, record: folders.subscription(for: source, in: root))
+    }
+
+    /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
+    /// (when it is subscribed there), and the `.netrc` file read; for reading a feed outside a sync (`list`).
+    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read.
+    public func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
+        guard let root else { return try withAccess(options, record: nil) }
+        return try withAccess(options, for: source, in: root)
     }
 
     /// `options` with the credentials saved for the show of `record` under those given for this run, and its

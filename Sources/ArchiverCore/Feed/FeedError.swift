@@ -48,8 +48,8 @@ extension FeedError: LocalizedError {
 enum HTTPStatusAdvice {
     static func advice(for status: Int) -> String {
         switch status {
-        case 401: return " (the server wants credentials)"
-        case 403: return " (access denied)"
+        case 401: return ": the feed needs credentials"
+        case 403: return ": access denied"
         case 410: return " (gone for good)"
         case 429: return " (too many requests)"
         case 500..<600: return " (a server error)"

@@ -122,3 +122,28 @@ private struct NetrcTokens {
         }
     }
 }
+
+/// A `.netrc` file a sync reads its logins from.
+public struct NetrcChoice: Sendable, Equatable {
+    /// The file's path.
+    public var path: String
+    /// True when it was asked for by name: a file that cannot be read is then an error, not "no logins".
+    public var required: Bool
+
+    /// A `.netrc` file to read.
+    public init(path: String, required: Bool) {
+        self.path = path
+        self.required = required
+    }
+}
+
+/// A `.netrc` file that was asked for and cannot be read.
+public struct NetrcError: Error, Equatable, Sendable, LocalizedError {
+    /// The file's path.
+    public var path: String
+    /// Why it cannot be read.
+    public var reason: String
+
+    /// One line naming the file and the problem.
+    public var errorDescription: String? { "netrc file \(path) cannot be read: \(reason)" }
+}

@@ -39,7 +39,7 @@ enum Arguments {
         default:
             let kind = first.hasPrefix("-") ? "unknown option" : "unknown command"
             return .failure(
-                UsageError(message: "\(kind) '\(first)'" + suggestion(for: first, among: commands), command: nil))
+                UsageError(message: "\(kind) '\(first)'" + Suggestion.text(for: first, among: commands), command: nil))
         }
     }
 
@@ -54,15 +54,16 @@ enum Arguments {
                     dryRun: try dryRun(parsed), names: try names(parsed),
                     metadata: parsed.flags.contains("--metadata"), retryGone: parsed.flags.contains("--retry-gone"),
                     maximumFeedSize: try maximumFeedSize(parsed), given: try settings(parsed),
-                    feedJobs: try count("--feed-jobs", parsed, default: 8), shard: try shard(parsed))
-            )
+                    feedJobs: try count("--feed-jobs", parsed, default: 8), shard: try shard(parsed),
+                    headers: try headers(parsed)))
         case "add":
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or file", command: name)
             }
             return .add(
                 AddArguments(
-                    feeds: parsed.positionals, archiveDirectory: parsed.values["--to"], settings: try settings(parsed)))
+                    feeds: parsed.positionals, archiveDirectory: parsed.values["--to"], settings: try settings(parsed),
+                    headers: try headers(parsed)))
         case "remove":
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or folder name", command: name)
@@ -82,7 +83,7 @@ enum Arguments {
                     feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
                     filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed),
                     firstPage: parsed.flags.contains("--first-page"), archived: parsed.flags.contains("--archived"),
-                    archiveDirectory: parsed.values["--to"]))
+                    archiveDirectory: parsed.values["--to"], headers: try headers(parsed), access: try access(parsed)))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(
@@ -96,7 +97,7 @@ enum Arguments {
                     directory: parsed.positionals.first ?? parsed.values["--to"],
                     repair: parsed.flags.contains("--repair"),
                     transfer: try transfer(parsed), upstream: parsed.flags.contains("--upstream"),
-                    json: parsed.flags.contains("--json")))
+                    json: parsed.flags.contains("--json"), access: try access(parsed)))
         }
     }
 
@@ -149,9 +150,14 @@ enum Arguments {
         var companions: Bool?
         if parsed.flags.contains("--companions") { companions = true }
         if parsed.flags.contains("--no-companions") { companions = false }
-        return ShowSettings(
-            name: parsed.values["--name"], metadata: metadata, limit: filter.limit, since: parsed.values["--since"],
-            match: filter.match, companions: companions)
+        var settings = try access(parsed)
+        settings.name = parsed.values["--name"]
+        settings.metadata = metadata
+        settings.limit = filter.limit
+        settings.since = parsed.values["--since"]
+        settings.match = filter.match
+        settings.companions = companions
+        return settings
     }
 
     /// A whole number from 1 to 64 given as `option`, else `fallback`.
@@ -240,6 +246,7 @@ enum Arguments {
             }
             if option == "--timeout" { settings.timeout = value } else { settings.wait = value }
         }
+        settings.limitRate = try limitRate(parsed)
         return settings
     }
 
@@ -247,102 +254,12 @@ enum Arguments {
         guard let topic = arguments.first else { return .success(.help(topic: nil)) }
         guard commands.contains(topic) else {
             return .failure(
-                UsageError(message: "no help for '\(topic)'" + suggestion(for: topic, among: commands), command: nil))
+                UsageError(
+                    message: "no help for '\(topic)'" + Suggestion.text(for: topic, among: commands), command: nil))
         }
         guard arguments.count == 1 else {
             return .failure(UsageError(message: "unexpected argument '\(arguments[1])'", command: "help"))
         }
         return .success(.help(topic: topic))
-    }
-
-    /// " (did you mean 'sync'?)" when a known word is within two edits of `word`.
-    static func suggestion(for word: String, among candidates: [String]) -> String {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= 2 && $0.1 < max(word.count, 2) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
-        return " (did you mean '\(best.0)'?)"
-    }
-
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs)
-        let b = Array(rhs)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-}
-
-/// One command's arguments split into flags, option values and positionals (`--name`, `--name=value`,
-/// `--name value`, `-h`, and `--` ending options).
-private struct ParsedOptions {
-    let command: String
-    var flags: Set<String> = []
-    var values: [String: String] = [:]
-    var positionals: [String] = []
-
-    init(_ arguments: [String], command: String, accepted: [String: Bool]) throws {
-        self.command = command
-        var index = 0
-        var onlyPositionals = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
-                positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
-                onlyPositionals = true
-                continue
-            }
-            var name = argument == "-h" ? "--help" : argument
-            var inline: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            guard let takesValue = accepted[name] else {
-                let hint = Arguments.suggestion(for: name, among: accepted.keys.sorted())
-                throw UsageError(message: "unknown option '\(name)'" + hint, command: command)
-            }
-            guard takesValue else {
-                guard inline == nil else {
-                    throw UsageError(message: "option '\(name)' takes no value", command: command)
-                }
-                flags.insert(name)
-                continue
-            }
-            if let inline {
-                guard !inline.isEmpty else {
-                    throw UsageError(message: "option '\(name)' needs a value", command: command)
-                }
-                values[name] = inline
-            } else {
-                // A value may start with "-" when it is a number ("--retries -1" is then judged as a number).
-                guard index < arguments.count,
-                    !arguments[index].hasPrefix("-") || arguments[index] == "-" || Double(arguments[index]) != nil
-                else {
-                    throw UsageError(message: "option '\(name)' needs a value", command: command)
-                }
-                values[name] = arguments[index]
-                index += 1
-            }
-        }
-    }
-
-    func onePositional(named what: String) throws -> String {
-        guard let first = positionals.first else { throw UsageError(message: "missing \(what)", command: command) }
-        guard positionals.count == 1 else {
-            throw UsageError(
-                message: "unexpected argument '\(positionals[1])': \(command) takes one feed", command: command)
-        }
-        return first
     }
 }

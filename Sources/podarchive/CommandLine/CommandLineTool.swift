@@ -17,6 +17,20 @@ struct CommandLineTool: Sendable {
     /// What standard output and error are connected to: progress is drawn only on a terminal.
     var terminal = TerminalInfo.none
 
+    /// A tool writing to `output` and `errors`, both through `RedactingOutput`.
+    init(
+        environment: ProcessEnvironment, output: any TextOutput, errors: any TextOutput,
+        makeArchiver: @escaping @Sendable () -> Archiver, now: @escaping @Sendable () -> Date = { Date() },
+        terminal: TerminalInfo = .none
+    ) {
+        self.environment = environment
+        self.output = RedactingOutput.wrap(output)
+        self.errors = RedactingOutput.wrap(errors)
+        self.makeArchiver = makeArchiver
+        self.now = now
+        self.terminal = terminal
+    }
+
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
         // The crash tests make the debug binary kill itself at a named point; a release binary has no such switch.
@@ -108,7 +122,7 @@ struct CommandLineTool: Sendable {
     func report(_ error: Error) -> ExitCode {
         errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
         switch error {
-        case FeedError.unsupportedScheme, FeedError.invalidSource: return .usage
+        case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: return .usage
         case is FeedError: return .feedFailed
         case ArchiveError.locked: return .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow: return .usage

@@ -31,7 +31,7 @@ enum FeedsFormatter {
     }
 
     /// `{"feeds": [{"title", "feed", "folder", "episodes", "bytes", "newest", "failing", "gone", "lastSync",
-    /// "outcome", "error", "settings"}]}`, in subscription order.
+    /// "outcome", "error", "settings", "credentials"}]}`, in subscription order.
     static func json(_ shows: [ShowStatus], root: URL) -> String {
         var out = JSONWriter()
         out.raw("{\"feeds\": [")
@@ -58,6 +58,8 @@ enum FeedsFormatter {
             out.string(show.subscription.moved)
             out.raw(", \"settings\": ")
             settings(show.subscription.settings ?? ShowSettings(), into: &out)
+            // Whether credentials are saved, never what they are.
+            out.raw(", \"credentials\": \(show.subscription.credentials != nil)")
             out.raw("}")
         }
         out.raw(shows.isEmpty ? "]}\n" : "\n]}\n")
@@ -74,6 +76,11 @@ enum FeedsFormatter {
         out.string(settings.since)
         out.raw(", \"match\": ")
         out.string(settings.match)
+        out.raw(", \"companions\": " + (settings.companions.map { String($0) } ?? "null"))
+        out.raw(", \"userAgent\": ")
+        out.string(settings.userAgent)
+        out.raw(", \"netrcFile\": ")
+        out.string(settings.netrcFile)
         out.raw("}")
     }
 

@@ -179,15 +179,24 @@ enum SyncFormatter {
     static func hint(for failure: EpisodeFailure) -> String {
         switch failure {
         case .timedOut: return " (--timeout sets how long an episode may take)"
+        case .httpStatus(401): return ": the episode needs credentials \(credentialsHint)"
+        case .httpStatus(403): return ": access denied; it may need credentials \(credentialsHint) or \(clientHint)"
         default: return ""
         }
     }
+
+    /// Where credentials can come from.
+    static let credentialsHint = "(user:password@ in the URL, ~/.netrc, or --header)"
+    /// What to try when a host refuses this client.
+    static let clientHint = "another client (--user-agent)"
 
     /// An error's one line, with the option that helps where there is one.
     static func errorLine(_ error: Error) -> String {
         let line = oneLine(error.localizedDescription)
         switch error {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
+        case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
+        case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         default: return line
         }
     }

@@ -105,7 +105,8 @@ enum OptionTable {
                     + "episode asked about; state online, gone or unknown)",
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
                     + "\"bytes\", \"newest\", \"failing\", \"gone\", \"removedUpstream\", \"lastSync\", "
-                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"settings\"}]}",
+                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"settings\", \"credentials\" (whether "
+                    + "any are saved; never what they are)}]}",
                 "list": "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
             ]),
@@ -158,6 +159,28 @@ enum OptionTable {
         OptionDescriptor(
             name: "--wait", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default 0: exit 4 at once)"),
+        OptionDescriptor(
+            name: "--header", value: "'NAME: VALUE'", commands: ["sync", "add", "list"],
+            summary: "a header for the feed's host (repeatable)",
+            help: "send this header (a cookie, Authorization: Bearer TOKEN, a Referer) with every request to the "
+                + "feed's own scheme, host and port, never elsewhere, not even after a redirect; repeatable; saved "
+                + "with the show (readable by you only) and replacing the headers saved before",
+            helpFor: ["list": "send this header with every request to the feed's own scheme, host and port"]),
+        OptionDescriptor(
+            name: "--netrc-file", value: "FILE", commands: ["sync", "add", "list", "verify"],
+            summary: "logins by host from FILE",
+            help: "read logins from FILE (the .netrc format of curl and wget: machine HOST login USER password PW) "
+                + "instead of ~/.netrc, which is read when it exists; each login goes to the host it names; a saved "
+                + "setting (the path, never the passwords)", completion: .file),
+        OptionDescriptor(
+            name: "--user-agent", value: "STRING", commands: ["sync", "add", "list", "verify"],
+            summary: "the User-Agent to send",
+            help: "send STRING as the User-Agent (default podarchive/VERSION) for hosts that refuse unknown "
+                + "clients; a saved setting"),
+        OptionDescriptor(
+            name: "--limit-rate", value: "RATE", commands: ["sync", "verify"], summary: "cap the bandwidth",
+            help: "read at most RATE bytes a second in all, across shows and downloads (500K, 2M; at least 1K), "
+                + "as wget and curl do: for a nightly run on a shared connection"),
         OptionDescriptor(
             name: "--help", value: nil, commands: ["sync", "list", "verify", "add", "remove", "feeds"],
             summary: "show help",

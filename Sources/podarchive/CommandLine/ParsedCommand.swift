@@ -40,6 +40,8 @@ struct TransferSettings: Equatable, Sendable {
     var timeout: TimeInterval = 3600
     var wait: TimeInterval = 0
     var jobs = 4
+    /// Bytes a second the whole run may read (`--limit-rate`); nil for no cap.
+    var limitRate: Int64? = nil
 }
 
 struct SyncArguments: Equatable, Sendable {
@@ -72,6 +74,8 @@ struct SyncArguments: Equatable, Sendable {
     var feedJobs = 8
     /// Only the shows of shard `index` of `count` (`--shard K/N`).
     var shard: Shard? = nil
+    /// Headers for the feeds named (`--header`), sent to their own origin and saved with them.
+    var headers: [String] = []
 }
 
 /// `--shard K/N`: this machine's share of the subscriptions.
@@ -85,6 +89,7 @@ struct AddArguments: Equatable, Sendable {
     var feeds: [String]
     var archiveDirectory: String?
     var settings = ShowSettings()
+    var headers: [String] = []
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
@@ -115,6 +120,9 @@ struct ListArguments: Equatable, Sendable {
     /// What the archive holds of the show instead (`--archived`), and the archive root (`--to`).
     var archived = false
     var archiveDirectory: String? = nil
+    /// `--header`, `--user-agent`, `--netrc-file`.
+    var headers: [String] = []
+    var access = ShowSettings()
 }
 
 struct VerifyArguments: Equatable, Sendable {
@@ -124,6 +132,8 @@ struct VerifyArguments: Equatable, Sendable {
     /// Ask the episodes' origins instead (`--upstream`), and print JSON (`--json`, with `--upstream`).
     var upstream = false
     var json = false
+    /// `--user-agent`, `--netrc-file`.
+    var access = ShowSettings()
 }
 
 /// A command line podarchive cannot run: the message, and which command's usage to show.

@@ -13,6 +13,25 @@ extension TextOutput {
     func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
+/// Writes through to `base` with every URL's login and tokens redacted (`URLSecrets.redactingURLs`): whatever a
+/// command prints, from a summary to a system error that quotes a URL, shows no secret.
+struct RedactingOutput: TextOutput {
+    let base: any TextOutput
+
+    /// `output`, redacting (once: an output that already redacts is returned as it is).
+    static func wrap(_ output: any TextOutput) -> any TextOutput {
+        output is RedactingOutput ? output : RedactingOutput(base: output)
+    }
+
+    func write(_ text: String) { base.write(URLSecrets.redactingURLs(in: text)) }
+
+    func write(utf8 bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let shown = URLSecrets.redactingURLs(in: text)
+        base.write(utf8: shown.utf8.count == bytes.count ? bytes : Array(shown.utf8))
+    }
+}
+
 /// Standard output or standard error, written unbuffered line by line.
 struct StandardStream: TextOutput {
     let descriptor: Int32

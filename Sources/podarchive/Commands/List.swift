@@ -11,8 +11,23 @@ extension CommandLineTool {
         if arguments.archived { return listArchived(arguments) }
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
-            let walk = try await makeArchiver().listPages(
-                source, limits: FeedLimits(maximumBytes: arguments.maximumFeedSize), allPages: !arguments.firstPage)
+            let archiver = makeArchiver()
+            // The feed's login and headers as given, over those saved with it when the archive follows it.
+            var options = SyncOptions()
+            options.netrc = defaultNetrc
+            if let given = Self.credentials(
+                login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source)
+            {
+                options.saveCredentials = given
+                options.profile.credentials = [given]
+            }
+            var access = arguments.access
+            access.netrcFile = access.netrcFile.map(absolute)
+            options = try archiver.access(
+                options.applying(access), for: source, in: try? archiveRoot(arguments.archiveDirectory).get())
+            let walk = try await archiver.listPages(
+                source, limits: FeedLimits(maximumBytes: arguments.maximumFeedSize, policy: options.policy),
+                allPages: !arguments.firstPage)
             var feed = walk.feed
             feed.episodes = arguments.filter.apply(to: feed.episodes)
             if arguments.json {

@@ -17,7 +17,19 @@ extension CommandLineTool {
             let code: ExitCode
             do {
                 let source = try FeedSource(text, currentDirectory: environment.currentDirectory)
-                let subscription = try await archiver.subscribe(source, into: root, settings: arguments.settings)
+                var settings = arguments.settings
+                settings.netrcFile = settings.netrcFile.map(absolute)
+                // The feed is read with the access given, which is saved with it (the credentials 0600).
+                var options = try SyncOptions().applying(settings)
+                options.netrc = options.netrc ?? defaultNetrc
+                if let given = Self.credentials(
+                    login: FeedSource.login(in: text), headers: arguments.headers, for: source)
+                {
+                    options.saveCredentials = given
+                    options.profile.credentials = [given]
+                }
+                let subscription = try await archiver.subscribe(
+                    source, into: root, settings: settings, options: options)
                 output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
                 code = .success
             } catch {

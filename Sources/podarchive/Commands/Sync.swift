@@ -14,11 +14,28 @@ struct SyncTarget: Sendable {
     var saved: ShowSettings?
     /// Settings to save with it: those given on the command line, for feeds named there or in a list.
     var save: ShowSettings?
+    /// Credentials given for it on the command line (a login in its URL, `--header`), used and saved.
+    var credentials: ShowCredentials? = nil
+}
+
+/// What every show of one run shares: download slots and disk claims, and the bandwidth cap.
+struct RunLimits: Sendable {
+    var budget: DownloadBudget
+    var throttle: Throttle?
 }
 
 extension CommandLineTool {
-    func sync(_ arguments: SyncArguments) async -> ExitCode {
-        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
+    func sync(_ given: SyncArguments) async -> ExitCode {
+        guard let root = resolveRoot(given.archiveDirectory) else { return .usage }
+        var arguments = given
+        arguments.given.netrcFile = given.given.netrcFile.map(absolute)
+        // Headers are a show's secrets: they go with the feeds they were given for, never to every subscription.
+        if !arguments.headers.isEmpty, arguments.feeds.isEmpty || arguments.opml != nil || arguments.feedList != nil {
+            errors.write(
+                "podarchive: option '--header' needs the feeds it is for named on the command line (and no "
+                    + "--opml or --feeds list): it is sent to their hosts only\n")
+            return .usage
+        }
         let archiver = makeArchiver()
         let (chosen, problems) = syncTargets(arguments, root: root, archiver: archiver)
         guard var shows = chosen else { return problems }
@@ -26,10 +43,11 @@ extension CommandLineTool {
         if let shard = arguments.shard {
             shows = shows.filter { Subscription.shard(of: $0.source.displayName, among: shard.count) == shard.index }
         }
-        let budget = DownloadBudget(
-            total: arguments.transfer.jobs,
-            perHost: shows.count > 1 ? min(4, arguments.transfer.jobs) : arguments.transfer.jobs)
-        let results = await syncShows(shows, arguments, root: root, archiver: archiver, budget: budget)
+        // At most 4 connections to one host, whatever --jobs says: hosts throttle or block clients that open more.
+        let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: min(4, arguments.transfer.jobs))
+        let limits = RunLimits(
+            budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
+        let results = await syncShows(shows, arguments, root: root, archiver: archiver, limits: limits)
         for (code, _) in results where Self.severity(code) > Self.severity(worst) { worst = code }
         if arguments.json { output.write(SyncFormatter.json(entries: results.map(\.1))) }
         if results.contains(where: { $0.0 == .interrupted }) || Task.isCancelled { return .interrupted }
@@ -67,9 +85,13 @@ extension CommandLineTool {
         }
         // A feed named on the command line that is no feed at all is a usage error before anything runs.
         var feeds: [FeedSource] = []
+        var logins: [String: ShowCredentials] = [:]
         for text in arguments.feeds {
             do {
-                feeds.append(try FeedSource(text, currentDirectory: environment.currentDirectory))
+                let source = try FeedSource(text, currentDirectory: environment.currentDirectory)
+                feeds.append(source)
+                logins[source.displayName] = Self.credentials(
+                    login: FeedSource.login(in: text), headers: arguments.headers, for: source)
             } catch {
                 errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
                 return (nil, .usage)
@@ -107,7 +129,9 @@ extension CommandLineTool {
         }
         let saved = Dictionary(subscriptions.shows.map { ($0.feed, $0.settings) }, uniquingKeysWith: { a, _ in a })
         let targets = feeds.map {
-            SyncTarget(source: $0, saved: saved[$0.displayName] ?? nil, save: arguments.given)
+            SyncTarget(
+                source: $0, saved: saved[$0.displayName] ?? nil, save: arguments.given,
+                credentials: logins[$0.displayName] ?? nil)
         }
         return (targets, worst)
     }
@@ -128,19 +152,39 @@ extension CommandLineTool {
 
     /// The options one show syncs with: the command line's transfer settings, the show's saved settings, then the
     /// settings given on the command line over them.
-    func options(for target: SyncTarget, _ arguments: SyncArguments, budget: DownloadBudget?) throws -> SyncOptions {
+    func options(
+        for target: SyncTarget, _ arguments: SyncArguments, limits: RunLimits?
+    ) throws -> SyncOptions {
         var options = Self.options(arguments.transfer)
         options.retryGone = arguments.retryGone
         options.maximumFeedSize = arguments.maximumFeedSize
-        options.budget = budget
+        options.budget = limits?.budget
         options.saveSettings = target.save.flatMap { $0.isEmpty ? nil : $0 }
+        options.netrc = defaultNetrc
+        options.throttle = limits?.throttle
+        if let credentials = target.credentials {
+            options.saveCredentials = credentials
+            options.profile.credentials = [credentials]
+        }
         return try options.applying(target.saved ?? ShowSettings()).applying(arguments.given)
+    }
+
+    /// What the command line gives a feed: the login in its URL and the `--header`s, for its origin.
+    static func credentials(login: ShowCredentials?, headers: [String], for source: FeedSource) -> ShowCredentials? {
+        guard let origin = source.origin, login != nil || !headers.isEmpty else { return nil }
+        return ShowCredentials(
+            origin: origin, user: login?.user, password: login?.password, headers: headers.isEmpty ? nil : headers)
+    }
+
+    /// `~/.netrc`, read when it exists, as wget does.
+    var defaultNetrc: NetrcChoice? {
+        environment.variables["HOME"].map { NetrcChoice(path: $0 + "/.netrc", required: false) }
     }
 
     /// Syncs one feed; returns its exit code and its entry for `--json`.
     func sync(
         _ target: SyncTarget, _ arguments: SyncArguments, into root: URL, with archiver: Archiver,
-        budget: DownloadBudget?
+        limits: RunLimits?
     ) async -> (ExitCode, String) {
         let source = target.source
         let started = now()
@@ -148,7 +192,7 @@ extension CommandLineTool {
             output: output, errors: errors, terminal: terminal, verbosity: arguments.verbosity, json: arguments.json,
             root: root, now: now)
         do {
-            let options = try self.options(for: target, arguments, budget: budget)
+            let options = try self.options(for: target, arguments, limits: limits)
             if arguments.dryRun {
                 let plan = try await archiver.plan(source, into: root, options: options)
                 if arguments.json { return (.success, SyncFormatter.dryRunJSON(plan, feed: source.displayName)) }

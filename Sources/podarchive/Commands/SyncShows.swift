@@ -9,19 +9,19 @@ extension CommandLineTool {
     /// Syncs `shows`, up to `--feed-jobs` at once; each show's exit code and `--json` entry, in the shows' order
     /// (only those started, when the run is interrupted).
     func syncShows(
-        _ shows: [SyncTarget], _ arguments: SyncArguments, root: URL, archiver: Archiver, budget: DownloadBudget
+        _ shows: [SyncTarget], _ arguments: SyncArguments, root: URL, archiver: Archiver, limits: RunLimits
     ) async -> [(ExitCode, String)] {
         if shows.count <= 1 || arguments.feedJobs == 1 {
             var results: [(ExitCode, String)] = []
             for show in shows {
                 // Interrupted: the show that was running said so; the rest are not started.
                 if Task.isCancelled { break }
-                results.append(await sync(show, arguments, into: root, with: archiver, budget: budget))
+                results.append(await sync(show, arguments, into: root, with: archiver, limits: limits))
             }
             return results
         }
         let printer = OrderedPrinter(
-            shows: shows.map(\.source.displayName), output: output, errors: errors, terminal: terminal)
+            shows: shows.map(\.source.shownName), output: output, errors: errors, terminal: terminal)
         defer { printer.end() }
         return await withTaskGroup(of: (Int, ExitCode, String).self) { group in
             var started = 0
@@ -32,7 +32,7 @@ extension CommandLineTool {
                 printer.started(index)
                 group.addTask {
                     let (code, entry) = await tool.sync(
-                        shows[index], arguments, into: root, with: archiver, budget: budget)
+                        shows[index], arguments, into: root, with: archiver, limits: limits)
                     return (index, code, entry)
                 }
             }

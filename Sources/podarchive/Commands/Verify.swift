@@ -14,7 +14,7 @@ extension CommandLineTool {
         let errors = self.errors
         do {
             let report = try await makeArchiver().verify(
-                root, repair: arguments.repair, options: Self.options(arguments.transfer)
+                root, repair: arguments.repair, options: accessOptions(arguments)
             ) {
                 event in
                 switch event {
@@ -52,7 +52,8 @@ extension CommandLineTool {
         let json = arguments.json
         do {
             let report = try await makeArchiver().checkUpstream(
-                root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60))
+                root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60)),
+                access: accessOptions(arguments)
             ) { check in
                 guard !json, case .gone(let reason) = check.state else { return }
                 output.write(
@@ -65,5 +66,16 @@ extension CommandLineTool {
         } catch {
             return report(error)
         }
+    }
+
+    /// The transfer options, `--user-agent` and `--netrc-file` (else ~/.netrc) and `--limit-rate`; each show's
+    /// saved credentials and settings are added by the archiver.
+    private func accessOptions(_ arguments: VerifyArguments) throws -> SyncOptions {
+        var options = Self.options(arguments.transfer)
+        options.netrc = defaultNetrc
+        options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
+        var access = arguments.access
+        access.netrcFile = access.netrcFile.map(absolute)
+        return try options.applying(access)
     }
 }

@@ -60,7 +60,7 @@ final class FeedSessionTests: XCTestCase {
     func test_load_401Message_saysWhatTheServerWants() {
         let message = FeedError.httpStatus(url: "http://x/feed", status: 401).localizedDescription
 
-        XCTAssertEqual(message, "feed http://x/feed answered HTTP 401 (the server wants credentials)")
+        XCTAssertEqual(message, "feed http://x/feed answered HTTP 401: the feed needs credentials")
     }
 
     func test_load_gzipThatInflatesPastTheCap_stopsReadingAndSaysWhy() async {
