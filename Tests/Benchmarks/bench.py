@@ -348,6 +348,23 @@ def main():
         rows.append((f"one {big_size // 1_000_000} MB episode (SHA-256 while streaming)", big, big_rss,
                      f"curl -o {curl_big:.3f} s: podarchive reaches {curl_big / big:.0%} of curl's throughput"))
 
+        # --- --limit-rate: the cap holds, side by side with curl's own ------------------------------------------
+        rate_size = (1 << 20) if args.smoke else (8 << 20)
+        write_random(os.path.join(data, "rate.mp3"), rate_size)
+        with open(os.path.join(data, "rate-feed.xml"), "w") as out:
+            out.write('<rss version="2.0"><channel><title>Rate</title><item><title>Capped</title><guid>rate</guid>'
+                      f'<enclosure url="{base}/rate.mp3" type="audio/mpeg" length="{rate_size}"/></item></channel></rss>')
+        capped, capped_rss = median_of(1, fresh(archive), [podarchive, "sync", f"{base}/rate-feed.xml", "--to", archive,
+                                                           "--limit-rate", "1M"], env)
+        curl_capped, _ = median_of(1, fresh(curl_out), ["curl", "-sS", "--limit-rate", "1M", "-o",
+                                                        f"{curl_out}/rate.mp3", f"{base}/rate.mp3"])
+        ideal = rate_size / (1 << 20)
+        rows.append((f"--limit-rate 1M, one {rate_size >> 20} MB episode", capped, capped_rss,
+                     f"curl --limit-rate 1M {curl_capped:.2f} s; at the cap exactly {ideal:.0f} s "
+                     f"(podarchive {capped / ideal:.2f}x, curl {curl_capped / ideal:.2f}x)"))
+        if capped < ideal * 7 / 8:
+            raise RuntimeError(f"--limit-rate 1M read {rate_size} bytes in {capped:.2f} s: faster than the cap")
+
         # --- 10,000 archived episodes, feed changed --------------------------------------------------------
         archived_count = min(10_000, feed_items)
         with open(os.path.join(data, "items.xml")) as source:

@@ -140,6 +140,19 @@ final class PrivateFeedTests: CommandLineTestCase {
         XCTAssertTrue(output.text.contains("\"credentials\": false"), output.text)
     }
 
+    func test_oneShow_opensAtMost4ConnectionsToAHost_whateverJobsSays() async throws {
+        serveFeed(episodes: (0..<8).map { ("E\($0)", "e\($0).mp3") })
+        for index in 0..<8 {
+            var response = TestResponse.ok(Data(repeating: UInt8(index), count: 500))
+            // The first four answer only once four are running at once: the cap is reached, not merely kept.
+            if index < 4 { response.holdUntilActive = 4 }
+            server.route("/e\(index).mp3", response)
+        }
+        let code = await run("sync", feedURL, "--to", root.path, "--jobs", "8")
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(server.maximumConcurrentRequests, 4)
+    }
+
     func test_badAccessOptions_areUsageErrors_thatNameTheValue_andTouchNothing() async throws {
         serveFeed(episodes: [("One", "one.mp3")])
         let cases: [([String], String)] = [

@@ -138,8 +138,8 @@ enum OptionTable {
                 + "stops the fetch as soon as it passes the size (exit 3)"),
         OptionDescriptor(
             name: "--jobs", value: "N", commands: ["sync", "verify"], summary: "episodes downloading at once",
-            help: "download N episodes at once in all, across shows (default 4); with several shows at most 4 "
-                + "go to one host; output stays in feed order"),
+            help: "download N episodes at once in all, across shows (default 4); at most 4 go to one host; "
+                + "output stays in feed order"),
         OptionDescriptor(
             name: "--feed-jobs", value: "N", commands: ["sync"], summary: "shows syncing at once",
             help: "sync N shows at once (default 8); each show's lines are printed together, in subscription "
