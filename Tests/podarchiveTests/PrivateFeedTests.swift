@@ -79,6 +79,24 @@ final class PrivateFeedTests: CommandLineTestCase {
         try assertSecrets(["s3cret"], onlyIn: root, output: output.text + errors.text)
     }
 
+    func test_verify_repairsAndAsksUpstream_withTheShowsSavedLogin() async throws {
+        servePrivateFeed(authorization: basic("alice", "s3cret"))
+        let withLogin = feedURL.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
+        let synced = await run("sync", withLogin, "--to", root.path)
+        XCTAssertEqual(synced, .success, errors.text)
+        try FileManager.default.removeItem(at: root.appendingPathComponent("Members Only/One.mp3"))
+
+        let repaired = await run("verify", root.path, "--repair")
+
+        XCTAssertEqual(repaired, .success, errors.text + output.text)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("Members Only/One.mp3").path))
+        output.clear()
+        let upstream = await run("verify", root.path, "--upstream", "--json")
+        XCTAssertEqual(upstream, .success, errors.text)
+        XCTAssertTrue(output.text.contains("\"online\": 4"), output.text)
+        for request in other.requests { XCTAssertNil(request.headers["authorization"], "\(request)") }
+    }
+
     func test_netrcLogin_fromHomeOrAFileNamed_andABearerHeader_areUsedAndSaved() async throws {
         servePrivateFeed(authorization: basic("bob", "n3trc-pw"))
         let home = folder.url.appendingPathComponent("home")
