@@ -45,4 +45,31 @@ extension Arguments {
         }
         return bytes
     }
+
+    /// `--site` or `--no-site`.
+    static func site(_ parsed: ParsedOptions) -> Bool? {
+        if parsed.flags.contains("--site") { return true }
+        if parsed.flags.contains("--no-site") { return false }
+        return nil
+    }
+
+    /// `--base-url`: an http(s) URL with a host.
+    static func baseURL(_ parsed: ParsedOptions) throws -> String? {
+        guard let text = parsed.values["--base-url"] else { return nil }
+        guard WebURL.isWeb(text) else {
+            throw UsageError(
+                message: "option '--base-url' needs an http(s) URL such as http://nas.local/podcasts/, got '\(text)'",
+                command: parsed.command)
+        }
+        return text
+    }
+}
+
+/// Whether a text is an http(s) URL with a host.
+enum WebURL {
+    static func isWeb(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return false }
+        return url.host?.isEmpty == false
+    }
 }

@@ -3,7 +3,7 @@ import ArchiverCore
 import Foundation
 
 enum Arguments {
-    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "completions", "help"]
+    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "site", "completions", "help"]
 
     /// The options each command accepts; `true` when the option takes a value (from `OptionTable`).
     static let options: [String: [String: Bool]] = Dictionary(
@@ -55,7 +55,15 @@ enum Arguments {
                     metadata: parsed.flags.contains("--metadata"), retryGone: parsed.flags.contains("--retry-gone"),
                     maximumFeedSize: try maximumFeedSize(parsed), given: try settings(parsed),
                     feedJobs: try count("--feed-jobs", parsed, default: 8), shard: try shard(parsed),
-                    headers: try headers(parsed)))
+                    headers: try headers(parsed), site: site(parsed)))
+        case "site":
+            guard parsed.positionals.count <= 1 else {
+                throw UsageError(
+                    message: "unexpected argument '\(parsed.positionals[1])': site takes one folder", command: name)
+            }
+            return .site(
+                SiteArguments(
+                    directory: parsed.positionals.first ?? parsed.values["--to"], baseURL: try baseURL(parsed)))
         case "add":
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or file", command: name)

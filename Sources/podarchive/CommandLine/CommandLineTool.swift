@@ -84,6 +84,8 @@ struct CommandLineTool: Sendable {
             return remove(arguments)
         case .success(.feeds(let arguments)):
             return feeds(arguments)
+        case .success(.site(let arguments)):
+            return site(arguments)
         }
     }
 

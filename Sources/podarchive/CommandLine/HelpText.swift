@@ -9,6 +9,7 @@ enum HelpText {
                podarchive feeds [--json | --opml]     (podarchive help feeds)
                podarchive list <feed> [options]       (podarchive help list)
                podarchive verify [DIR] [options]      (podarchive help verify)
+               podarchive site [DIR] [--base-url URL] (podarchive help site)
                podarchive completions bash|zsh|fish
                podarchive help [command]
                podarchive --version
@@ -38,6 +39,7 @@ enum HelpText {
           feeds   list the subscriptions: what each show holds, its last sync
           list    show a feed's episodes without downloading anything
           verify  recheck archived files against their recorded size and SHA-256
+          site    write the archive's web pages and podcast feeds (browse, play, subscribe)
           completions  print the completion script for bash, zsh or fish
           help    show help for a command
 
@@ -147,10 +149,24 @@ enum HelpText {
         \(OptionTable.helpBlock(for: "feeds"))
         """
 
+    static let site = """
+        \(OptionTable.usage(for: "site", operands: "[DIR]"))
+
+        Writes the archive's web pages and podcast feeds from what it holds (no network): DIR/index.html (every
+        show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
+        player of the archived file, its show notes made safe, transcripts and chapters) and feed.xml (a podcast
+        any app can subscribe to, served from the archive). The pages need nothing from elsewhere: open them as
+        files, or serve DIR with any static server (python3 -m http.server, nginx). Pages are replaced whole; a
+        show whose index has not changed is left as it is. sync --site does this after every sync.
+
+        Options:
+        \(OptionTable.helpBlock(for: "site"))
+        """
+
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, add, remove, feeds, list, verify, completions.
+        Shows help for a command: sync, add, remove, feeds, list, verify, site, completions.
         """
 
     static let completions = """
@@ -168,6 +184,7 @@ enum HelpText {
         case "add": return add
         case "remove": return remove
         case "feeds": return feeds
+        case "site": return site
         case "help": return help
         case "completions": return completions
         default: return general

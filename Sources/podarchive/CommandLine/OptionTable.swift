@@ -31,7 +31,7 @@ struct OptionDescriptor: Equatable, Sendable {
 
 enum OptionTable {
     /// The commands that take options.
-    static let commands = ["sync", "list", "verify", "add", "remove", "feeds"]
+    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "site"]
 
     static let all: [OptionDescriptor] = [
         OptionDescriptor(
@@ -46,10 +46,13 @@ enum OptionTable {
             help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
                 + "start at FILE's folder", completion: .file),
         OptionDescriptor(
-            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds", "list"],
+            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds", "list", "site"],
             summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
-            helpFor: ["verify": "the archive root, when DIR is not given"], completion: .directory),
+            helpFor: [
+                "verify": "the archive root, when DIR is not given", "site": "the archive root, when DIR is not given",
+            ],
+            completion: .directory),
         OptionDescriptor(
             name: "--name", value: "TEMPLATE", commands: ["sync", "add"], summary: "file name template",
             help: "name new files after TEMPLATE (default {title}): {title}, {date} (YYYY-MM-DD), {feed}, "
@@ -160,9 +163,10 @@ enum OptionTable {
             name: "--wait", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default 0: exit 4 at once)"),
         OptionDescriptor(
-            name: "--header", value: "'NAME: VALUE'", commands: ["sync", "add", "list"],
+            name: "--header", value: "HEADER", commands: ["sync", "add", "list"],
             summary: "a header for the feed's host (repeatable)",
-            help: "send this header (a cookie, Authorization: Bearer TOKEN, a Referer) with every request to the "
+            help:
+                "send HEADER, 'Name: value' (a cookie, Authorization: Bearer TOKEN, a Referer), with every request to the "
                 + "feed's own scheme, host and port, never elsewhere, not even after a redirect; repeatable; saved "
                 + "with the show (readable by you only) and replacing the headers saved before",
             helpFor: ["list": "send this header with every request to the feed's own scheme, host and port"]),
@@ -182,7 +186,20 @@ enum OptionTable {
             help: "read at most RATE bytes a second in all, across shows and downloads (500K, 2M; at least 1K), "
                 + "as wget and curl do: for a nightly run on a shared connection"),
         OptionDescriptor(
-            name: "--help", value: nil, commands: ["sync", "list", "verify", "add", "remove", "feeds"],
+            name: "--base-url", value: "URL", commands: ["site"], summary: "the archive's public URL",
+            help: "the URL the archive root is served at (http://nas.local/podcasts/): each feed.xml then points at "
+                + "its files with absolute URLs, as podcast apps on other machines need; saved for the syncs that "
+                + "refresh the site"),
+        OptionDescriptor(
+            name: "--site", value: nil, commands: ["sync"], summary: "refresh the web pages after each sync",
+            help: "after syncing, write the archive's web pages and podcast feeds again (as podarchive site does); "
+                + "a setting of the archive, saved: every later sync does it too (--no-site stops)",
+            excludes: ["--no-site"]),
+        OptionDescriptor(
+            name: "--no-site", value: nil, commands: ["sync"], summary: "stop refreshing the web pages",
+            help: "turn a saved --site off", excludes: ["--site"]),
+        OptionDescriptor(
+            name: "--help", value: nil, commands: ["sync", "list", "verify", "add", "remove", "feeds", "site"],
             summary: "show help",
             help: "show this help"),
     ]

@@ -29,6 +29,7 @@ enum Command: Equatable, Sendable {
     case add(AddArguments)
     case remove(RemoveArguments)
     case feeds(FeedsArguments)
+    case site(SiteArguments)
     case help(topic: String?)
     case completions(shell: String)
     case version
@@ -76,6 +77,14 @@ struct SyncArguments: Equatable, Sendable {
     var shard: Shard? = nil
     /// Headers for the feeds named (`--header`), sent to their own origin and saved with them.
     var headers: [String] = []
+    /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
+    var site: Bool? = nil
+}
+
+/// `podarchive site [DIR] [--base-url URL]`: the archive's web pages and podcast feeds.
+struct SiteArguments: Equatable, Sendable {
+    var directory: String?
+    var baseURL: String?
 }
 
 /// `--shard K/N`: this machine's share of the subscriptions.

@@ -49,9 +49,29 @@ extension CommandLineTool {
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
         let results = await syncShows(shows, arguments, root: root, archiver: archiver, limits: limits)
         for (code, _) in results where Self.severity(code) > Self.severity(worst) { worst = code }
+        if !arguments.dryRun, !Task.isCancelled {
+            let code = refreshSite(root, archiver: archiver, arguments)
+            if Self.severity(code) > Self.severity(worst) { worst = code }
+        }
         if arguments.json { output.write(SyncFormatter.json(entries: results.map(\.1))) }
         if results.contains(where: { $0.0 == .interrupted }) || Task.isCancelled { return .interrupted }
         return worst
+    }
+
+    /// `--site`/`--no-site` saved for the archive; the site written again when it is on.
+    private func refreshSite(_ root: URL, archiver: Archiver, _ arguments: SyncArguments) -> ExitCode {
+        var settings = archiver.siteSettings(in: root)
+        if let wanted = arguments.site, wanted != (settings.enabled ?? false) {
+            settings.enabled = wanted
+            do {
+                try archiver.saveSiteSettings(settings, in: root)
+            } catch {
+                return report(error)
+            }
+        }
+        guard settings.enabled == true else { return .success }
+        return writeSite(
+            root, archiver: archiver, settings: settings, quiet: arguments.json || arguments.verbosity == .quiet)
     }
 
     /// The shows to sync: the feeds named and listed (deduplicated), else every subscription. Nil (with the exit

@@ -1,0 +1,80 @@
+// `<show>/feed.xml`: the archive as a podcast any app can subscribe to (RSS 2.0 with iTunes tags), one item per
+// archived episode with its original GUID, title, date, show notes and duration, and an enclosure pointing at
+// the archived file; `<root>/feeds.opml` lists them. Enclosures are absolute under `--base-url`, else relative
+// to the feed (which apps that read a local file or a same-folder URL resolve).
+import Foundation
+
+enum PodcastFeed {
+    /// The feed of `show`; `base` is the archive root's public URL, ending in `/`, when known.
+    static func xml(_ show: SiteShow, base: String?) -> String {
+        let folder = SitePath.href(show.folder.lastPathComponent) + "/"
+        func link(_ file: String) -> String { (base.map { $0 + folder } ?? "") + SitePath.href(file) }
+        var items = ""
+        for episode in show.episodes {
+            let guid = episode.entry.guid ?? episode.entry.key
+            items += "<item><title>\(HTMLText.escape(episode.title))</title>"
+            items += "<guid isPermaLink=\"false\">\(HTMLText.escape(guid))</guid>"
+            if let published = episode.published { items += "<pubDate>\(rfc822(published))</pubDate>" }
+            if let notes = episode.notes.map(ShowNotes.html), !notes.isEmpty {
+                items += "<description>\(HTMLText.escape(notes))</description>"
+            }
+            if let duration = episode.duration, duration > 0 {
+                items += "<itunes:duration>\(Int(duration.rounded()))</itunes:duration>"
+            }
+            let type = episode.type ?? mimeType(of: episode.entry.file)
+            items += "<enclosure url=\"\(HTMLText.escape(link(episode.entry.file)))\" "
+            items += "length=\"\(episode.entry.size)\" type=\"\(HTMLText.escape(type))\"/></item>\n"
+        }
+        let image = show.cover.map { "<itunes:image href=\"\(HTMLText.escape(link($0)))\"/>\n" } ?? ""
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+            <channel>
+            <title>\(HTMLText.escape(show.title))</title>
+            <link>\(HTMLText.escape(link("index.html")))</link>
+            <description>\(HTMLText.escape("\(show.title): \(SiteFormat.count(show.episodes.count)) archived by podarchive"))</description>
+            <generator>podarchive \(PodarchiveVersion.current)</generator>
+            \(image)\(items)</channel>
+            </rss>
+
+            """
+    }
+
+    /// OPML 2.0 listing every show's `feed.xml`.
+    static func opml(_ shows: [SiteShow], base: String?) -> String {
+        var outlines = ""
+        for show in shows {
+            let url = (base ?? "") + SitePath.href(show.folder.lastPathComponent) + "/feed.xml"
+            outlines += "<outline type=\"rss\" text=\"\(HTMLText.escape(show.title))\" "
+            outlines += "title=\"\(HTMLText.escape(show.title))\" xmlUrl=\"\(HTMLText.escape(url))\"/>\n"
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0">
+            <head><title>Podcast archive</title></head>
+            <body>
+            \(outlines)</body>
+            </opml>
+
+            """
+    }
+
+    static func rfc822(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// The type an archived file's extension says.
+    static func mimeType(of file: String) -> String {
+        let types = [
+            "mp3": "audio/mpeg", "m4a": "audio/mp4", "m4b": "audio/x-m4b", "aac": "audio/aac", "ogg": "audio/ogg",
+            "opus": "audio/opus", "flac": "audio/flac", "wav": "audio/wav", "weba": "audio/webm", "mp4": "video/mp4",
+            "m4v": "video/x-m4v", "mov": "video/quicktime", "webm": "video/webm", "mkv": "video/x-matroska",
+            "pdf": "application/pdf",
+        ]
+        return types[(file as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+    }
+}

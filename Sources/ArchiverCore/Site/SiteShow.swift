@@ -1,0 +1,85 @@
+// What the site shows of one show, read from the archive alone (no network): the index says what is archived;
+// the show notes and durations come from the kept feed document (`history/current.*`), else from the episode's
+// sidecar (`--metadata`) for an episode the feed no longer lists.
+import Foundation
+
+/// One archived episode as the site shows it.
+struct SiteEpisode: Sendable {
+    var entry: ArchiveIndex.Entry
+    var published: Date?
+    var duration: TimeInterval?
+    /// The show notes as the feed gave them (HTML or text), not yet sanitised.
+    var notes: String?
+    var type: String?
+
+    var title: String { entry.title ?? (entry.file as NSString).deletingPathExtension }
+}
+
+/// One show as the site shows it.
+struct SiteShow: Sendable {
+    /// The show's folder.
+    var folder: URL
+    var title: String
+    /// Newest first (undated last, in the order archived).
+    var episodes: [SiteEpisode]
+    /// The show's artwork file in its folder (`cover.jpg`), when kept.
+    var cover: String?
+    var bytes: Int64 { episodes.reduce(0) { $0 + $1.entry.size } }
+    var newest: Date? { episodes.compactMap(\.published).max() }
+}
+
+extension SiteShow {
+    /// Reads the show in `folder` from its index, its kept feed document and its sidecars.
+    static func read(_ folder: URL, index: ArchiveIndex, files: any FileReading) -> SiteShow {
+        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        var fromFeed: [String: Episode] = [:]
+        for ext in ["xml", "json"] {
+            let path = state.appendingPathComponent("history/current.\(ext)").path
+            guard let data = files.contents(atPath: path),
+                let feed = try? FeedParser.parse(data, url: URL(string: index.feed), descriptions: true)
+            else { continue }
+            for episode in feed.episodes { fromFeed[episode.identity] = episode }
+        }
+        let episodes = index.episodes.map { entry -> SiteEpisode in
+            var episode = SiteEpisode(
+                entry: entry, published: entry.published.flatMap(FeedDate.parseRFC3339), duration: nil, notes: nil,
+                type: nil)
+            if let known = fromFeed[entry.key] {
+                episode.duration = known.duration
+                episode.notes = known.description
+                episode.type = known.mimeType
+            } else if let sidecar = Sidecar.read(
+                folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file)), files: files)
+            {
+                episode.duration = sidecar.duration
+                episode.notes = sidecar.description
+                episode.type = sidecar.type
+            }
+            return episode
+        }
+        let order = episodes.indices.sorted { lhs, rhs in
+            switch (episodes[lhs].published, episodes[rhs].published) {
+            case (let left?, let right?): return left != right ? left > right : lhs > rhs
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return lhs > rhs
+            }
+        }
+        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        let cover = ["jpg", "png", "webp", "gif"].map { "cover.\($0)" }.first(where: names.contains)
+        return SiteShow(
+            folder: folder, title: ArchiveNames.showTitle(index.title, folder: folder),
+            episodes: order.map { episodes[$0] }, cover: cover)
+    }
+}
+
+/// The parts of a sidecar the site reads.
+private struct Sidecar: Decodable {
+    var description: String?
+    var duration: TimeInterval?
+    var type: String?
+
+    static func read(_ url: URL, files: any FileReading) -> Sidecar? {
+        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Sidecar.self, from: $0) }
+    }
+}
