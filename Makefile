@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo corpus bench bench-smoke fuzz install uninstall lint format clean zlib
+.PHONY: all build release test demo screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
@@ -65,7 +65,15 @@ demo: release
 	echo; echo "== demo-archive/podarchive demo/.podarchive/index.json"; \
 	cat "demo-archive/podarchive demo/.podarchive/index.json"; \
 	echo; echo "== podarchive verify demo-archive (every file against its recorded SHA-256)"; \
-	$(RELEASE_BIN) verify demo-archive
+	$(RELEASE_BIN) verify demo-archive; \
+	echo; echo "== podarchive site demo-archive (open demo-archive/index.html in a browser)"; \
+	$(RELEASE_BIN) site demo-archive
+
+# The README's picture of a show page: the demo archive's, in headless Chromium (apt-get install chromium).
+screenshot: demo
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=820,720 \
+		--user-data-dir="$$(mktemp -d)" --screenshot="$(CURDIR)/docs/site-show.png" \
+		"file://$(CURDIR)/demo-archive/podarchive%20demo/index.html"
 
 # Time podarchive against curl, podcast-archiver, bare parser passes and feedparser (see BENCHMARKS.md).
 # Generates about 600 MB of data under .build/bench; takes a few minutes.

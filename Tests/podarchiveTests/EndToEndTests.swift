@@ -271,8 +271,10 @@ final class PythonHTTPServer {
         self.port = port
     }
 
+    /// SIGKILL: a server started from a Swift concurrency thread inherits its blocked signals, SIGTERM among
+    /// them, and would never stop on `terminate()`.
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
