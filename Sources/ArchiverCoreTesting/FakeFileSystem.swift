@@ -10,6 +10,8 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     private var attributes: [String: [FileAttributeKey: Any]] = [:]
     /// Every path written atomically, in order.
     public private(set) var atomicWrites: [String] = []
+    /// Every path appended to, in order.
+    public private(set) var appends: [String] = []
     /// Paths whose writes fail, to simulate an unwritable folder.
     public var failingWrites: Set<String> = []
     /// What `attributesOfFileSystem` reports as free (unless `capacity` is set).
@@ -105,6 +107,22 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
             files[url.path] = data
             atomicWrites.append(url.path)
             attributes[url.path, default: [:]][.posixPermissions] = ownerOnly ? 0o600 : 0o644
+        }
+    }
+
+    /// Appends `data` to the file (created if missing), into an existing folder, unless the path is in
+    /// `failingWrites` or the disk is full.
+    public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
+        try lock.withLock {
+            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+            if let capacity, usedBytes + Int64(data.count) > capacity {
+                outOfSpaceWrites += 1
+                throw CocoaError(.fileWriteOutOfSpace)
+            }
+            files[url.path, default: Data()].append(data)
+            appends.append(url.path)
+            return Int64(files[url.path]!.count)
         }
     }
 

@@ -221,6 +221,55 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(bigRequests().count, 1)
     }
 
+    // MARK: - The index's journal
+
+    private var journal: URL { folder.url.appendingPathComponent("archive/Crash Show/.podarchive/index.journal") }
+
+    func test_killedMidJournalAppend_theTornRecordIsIgnored_andItsEpisodeAdopted() throws {
+        serveBig()
+        let first = try start(crashingAt: "journal-append").wait()
+        XCTAssertEqual(first.status, 128 + SIGKILL)
+        let torn = try XCTUnwrap(FileManager.default.contents(atPath: journal.path), "the append was cut short")
+        XCTAssertEqual(IndexJournal.entries(in: torn).damaged, true)
+
+        let second = try start().wait()
+
+        XCTAssertEqual(second.status, 0, second.stderr)
+        try assertArchiveIsWhole()
+        XCTAssertEqual(bigRequests().count, 1, "nothing downloaded twice")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal.path), "the run folded its journal")
+    }
+
+    func test_killedBetweenJournalAndFold_nextRunReadsTheJournal_andDownloadsNothing() throws {
+        serveBig()
+        let first = try start(crashingAt: "before-fold").wait()
+        XCTAssertEqual(first.status, 128 + SIGKILL)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal.path))
+        let requestsBefore = server.requests.filter { $0.path.hasSuffix(".mp3") }.count
+
+        let second = try start().wait()
+
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("0 archived, 2 already archived"), second.stdout)
+        try assertArchiveIsWhole()
+        XCTAssertEqual(server.requests.filter { $0.path.hasSuffix(".mp3") }.count, requestsBefore)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: journal.path))
+    }
+
+    func test_killedMidFold_theOldIndexAndTheJournalStillHoldEverything() throws {
+        serveBig()
+        let first = try start(crashingAt: "fold-write").wait()
+        XCTAssertEqual(first.status, 128 + SIGKILL)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journal.path))
+
+        let second = try start().wait()
+
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("0 archived, 2 already archived"), second.stdout)
+        try assertArchiveIsWhole()
+        XCTAssertEqual(bigRequests().count, 1)
+    }
+
     // MARK: - Two syncs at once
 
     func test_secondSyncOfTheSameFeed_exits4NamingTheFirst() throws {

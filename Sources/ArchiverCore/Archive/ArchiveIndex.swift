@@ -188,6 +188,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var byURLKey: [String: Int] = [:]
     private var moreByURLKey: [String: [Int]] = [:]
     private var files: Set<String> = []
+    /// Every entry's key.
+    private var keyPositions: [String: Int] = [:]
 
     /// The format version this podarchive writes.
     public static let currentVersion = 2
@@ -254,7 +256,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// Adds an entry, replacing the one it matches (same key or same file).
     public mutating func record(_ entry: Entry) {
-        if let position = episodes.firstIndex(where: { $0.key == entry.key || $0.file == entry.file }) {
+        // A new episode (the common case, thousands of times in a first sync) is found new by lookups alone.
+        let known = files.contains(entry.file) || keyPositions[entry.key] != nil
+        if known, let position = episodes.firstIndex(where: { $0.key == entry.key || $0.file == entry.file }) {
             episodes[position] = entry
             reindex()
         } else {
@@ -308,11 +312,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         byURLKey = [:]
         moreByURLKey = [:]
         files = []
+        keyPositions = [:]
         for position in episodes.indices { index(position) }
     }
 
     private mutating func index(_ position: Int) {
         let entry = episodes[position]
+        keyPositions[entry.key] = position
         // Only keys that neither the GUID nor the URL give (a shared GUID, a new version) need a table of their own.
         if entry.key != entry.guid && entry.key != entry.url { byKey[entry.key] = position }
         // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.

@@ -103,7 +103,9 @@ extension Archiver {
             folders.files.contents(atPath: state.appendingPathComponent(ArchiveIndex.fileName).path) ?? Data())
         var parts = ["site 1", base ?? "", hasher.hexDigest()]
         let names =
-            ["history/current.xml", "history/current.json"].map { state.appendingPathComponent($0) }
+            ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
+                state.appendingPathComponent($0)
+            }
             + ["cover.jpg", "cover.png", "cover.webp", "cover.gif"].map { folder.appendingPathComponent($0) }
         for url in names {
             guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }

@@ -253,6 +253,12 @@ public struct Archiver: Sendable {
                     }
                     nextToSettle += 1
                 }
+                // The episodes settled together are recorded together: one sync of the journal (group commit).
+                do {
+                    try run.commit()
+                } catch {
+                    stop = stop ?? error
+                }
             }
             if let stop { throw stop }
         }

@@ -14,7 +14,8 @@ struct EpisodePlacer: Sendable {
     let faults: (@Sendable (FaultPoint) -> Void)?
 
     /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
-    /// (unless an earlier run already had), records it in the index, saves the index and drops the download record.
+    /// (unless an earlier run already had) and records it in the index; `FeedFolders.commitJournal` then makes
+    /// the record durable (for several episodes at once) and drops the download record.
     func complete(
         _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
         template: NameTemplate
@@ -26,8 +27,7 @@ struct EpisodePlacer: Sendable {
             entry = try place(result, item: item, in: show, names: &names, template: template)
         }
         show.index.record(entry)
-        try folders.save(show.index, to: show.indexURL)
-        folders.forget(show.partial(item.episode.identity))
+        show.unjournaled.append((entry, show.partial(item.episode.identity)))
         return entry
     }
 

@@ -20,7 +20,12 @@ struct FeedFolder {
     /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
     var lastRevision: String?
 
+    /// Episodes recorded in `index` since it was last saved or journaled, and the download records to drop once
+    /// they are (see `FeedFolders.commitJournal`).
+    var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
+
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
+    var journalURL: URL { stateFolder.appendingPathComponent(IndexJournal.fileName) }
     var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
     var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
@@ -165,7 +170,7 @@ struct FeedFolders: Sendable {
             }
             return nil
         }
-        let index: ArchiveIndex
+        var index: ArchiveIndex
         do {
             index = try ArchiveIndex.decode(data)
         } catch {
@@ -180,18 +185,52 @@ struct FeedFolders: Sendable {
         guard index.version <= ArchiveIndex.currentVersion else {
             throw ArchiveError.newerIndex(path: url.path, version: index.version)
         }
+        // The episodes archived since the index was last written whole (see `IndexJournal`).
+        let journal = url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName)
+        if let data = files.contents(atPath: journal.path) {
+            for entry in IndexJournal.entries(in: data).entries { index.record(entry) }
+        }
         if let problem = index.unsafeFile() {
             throw ArchiveError.damagedIndex(path: url.path, reason: problem)
         }
         return index
     }
 
+    /// Writes the index whole (atomically, fsynced), which folds the journal beside it into it: the journal goes.
     func save(_ index: ArchiveIndex, to url: URL) throws {
         do {
             try writer.writeAtomically(try index.encoded(), to: url)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
+        try? files.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName))
+    }
+
+    /// Saves the show's index whole (folding its journal), and drops the download records of the episodes it
+    /// now holds.
+    func saveIndex(of show: inout FeedFolder) throws {
+        try save(show.index, to: show.indexURL)
+        for (_, partial) in show.unjournaled { forget(partial) }
+        show.unjournaled = []
+    }
+
+    /// Makes the episodes recorded since the last commit durable: one append of their records to the journal and
+    /// one sync for all of them (group commit), then their download records go. A show without an index file
+    /// yet, or whose journal passed `IndexJournal.foldSize`, has its index written whole instead.
+    func commitJournal(of show: inout FeedFolder) throws {
+        guard !show.unjournaled.isEmpty else { return }
+        guard files.fileExists(atPath: show.indexURL.path) else { return try saveIndex(of: &show) }
+        var lines = Data()
+        for (entry, _) in show.unjournaled { lines.append(try IndexJournal.line(for: entry)) }
+        let size: Int64
+        do {
+            size = try writer.append(lines, to: show.journalURL, durable: true)
+        } catch {
+            throw ArchiveError.storage(error, path: show.journalURL.path)
+        }
+        if size > IndexJournal.foldSize { return try saveIndex(of: &show) }
+        for (_, partial) in show.unjournaled { forget(partial) }
+        show.unjournaled = []
     }
 
     func loadRecord<Record: Decodable>(_ url: URL) -> Record? {

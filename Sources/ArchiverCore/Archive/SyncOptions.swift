@@ -112,4 +112,6 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     case beforeRename = "before-rename"
     /// The file is in place; the index does not list it yet.
     case afterRename = "after-rename"
+    /// Archived episodes are in the journal; folding it into the index is next.
+    case beforeFold = "before-fold"
 }

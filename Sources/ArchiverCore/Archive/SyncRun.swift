@@ -91,6 +91,12 @@ struct SyncRun {
         }
     }
 
+    /// Makes the episodes settled since the last commit durable, all with one sync (see
+    /// `FeedFolders.commitJournal`).
+    mutating func commit() throws {
+        try folders.commitJournal(of: &show)
+    }
+
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
@@ -124,7 +130,7 @@ struct SyncRun {
         // 50,000 failing episodes made a run quadratic. A crash loses only failure records, and those episodes
         // are tried again anyway.
         if now.timeIntervalSince(failuresSaved) >= 1 {
-            try folders.save(show.index, to: show.indexURL)
+            try folders.saveIndex(of: &show)
             failuresSaved = now
         }
         unsavedFailures = true
@@ -156,12 +162,14 @@ struct SyncRun {
 
     /// Saves what is left to save: failures not yet saved, an index that changed with nothing to do, and the
     /// feed's validators. Only a completed run earns the right to skip the feed next time it is unchanged.
-    func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
-        // Each archived episode saved the index as it finished; failures may wait for this.
-        if unsavedFailures
+    mutating func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
+        // The archived episodes are in the journal; the run folds it into the index (failures may wait for this).
+        let journaled = !show.unjournaled.isEmpty || folders.files.fileExists(atPath: show.journalURL.path)
+        if journaled || unsavedFailures
             || (!hadWork && (show.index != loadedIndex || !folders.files.fileExists(atPath: show.indexURL.path)))
         {
-            try folders.save(show.index, to: show.indexURL)
+            if journaled { placer.faults?(.beforeFold) }
+            try folders.saveIndex(of: &show)
         }
         if case .changed(_, var validators) = fetch {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`).

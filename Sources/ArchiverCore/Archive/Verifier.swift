@@ -162,6 +162,7 @@ struct Verifier: Sendable {
                     }
                     aside = try folders.setAside(entry.file, in: show)
                     _ = try placer.complete(fetched, item: item, in: &show, names: &names, template: options.names)
+                    try folders.commitJournal(of: &show)
                     if let aside { try? folders.files.removeItem(at: aside) }
                     report.repaired.append(problem)
                     onEvent(.repaired(problem))

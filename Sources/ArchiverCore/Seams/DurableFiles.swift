@@ -53,10 +53,32 @@ public enum FileDescriptor {
 /// Foundation's `.atomic` write does not fsync, so a power cut could leave an empty index behind.
 public struct DurableFileWriter: AtomicFileWriting {
     private let beforeRename: (@Sendable (URL) -> Void)?
+    private let midAppend: (@Sendable (URL) -> Void)?
 
-    /// - Parameter beforeRename: called with the target once the temporary file is written (tests only).
-    public init(beforeRename: (@Sendable (URL) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - beforeRename: called with the target once the temporary file is written (tests only).
+    ///   - midAppend: called with the file once half of an append is written (the crash tests tear one there).
+    public init(beforeRename: (@Sendable (URL) -> Void)? = nil, midAppend: (@Sendable (URL) -> Void)? = nil) {
         self.beforeRename = beforeRename
+        self.midAppend = midAppend
+    }
+
+    /// Appends with one write(2) (split in two only for the crash tests' hook), then `fdatasync` when durable.
+    public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
+        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+        defer { close(descriptor) }
+        let half = midAppend == nil ? data.count : data.count / 2
+        var failure = data.prefix(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+        if failure == 0, half < data.count {
+            midAppend?(url)
+            failure = data.dropFirst(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+        }
+        if failure == 0, durable, fdatasync(descriptor) != 0 { failure = errno }
+        guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: url.path, code: errno) }
+        return Int64(status.st_size)
     }
 
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {

@@ -50,6 +50,10 @@ public protocol AtomicFileWriting: Sendable {
     ///   - ownerOnly: create the file readable and writable by its owner only (0600) from its first byte: it
     ///     holds a secret.
     func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws
+
+    /// Appends `data` to the file at `url` (created if missing, never through a link) in one write; with
+    /// `durable`, syncs it before returning. Returns the file's size after the append.
+    func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64
 }
 
 extension AtomicFileWriting {

@@ -45,13 +45,25 @@ struct CommandLineTool: Sendable {
     }
 
     /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
-    /// crash tests can prove that dying there loses nothing (`FaultPoint` names, or `index-write`).
+    /// crash tests can prove that dying there loses nothing (`FaultPoint` names, `index-write`, `fold-write`,
+    /// `journal-append`).
     static func liveArchiver(crashingAt point: String?) -> Archiver {
         let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
         return Archiver.live(
-            writer: DurableFileWriter(beforeRename: { url in
-                if point == "index-write", url.lastPathComponent == ArchiveIndex.fileName { die() }
-            }),
+            writer: DurableFileWriter(
+                beforeRename: { url in
+                    guard url.lastPathComponent == ArchiveIndex.fileName else { return }
+                    let journal = url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName)
+                    // index-write: any whole write of the index; fold-write: one that folds a journal.
+                    if point == "index-write"
+                        || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
+                    {
+                        die()
+                    }
+                },
+                midAppend: { url in
+                    if point == "journal-append", url.lastPathComponent == IndexJournal.fileName { die() }
+                }),
             faults: { fault in if fault.rawValue == point { die() } })
     }
 

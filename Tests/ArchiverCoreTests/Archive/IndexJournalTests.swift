@@ -1,0 +1,72 @@
+// The index's journal: what a record is, how a torn or damaged one is read, and that a first sync writes the
+// index in proportion to what it archives (counted on the fake disk, not timed).
+import ArchiverCore
+import ArchiverCoreTesting
+import Foundation
+import XCTest
+
+final class IndexJournalTests: FakeArchiveTestCase {
+    private func entry(_ number: Int) -> ArchiveIndex.Entry {
+        ArchiveIndex.Entry(
+            key: "g\(number)", guid: "g\(number)", title: "Episode \(number)\nwith a line break",
+            url: "https://example.com/\(number).mp3", file: "Episode \(number).mp3", size: Int64(number),
+            sha256: String(repeating: "a", count: 64), published: nil, archived: "2027-01-15T08:00:00Z")
+    }
+
+    private func journal(_ entries: [ArchiveIndex.Entry]) -> Data {
+        entries.reduce(into: Data()) { $0.append(try! IndexJournal.line(for: $1)) }
+    }
+
+    func test_records_readBackInOrder_oneLineEach() {
+        let data = journal([entry(1), entry(2)])
+        XCTAssertEqual(data.split(separator: 0x0A).count, 2, "a line break in a title stays inside its record")
+        let read = IndexJournal.entries(in: data)
+        XCTAssertEqual(read.entries, [entry(1), entry(2)])
+        XCTAssertFalse(read.damaged)
+    }
+
+    func test_aTornLastRecord_isIgnored_andADamagedOneEndsTheReading() {
+        let whole = journal([entry(1), entry(2)])
+        for cut in [whole.count - 1, whole.count - 20, whole.count / 2 + 5] {
+            let read = IndexJournal.entries(in: whole.prefix(cut))
+            XCTAssertEqual(read.entries, [entry(1)], "cut at \(cut)")
+            XCTAssertTrue(read.damaged)
+        }
+        var flipped = whole
+        flipped[12] ^= 0x01  // inside the first record's JSON: its checksum no longer matches
+        XCTAssertEqual(IndexJournal.entries(in: flipped).entries, [])
+        XCTAssertEqual(IndexJournal.entries(in: Data("garbage\n".utf8)).entries, [])
+        XCTAssertEqual(IndexJournal.entries(in: Data()).damaged, false)
+    }
+
+    func test_firstSync_writesTheIndexWholeTwice_andAppendsOncePerBatch() async throws {
+        let count = 600
+        let items = (0..<count).map {
+            ("Episode \($0)", "https://example.com/\($0).mp3", "g\($0)") as (String, String, String?)
+        }
+        for (_, url, _) in items { downloader.script(url, [audio("audio \(url)")]) }
+
+        let report = try await sync(rss(items), options: SyncOptions(jobs: 4))
+
+        XCTAssertEqual(report.archived.count, count)
+        XCTAssertEqual(try index.episodes.count, count, "every episode is in the folded index")
+        let wholeWrites = fileSystem.atomicWrites.filter { $0.hasSuffix("/index.json") }.count
+        XCTAssertLessThanOrEqual(wholeWrites, 3, "created, folded once at most mid-run, and at the end")
+        let appends = fileSystem.appends.filter { $0.hasSuffix("/index.journal") }.count
+        XCTAssertGreaterThan(appends, 0)
+        XCTAssertLessThanOrEqual(appends, count - 1, "the first episode creates the index; then an append per batch")
+        XCTAssertNil(fileSystem.file("/archive/Show/.podarchive/index.journal"), "folded when the run ended")
+    }
+
+    func test_anIndexWithAJournal_isReadWithIt_byEveryReader() async throws {
+        fileSystem.put(
+            "/archive/Show/.podarchive/index.json",
+            try ArchiveIndex(feed: feedURL, title: "Show", episodes: [entry(1)]).encoded())
+        fileSystem.put("/archive/Show/.podarchive/index.journal", journal([entry(2), entry(3)]).dropLast(3))
+        for number in 1...3 { fileSystem.put("/archive/Show/Episode \(number).mp3", Data(count: number)) }
+
+        let (_, episodes) = try archiver(feed: Data()).archivedEpisodes(in: root.appendingPathComponent("Show"))
+
+        XCTAssertEqual(episodes.map(\.key), ["g1", "g2"], "the torn third record is not read")
+    }
+}
