@@ -229,11 +229,18 @@ private final class Transfer: @unchecked Sendable {
         return DownloadError.file(path: path, reason: String(cString: strerror(code)), code: code)
     }
 
-    /// Closes the file and hands over the result; runs once, on the delegate queue.
+    /// Closes the file and hands over the result; runs once, on the delegate queue, after the transfer left the
+    /// registry (nothing else touches it any more).
     func finish(error: Error?) {
         // A complete body reaches the disk before anyone renames it into place: after a power cut the final
-        // name never holds a file the kernel had not written yet.
-        let syncFailure = accepted && error == nil && failure == nil && fsync(descriptor) != 0 ? fileError() : nil
+        // name never holds a file the kernel had not written yet. The fsync runs off the serial delegate queue,
+        // so the other transfers keep streaming meanwhile and the file system can commit several at once.
+        guard accepted, error == nil, failure == nil else { return conclude(error: error, sync: false) }
+        DispatchQueue.global().async { self.conclude(error: error, sync: true) }
+    }
+
+    private func conclude(error: Error?, sync: Bool) {
+        let syncFailure = sync && fsync(descriptor) != 0 ? fileError() : nil
         let closeFailure = close(descriptor) == 0 ? syncFailure : fileError()
         if let failure {
             outcome.deliver(.failure(failure))
