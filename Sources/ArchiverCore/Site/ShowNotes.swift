@@ -8,8 +8,9 @@ import Foundation
 /// Escapes text for HTML and XML.
 public enum HTMLText {
     /// `text` safe inside an element or a double-quoted attribute: `& < > " '` escaped, control characters
-    /// (other than tab and line breaks) dropped.
-    public static func escape(_ text: String) -> String {
+    /// (other than tab and line breaks) dropped; with `attribute`, tab and line breaks written as character
+    /// references, which an attribute value keeps (an XML reader turns them into spaces otherwise).
+    public static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -19,7 +20,8 @@ public enum HTMLText {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\t", "\n", "\r":
+                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
             default:
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE
                     || scalar.value == 0xFFFF

@@ -95,31 +95,9 @@ enum FeedsFormatter {
             """
         for show in shows {
             text +=
-                "    <outline type=\"rss\" text=\"\(escaped(show.title))\" title=\"\(escaped(show.title))\" "
-                + "xmlUrl=\"\(escaped(show.subscription.feed))\"/>\n"
+                "    <outline type=\"rss\" text=\"\(HTMLText.escape(show.title, attribute: true))\" title=\"\(HTMLText.escape(show.title, attribute: true))\" "
+                + "xmlUrl=\"\(HTMLText.escape(show.subscription.feed, attribute: true))\"/>\n"
         }
         return text + "  </body>\n</opml>\n"
-    }
-
-    /// Text made safe inside an XML attribute.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default:
-                // Control characters are not allowed in XML 1.0 at all.
-                if scalar.value < 0x20 { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
