@@ -42,6 +42,17 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertThrowsError(try ArchiveIndex.decode(Fixtures.data("fuzz/regressions/index-deep-nesting.json")))
     }
 
+    func test_everyRegressionInput_asAJournal_readsUpToItsFirstBadRecord() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
+        for name in names where name != "journal-two-records.journal" {
+            XCTAssertEqual(IndexJournal.entries(in: Fixtures.data("fuzz/regressions/\(name)")).entries, [], name)
+        }
+        let journal = IndexJournal.entries(in: Fixtures.data("fuzz/regressions/journal-two-records.journal"))
+        XCTAssertEqual(journal.entries.map(\.file), ["Episode 1.mp3", "Episode 2.mp3"])
+        XCTAssertEqual(journal.entries.first?.companions?.first?.language, "en")
+        XCTAssertFalse(journal.damaged)
+    }
+
     func test_deepNesting_isReadWithoutRecursion() throws {
         XCTAssertEqual(try parse("deep-nesting.xml").episodes.map(\.title), ["deep"])
     }
