@@ -84,6 +84,10 @@ final class SiteTests: SiteTestCase {
             "newest first")
         let opml = try text("feeds.opml")
         XCTAssertTrue(opml.contains(#"xmlUrl="Plain%20Show/feed.xml""#), opml)
+        let feed = try text("Plain Show/feed.xml")
+        XCTAssertTrue(feed.contains("<pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>"), feed)
+        XCTAssertTrue(feed.contains("<pubDate>Mon, 13 Jan 2025 08:00:00 GMT</pubDate>"), feed)
+        XCTAssertTrue(feed.contains("<description>&lt;p&gt;Notes of the first.&lt;/p&gt;</description>"), feed)
 
         // A podcast app reading feed.xml finds the archived episodes, with their original GUIDs.
         output.clear()

@@ -72,16 +72,18 @@ extension Archiver {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
                 continue
             }
-            let show = SiteShow.read(folder, index: index, files: folders.files)
-            shows.append(show)
             let stamp = siteStamp(of: folder, base: base)
             let stampURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 "site.stamp")
-            let pages = [("index.html", SitePages.show(show)), ("feed.xml", PodcastFeed.xml(show, base: base))]
-            let present = pages.allSatisfy {
-                folders.files.fileExists(atPath: folder.appendingPathComponent($0.0).path)
+            let present = ["index.html", "feed.xml"].allSatisfy {
+                folders.files.fileExists(atPath: folder.appendingPathComponent($0).path)
             }
-            if present, folders.files.contents(atPath: stampURL.path) == Data(stamp.utf8) { continue }
+            // An unchanged show is read from its index alone, for the root page: no feed document parsed.
+            let unchanged = present && folders.files.contents(atPath: stampURL.path) == Data(stamp.utf8)
+            let show = SiteShow.read(folder, index: index, files: folders.files, details: !unchanged)
+            shows.append(show)
+            if unchanged { continue }
+            let pages = [("index.html", SitePages.show(show)), ("feed.xml", PodcastFeed.xml(show, base: base))]
             for (name, text) in pages { try writePage(text, to: folder.appendingPathComponent(name)) }
             try writePage(stamp, to: stampURL)
             report.rewritten += 1
@@ -95,7 +97,7 @@ extension Archiver {
     }
 
     /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
-    /// document's and cover's sizes and dates.
+    /// document's, journal's and cover's sizes and dates.
     private func siteStamp(of folder: URL, base: String?) -> String {
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         var hasher = SHA256()

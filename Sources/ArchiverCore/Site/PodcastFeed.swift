@@ -15,9 +15,7 @@ enum PodcastFeed {
             items += "<item><title>\(HTMLText.escape(episode.title))</title>"
             items += "<guid isPermaLink=\"false\">\(HTMLText.escape(guid))</guid>"
             if let published = episode.published { items += "<pubDate>\(rfc822(published))</pubDate>" }
-            if let notes = episode.notes.map(ShowNotes.html), !notes.isEmpty {
-                items += "<description>\(HTMLText.escape(notes))</description>"
-            }
+            if !episode.notes.isEmpty { items += "<description>\(HTMLText.escape(episode.notes))</description>" }
             if let duration = episode.duration, duration > 0 {
                 items += "<itunes:duration>\(Int(duration.rounded()))</itunes:duration>"
             }
@@ -59,12 +57,15 @@ enum PodcastFeed {
             """
     }
 
+    /// `Mon, 06 Jan 2025 08:00:00 GMT`, from the UTC date `FeedDate.iso8601` writes (no formatter per item).
     static func rfc822(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        let iso = Array(FeedDate.iso8601(date).utf8)  // YYYY-MM-DDTHH:MM:SSZ
+        func text(_ range: Range<Int>) -> String { String(decoding: iso[range], as: UTF8.self) }
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let month = months[(Int(text(5..<7)) ?? 1) - 1]
+        return "\(weekday), \(text(8..<10)) \(month) \(text(0..<4)) \(text(11..<19)) GMT"
     }
 
     /// The type an archived file's extension says.

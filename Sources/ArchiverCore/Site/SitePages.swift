@@ -36,13 +36,13 @@ enum SitePages {
         """
 
     /// The policy: nothing from elsewhere; the archive's own media and images; the filter script only.
-    static var policy: String {
+    static let policy: String = {
         var hasher = SHA256()
         hasher.update(Data(script.utf8))
         let digest = Data(hasher.finalize())
         return "default-src 'none'; img-src 'self' file:; media-src 'self' file:; style-src 'unsafe-inline'; "
             + "script-src 'sha256-\(digest.base64EncodedString())'; base-uri 'none'; form-action 'none'"
-    }
+    }()
 
     static func document(title: String, body: String, script withScript: Bool) -> String {
         """
@@ -117,7 +117,7 @@ enum SitePages {
                     ? "Transcript" + (companion.language.map { " (\(HTMLText.escape($0)))" } ?? "") : "Chapters"
                 links.append("<a href=\"\(SitePath.href(companion.file))\">\(label)</a>")
             }
-            let notes = episode.notes.map(ShowNotes.html) ?? ""
+            let notes = episode.notes
             items += """
                 <li data-search="\(HTMLText.escape(episode.title.lowercased()))"><article>
                 <h2>\(HTMLText.escape(episode.title))</h2>

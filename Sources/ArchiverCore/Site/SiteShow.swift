@@ -8,8 +8,8 @@ struct SiteEpisode: Sendable {
     var entry: ArchiveIndex.Entry
     var published: Date?
     var duration: TimeInterval?
-    /// The show notes as the feed gave them (HTML or text), not yet sanitised.
-    var notes: String?
+    /// The show notes made safe for a page (see `ShowNotes.html`); empty when there are none.
+    var notes = ""
     var type: String?
 
     var title: String { entry.title ?? (entry.file as NSString).deletingPathExtension }
@@ -29,11 +29,12 @@ struct SiteShow: Sendable {
 }
 
 extension SiteShow {
-    /// Reads the show in `folder` from its index, its kept feed document and its sidecars.
-    static func read(_ folder: URL, index: ArchiveIndex, files: any FileReading) -> SiteShow {
+    /// Reads the show in `folder` from its index and, with `details` (notes, durations, types: what its own
+    /// pages show, not the root page), its kept feed document and its sidecars.
+    static func read(_ folder: URL, index: ArchiveIndex, files: any FileReading, details: Bool) -> SiteShow {
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         var fromFeed: [String: Episode] = [:]
-        for ext in ["xml", "json"] {
+        for ext in ["xml", "json"] where details {
             let path = state.appendingPathComponent("history/current.\(ext)").path
             guard let data = files.contents(atPath: path),
                 let feed = try? FeedParser.parse(data, url: URL(string: index.feed), descriptions: true)
@@ -42,17 +43,17 @@ extension SiteShow {
         }
         let episodes = index.episodes.map { entry -> SiteEpisode in
             var episode = SiteEpisode(
-                entry: entry, published: entry.published.flatMap(FeedDate.parseRFC3339), duration: nil, notes: nil,
-                type: nil)
+                entry: entry, published: entry.published.flatMap(FeedDate.parseRFC3339), duration: nil, type: nil)
+            guard details else { return episode }
             if let known = fromFeed[entry.key] {
                 episode.duration = known.duration
-                episode.notes = known.description
+                episode.notes = known.description.map(ShowNotes.html) ?? ""
                 episode.type = known.mimeType
             } else if let sidecar = Sidecar.read(
                 folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file)), files: files)
             {
                 episode.duration = sidecar.duration
-                episode.notes = sidecar.description
+                episode.notes = sidecar.description.map(ShowNotes.html) ?? ""
                 episode.type = sidecar.type
             }
             return episode
