@@ -43,11 +43,20 @@ extension Archiver {
         return Netrc(parsing: String(decoding: data, as: UTF8.self))
     }
 
-    /// The access settings saved with the show kept in `folder` (its record, found by folder name in the root
-    /// above it) applied to `options` where this run gave none: for verify, which names folders, not feeds.
-    func withAccess(_ options: SyncOptions, forShowIn folder: URL) throws -> SyncOptions {
-        let root = folder.deletingLastPathComponent()
-        let record = folders.subscriptions(in: root).shows.first { $0.folder == folder.lastPathComponent }
+    /// The subscriptions of the root above each of `folders` (they share one root: a root's shows, or one show),
+    /// by folder name: read once for all of them.
+    func records(around showFolders: [URL]) -> [String: Subscription] {
+        guard let root = showFolders.first?.deletingLastPathComponent() else { return [:] }
+        return Dictionary(
+            folders.subscriptions(in: root).shows.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The access settings saved with the show kept in `folder` (its record among `records`, by folder name)
+    /// applied to `options` where this run gave none: for verify, which names folders, not feeds.
+    func withAccess(_ options: SyncOptions, forShowIn folder: URL, records: [String: Subscription]) throws
+        -> SyncOptions
+    {
+        let record = records[folder.lastPathComponent]
         var options = options
         if let settings = record?.settings {
             if options.profile.userAgent == PodarchiveVersion.userAgent, let agent = settings.userAgent {

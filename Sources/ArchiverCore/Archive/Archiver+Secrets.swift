@@ -9,9 +9,7 @@ extension Archiver {
     /// scan of the index's URLs for `@` when there is nothing to do.
     func secureIndex(of show: inout FeedFolder) throws {
         let index = show.index
-        func bare(_ url: String) -> String {
-            url.utf8.contains(UInt8(ascii: "@")) ? URLSecrets.withoutUserinfo(url) : url
-        }
+        let bare = URLSecrets.withoutUserinfo
         guard
             bare(index.feed) != index.feed || index.episodes.contains(where: { bare($0.url) != $0.url })
                 || index.failures.contains(where: { bare($0.url) != $0.url })

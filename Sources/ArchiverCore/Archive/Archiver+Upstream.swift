@@ -42,12 +42,14 @@ extension Archiver {
         var episodes: [(URL, ArchiveIndex.Entry)] = []
         // Each show is asked with its own saved credentials and User-Agent.
         var showLimits: [URL: FeedLimits] = [:]
-        for folder in try verifier.feedFolders(in: directory) {
+        let showFolders = try verifier.feedFolders(in: directory)
+        let records = records(around: showFolders)
+        for folder in showFolders {
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 ArchiveIndex.fileName)
             for entry in try folders.loadIndex(at: indexURL)?.episodes ?? [] { episodes.append((folder, entry)) }
             var own = limits
-            own.policy.profile = try withAccess(access, forShowIn: folder).profile
+            own.policy.profile = try withAccess(access, forShowIn: folder, records: records).profile
             showLimits[folder] = own
         }
         let perShow = showLimits

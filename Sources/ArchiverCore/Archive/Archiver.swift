@@ -117,8 +117,9 @@ public struct Archiver: Sendable {
         _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
         onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
     ) async throws -> VerifyReport {
-        try await verifier.verify(directory, repair: repair, options: options, onEvent: onEvent) {
-            try withAccess($1, forShowIn: $0)
+        let records = repair ? records(around: try verifier.feedFolders(in: directory)) : [:]
+        return try await verifier.verify(directory, repair: repair, options: options, onEvent: onEvent) {
+            try withAccess($1, forShowIn: $0, records: records)
         }
     }
 

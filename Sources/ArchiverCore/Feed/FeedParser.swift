@@ -63,7 +63,7 @@ public enum FeedParser {
     static func liftLogins(from feed: inout Feed) {
         var logins: [String: ShowCredentials] = [:]
         func lift(_ text: inout String) {
-            guard text.utf8.contains(UInt8(ascii: "@")), let login = URLSecrets.userinfo(of: text) else { return }
+            guard let login = URLSecrets.userinfo(of: text) else { return }
             let bare = URLSecrets.withoutUserinfo(text)
             if let origin = Origin(bare), logins[origin.description] == nil {
                 logins[origin.description] = ShowCredentials(

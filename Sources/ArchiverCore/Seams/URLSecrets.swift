@@ -110,7 +110,10 @@ public enum URLSecrets {
     /// authority, exclusive of the `@`), when there is one.
     private static func userinfoRange(_ text: String) -> (String.UTF8View.Index, String.UTF8View.Index)? {
         let utf8 = text.utf8
-        guard WebScheme.hasScheme(text), let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        // Most URLs have no `@` at all: one scan says so (the feed readers and the index ask of every URL).
+        guard utf8.contains(UInt8(ascii: "@")), WebScheme.hasScheme(text),
+            let colon = utf8.firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
         let afterColon = utf8.index(after: colon)
         guard utf8[afterColon...].starts(with: "//".utf8) else { return nil }
         let authorityStart = utf8.index(afterColon, offsetBy: 2)
