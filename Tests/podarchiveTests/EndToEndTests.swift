@@ -1,5 +1,5 @@
 // The built binary, run the way cron runs it, against real HTTP servers on 127.0.0.1: our fault-injecting
-// one, and `python3 -m http.server`, which nobody here wrote.
+// one (also as a proxy), and `python3 -m http.server`, which nobody here wrote.
 import ArchiverCore
 import Foundation
 import TestSupport
@@ -227,6 +227,43 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(feed["status"] as? String, "feed-failed")
         XCTAssertEqual(
             feed["error"] as? String, "feed \(feedURL) could not be fetched: connection refused")
+    }
+
+    /// Proxies as curl users set them (libcurl reads http_proxy and no_proxy): the proxy is our loopback server
+    /// answering absolute-form requests; the feed's host name ends in .invalid, so only the proxy can reach it.
+    func test_binary_httpProxyFromTheEnvironment_carriesTheRequests_noProxyHostsGoDirect() throws {
+        let proxy = try TestHTTPServer()
+        let direct = try TestHTTPServer(address: "127.0.0.2")
+        defer {
+            proxy.stop()
+            direct.stop()
+        }
+        let feed = "http://podcasts.invalid/feed.xml"
+        proxy.route(
+            feed,
+            .ok(
+                """
+                <rss version="2.0"><channel><title>Behind A Proxy</title>
+                <item><title>Proxied</title><enclosure url="http://podcasts.invalid/e1.mp3" type="audio/mpeg"/></item>
+                <item><title>Direct</title><enclosure url="\(direct.url("/e2.mp3"))" type="audio/mpeg"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+        proxy.route("http://podcasts.invalid/e1.mp3", .ok(Data(repeating: 1, count: 3000)))
+        direct.route("/e2.mp3", .ok(Data(repeating: 2, count: 3000)))
+        let environment = ProcessRunner.isolatedEnvironment(
+            home: folder.url,
+            extra: ["http_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": "127.0.0.2"])
+
+        let result = try ProcessRunner.run(
+            ProcessRunner.podarchive, ["sync", feed, "--to", "archive"], environment: environment,
+            currentDirectory: folder.url)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            folder.visibleFiles().filter { $0.hasSuffix(".mp3") }.sorted(),
+            ["archive/Behind A Proxy/Direct.mp3", "archive/Behind A Proxy/Proxied.mp3"])
+        XCTAssertEqual(Set(proxy.requestedPaths), [feed, "http://podcasts.invalid/e1.mp3"])
+        XCTAssertEqual(direct.requestedPaths, ["/e2.mp3"], "no_proxy hosts are reached directly")
     }
 
     func test_binary_usageError_exits2() throws {
