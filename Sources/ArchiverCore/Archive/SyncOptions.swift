@@ -56,6 +56,14 @@ public struct SyncOptions: Sendable, Equatable {
         self.retryGone = retryGone
     }
 
+    /// Uses `credentials`, given for this run (a login in the feed URL, headers), for the run's requests and
+    /// saves them with the show; nil changes nothing.
+    public mutating func give(_ credentials: ShowCredentials?) {
+        guard let credentials else { return }
+        saveCredentials = credentials
+        profile.credentials = [credentials]
+    }
+
     /// These options with `settings` applied over them.
     /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
     public func applying(_ settings: ShowSettings) throws -> SyncOptions {

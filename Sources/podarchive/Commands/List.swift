@@ -15,12 +15,8 @@ extension CommandLineTool {
             // The feed's login and headers as given, over those saved with it when the archive follows it.
             var options = SyncOptions()
             options.netrc = defaultNetrc
-            if let given = Self.credentials(
-                login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source)
-            {
-                options.saveCredentials = given
-                options.profile.credentials = [given]
-            }
+            options.give(
+                Self.credentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source))
             var access = arguments.access
             access.netrcFile = access.netrcFile.map(absolute)
             options = try archiver.access(

@@ -22,12 +22,8 @@ extension CommandLineTool {
                 // The feed is read with the access given, which is saved with it (the credentials 0600).
                 var options = try SyncOptions().applying(settings)
                 options.netrc = options.netrc ?? defaultNetrc
-                if let given = Self.credentials(
-                    login: FeedSource.login(in: text), headers: arguments.headers, for: source)
-                {
-                    options.saveCredentials = given
-                    options.profile.credentials = [given]
-                }
+                options.give(
+                    Self.credentials(login: FeedSource.login(in: text), headers: arguments.headers, for: source))
                 let subscription = try await archiver.subscribe(
                     source, into: root, settings: settings, options: options)
                 output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")

@@ -182,10 +182,7 @@ extension CommandLineTool {
         options.saveSettings = target.save.flatMap { $0.isEmpty ? nil : $0 }
         options.netrc = defaultNetrc
         options.throttle = limits?.throttle
-        if let credentials = target.credentials {
-            options.saveCredentials = credentials
-            options.profile.credentials = [credentials]
-        }
+        options.give(target.credentials)
         return try options.applying(target.saved ?? ShowSettings()).applying(arguments.given)
     }
 
