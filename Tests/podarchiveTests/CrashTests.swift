@@ -205,6 +205,26 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(bigRequests().count, 1)
     }
 
+    /// Download records are written in place, not renamed over: one torn mid-write must read as no record.
+    func test_killedMidDownloadRecord_theTornRecordReadsAsNone_andTheEpisodeIsArchivedOnce() throws {
+        serveBig()
+        let first = try start(crashingAt: "record-write").wait()
+        XCTAssertEqual(first.status, 128 + SIGKILL)
+        let state = folder.url.appendingPathComponent("archive/Crash Show/.podarchive")
+        let records = try FileManager.default.contentsOfDirectory(atPath: state.path).filter(
+            ArchiveNames.isDownloadRecord)
+        XCTAssertEqual(records.count, 1)
+        let torn = try XCTUnwrap(FileManager.default.contents(atPath: state.appendingPathComponent(records[0]).path))
+        XCTAssertThrowsError(try JSONSerialization.jsonObject(with: torn), "the record was cut in half")
+        XCTAssertEqual(folder.visibleFiles(), [], "nothing was renamed into place")
+
+        let second = try start().wait()
+
+        XCTAssertEqual(second.status, 0, second.stderr)
+        try assertArchiveIsWhole()
+        XCTAssertEqual(bigRequests().count, 2, "a torn record vouches for nothing: the body is fetched again")
+    }
+
     func test_killedWhileWritingTheIndex_nextRunFindsAValidIndexAndAdopts() throws {
         serveBig()
         let first = try start(crashingAt: "index-write").wait()

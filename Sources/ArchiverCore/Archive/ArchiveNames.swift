@@ -37,6 +37,11 @@ public enum ArchiveNames {
         return artworkExtensions.contains(String(lowered.dropFirst("cover.".count)))
     }
 
+    /// Whether `name`, in a show's state folder, is the record of a download (`PartialFiles`).
+    public static func isDownloadRecord(_ name: String) -> Bool {
+        name.hasPrefix("download-") && name.hasSuffix(".json")
+    }
+
     /// Where a repair keeps a damaged file, in the state folder, for the instant of the rename that replaces it.
     static func aside(for file: String) -> String { "damaged-\(StableName.of(file))" }
 

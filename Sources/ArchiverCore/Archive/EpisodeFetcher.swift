@@ -31,7 +31,9 @@ struct EpisodeFetcher: Sendable {
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
         var kept: PartialRecord? = folders.loadRecord(files.record)
-        if kept?.url != episode.url {
+        // No record: nothing to resume (a body left without one is truncated when the download opens it, a
+        // torn record is overwritten by the next). A record of another URL: its bytes are not this episode's.
+        if let record = kept, record.url != episode.url {
             folders.discard(files)
             kept = nil
         }
@@ -181,7 +183,6 @@ struct EpisodeFetcher: Sendable {
         announced: AnnouncedRecord, claim: SpaceClaim, maximumBytes: Int64? = nil
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
         let folders = self.folders
-        let writer = folders.writer
         let files = folders.files
         return { response, appending in
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
@@ -202,9 +203,9 @@ struct EpisodeFetcher: Sendable {
             let record = PartialRecord(url: url, validator: validator, expectedSize: total)
             if let total { expected.value = total }
             do {
-                try writer.writeAtomically(try JSONEncoder.records.encode(record), to: partial.record, durable: false)
+                try folders.saveDownloadRecord(record, to: partial.record)
             } catch {
-                return ArchiveError.storage(error, path: partial.record.path)
+                return error
             }
             announced.record = record
             let needed = (total ?? length ?? 0) - (appending ? offset : 0)

@@ -57,12 +57,12 @@ struct EpisodePlacer: Sendable {
             name = names.claim(newFile)
         }
         try makeSubfolders(for: name, in: show, names: &names)
-        var record: PartialRecord = folders.loadRecord(partial.record) ?? PartialRecord(url: episode.url)
-        record.completeSize = result.fileSize
-        record.sha256 = result.sha256
+        // What resuming needed (the validator) is of no use once the body is complete: the record now says only
+        // what `EpisodeFetcher.adopt` checks.
+        var record = PartialRecord(url: episode.url, completeSize: result.fileSize, sha256: result.sha256)
         for _ in 0..<100 {
             record.target = name
-            try folders.saveRecord(record, to: partial.record)
+            try folders.saveDownloadRecord(record, to: partial.record)
             faults?(.beforeRename)
             if try move(partial.body, to: name, in: show, published: episode.published, origin: episode.url) {
                 faults?(.afterRename)

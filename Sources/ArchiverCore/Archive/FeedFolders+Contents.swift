@@ -68,7 +68,7 @@ extension FeedFolders {
         let name = newFile.first
         // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
         guard !show.index.holds(file: name), !ArchiveNames.isArtwork(name),
-            files.fileExists(atPath: show.folder.appendingPathComponent(name).path)
+            files.fileExists(atPath: show.folder.appendingPathComponent(name, isDirectory: false).path)
         else { return nil }
         return name
     }

@@ -24,9 +24,10 @@ struct FeedFolder {
     /// they are (see `FeedFolders.commitJournal`).
     var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
 
-    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName) }
-    var journalURL: URL { stateFolder.appendingPathComponent(IndexJournal.fileName) }
-    var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json") }
+    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
+    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName, isDirectory: false) }
+    var journalURL: URL { stateFolder.appendingPathComponent(IndexJournal.fileName, isDirectory: false) }
+    var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json", isDirectory: false) }
     var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
     var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
@@ -237,7 +238,17 @@ struct FeedFolders: Sendable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
     }
 
-    /// Records (the registry, validators, download records) are rewritten atomically but not fsynced: each is a
+    /// Download records are written in place: a record torn by a crash reads as none, and the download starts
+    /// over (see `PartialRecord`).
+    func saveDownloadRecord(_ record: PartialRecord, to url: URL) throws {
+        do {
+            try writer.overwrite(try JSONEncoder.records.encode(record), at: url)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
+
+    /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
     /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
     func saveRecord<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {
         do {

@@ -1,5 +1,6 @@
 // Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
-// progress. Each is rewritten atomically. (The subscriptions, in the archive root, are in Subscriptions.swift.)
+// progress. The validators are rewritten atomically; a download record, only a hint, is written in place. (The
+// subscriptions, in the archive root, are in Subscriptions.swift.)
 import Foundation
 
 /// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
@@ -38,6 +39,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
 
 /// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with
 /// `Range`/`If-Range`, or, if it finished and was being moved into place when the process died, adopt it.
+/// Written in place (`FeedFolders.saveDownloadRecord`): one torn by a crash does not decode, and the download
+/// starts over; it never names a file that is not this download's.
 struct PartialRecord: Codable, Equatable {
     /// The enclosure URL the bytes came from.
     var url: String
@@ -59,8 +62,8 @@ struct PartialFiles {
 
     init(key: String, stateFolder: URL) {
         let base = "download-\(StableName.of(key))"
-        body = stateFolder.appendingPathComponent(base + ".part")
-        record = stateFolder.appendingPathComponent(base + ".json")
+        body = stateFolder.appendingPathComponent(base + ".part", isDirectory: false)
+        record = stateFolder.appendingPathComponent(base + ".json", isDirectory: false)
     }
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.

@@ -108,7 +108,7 @@ struct SyncRun {
                 try metadata.writeSidecar(
                     for: described[item.episode.identity] ?? item.episode, entry: entry, in: show)
             }
-            let file = show.folder.appendingPathComponent(entry.file)
+            let file = show.folder.appendingPathComponent(entry.file, isDirectory: false)
             report.archived.append(file)
             report.bytes += entry.size
             onEvent(.archived(item.episode, file: file, bytes: entry.size))

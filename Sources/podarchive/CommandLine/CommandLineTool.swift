@@ -46,7 +46,7 @@ struct CommandLineTool: Sendable {
 
     /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
     /// crash tests can prove that dying there loses nothing (`FaultPoint` names, `index-write`, `fold-write`,
-    /// `journal-append`).
+    /// `journal-append`, `record-write`).
     static func liveArchiver(crashingAt point: String?) -> Archiver {
         let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
         return Archiver.live(
@@ -61,8 +61,14 @@ struct CommandLineTool: Sendable {
                         die()
                     }
                 },
-                midAppend: { url in
+                midWrite: { url, data in
                     if point == "journal-append", url.lastPathComponent == IndexJournal.fileName { die() }
+                    // A download record that names where its body goes: the last write before the rename.
+                    if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
+                        String(decoding: data, as: UTF8.self).contains("\"target\"")
+                    {
+                        die()
+                    }
                 }),
             faults: { fault in if fault.rawValue == point { die() } })
     }

@@ -1,0 +1,79 @@
+// The live small-file writer on a real file system: what each kind of write leaves behind, and that none of them
+// writes through a link planted at its path.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class DurableFilesTests: XCTestCase {
+    private var folder: TemporaryFolder!
+    private let writer = DurableFileWriter()
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder("durable")
+    }
+
+    override func tearDown() {
+        folder?.remove()
+    }
+
+    private func file(_ name: String) -> URL { folder.url.appendingPathComponent(name, isDirectory: false) }
+
+    func test_overwrite_replacesALongerFileWhole_inPlace() throws {
+        let record = file("download-1.json")
+        try writer.overwrite(Data(#"{"url":"http://a.example/long-name.mp3","validator":"\"e\""}"#.utf8), at: record)
+        let inode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: record.path)[.systemFileNumber] as? Int)
+
+        try writer.overwrite(Data(#"{"url":"x"}"#.utf8), at: record)
+
+        XCTAssertEqual(
+            try String(contentsOf: record, encoding: .utf8), #"{"url":"x"}"#, "nothing of the longer one left")
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: record.path)[.systemFileNumber] as? Int, inode,
+            "the same file, written in place: no new inode")
+        XCTAssertEqual(folder.files(), ["download-1.json"], "no temporary file beside it")
+    }
+
+    func test_everyWrite_refusesALinkPlantedAtItsPath_andLeavesItsTargetAlone() throws {
+        let target = file("elsewhere")
+        try Data("precious".utf8).write(to: target)
+        let planted = file("planted")
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: target)
+
+        XCTAssertThrowsError(try writer.overwrite(Data("x".utf8), at: planted)) { error in
+            XCTAssertEqual((error as? FileSystemError)?.code, ELOOP)
+        }
+        XCTAssertThrowsError(try writer.append(Data("x".utf8), to: planted, durable: true))
+
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "precious")
+    }
+
+    func test_append_addsToTheEnd_andReportsTheNewSize() throws {
+        let journal = file("index.journal")
+        XCTAssertEqual(try writer.append(Data("one\n".utf8), to: journal, durable: true), 4)
+        XCTAssertEqual(try writer.append(Data("two\n".utf8), to: journal, durable: false), 8)
+        XCTAssertEqual(try String(contentsOf: journal, encoding: .utf8), "one\ntwo\n")
+    }
+
+    func test_aHookMidWrite_seesHalfTheBytesOnDisk_andTheWholeDataItIsWriting() throws {
+        let record = file("download-2.json")
+        let data = Data("0123456789".utf8)
+        let seen = Seen()
+        let hooked = DurableFileWriter(midWrite: { url, whole in
+            seen.onDisk = FileManager.default.contents(atPath: url.path)
+            seen.whole = whole
+        })
+
+        try hooked.overwrite(data, at: record)
+
+        XCTAssertEqual(seen.onDisk, Data("01234".utf8), "the crash tests kill the process here: a torn record")
+        XCTAssertEqual(seen.whole, data)
+        XCTAssertEqual(FileManager.default.contents(atPath: record.path), data)
+    }
+}
+
+/// What the hook saw; written and read on the test's own thread (the hook runs inside the write).
+private final class Seen: @unchecked Sendable {
+    var onDisk: Data?
+    var whole: Data?
+}
