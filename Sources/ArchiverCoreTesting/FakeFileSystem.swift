@@ -110,20 +110,6 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    /// Writes `data` over the file in place, into an existing folder, unless the path is in `failingWrites` or
-    /// the disk is full.
-    public func overwrite(_ data: Data, at url: URL) throws {
-        try lock.withLock {
-            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
-            guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
-            if let capacity, usedBytes - Int64(files[url.path]?.count ?? 0) + Int64(data.count) > capacity {
-                outOfSpaceWrites += 1
-                throw CocoaError(.fileWriteOutOfSpace)
-            }
-            files[url.path] = data
-        }
-    }
-
     /// Appends `data` to the file (created if missing), into an existing folder, unless the path is in
     /// `failingWrites` or the disk is full.
     public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {

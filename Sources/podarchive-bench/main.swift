@@ -3,6 +3,8 @@
 //   podarchive-bench xmlparser FILE           a bare XMLParser pass that does no work
 //   podarchive-bench jsonserialization FILE   a bare JSONSerialization pass
 //   podarchive-bench feedparser FILE          podarchive's own FeedParser on the same file
+//   podarchive-bench urlsession LIST [N]      download each `URL<TAB>path` line of LIST, N at a time (4), with
+//                                             a URLSession that does nothing else (see URLSessionFloor)
 // Each prints one line: "<mode> <bytes> <seconds>" (plus the digest for sha256).
 import ArchiverCore
 import Foundation
@@ -15,8 +17,36 @@ import Foundation
 final class NoWork: NSObject, XMLParserDelegate {}
 
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "urlsession",
+    let list = try? String(contentsOfFile: arguments[2], encoding: .utf8)
+{
+    let jobs = list.split(separator: "\n").compactMap { line -> (url: URL, path: String)? in
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        guard parts.count == 2, let url = URL(string: String(parts[0])) else { return nil }
+        return (url, String(parts[1]))
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard
+        let failures = URLSessionFloor(jobs: jobs).run(
+            parallel: arguments.count > 3 ? Int(arguments[3]) ?? 4 : 4, timeout: 600)
+    else {
+        FileHandle.standardError.write(Data("urlsession: the transfers did not end within 600 s\n".utf8))
+        exit(1)
+    }
+    guard failures == 0 else {
+        FileHandle.standardError.write(Data("urlsession: \(failures) of \(jobs.count) transfers failed\n".utf8))
+        exit(1)
+    }
+    print(
+        "urlsession \(jobs.count) \(String(format: "%.4f", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))"
+    )
+    exit(0)
+}
 guard arguments.count >= 3, let data = FileManager.default.contents(atPath: arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: podarchive-bench sha256|xmlparser|jsonserialization FILE\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: podarchive-bench sha256|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N]\n".utf8)
+    )
     exit(2)
 }
 let start = DispatchTime.now().uptimeNanoseconds

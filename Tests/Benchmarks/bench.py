@@ -294,18 +294,28 @@ def main():
     try:
         # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
         feed = f"{base}/feed.xml"
-        first, first_rss = median_of(reps, fresh(archive), [podarchive, "sync", feed, "--to", archive], env)
-        noop, noop_rss = median_of(reps, None, [podarchive, "sync", feed, "--to", archive], env)
         urls = [f"{base}/ep/{i}.mp3" for i in range(episodes)]
         config = os.path.join(WORK, "curl.cfg")
         with open(config, "w") as out:
             for i, url in enumerate(urls):
                 out.write(f'url = "{url}"\noutput = "{curl_out}/{i}.mp3"\n')
+        floor_list = os.path.join(WORK, "urlsession.list")
+        with open(floor_list, "w") as out:
+            for i, url in enumerate(urls):
+                out.write(f"{url}\t{curl_out}/{i}.mp3\n")
+        # podarchive, curl and a URLSession that does nothing but write (the floor any URLSession downloader
+        # stands on: podarchive must use URLSession) in turn, so a machine that slows for a while slows all three.
+        (first, first_rss), (curl_par, _), (floor, _) = interleaved_medians(
+            reps if args.smoke else max(reps, 7), (fresh(archive), [podarchive, "sync", feed, "--to", archive]),
+            (fresh(curl_out), ["curl", "-sS", "--parallel", "--parallel-max", "4", "-K", config]),
+            (fresh(curl_out), [reference, "urlsession", floor_list, "4"]), env=env)
+        noop, noop_rss = median_of(reps, None, [podarchive, "sync", feed, "--to", archive], env)
         curl_seq, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "-K", config])
-        curl_par, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "--parallel", "--parallel-max", "4", "-K", config])
         curl_noop, _ = median_of(reps, None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed])
         rows.append((f"first sync, {episodes} x {episode_size // 1024} KB", first, first_rss,
-                     f"curl sequential {curl_seq:.3f} s ({first / curl_seq:.2f}x); curl 4 parallel {curl_par:.3f} s ({first / curl_par:.2f}x)"))
+                     f"curl sequential {curl_seq:.3f} s ({first / curl_seq:.2f}x); curl 4 parallel {curl_par:.3f} s "
+                     f"({first / curl_par:.2f}x); a bare URLSession, 4 parallel, {floor:.3f} s ({floor / curl_par:.2f}x "
+                     f"curl; podarchive {first / floor:.2f}x it)"))
         rows.append(("re-run, nothing new (feed 304)", noop, noop_rss,
                      f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x)"))
 

@@ -205,8 +205,8 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(bigRequests().count, 1)
     }
 
-    /// Download records are written in place, not renamed over: one torn mid-write must read as no record.
-    func test_killedMidDownloadRecord_theTornRecordReadsAsNone_andTheEpisodeIsArchivedOnce() throws {
+    /// A download record is a log of lines: one torn mid-append leaves the record as it was before that write.
+    func test_killedMidDownloadRecord_theRecordReadsAsBefore_andTheCompleteBodyIsNotFetchedAgain() throws {
         serveBig()
         let first = try start(crashingAt: "record-write").wait()
         XCTAssertEqual(first.status, 128 + SIGKILL)
@@ -214,15 +214,18 @@ final class CrashTests: XCTestCase {
         let records = try FileManager.default.contentsOfDirectory(atPath: state.path).filter(
             ArchiveNames.isDownloadRecord)
         XCTAssertEqual(records.count, 1)
-        let torn = try XCTUnwrap(FileManager.default.contents(atPath: state.appendingPathComponent(records[0]).path))
-        XCTAssertThrowsError(try JSONSerialization.jsonObject(with: torn), "the record was cut in half")
+        let lines = try XCTUnwrap(FileManager.default.contents(atPath: state.appendingPathComponent(records[0]).path))
+            .split(separator: UInt8(ascii: "\n"))
+        XCTAssertEqual(lines.count, 2, "the response's record, then the torn one that was to name the file")
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(lines[0])))
+        XCTAssertThrowsError(try JSONSerialization.jsonObject(with: Data(lines[1])), "the append was cut in half")
         XCTAssertEqual(folder.visibleFiles(), [], "nothing was renamed into place")
 
         let second = try start().wait()
 
         XCTAssertEqual(second.status, 0, second.stderr)
         try assertArchiveIsWhole()
-        XCTAssertEqual(bigRequests().count, 2, "a torn record vouches for nothing: the body is fetched again")
+        XCTAssertEqual(bigRequests().count, 1, "the whole body was on disk: hashed there, not fetched again")
     }
 
     func test_killedWhileWritingTheIndex_nextRunFindsAValidIndexAndAdopts() throws {

@@ -30,9 +30,9 @@ struct EpisodeFetcher: Sendable {
         let url = try Self.downloadableURL(episode.url)
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
-        var kept: PartialRecord? = folders.loadRecord(files.record)
-        // No record: nothing to resume (a body left without one is truncated when the download opens it, a
-        // torn record is overwritten by the next). A record of another URL: its bytes are not this episode's.
+        var kept = folders.loadDownloadRecord(files.record)
+        // No record: nothing to resume (a body left without one is truncated when the download opens it; lines
+        // that do not decode stay unread). A record of another URL: its bytes are not this episode's.
         if let record = kept, record.url != episode.url {
             folders.discard(files)
             kept = nil

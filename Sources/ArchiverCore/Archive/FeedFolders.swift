@@ -238,14 +238,30 @@ struct FeedFolders: Sendable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
     }
 
-    /// Download records are written in place: a record torn by a crash reads as none, and the download starts
-    /// over (see `PartialRecord`).
+    /// A download record is a log of one-line JSON records, each appended (no temporary file, no rename, no sync:
+    /// two writes per episode, with no inode freed for either); the last whole line is the record. Killed mid-append,
+    /// the torn line is ignored and the record reads as it was before that write. Each line also starts with a
+    /// newline, so one appended after a torn line is a line of its own.
     func saveDownloadRecord(_ record: PartialRecord, to url: URL) throws {
         do {
-            try writer.overwrite(try JSONEncoder.records.encode(record), at: url)
+            var line = Data([UInt8(ascii: "\n")])
+            line.append(try JSONEncoder.records.encode(record))
+            line.append(UInt8(ascii: "\n"))
+            _ = try writer.append(line, to: url, durable: false)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
+    }
+
+    /// The last line of the download record at `url` that decodes (a record written whole by an older version is
+    /// one line without a newline), or nil.
+    func loadDownloadRecord(_ url: URL) -> PartialRecord? {
+        guard let data = files.contents(atPath: url.path) else { return nil }
+        let decoder = JSONDecoder()
+        for line in data.split(separator: UInt8(ascii: "\n")).reversed() {
+            if let record = try? decoder.decode(PartialRecord.self, from: Data(line)) { return record }
+        }
+        return nil
     }
 
     /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a

@@ -1,5 +1,5 @@
 // Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
-// progress. The validators are rewritten atomically; a download record, only a hint, is written in place. (The
+// progress. The validators are rewritten atomically; a download record, only a hint, is appended to. (The
 // subscriptions, in the archive root, are in Subscriptions.swift.)
 import Foundation
 
@@ -39,8 +39,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
 
 /// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with
 /// `Range`/`If-Range`, or, if it finished and was being moved into place when the process died, adopt it.
-/// Written in place (`FeedFolders.saveDownloadRecord`): one torn by a crash does not decode, and the download
-/// starts over; it never names a file that is not this download's.
+/// Appended to as a log of one-line records (`FeedFolders.saveDownloadRecord`): the last line that decodes is the
+/// record, so a line torn by a crash leaves the record as it was before that write.
 struct PartialRecord: Codable, Equatable {
     /// The enclosure URL the bytes came from.
     var url: String

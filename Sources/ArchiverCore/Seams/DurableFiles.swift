@@ -57,8 +57,8 @@ public struct DurableFileWriter: AtomicFileWriting {
 
     /// - Parameters:
     ///   - beforeRename: called with the target once the temporary file is written (tests only).
-    ///   - midWrite: called with the file and the whole of what is being written once half of an append or of an
-    ///     in-place overwrite is written (the crash tests tear one there).
+    ///   - midWrite: called with the file and the whole of what is being appended once half of it is written (the
+    ///     crash tests tear an append there).
     public init(
         beforeRename: (@Sendable (URL) -> Void)? = nil, midWrite: (@Sendable (URL, Data) -> Void)? = nil
     ) {
@@ -66,41 +66,22 @@ public struct DurableFileWriter: AtomicFileWriting {
         self.midWrite = midWrite
     }
 
-    /// Writes `data` to `descriptor`, in two halves with the hook between them when there is one.
-    private func write(_ data: Data, to descriptor: Int32, of url: URL) -> Int32 {
+    /// Appends with one write(2) (split in two only for the crash tests' hook), then `fdatasync` when durable.
+    public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
+        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+        defer { close(descriptor) }
         let half = midWrite == nil ? data.count : data.count / 2
         var failure = data.prefix(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
         if failure == 0, half < data.count {
             midWrite?(url, data)
             failure = data.dropFirst(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
         }
-        return failure
-    }
-
-    /// Appends with one write(2) (split in two only for the crash tests' hook), then `fdatasync` when durable.
-    public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
-        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
-        defer { close(descriptor) }
-        var failure = write(data, to: descriptor, of: url)
         if failure == 0, durable, fdatasync(descriptor) != 0 { failure = errno }
         guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: url.path, code: errno) }
         return Int64(status.st_size)
-    }
-
-    /// One open, one write: a download record is written twice per episode, and a temporary file and a rename
-    /// each time cost two inodes (on ext4 without a journal, every inode freed in the last minutes makes the next
-    /// file's creation slower).
-    public func overwrite(_ data: Data, at url: URL) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
-        let failure = write(data, to: descriptor, of: url)
-        let closed = close(descriptor) == 0 ? 0 : errno
-        guard failure == 0, closed == 0 else {
-            throw FileSystemError(path: url.path, code: failure != 0 ? failure : closed)
-        }
     }
 
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {

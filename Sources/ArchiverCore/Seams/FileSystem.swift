@@ -42,7 +42,7 @@ public protocol FileRemoval: Sendable {
     func removeItem(at url: URL) throws
 }
 
-/// Writes small files: atomically (a temporary file renamed over the old one), appended to, or over a hint.
+/// Writes small files: atomically (a temporary file renamed over the old one), or by appending to them.
 public protocol AtomicFileWriting: Sendable {
     /// - Parameters:
     ///   - durable: also fsync, so the new content survives a power cut (the index); false for records that are
@@ -54,10 +54,6 @@ public protocol AtomicFileWriting: Sendable {
     /// Appends `data` to the file at `url` (created if missing, never through a link) in one write; with
     /// `durable`, syncs it before returning. Returns the file's size after the append.
     func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64
-
-    /// Writes `data` over the file at `url` in place (created if missing, never through a link), with no
-    /// temporary file and no sync: for records that are only hints, where a torn write reads as no record.
-    func overwrite(_ data: Data, at url: URL) throws
 }
 
 extension AtomicFileWriting {

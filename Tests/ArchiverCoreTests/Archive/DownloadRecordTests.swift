@@ -1,0 +1,55 @@
+// A download record as a log of one-line records: what each state of the file reads as.
+import ArchiverCoreTesting
+import Foundation
+import XCTest
+
+@testable import ArchiverCore
+
+final class DownloadRecordTests: XCTestCase {
+    private let fileSystem = FakeFileSystem()
+    private let url = URL(fileURLWithPath: "/state/download-1.json")
+    private let admitted = PartialRecord(url: "http://a.example/1.mp3", validator: "\"e\"", expectedSize: 10)
+    private let complete = PartialRecord(
+        url: "http://a.example/1.mp3", completeSize: 10, sha256: "ab", target: "One.mp3")
+
+    private var folders: FeedFolders {
+        FeedFolders(
+            files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+            clock: SyncClock(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in }))
+    }
+
+    override func setUpWithError() throws {
+        try fileSystem.createDirectory(
+            at: URL(fileURLWithPath: "/state"), withIntermediateDirectories: true, attributes: nil)
+    }
+
+    func test_theLastRecordWritten_isTheRecord() throws {
+        XCTAssertNil(folders.loadDownloadRecord(url), "no file, no record")
+        try folders.saveDownloadRecord(admitted, to: url)
+        XCTAssertEqual(folders.loadDownloadRecord(url), admitted)
+        try folders.saveDownloadRecord(complete, to: url)
+        XCTAssertEqual(folders.loadDownloadRecord(url), complete)
+    }
+
+    func test_aTornLastLine_leavesTheRecordAsItWas_andTheNextWriteIsALineOfItsOwn() throws {
+        try folders.saveDownloadRecord(admitted, to: url)
+        let whole = try XCTUnwrap(fileSystem.contents(atPath: url.path))
+        _ = try fileSystem.append(Data(#"{"completeSize":10,"sha"#.utf8), to: url, durable: false)
+        XCTAssertEqual(folders.loadDownloadRecord(url), admitted, "the torn line is not read")
+
+        try folders.saveDownloadRecord(complete, to: url)
+
+        XCTAssertEqual(folders.loadDownloadRecord(url), complete)
+        XCTAssertTrue(try XCTUnwrap(fileSystem.contents(atPath: url.path)).starts(with: whole))
+    }
+
+    func test_aRecordAnOlderVersionWroteWhole_withoutANewline_isRead() throws {
+        _ = try fileSystem.append(try JSONEncoder.records.encode(admitted), to: url, durable: false)
+        XCTAssertEqual(folders.loadDownloadRecord(url), admitted)
+    }
+
+    func test_aFileOfNothingThatDecodes_isNoRecord() throws {
+        _ = try fileSystem.append(Data("garbage\n{\"url\":\n".utf8), to: url, durable: false)
+        XCTAssertNil(folders.loadDownloadRecord(url))
+    }
+}
