@@ -65,6 +65,33 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         }
     }
 
+    /// Waits for a slot to download from `host` (see `acquire(host:)`), held until the `Slot` is released.
+    func slot(host: String) async throws -> Slot {
+        try await acquire(host: host)
+        return Slot(budget: self, host: host)
+    }
+
+    /// A slot of the budget, given back by the first `release()`; later calls do nothing. A download gives it back
+    /// as soon as its transfer ends, and its attempt gives it back in any case when it ends.
+    final class Slot: @unchecked Sendable {
+        private let lock = NSLock()
+        private var budget: DownloadBudget?
+        private let host: String
+
+        fileprivate init(budget: DownloadBudget, host: String) {
+            self.budget = budget
+            self.host = host
+        }
+
+        func release() {
+            let budget = lock.withLock { () -> DownloadBudget? in
+                defer { self.budget = nil }
+                return self.budget
+            }
+            budget?.release(host: host)
+        }
+    }
+
     /// Gives back a slot taken by `acquire(host:)`, and hands it on to the oldest waiter it fits.
     func release(host: String) {
         let woken = lock.withLock { () -> [OneShot<Void>] in

@@ -41,11 +41,6 @@ struct EpisodeFetcher: Sendable {
             return adopted
         }
 
-        // A slot of the run's budget: at most so many downloads in all and to one host, across shows.
-        let host = url.host ?? ""
-        if let budget = options.budget { try await budget.acquire(host: host) }
-        defer { options.budget?.release(host: host) }
-
         let deadline = clock.now().addingTimeInterval(options.episodeTimeout)
         var attempt = 0
         while true {
@@ -109,6 +104,11 @@ struct EpisodeFetcher: Sendable {
                 return try completedPartial(url, files: partial, size: size)
             }
         }
+        // A slot of the run's budget (at most so many downloads in all and to one host, across shows) for this
+        // request alone: given back when the transfer ends, before the file is synced, and never held while
+        // waiting to try again or for disk space.
+        let slot = try await options.budget?.slot(host: url.host ?? "")
+        defer { slot?.release() }
         var request = options.profile.request(for: url)
         // Media is already compressed; identity keeps Content-Length comparable with what arrives.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
@@ -138,7 +138,8 @@ struct EpisodeFetcher: Sendable {
         let transferOptions = DownloadOptions(
             resumeOffset: offset, admit: admit, progress: onBytes,
             resumeValidator: offset > 0 ? record?.validator : nil,
-            resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy)
+            resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy,
+            transferEnded: slot.map(Self.releasing))
         do {
             result = try await Deadline.run(seconds: remaining, timer: clock.timer) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
@@ -273,6 +274,11 @@ struct EpisodeFetcher: Sendable {
         }
         folders.discard(partial)
         return nil
+    }
+
+    /// What gives `slot` back when a transfer ends.
+    private static func releasing(_ slot: DownloadBudget.Slot) -> @Sendable () -> Void {
+        { slot.release() }
     }
 
     static func downloadableURL(_ text: String) throws -> URL {

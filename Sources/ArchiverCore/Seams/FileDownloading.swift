@@ -23,14 +23,18 @@ public struct DownloadOptions: Sendable {
     public var resumeTotal: Int64?
     /// What redirects carry, and the run's bandwidth cap.
     public var policy: TransferPolicy
+    /// Called once when the transfer is over, whatever its outcome, before the file is synced: the network can
+    /// serve the next download while the disk finishes this one.
+    public var transferEnded: (@Sendable () -> Void)?
 
     /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
         resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
         progress: (@Sendable (Int64) -> Void)? = nil, resumeValidator: String? = nil, resumeTotal: Int64? = nil,
-        policy: TransferPolicy = TransferPolicy()
+        policy: TransferPolicy = TransferPolicy(), transferEnded: (@Sendable () -> Void)? = nil
     ) {
         self.policy = policy
+        self.transferEnded = transferEnded
         self.resumeOffset = resumeOffset
         self.admit = admit
         self.progress = progress

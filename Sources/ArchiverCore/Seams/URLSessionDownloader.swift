@@ -232,6 +232,7 @@ private final class Transfer: @unchecked Sendable {
     /// Closes the file and hands over the result; runs once, on the delegate queue, after the transfer left the
     /// registry (nothing else touches it any more).
     func finish(error: Error?) {
+        options.transferEnded?()
         // A complete body reaches the disk before anyone renames it into place: after a power cut the final
         // name never holds a file the kernel had not written yet. The fsync runs off the serial delegate queue,
         // so the other transfers keep streaming meanwhile and the file system can commit several at once.

@@ -207,6 +207,52 @@ final class ResilienceTests: LoopbackArchiveTestCase {
         XCTAssertEqual(archived, audio)
     }
 
+    /// An episode waiting to try again gives its download slot to the others: with one slot, the second episode is
+    /// downloaded during the first one's wait, not after it.
+    func test_anEpisodeWaitingToRetry_holdsNoDownloadSlot() async throws {
+        server.route(
+            "/feed.xml",
+            .ok(
+                """
+                <rss version="2.0"><channel><title>Flaky</title>
+                <item><title>A</title><guid>a</guid><enclosure url="/a.mp3" type="audio/mpeg"/></item>
+                <item><title>B</title><guid>b</guid><enclosure url="/b.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+        let audio = self.audio
+        server.route("/a.mp3") { request, count in
+            count == 0
+                ? TestResponse(status: 429, headers: [("Retry-After", "17")]) : TestResponse.file(audio, for: request)
+        }
+        let bRequested = DispatchSemaphore(value: 0)
+        server.route("/b.mp3") { request, _ in
+            bRequested.signal()
+            return TestResponse.file(audio, for: request)
+        }
+        // A's wait ends once B was asked for, or after 10 s when B cannot start until A is done.
+        let archiver = Archiver.live(
+            downloader: URLSessionDownloader(),
+            sleep: { _ in
+                await withCheckedContinuation { done in
+                    DispatchQueue.global().async {
+                        _ = bRequested.wait(timeout: .now() + 10)
+                        done.resume()
+                    }
+                }
+            }, timer: noDeadline, jitter: { 0.5 })
+        var options = SyncOptions(jobs: 2)
+        options.budget = DownloadBudget(total: 1, perHost: 1)
+
+        let report = try await withWatchdog(seconds: 60) { [folder, server, options] in
+            try await archiver.sync(.remote(server!.url("/feed.xml")), into: folder!.url, options: options)
+        }
+
+        XCTAssertEqual(report.archived.count, 2)
+        XCTAssertEqual(
+            server.requests.map(\.path).filter { $0.hasSuffix(".mp3") }, ["/a.mp3", "/b.mp3", "/a.mp3"],
+            "B was downloaded while A waited")
+    }
+
     func test_slowTricklePastTheIdleTimeout_failsThenResumes() async throws {
         serveFeed()
         let audio = self.audio

@@ -62,6 +62,21 @@ final class URLSessionDownloaderTests: XCTestCase {
         }
     }
 
+    /// The network slot is handed on when the transfer ends, once, however it ends: whole, refused or cut short.
+    func test_transferEnded_isCalledOnceBeforeTheResult_howeverTheTransferEnds() async throws {
+        server.route("/whole.mp3", .ok(Data(repeating: 1, count: 300_000)))
+        server.route("/missing.mp3", .status(404, "gone"))
+        server.route("/cut.mp3", TestResponse(body: Data(repeating: 7, count: 100_000), cutAfter: 40_000))
+        let downloader = URLSessionDownloader()
+        for path in ["/whole.mp3", "/missing.mp3", "/cut.mp3"] {
+            let calls = CallCount()
+            _ = try? await downloader.download(
+                URLRequest(url: server.url(path)), to: destination,
+                options: DownloadOptions(transferEnded: { calls.add() }))
+            XCTAssertEqual(calls.value, 1, path)
+        }
+    }
+
     func test_download_redirectToAnotherScheme_isRefused() async throws {
         server.route("/ftp.mp3", .redirect(to: "ftp://127.0.0.1/episode.mp3"))
 
@@ -186,4 +201,14 @@ final class URLSessionDownloaderTests: XCTestCase {
         XCTAssertEqual((result.response as? HTTPURLResponse)?.statusCode, 401)
         XCTAssertEqual(result.bytesWritten, 0)
     }
+}
+
+/// Counts calls from any thread.
+private final class CallCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func add() { lock.withLock { count += 1 } }
 }
