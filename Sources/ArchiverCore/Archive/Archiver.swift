@@ -211,6 +211,7 @@ public struct Archiver: Sendable {
         var run = SyncRun(
             show: show, loadedIndex: loadedIndex, present: planned.present, placer: placer, metadata: metadata,
             options: options, pages: pages, onEvent: onEvent)
+        defer { run.waitForCommits() }  // however the run ends, before the lock goes
         try await run.begin(
             fetch, of: source, work: work, skipped: planned.skipped + adopted, present: planned.present)
 
@@ -254,7 +255,7 @@ public struct Archiver: Sendable {
                     }
                     nextToSettle += 1
                 }
-                // The episodes settled together are recorded together: one sync of the journal (group commit).
+                // Settled episodes go to the journal together, synced in the background (group commit).
                 do {
                     try run.commit()
                 } catch {

@@ -26,6 +26,10 @@ struct SyncRun {
     private let pages: PageWalk?
     /// Companions that could not be kept: the next run fetches the feed in full to try them again.
     private var companionsFailed = 0
+    /// Appends the settled episodes to the journal in the background (group commit).
+    private let committer: JournalCommitter
+    /// Whether `index.json` exists: until it does, the index is written whole (a journal needs an index).
+    private var indexWritten: Bool
 
     init(
         show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, placer: EpisodePlacer,
@@ -46,6 +50,8 @@ struct SyncRun {
         report.pages = pages?.pages ?? 1
         report.pageProblem = pages?.problem
         failuresSaved = placer.clock.now()
+        committer = JournalCommitter(folders: placer.folders, journal: show.journalURL)
+        indexWritten = placer.folders.files.fileExists(atPath: show.indexURL.path)
     }
 
     /// Reports the feed as read and what is skipped; with `--metadata`, writes the sidecars archived episodes
@@ -91,10 +97,31 @@ struct SyncRun {
         }
     }
 
-    /// Makes the episodes settled since the last commit durable, all with one sync (see
-    /// `FeedFolders.commitJournal`).
+    /// Hands the episodes settled since the last commit to the committer, which appends and syncs them with the
+    /// others settled meanwhile (see `JournalCommitter`). The first ones of a show without an index file are
+    /// written into a whole index instead, and a journal past `IndexJournal.foldSize` is folded.
+    /// - Throws: `ArchiveError` when committing failed; the run stops.
     mutating func commit() throws {
-        try folders.commitJournal(of: &show)
+        if let failure = committer.failed { throw failure }
+        guard !show.unjournaled.isEmpty else { return }
+        guard indexWritten else { return try saveIndex() }
+        committer.submit(show.unjournaled)
+        show.unjournaled = []
+        if committer.journalSize > IndexJournal.foldSize { try saveIndex() }
+    }
+
+    /// Writes the index whole, folding the journal, once every episode handed to the committer is synced.
+    private mutating func saveIndex() throws {
+        try committer.drain()
+        try folders.saveIndex(of: &show)
+        committer.journalFolded()
+        indexWritten = true
+    }
+
+    /// Waits for the committer, so every episode settled is in the journal; for a run that ends early (cancelled,
+    /// or stopped by an error), whose next run would otherwise adopt those episodes from their download records.
+    func waitForCommits() {
+        try? committer.drain()
     }
 
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
@@ -130,7 +157,7 @@ struct SyncRun {
         // 50,000 failing episodes made a run quadratic. A crash loses only failure records, and those episodes
         // are tried again anyway.
         if now.timeIntervalSince(failuresSaved) >= 1 {
-            try folders.saveIndex(of: &show)
+            try saveIndex()
             failuresSaved = now
         }
         unsavedFailures = true
@@ -148,6 +175,7 @@ struct SyncRun {
     /// `CompanionKeeper`), when the feed was read.
     mutating func keepCompanions(_ fetch: FeedFetch) async throws {
         guard options.companions, case .changed(let feed, _) = fetch else { return }
+        try committer.drain()  // the keeper writes the index whole
         let keeper = CompanionKeeper(fetcher: metadata.fetcher, placer: placer)
         let (failed, updated) = try await keeper.keep(
             feed, in: &show, present: present, options: options, onEvent: onEvent)
@@ -164,12 +192,11 @@ struct SyncRun {
     /// feed's validators. Only a completed run earns the right to skip the feed next time it is unchanged.
     mutating func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
         // The archived episodes are in the journal; the run folds it into the index (failures may wait for this).
+        try committer.drain()
         let journaled = !show.unjournaled.isEmpty || folders.files.fileExists(atPath: show.journalURL.path)
-        if journaled || unsavedFailures
-            || (!hadWork && (show.index != loadedIndex || !folders.files.fileExists(atPath: show.indexURL.path)))
-        {
+        if journaled || unsavedFailures || (!hadWork && (show.index != loadedIndex || !indexWritten)) {
             if journaled { placer.faults?(.beforeFold) }
-            try folders.saveIndex(of: &show)
+            try saveIndex()
         }
         if case .changed(_, var validators) = fetch {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`).

@@ -1,0 +1,89 @@
+// Group commit off the sync's own task: settled episodes are appended to the index's journal and synced on a
+// queue of their own, and whatever settles while one sync runs goes into the next. The sync task never waits for
+// the disk unless it must (before the index is written whole, and when the run ends).
+import Foundation
+
+/// Makes a show's settled episodes durable in the background, in batches (see `submit`).
+///
+/// Every wait here ends: the work on the queue is local file I/O that returns, and `drain` only waits for what is
+/// already queued (the one task that submits is the one that drains).
+final class JournalCommitter: @unchecked Sendable {
+    private let folders: FeedFolders
+    private let journal: URL
+    private let queue = DispatchQueue(label: "podarchive.journal", qos: .userInitiated)
+    private let lock = NSLock()
+    private var pending: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
+    private var running = false
+    private var failure: Error?
+    private var size: Int64 = 0
+
+    init(folders: FeedFolders, journal: URL) {
+        self.folders = folders
+        self.journal = journal
+    }
+
+    /// Queues episodes already in the index (in memory) and in place. They are appended, with one `fdatasync`, as
+    /// soon as the queue is free: one batch at a time, so episodes settled during a sync share the next one.
+    /// Their download records are dropped only after the sync that covers them.
+    func submit(_ settled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)]) {
+        guard !settled.isEmpty else { return }
+        let start = lock.withLock { () -> Bool in
+            guard failure == nil else { return false }
+            pending += settled
+            guard !running else { return false }
+            running = true
+            return true
+        }
+        if start { queue.async { self.commitPending() } }
+    }
+
+    /// Appends and syncs batches until nothing is pending. After a failure nothing more is appended: the
+    /// episodes not yet synced keep their download records, and the next run adopts them.
+    private func commitPending() {
+        while let batch = takeBatch() {
+            do {
+                var lines = Data()
+                for (entry, _) in batch { lines.append(try IndexJournal.line(for: entry)) }
+                let newSize = try folders.writer.append(lines, to: journal, durable: true)
+                for (_, partial) in batch { folders.forget(partial) }
+                lock.withLock { size = newSize }
+            } catch {
+                lock.withLock {
+                    failure = ArchiveError.storage(error, path: journal.path)
+                    pending = []
+                    running = false
+                }
+                return
+            }
+        }
+    }
+
+    private func takeBatch() -> [(entry: ArchiveIndex.Entry, partial: PartialFiles)]? {
+        lock.withLock {
+            guard !pending.isEmpty else {
+                running = false
+                return nil
+            }
+            defer { pending = [] }
+            return pending
+        }
+    }
+
+    /// Why committing failed, if it did; the run stops on it.
+    var failed: Error? { lock.withLock { failure } }
+
+    /// The journal's size after the last batch synced.
+    var journalSize: Int64 { lock.withLock { size } }
+
+    /// The index was written whole and the journal removed (after `drain`): it starts again from nothing.
+    func journalFolded() {
+        lock.withLock { size = 0 }
+    }
+
+    /// Waits until every episode submitted is synced or has failed.
+    /// - Throws: the failure, if committing failed.
+    func drain() throws {
+        queue.sync {}
+        if let failure = failed { throw failure }
+    }
+}
