@@ -20,13 +20,17 @@ final class URLSessionFloor: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private var failures = 0
     private let done = DispatchSemaphore(value: 0)
     private var session: URLSession!
+    /// Held here: OperationQueue keeps its underlying queue `unowned(unsafe)`.
+    private let serial = DispatchQueue(label: "urlsession-floor", qos: .userInitiated)
 
     /// - Parameter jobs: lines of `URL<TAB>path`.
     init(jobs: [(url: URL, path: String)]) {
         pending = jobs.reversed()
         super.init()
+        // As podarchive's own delegate queue does: one serial dispatch queue, no Operation per chunk's closure.
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = serial
         session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: queue)
     }
 

@@ -52,7 +52,8 @@ struct FeedFolders: Sendable {
     let clock: SyncClock
 
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
-    /// clears what a killed run left (temporary files, a damaged file set aside) and reads the index.
+    /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
+    /// reads the index.
     func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
         let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
@@ -71,7 +72,10 @@ struct FeedFolders: Sendable {
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         do {
             let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
-            if let index { restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index) }
+            if let index {
+                restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
+                removeSettledRecords(leftovers, in: stateFolder, index: index)
+            }
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
@@ -92,6 +96,20 @@ struct FeedFolders: Sendable {
     func removeLeftoverTemporaries(_ names: [String], in stateFolder: URL) {
         for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
             try? files.removeItem(at: stateFolder.appendingPathComponent(name))
+        }
+    }
+
+    /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes
+    /// are archived, so no run reads them again. (A record with no body whose episode is not in the index is what
+    /// adopts a file renamed into place just before a crash: it stays.)
+    func removeSettledRecords(_ listed: [String], in stateFolder: URL, index: ArchiveIndex) {
+        let names = Set(listed)
+        guard names.contains(where: ArchiveNames.isDownloadRecord) else { return }
+        for entry in index.episodes {
+            let partial = PartialFiles(key: entry.key, stateFolder: stateFolder)
+            if names.contains(partial.record.lastPathComponent), !names.contains(partial.body.lastPathComponent) {
+                forget(partial)
+            }
         }
     }
 

@@ -16,6 +16,9 @@ final class JournalCommitter: @unchecked Sendable {
     private var running = false
     private var failure: Error?
     private var size: Int64 = 0
+    /// Download records of episodes whose journal lines are synced: removed together when the run ends (see
+    /// `removeCommittedRecords`).
+    private var committed: [PartialFiles] = []
 
     init(folders: FeedFolders, journal: URL) {
         self.folders = folders
@@ -24,7 +27,9 @@ final class JournalCommitter: @unchecked Sendable {
 
     /// Queues episodes already in the index (in memory) and in place. They are appended, with one `fdatasync`, as
     /// soon as the queue is free: one batch at a time, so episodes settled during a sync share the next one.
-    /// Their download records are dropped only after the sync that covers them.
+    /// Their download records go only after the sync that covers them, and only when the run ends: on ext4 without
+    /// a journal each file removed makes every later creation slower for minutes, and a first sync creates one
+    /// file per episode (11% of a 4,000-episode first sync, measured).
     func submit(_ settled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)]) {
         guard !settled.isEmpty else { return }
         let start = lock.withLock { () -> Bool in
@@ -45,8 +50,10 @@ final class JournalCommitter: @unchecked Sendable {
                 var lines = Data()
                 for (entry, _) in batch { lines.append(try IndexJournal.line(for: entry)) }
                 let newSize = try folders.writer.append(lines, to: journal, durable: true)
-                for (_, partial) in batch { folders.forget(partial) }
-                lock.withLock { size = newSize }
+                lock.withLock {
+                    size = newSize
+                    committed += batch.map(\.partial)
+                }
             } catch {
                 lock.withLock {
                     failure = ArchiveError.storage(error, path: journal.path)
@@ -74,6 +81,16 @@ final class JournalCommitter: @unchecked Sendable {
 
     /// The journal's size after the last batch synced.
     var journalSize: Int64 { lock.withLock { size } }
+
+    /// Removes the download records of every episode synced so far (call after `drain`). A run killed before
+    /// this leaves them to `FeedFolders.removeSettledRecords`.
+    func removeCommittedRecords() {
+        let records = lock.withLock { () -> [PartialFiles] in
+            defer { committed = [] }
+            return committed
+        }
+        for partial in records { folders.forget(partial) }
+    }
 
     /// The index was written whole and the journal removed (after `drain`): it starts again from nothing.
     func journalFolded() {

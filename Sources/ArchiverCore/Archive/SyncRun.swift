@@ -122,6 +122,7 @@ struct SyncRun {
     /// or stopped by an error), whose next run would otherwise adopt those episodes from their download records.
     func waitForCommits() {
         try? committer.drain()
+        committer.removeCommittedRecords()
     }
 
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a

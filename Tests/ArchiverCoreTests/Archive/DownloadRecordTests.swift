@@ -52,4 +52,29 @@ final class DownloadRecordTests: XCTestCase {
         _ = try fileSystem.append(Data("garbage\n{\"url\":\n".utf8), to: url, durable: false)
         XCTAssertNil(folders.loadDownloadRecord(url))
     }
+
+    /// A run killed after syncing its journal but before removing the download records: the next run's opening
+    /// removes those of archived episodes, and keeps the one that adopts a file renamed but not yet indexed.
+    func test_recordsOfArchivedEpisodes_areRemovedWhenTheFolderIsOpened_butNotOneThatAdoptsAFile() throws {
+        let state = URL(fileURLWithPath: "/state")
+        let archived = PartialFiles(key: "archived", stateFolder: state)
+        let unindexed = PartialFiles(key: "renamed, not indexed", stateFolder: state)
+        let resuming = PartialFiles(key: "being repaired", stateFolder: state)
+        for partial in [archived, unindexed, resuming] { try folders.saveDownloadRecord(complete, to: partial.record) }
+        _ = try fileSystem.append(Data("half".utf8), to: resuming.body, durable: false)
+        var index = ArchiveIndex(feed: "https://example.com/feed.xml", title: "Show")
+        for key in ["archived", "being repaired"] {
+            index.record(
+                ArchiveIndex.Entry(
+                    key: key, guid: key, title: key, url: "https://example.com/\(key).mp3", file: "\(key).mp3",
+                    size: 1, sha256: "ab", published: nil, archived: "2027-01-01T00:00:00Z"))
+        }
+
+        folders.removeSettledRecords(
+            try fileSystem.contentsOfDirectory(atPath: state.path), in: state, index: index)
+
+        XCTAssertNil(fileSystem.contents(atPath: archived.record.path), "its episode is archived")
+        XCTAssertNotNil(fileSystem.contents(atPath: unindexed.record.path), "it adopts the renamed file")
+        XCTAssertNotNil(fileSystem.contents(atPath: resuming.record.path), "its body is still being fetched")
+    }
 }

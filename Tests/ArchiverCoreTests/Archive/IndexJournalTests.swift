@@ -56,6 +56,10 @@ final class IndexJournalTests: FakeArchiveTestCase {
         XCTAssertGreaterThan(appends, 0)
         XCTAssertLessThanOrEqual(appends, count - 1, "the first episode creates the index; then an append per batch")
         XCTAssertNil(fileSystem.file("/archive/Show/.podarchive/index.journal"), "folded when the run ended")
+        XCTAssertEqual(
+            try fileSystem.contentsOfDirectory(atPath: "/archive/Show/.podarchive").filter {
+                ArchiveNames.isDownloadRecord($0)
+            }, [], "every download record removed when the run ended")
     }
 
     /// Group commit: while one sync of the journal is under way (held here, as a slow disk would hold it, until
