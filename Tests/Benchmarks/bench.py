@@ -364,7 +364,7 @@ def main():
         sizes = (25, 100, 400) if args.smoke else (250, 1000, 4000)
         for i in range(sizes[-1]):
             write_random(os.path.join(tiny_dir, f"{i}.mp3"), 4096)
-        # fsync latency on a shared disk wanders by 2x between minutes: the sizes run in turn, three times each.
+        # fsync latency on a shared disk wanders by 2x between minutes: the sizes run in turn, five times each.
         tiny_archive = os.path.join(WORK, "tiny-archive")
         runs = []
         for count in sizes:
@@ -374,7 +374,7 @@ def main():
             with open(os.path.join(data, f"tiny-{count}.xml"), "w") as out:
                 out.write(f'<rss version="2.0"><channel><title>Tiny {count}</title>{items}</channel></rss>')
             runs.append((fresh(tiny_archive), [podarchive, "sync", f"{base}/tiny-{count}.xml", "--to", tiny_archive]))
-        medians = interleaved_medians(1 if args.smoke else 3, *runs, env=env)
+        medians = interleaved_medians(1 if args.smoke else 5, *runs, env=env)
         first_cost = medians[0][0] / sizes[0]
         for count, (seconds, rss) in zip(sizes, medians):
             detail = f"{seconds / count * 1000:.2f} ms per episode"
