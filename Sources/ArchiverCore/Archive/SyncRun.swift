@@ -118,8 +118,9 @@ struct SyncRun {
         indexWritten = true
     }
 
-    /// Waits for the committer, so every episode settled is in the journal; for a run that ends early (cancelled,
-    /// or stopped by an error), whose next run would otherwise adopt those episodes from their download records.
+    /// Waits for the committer and removes the download records of the episodes it synced. Runs however the run
+    /// ends (`Archiver.archive` defers it), so one cancelled or stopped by an error still leaves every episode it
+    /// settled in the journal, rather than for the next run to adopt from its download record.
     func waitForCommits() {
         try? committer.drain()
         committer.removeCommittedRecords()
