@@ -41,14 +41,16 @@ struct EpisodeFetcher: Sendable {
             return adopted
         }
 
-        let deadline = clock.now().addingTimeInterval(options.episodeTimeout)
+        // Set when the first attempt gets its download slot: waiting behind other downloads is no time spent on
+        // this one.
+        var deadline: Date?
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return .downloaded(
                     try await attemptDownload(
-                        url, episode: episode, files: files, kept: &kept, deadline: deadline, options: options,
+                        url, episode: episode, files: files, kept: &kept, deadline: &deadline, options: options,
                         progress: progress))
             } catch let stop as AttemptFailure {
                 switch stop {
@@ -67,7 +69,8 @@ struct EpisodeFetcher: Sendable {
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
                     let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
                     // No time left to wait and try again: the partial file stays for the next run to resume.
-                    guard delay < deadline.timeIntervalSince(clock.now()) else { throw failure }
+                    let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
+                    guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }
                     try await clock.sleep(delay)
                 }
             }
@@ -90,9 +93,9 @@ struct EpisodeFetcher: Sendable {
     typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
     /// One request for the episode: resumes what `kept` describes, and leaves in `kept` what the server
-    /// announced for the next attempt.
+    /// announced for the next attempt. The episode's deadline starts when its first attempt gets a slot.
     func attemptDownload(
-        _ url: URL, episode: Episode, files partial: PartialFiles, kept: inout PartialRecord?, deadline: Date,
+        _ url: URL, episode: Episode, files partial: PartialFiles, kept: inout PartialRecord?, deadline: inout Date?,
         options: SyncOptions, progress: ProgressHandler?
     ) async throws -> DownloadResult {
         let record = kept
@@ -109,6 +112,8 @@ struct EpisodeFetcher: Sendable {
         // waiting to try again or for disk space.
         let slot = try await options.budget?.slot(host: url.host ?? "")
         defer { slot?.release() }
+        let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
+        deadline = ends
         var request = options.profile.request(for: url)
         // Media is already compressed; identity keeps Content-Length comparable with what arrives.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
@@ -125,7 +130,7 @@ struct EpisodeFetcher: Sendable {
             maximumBytes: options.maximumDownloadBytes)
         // Whatever happens to this attempt, what the server announced is what the next one resumes against.
         defer { if let record = announced.record { kept = record } }
-        let remaining = deadline.timeIntervalSince(clock.now())
+        let remaining = ends.timeIntervalSince(clock.now())
         guard remaining > 0 else { throw AttemptFailure.failed(.timedOut(options.episodeTimeout), retryAfter: nil) }
 
         let result: DownloadResult

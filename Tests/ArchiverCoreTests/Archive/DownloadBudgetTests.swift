@@ -1,10 +1,15 @@
 // The run's download budget on its own: caps in all and per host, the order slots are handed on, cancellation,
 // and disk space claimed by downloads in flight. No sleeping: tasks are observed waiting through the budget.
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
 
 @testable import ArchiverCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 final class DownloadBudgetTests: XCTestCase {
     /// Yields until `condition` holds; the watchdog ends a test whose condition never comes.
@@ -96,5 +101,71 @@ final class DownloadBudgetTests: XCTestCase {
         budget.endClaim(id)
 
         try await withWatchdog(seconds: 10) { try await waiter.value }
+    }
+}
+
+/// An episode's deadline and the budget: waiting for a slot is no time spent on the episode.
+final class DeadlineAndBudgetTests: XCTestCase {
+    func test_anEpisodesDeadline_startsWithItsSlot_notWhileItWaitsForOne() async throws {
+        let fileSystem = FakeFileSystem()
+        let logger = RequestLogger()
+        let spy = SpyDownloader(logger: logger, fileSystem: fileSystem, onUnexpected: failOnUnexpected)
+        for name in ["a", "b"] {
+            spy.script(
+                "https://example.com/\(name).mp3",
+                [SpyDownloader.Canned(body: Data(name.utf8), headers: ["Content-Type": "audio/mpeg"])])
+        }
+        let budget = DownloadBudget(total: 1, perHost: 1)
+        let clock = TestClock()
+        // The first download takes two hours (by the clock), while the other episode waits for the one slot.
+        let slow = FirstDownloadWaits(spy) {
+            try await withWatchdog(seconds: 10) {
+                while budget.waiting == 0 { await Task.yield() }
+            }
+            clock.advance(2 * 3600)
+        }
+        let archiver = Archiver(
+            fetcher: StubFetcher(
+                logger: logger, feedURL: "https://example.com/feed.xml",
+                body: FeedText.rss([
+                    ("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b"),
+                ]), onUnexpected: failOnUnexpected),
+            downloader: slow, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
+            locker: fileSystem, hasher: fileSystem, now: { clock.now }, sleep: { _ in }, timer: noDeadline,
+            jitter: { 0.5 })
+        var options = SyncOptions(episodeTimeout: 3600, jobs: 2)
+        options.budget = budget
+
+        let report = try await archiver.sync(
+            .remote(URL(string: "https://example.com/feed.xml")!), into: URL(fileURLWithPath: "/archive"),
+            options: options)
+
+        XCTAssertEqual(
+            report.failed.map { $0.failure }, [EpisodeFailure](), "the episode that waited had its whole hour")
+        XCTAssertEqual(report.archived.count, 2)
+    }
+}
+
+/// A downloader whose first download runs `first` before it answers.
+private final class FirstDownloadWaits: FileDownloading, @unchecked Sendable {
+    private let inner: any FileDownloading
+    private let first: @Sendable () async throws -> Void
+    private let lock = NSLock()
+    private var started = false
+
+    init(_ inner: any FileDownloading, first: @escaping @Sendable () async throws -> Void) {
+        self.inner = inner
+        self.first = first
+    }
+
+    func download(_ request: URLRequest, to destination: URL, options: DownloadOptions) async throws
+        -> DownloadResult
+    {
+        let isFirst = lock.withLock { () -> Bool in
+            defer { started = true }
+            return !started
+        }
+        if isFirst { try await first() }
+        return try await inner.download(request, to: destination, options: options)
     }
 }
