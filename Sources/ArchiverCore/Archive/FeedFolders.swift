@@ -265,11 +265,18 @@ struct FeedFolders: Sendable {
             var line = Data([UInt8(ascii: "\n")])
             line.append(try JSONEncoder.records.encode(record))
             line.append(UInt8(ascii: "\n"))
-            _ = try writer.append(line, to: url, durable: false)
+            // An episode tried again over many attempts and nights appends a line each time: past a few, the
+            // record is replaced whole by its newest line, so it never grows without bound.
+            if try writer.append(line, to: url, durable: false) > Self.downloadRecordLimit {
+                try writer.writeAtomically(line, to: url, durable: false)
+            }
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
     }
+
+    /// The size past which a download record is cut back to its newest line.
+    static let downloadRecordLimit: Int64 = 4096
 
     /// The last line of the download record at `url` that decodes (a record written whole by an older version is
     /// one line without a newline), or nil.

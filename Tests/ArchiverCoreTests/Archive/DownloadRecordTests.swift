@@ -43,6 +43,17 @@ final class DownloadRecordTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(fileSystem.contents(atPath: url.path)).starts(with: whole))
     }
 
+    func test_aRecordWrittenOverManyAttempts_isCutBackToItsNewestLine_andNeverGrowsPastTheLimit() throws {
+        for attempt in 0..<100 {
+            var record = admitted
+            record.validator = "\"attempt \(attempt)\""
+            try folders.saveDownloadRecord(record, to: url)
+            XCTAssertLessThanOrEqual(
+                Int64(try XCTUnwrap(fileSystem.contents(atPath: url.path)).count), FeedFolders.downloadRecordLimit)
+            XCTAssertEqual(folders.loadDownloadRecord(url), record)
+        }
+    }
+
     func test_aRecordAnOlderVersionWroteWhole_withoutANewline_isRead() throws {
         _ = try fileSystem.append(try JSONEncoder.records.encode(admitted), to: url, durable: false)
         XCTAssertEqual(folders.loadDownloadRecord(url), admitted)
