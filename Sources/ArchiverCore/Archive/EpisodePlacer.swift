@@ -14,8 +14,9 @@ struct EpisodePlacer: Sendable {
     let faults: (@Sendable (FaultPoint) -> Void)?
 
     /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
-    /// (unless an earlier run already had) and records it in the index; `FeedFolders.commitJournal` then makes
-    /// the record durable (for several episodes at once) and drops the download record.
+    /// (unless an earlier run already had) and records it in the index; `SyncRun.commit` (or, for a repair,
+    /// `FeedFolders.commitJournal`) then makes the record durable, for several episodes at once, and the download
+    /// record goes after that.
     func complete(
         _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
         template: NameTemplate

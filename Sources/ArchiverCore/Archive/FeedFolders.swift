@@ -21,12 +21,12 @@ struct FeedFolder {
     var lastRevision: String?
 
     /// Episodes recorded in `index` since it was last saved or journaled, and the download records to drop once
-    /// they are (see `FeedFolders.commitJournal`).
+    /// they are (see `SyncRun.commit`, `FeedFolders.commitJournal`).
     var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
 
     // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName, isDirectory: false) }
-    var journalURL: URL { stateFolder.appendingPathComponent(IndexJournal.fileName, isDirectory: false) }
+    var journalURL: URL { IndexJournal.url(besideIndex: indexURL) }
     var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json", isDirectory: false) }
     var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
@@ -205,8 +205,7 @@ struct FeedFolders: Sendable {
             throw ArchiveError.newerIndex(path: url.path, version: index.version)
         }
         // The episodes archived since the index was last written whole (see `IndexJournal`).
-        let journal = url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName)
-        if let data = files.contents(atPath: journal.path) {
+        if let data = files.contents(atPath: IndexJournal.url(besideIndex: url).path) {
             for entry in IndexJournal.entries(in: data).entries { index.record(entry) }
         }
         if let problem = index.unsafeFile() {
@@ -222,7 +221,7 @@ struct FeedFolders: Sendable {
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
-        try? files.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName))
+        try? files.removeItem(at: IndexJournal.url(besideIndex: url))
     }
 
     /// Saves the show's index whole (folding its journal), and drops the download records of the episodes it
@@ -239,17 +238,22 @@ struct FeedFolders: Sendable {
     func commitJournal(of show: inout FeedFolder) throws {
         guard !show.unjournaled.isEmpty else { return }
         guard files.fileExists(atPath: show.indexURL.path) else { return try saveIndex(of: &show) }
-        var lines = Data()
-        for (entry, _) in show.unjournaled { lines.append(try IndexJournal.line(for: entry)) }
-        let size: Int64
-        do {
-            size = try writer.append(lines, to: show.journalURL, durable: true)
-        } catch {
-            throw ArchiveError.storage(error, path: show.journalURL.path)
-        }
+        let size = try appendToJournal(show.unjournaled.map(\.entry), at: show.journalURL)
         if size > IndexJournal.foldSize { return try saveIndex(of: &show) }
         for (_, partial) in show.unjournaled { forget(partial) }
         show.unjournaled = []
+    }
+
+    /// Appends the entries' records to the journal at `journal` in one write, synced once for all of them.
+    /// Returns the journal's size after it.
+    func appendToJournal(_ entries: [ArchiveIndex.Entry], at journal: URL) throws -> Int64 {
+        var lines = Data()
+        for entry in entries { lines.append(try IndexJournal.line(for: entry)) }
+        do {
+            return try writer.append(lines, to: journal, durable: true)
+        } catch {
+            throw ArchiveError.storage(error, path: journal.path)
+        }
     }
 
     func loadRecord<Record: Decodable>(_ url: URL) -> Record? {

@@ -12,6 +12,11 @@ import Foundation
 public enum IndexJournal {
     /// The journal's file name, beside `index.json`.
     public static let fileName = "index.journal"
+
+    /// The journal beside the index at `index`.
+    public static func url(besideIndex index: URL) -> URL {
+        index.deletingLastPathComponent().appendingPathComponent(fileName, isDirectory: false)
+    }
     /// A journal this large is folded into `index.json` at once (about 2,000 episodes).
     static let foldSize: Int64 = 1 << 20
 

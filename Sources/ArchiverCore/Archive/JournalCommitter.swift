@@ -47,16 +47,14 @@ final class JournalCommitter: @unchecked Sendable {
     private func commitPending() {
         while let batch = takeBatch() {
             do {
-                var lines = Data()
-                for (entry, _) in batch { lines.append(try IndexJournal.line(for: entry)) }
-                let newSize = try folders.writer.append(lines, to: journal, durable: true)
+                let newSize = try folders.appendToJournal(batch.map(\.entry), at: journal)
                 lock.withLock {
                     size = newSize
                     committed += batch.map(\.partial)
                 }
             } catch {
                 lock.withLock {
-                    failure = ArchiveError.storage(error, path: journal.path)
+                    failure = error as? ArchiveError ?? ArchiveError.storage(error, path: journal.path)
                     pending = []
                     running = false
                 }

@@ -53,7 +53,7 @@ struct CommandLineTool: Sendable {
             writer: DurableFileWriter(
                 beforeRename: { url in
                     guard url.lastPathComponent == ArchiveIndex.fileName else { return }
-                    let journal = url.deletingLastPathComponent().appendingPathComponent(IndexJournal.fileName)
+                    let journal = IndexJournal.url(besideIndex: url)
                     // index-write: any whole write of the index; fold-write: one that folds a journal.
                     if point == "index-write"
                         || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
