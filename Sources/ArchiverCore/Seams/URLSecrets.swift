@@ -1,18 +1,52 @@
-// Where a URL carries secrets, and how it is stored and shown without them. A URL's userinfo (`user:pw@`) is a
-// credential: it is split off where the URL enters (FeedSource, the feed readers) and never stored or sent as
-// part of a URL. A token in a query string (`?auth=...`) belongs to the URL (a private feed's address is its
-// secret): it stays in requests and in the index, which needs it for identity, and is shown as REDACTED.
+// Where a URL carries secrets, and the one rule that shows and stores it without them. A URL's userinfo
+// (`user:pw@`) is a credential: it is split off where the URL enters (FeedSource, the feed readers) and never
+// stored or sent as part of a URL. A parameter whose name looks secret (`?token=`, `;jsessionid=`,
+// `#access_token=`, `X-Amz-Signature=`...) keeps its value in the requests podarchive makes, and nowhere else:
+// messages, `--json`, the index, sidecars, the history and the site show it as `REDACTED`.
 import Foundation
 
 /// Reads and removes the secrets URLs carry.
 public enum URLSecrets {
-    /// Query parameters whose values are shown as `REDACTED` (compared without case).
-    public static let tokenParameters: Set<String> = [
-        "auth", "token", "key", "apikey", "api_key", "access_token", "sig", "signature", "secret", "password",
+    /// Words that make a parameter's name secret wherever they stand in it (`access_token`, `tokenHash`,
+    /// `api-key`), compared without case, the name split at `-`, `_`, `.` and lower-to-upper case changes.
+    public static let secretWords: Set<String> = [
+        "token", "key", "apikey", "auth", "authorization", "oauth", "sig", "signature", "session", "sessionid",
+        "jsessionid", "phpsessid", "jwt", "password", "passwd", "pwd", "pass", "secret", "code", "credential",
+        "credentials", "hmac",
     ]
 
-    /// What a redacted value is shown as.
+    /// Name prefixes that make a parameter secret: cloud storage's signed URLs.
+    public static let secretPrefixes = ["x-amz-", "x-goog-"]
+
+    /// What a redacted value is shown as. A URL carrying it is never fetched (`carriesRedaction`).
     public static let redaction = "REDACTED"
+
+    /// Whether a parameter called `name` (percent-encoded or not) holds a secret.
+    public static func isSecretName(_ name: Substring) -> Bool {
+        let decoded = (String(name).removingPercentEncoding ?? String(name))
+        let lowered = decoded.lowercased()
+        if secretPrefixes.contains(where: lowered.hasPrefix) { return true }
+        if secretWords.contains(lowered) { return true }
+        var words: [String] = []
+        var word = ""
+        var previousLower = false
+        for character in decoded {
+            if character == "-" || character == "_" || character == "." {
+                words.append(word)
+                word = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase, previousLower {
+                words.append(word)
+                word = ""
+            }
+            word.append(character)
+            previousLower = character.isLowercase || character.isNumber
+        }
+        words.append(word)
+        return words.contains { secretWords.contains($0.lowercased()) }
+    }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
     public static func userinfo(of text: String) -> (user: String, password: String?)? {
@@ -32,28 +66,75 @@ public enum URLSecrets {
             + String(decoding: utf8[utf8.index(after: end)...], as: UTF8.self)
     }
 
-    /// How a URL is shown and written where people read it: without userinfo, and with the values of token
-    /// parameters (see `tokenParameters`) replaced by `REDACTED`.
+    /// How a URL is shown and kept wherever it can be read: without userinfo, and with the value of every
+    /// query, matrix (`;name=value` in the path) and fragment parameter whose name looks secret (see
+    /// `isSecretName`) replaced by `REDACTED`, in any position and however its `&` is written (`&`, `&amp;`,
+    /// `&#38;`, `&#x26;`, `;`).
     public static func redacted(_ text: String) -> String {
         let bare = withoutUserinfo(text)
-        guard let question = bare.firstIndex(of: "?") else { return bare }
-        let fragment = bare[question...].firstIndex(of: "#")
-        let query = bare[bare.index(after: question)..<(fragment ?? bare.endIndex)]
-        var changed = false
-        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> Substring in
-            guard let equals = part.firstIndex(of: "="), part.index(after: equals) < part.endIndex else { return part }
-            let name = part[..<equals]
-            let decoded = String(name).removingPercentEncoding ?? String(name)
-            guard tokenParameters.contains(decoded.lowercased()) else { return part }
-            changed = true
-            return name + "=" + Substring(redaction)
+        guard bare.contains(where: { $0 == "?" || $0 == "#" || $0 == ";" }) else { return bare }
+        // The authority ends at the first `/`, `?` or `#` after `//`; matrix parameters live in the path after it.
+        let afterScheme = bare.range(of: "://").map(\.upperBound) ?? bare.startIndex
+        let pathStart = bare[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? bare.endIndex
+        let queryStart = bare[pathStart...].firstIndex(of: "?")
+        let fragmentStart = bare[(queryStart ?? pathStart)...].firstIndex(of: "#")
+        let pathEnd = queryStart ?? fragmentStart ?? bare.endIndex
+        var result = String(bare[..<pathStart])
+        result += redactingParameters(bare[pathStart..<pathEnd], matrix: true)
+        if let queryStart {
+            result += "?" + redactingParameters(bare[bare.index(after: queryStart)..<(fragmentStart ?? bare.endIndex)])
         }
-        guard changed else { return bare }
-        return bare[...question] + parts.joined(separator: "&") + (fragment.map { bare[$0...] } ?? "")
+        if let fragmentStart {
+            result += "#" + redactingParameters(bare[bare.index(after: fragmentStart)...])
+        }
+        return result
+    }
+
+    /// Whether `text` carries a secret: a userinfo, or a secret parameter with a value.
+    public static func hasSecret(_ text: String) -> Bool {
+        redacted(text) != text
+    }
+
+    /// Whether `text` carries the redaction marker as a parameter's value: an address as podarchive shows it,
+    /// which cannot be fetched (its secret is not in it).
+    public static func carriesRedaction(_ text: String) -> Bool {
+        text.contains("=" + redaction)
+    }
+
+    /// The parameters in `part` with secret values redacted: a query or fragment (`name=value` between
+    /// separators), or with `matrix`, a path whose segments may carry `;name=value` parameters.
+    private static func redactingParameters(_ part: Substring, matrix: Bool = false) -> String {
+        let separators = matrix ? [";"] : ["&amp;", "&#38;", "&#x26;", "&#X26;", "&", ";"]
+        var result = ""
+        var rest = part
+        var first = true
+        while !rest.isEmpty {
+            // The next separator (a slash ends a matrix parameter too: the next segment starts).
+            var next: (range: Range<Substring.Index>, text: String)?
+            for separator in separators + (matrix ? ["/"] : []) {
+                guard let range = rest.range(of: separator, options: .caseInsensitive) else { continue }
+                if next == nil || range.lowerBound < next!.range.lowerBound { next = (range, separator) }
+            }
+            let piece = rest[..<(next?.range.lowerBound ?? rest.endIndex)]
+            // In a path, the piece before a segment's first `;` is the segment itself, never a parameter.
+            let isParameter = !matrix || !first
+            if isParameter, let equals = piece.firstIndex(of: "="), piece.index(after: equals) < piece.endIndex,
+                isSecretName(piece[..<equals])
+            {
+                result += piece[...equals] + redaction
+            } else {
+                result += piece
+            }
+            guard let next else { break }
+            result += rest[next.range]
+            first = next.text == "/"
+            rest = rest[next.range.upperBound...]
+        }
+        return result
     }
 
     /// `message` with every http(s) URL in it redacted: the last guard on what podarchive prints. Reads bytes,
-    /// so a `list --json` of 20,000 episodes costs milliseconds; a URL with neither `@` nor `?` is copied as is.
+    /// so a `list --json` of 20,000 episodes costs milliseconds; a URL with none of `@ ? ; #` is copied as is.
     public static func redactingURLs(in message: String) -> String {
         let bytes = Array(message.utf8)
         var result: [UInt8] = []
@@ -69,7 +150,9 @@ public enum URLSecrets {
             var end = position + 3
             while end < bytes.count, !endsURL(bytes[end]) { end += 1 }
             let url = bytes[start..<end]
-            if url.contains(UInt8(ascii: "@")) || url.contains(UInt8(ascii: "?")) {
+            if url.contains(where: {
+                $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "#")
+            }) {
                 let shown = redacted(String(decoding: url, as: UTF8.self))
                 if shown.utf8.count != url.count || !shown.utf8.elementsEqual(url) {
                     result += bytes[copied..<start]
@@ -100,7 +183,8 @@ public enum URLSecrets {
         return nil
     }
 
-    /// Bytes that end a URL inside a message or a JSON string: white space, quotes, angle brackets, a backslash.
+    /// Bytes that end a URL inside a message, a JSON string or an XML attribute: white space, quotes, angle
+    /// brackets, a backslash, a backtick.
     private static func endsURL(_ byte: UInt8) -> Bool {
         byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
             || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "\\")

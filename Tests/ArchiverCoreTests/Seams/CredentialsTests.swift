@@ -23,14 +23,63 @@ final class CredentialsTests: XCTestCase {
         XCTAssertNil(URLSecrets.userinfo(of: "http://token@h/")?.password)
     }
 
-    func test_redacted_hidesLoginsAndTokenParameters_keepsTheRest() {
-        XCTAssertEqual(
-            URLSecrets.redacted("https://u:pw@h.example/feed?auth=abc&page=2&API_KEY=k#top"),
-            "https://h.example/feed?auth=REDACTED&page=2&API_KEY=REDACTED#top")
-        for name in ["token", "key", "apikey", "access_token", "sig", "signature", "secret", "password"] {
-            XCTAssertEqual(URLSecrets.redacted("http://h/e.mp3?\(name)=s3"), "http://h/e.mp3?\(name)=REDACTED", name)
+    /// The one redaction rule, as a table: every URL podarchive shows or keeps goes through it.
+    func test_redacted_table_hidesLoginsAndEverySecretParameter_keepsTheRest() {
+        let table: [(String, String)] = [
+            (
+                "https://u:pw@h.example/feed?auth=abc&page=2&API_KEY=k#top",
+                "https://h.example/feed?auth=REDACTED&page=2&API_KEY=REDACTED#top"
+            ),
+            // Any position, any number of them.
+            ("http://h/e.mp3?a=1&token=t&b=2&sig=s", "http://h/e.mp3?a=1&token=REDACTED&b=2&sig=REDACTED"),
+            // However the & is escaped (OPML and HTML attributes).
+            ("http://h/f?a=1&amp;token=t&amp;key=k", "http://h/f?a=1&amp;token=REDACTED&amp;key=REDACTED"),
+            ("http://h/f?a=1&#38;token=t&#x26;session=s", "http://h/f?a=1&#38;token=REDACTED&#x26;session=REDACTED"),
+            ("http://h/f?a=1;token=t", "http://h/f?a=1;token=REDACTED"),
+            // Matrix parameters in the path, and fragment parameters.
+            ("http://h/app;jsessionid=ABC123/e.mp3", "http://h/app;jsessionid=REDACTED/e.mp3"),
+            ("http://h/a;v=2;sessionid=x/b;c=3", "http://h/a;v=2;sessionid=REDACTED/b;c=3"),
+            ("http://h/cb#access_token=xyz&state=1", "http://h/cb#access_token=REDACTED&state=1"),
+            ("http://h/e.mp3#token=x", "http://h/e.mp3#token=REDACTED"),
+            // Signed cloud URLs.
+            (
+                "https://b.s3.amazonaws.com/e.mp3?X-Amz-Algorithm=AWS4&X-Amz-Credential=AK%2F1&X-Amz-Signature=ff",
+                "https://b.s3.amazonaws.com/e.mp3?X-Amz-Algorithm=REDACTED&X-Amz-Credential=REDACTED&X-Amz-Signature=REDACTED"
+            ),
+            (
+                "https://storage.googleapis.com/b/e.mp3?X-Goog-Signature=ab",
+                "https://storage.googleapis.com/b/e.mp3?X-Goog-Signature=REDACTED"
+            ),
+            // Names that look secret in any spelling; names that merely contain the letters do not.
+            (
+                "http://h/e?jwt=a&pass=b&password=c&secret=d&code=e&apikey=f",
+                "http://h/e?jwt=REDACTED&pass=REDACTED&password=REDACTED&secret=REDACTED&code=REDACTED&apikey=REDACTED"
+            ),
+            (
+                "http://h/e?token-hash=a&tokenTime=b&client_secret=c&Signature=d",
+                "http://h/e?token-hash=REDACTED&tokenTime=REDACTED&client_secret=REDACTED&Signature=REDACTED"
+            ),
+            (
+                "http://h/e.mp3?keyword=x&monkey=y&passage=z&page=2",
+                "http://h/e.mp3?keyword=x&monkey=y&passage=z&page=2"
+            ),
+            ("http://h/e.mp3?%74oken=x", "http://h/e.mp3?%74oken=REDACTED"),
+            // Nothing to hide: unchanged, an empty value included.
+            ("https://h.example/feed.xml", "https://h.example/feed.xml"),
+            ("http://h/e.mp3?token=", "http://h/e.mp3?token="),
+            ("https://h.example/a@b.mp3", "https://h.example/a@b.mp3"),
+        ]
+        for (url, shown) in table {
+            XCTAssertEqual(URLSecrets.redacted(url), shown, url)
+            XCTAssertEqual(URLSecrets.hasSecret(url), url != shown, url)
+            XCTAssertEqual(URLSecrets.redacted(shown), shown, "redacting twice changes nothing: \(shown)")
         }
-        XCTAssertEqual(URLSecrets.redacted("http://h/e.mp3?keyword=x"), "http://h/e.mp3?keyword=x")
+    }
+
+    func test_carriesRedaction_tellsAnAddressAsShownFromOneToFetch() {
+        XCTAssertTrue(URLSecrets.carriesRedaction("http://h/f?token=REDACTED"))
+        XCTAssertTrue(URLSecrets.carriesRedaction("http://h/f?a=1&amp;key=REDACTED"))
+        XCTAssertFalse(URLSecrets.carriesRedaction("http://h/f?token=abc"))
     }
 
     func test_redactingURLs_inAMessage_findsEveryURL() {
@@ -41,6 +90,10 @@ final class CredentialsTests: XCTestCase {
         XCTAssertFalse(shown.contains("hunter2"))
         let plain = "nothing to hide at https://h/e.mp3 here"
         XCTAssertEqual(URLSecrets.redactingURLs(in: plain), plain)
+        let opml =
+            #"<outline xmlUrl="http://h/f?a=1&amp;token=S3"/> and http://h/x;jsessionid=J2 and http://h/y#jwt=J3"#
+        let redacted = URLSecrets.redactingURLs(in: opml)
+        for secret in ["S3", "J2", "J3"] { XCTAssertFalse(redacted.contains(secret), redacted) }
     }
 
     // MARK: - .netrc
