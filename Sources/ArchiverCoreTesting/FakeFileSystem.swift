@@ -126,6 +126,18 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
+    /// Creates the file unless one is there, into an existing folder.
+    public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
+        try lock.withLock {
+            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+            guard files[url.path] == nil else { return false }
+            files[url.path] = data
+            atomicWrites.append(url.path)
+            return true
+        }
+    }
+
     /// Moves a file, never over another file or folder, and only into an existing folder (as rename(2)).
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {

@@ -12,7 +12,7 @@ extension ArchiveIndex {
     /// JSONEncoder made a first sync of a long feed quadratic in practice (milliseconds per save at 1,000 entries).
     public func encoded() throws -> Data {
         var out = JSONWriter()
-        out.raw("{\"version\": \(Self.currentVersion), \"feed\": ")
+        out.raw("{\"version\": \(writtenVersion), \"feed\": ")
         out.string(feed)
         out.raw(", \"title\": ")
         out.string(title)

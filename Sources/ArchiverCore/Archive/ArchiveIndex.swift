@@ -5,37 +5,6 @@
 // atomically (and fsynced) after every episode, so a crash loses at most the episode in flight.
 import Foundation
 
-/// A transcript, chapters document or episode artwork kept beside an archived episode.
-public struct CompanionFile: Codable, Equatable, Sendable {
-    /// `transcript`, `chapters` or `artwork`.
-    public var kind: String
-    /// Its path inside the feed folder (`Season 1/Pilot.en.srt`).
-    public var file: String
-    /// Where it was downloaded from; nil for chapters the feed gave inline.
-    public var url: String?
-    /// The type the feed declared.
-    public var type: String?
-    /// A transcript's language, as declared.
-    public var language: String?
-    /// Its size in bytes.
-    public var size: Int64
-    /// SHA-256 of the file, hex.
-    public var sha256: String
-
-    /// A companion as sync records it.
-    public init(
-        kind: String, file: String, url: String?, type: String?, language: String?, size: Int64, sha256: String
-    ) {
-        self.kind = kind
-        self.file = file
-        self.url = url
-        self.type = type
-        self.language = language
-        self.size = size
-        self.sha256 = sha256
-    }
-}
-
 /// The archive index of one feed folder.
 public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// One archived episode.
@@ -86,10 +55,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             self.archived = archived
         }
 
-        /// The entry for `episode`, archived as `file` at `time`.
+        /// The entry for `episode`, archived as `file` at `time`: its URL kept redacted (see `SecretForms`).
         public init(archiving episode: Episode, file: String, size: Int64, sha256: String, at time: Date) {
             self.init(
-                key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: file,
+                key: episode.identity, guid: episode.guid, title: episode.title, url: URLSecrets.redacted(episode.url),
+                file: file,
                 size: size, sha256: sha256, published: episode.published.map(FeedDate.iso8601),
                 archived: FeedDate.iso8601(time))
         }
@@ -129,12 +99,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// See `goneAfter`.
         public static let goneAfterRuns = 3
 
-        /// Records `episode` as failed for `reason` at `failed` (`YYYY-MM-DDTHH:MM:SSZ`).
+        /// Records `episode` as failed for `reason` at `failed` (`YYYY-MM-DDTHH:MM:SSZ`), its URL redacted.
         public init(episode: Episode, reason: String, failed: String) {
             key = episode.identity
             guid = episode.guid
             title = episode.title
-            url = episode.url
+            url = URLSecrets.redacted(episode.url)
             type = episode.mimeType
             published = episode.published.map(FeedDate.iso8601)
             self.reason = reason
@@ -161,11 +131,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             }
         }
 
-        /// The episode to try again.
+        /// The episode to try again (its URL as kept: one whose secret was redacted is tried with the feed's).
         public var episode: Episode {
-            Episode(
+            var episode = Episode(
                 title: title, guid: guid, url: url, mimeType: type,
                 published: published.flatMap(FeedDate.parseRFC3339))
+            if episode.identity != key { episode.storedIdentity = key }
+            return episode
         }
     }
 
@@ -191,17 +163,30 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// Every entry's key.
     private var keyPositions: [String: Int] = [:]
 
-    /// The format version this podarchive writes.
-    public static let currentVersion = 2
+    /// The newest format version this podarchive reads and writes. Version 3 is written for an index that keeps
+    /// an identifier as a keyed hash or a URL redacted (see `SecretForms`), which an older podarchive must refuse
+    /// rather than fetch `REDACTED` for a token; other indexes stay version 2.
+    public static let currentVersion = 3
+
+    /// The version this index is written as.
+    var writtenVersion: Int {
+        func kept(_ text: String?) -> Bool {
+            text.map { ArchiveIdentity.isKeyedHash($0) || URLSecrets.carriesRedaction($0) } ?? false
+        }
+        let secret =
+            kept(feed) || episodes.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
+            || failures.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
+        return secret ? 3 : 2
+    }
 
     private enum CodingKeys: String, CodingKey {
         case version, feed, title, episodes, failures
     }
 
-    /// An index of the current version for the feed at `feed`.
+    /// An index of the current version for the feed at `feed` (kept redacted).
     public init(feed: String, title: String?, episodes: [Entry] = [], failures: [Failure] = []) {
         self.version = Self.currentVersion
-        self.feed = feed
+        self.feed = URLSecrets.redacted(feed)
         self.title = title
         self.episodes = episodes
         self.failures = failures
@@ -225,7 +210,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(writtenVersion, forKey: .version)
         try container.encode(feed, forKey: .feed)
         try container.encodeIfPresent(title, forKey: .title)
         try container.encode(episodes, forKey: .episodes)
@@ -323,7 +308,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         if entry.key != entry.guid && entry.key != entry.url { byKey[entry.key] = position }
         // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.
         if let guid = entry.guid, entry.key == guid || byGUID[guid] == nil { byGUID[guid] = position }
-        if byURL[entry.url] == nil || entry.key == entry.url || entry.key == entry.guid { byURL[entry.url] = position }
+        // A redacted URL names no one file exactly (two tokens make two files): such entries are found by key.
+        if !URLSecrets.carriesRedaction(entry.url),
+            byURL[entry.url] == nil || entry.key == entry.url || entry.key == entry.guid
+        {
+            byURL[entry.url] = position
+        }
         let urlKey = EpisodeIdentity.urlKey(entry.url)
         if byURLKey[urlKey] == nil {
             byURLKey[urlKey] = position

@@ -1,35 +1,31 @@
 // Which credentials, User-Agent and .netrc logins a show's requests carry: those given for this run, over those
-// saved with its subscription, over the defaults. Resolved once per show, before its first request.
+// saved for its subscription (in the configuration folder, or an earlier version's record), over the defaults.
+// Resolved once per show, before its first request.
 import Foundation
 
 extension Archiver {
-    /// `options` with the access saved for the show of `source` in `root` (see `withAccess(_:record:)`), once an
-    /// earlier podarchive's records are secured.
-    func withAccess(_ options: SyncOptions, for source: FeedSource, in root: URL) throws -> SyncOptions {
-        folders.secureRecords(in: root)
-        return try withAccess(options, record: folders.subscription(for: source, in: root))
-    }
-
     /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
     /// (when it is subscribed there), and the `.netrc` file read; for reading a feed outside a sync (`list`).
-    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read.
+    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `CredentialError` when the
+    ///   show's saved credentials cannot be read.
     public func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
-        guard let root else { return try withAccess(options, record: nil) }
-        return try withAccess(options, for: source, in: root)
+        let known = try root.flatMap { try store.find(source, in: $0) }
+        return try withAccess(options, saved: known?.credentials, origin: source.origin)
     }
 
-    /// `options` with the credentials saved for the show of `record` under those given for this run, and its
-    /// `.netrc` file read.
+    /// `options` with `saved` (a show's credentials) under those given for this run, its `.netrc` file read, and
+    /// a `.netrc` `default` login allowed for `origin` (the subscription's own) only.
     /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read.
-    func withAccess(_ options: SyncOptions, record: Subscription?) throws -> SyncOptions {
+    func withAccess(_ options: SyncOptions, saved: ShowCredentials?, origin: Origin?) throws -> SyncOptions {
         var options = options
-        if let saved = record?.credentials {
+        if let saved {
             let merged = options.saveCredentials.map { saved.overlaid(by: $0) } ?? saved
             options.profile.credentials = [merged] + options.profile.credentials.filter { $0.origin != merged.origin }
         }
         if let choice = options.netrc, options.profile.netrc == nil {
             options.profile.netrc = try readNetrc(choice)
         }
+        options.profile.home = origin
         return options
     }
 
@@ -48,7 +44,7 @@ extension Archiver {
     func records(around showFolders: [URL]) -> [String: Subscription] {
         guard let root = showFolders.first?.deletingLastPathComponent() else { return [:] }
         return Dictionary(
-            folders.subscriptions(in: root).shows.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
+            store.all(in: root).shows.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The access settings saved with the show kept in `folder` (its record among `records`, by folder name)
@@ -66,6 +62,7 @@ extension Archiver {
                 options.netrc = NetrcChoice(path: path, required: true)
             }
         }
-        return try withAccess(options, record: record)
+        let resolved = try record.map { try store.resolve($0, in: folder.deletingLastPathComponent()) }
+        return try withAccess(options, saved: resolved?.credentials, origin: resolved?.source.origin)
     }
 }

@@ -27,43 +27,78 @@ extension Archiver {
         return (.changed(walk.feed, validators), walk)
     }
 
-    /// The show's feed URL from now on: where a 301/308 led, or the URL the feed announces as its new one when
-    /// that answers with a feed; else `source`. A move updates the subscription (folder, index and settings stay)
-    /// and is reported once; a new URL that does not answer is reported and changes nothing.
+    /// The show's feed URL from now on, and the fetch to archive: where a 301/308 led (the fetch is already the new
+    /// document), or the URL the feed announces as its new one (`<itunes:new-feed-url>`) when that answers with a
+    /// feed of the same show (the same `<podcast:guid>`, or an episode GUID in common), whose document is then
+    /// archived in this same run; else `source` and `fetch`. A move updates the subscription (folder, index and
+    /// settings stay) and is reported once; a new URL that does not answer is reported and changes nothing; one
+    /// that names another show is refused and said once (it is recorded with the subscription).
     func relocate(
-        _ fetch: FeedFetch, of source: FeedSource, show: inout FeedFolder, in root: URL, options: SyncOptions,
-        onEvent: @Sendable (SyncEvent) -> Void
-    ) async -> FeedSource {
-        guard case .remote = source, case .changed(let feed, _) = fetch else { return source }
+        _ fetch: FeedFetch, of source: FeedSource, record: inout Subscription, show: inout FeedFolder, in root: URL,
+        options: SyncOptions, onEvent: @Sendable (SyncEvent) -> Void
+    ) async -> (FeedSource, FeedFetch) {
+        guard case .remote = source, case .changed(let feed, _) = fetch else { return (source, fetch) }
         var target: FeedSource?
-        if let moved = feed.movedTo, moved != source.displayName {
-            target = try? FeedSource(moved, currentDirectory: "/")
-        } else if let announced = feed.links.newFeedURL, announced != source.displayName {
+        var newFetch = fetch
+        if let moved = feed.movedTo, let candidate = try? FeedSource(moved, currentDirectory: "/"),
+            candidate != source
+        {
+            target = candidate
+        } else if let announced = feed.links.newFeedURL,
+            (try? FeedSource(announced, currentDirectory: "/")) != source
+        {
+            func refuse(_ reason: String) {
+                guard record.refusedMove != announced else { return }
+                onEvent(.moveRefused(url: announced, reason: reason))
+                record.refusedMove = announced
+                try? store.save(record, in: root)
+            }
             guard let candidate = try? FeedSource(announced, currentDirectory: "/"), case .remote = candidate else {
-                onEvent(.moveRefused(url: announced, reason: "it is not an http(s) URL"))
-                return source
+                refuse("it is not an http(s) URL")
+                return (source, fetch)
+            }
+            guard !URLSecrets.carriesRedaction(announced) else {
+                refuse("it carries no usable secret (REDACTED)")
+                return (source, fetch)
             }
             do {
-                _ = try await loader.load(candidate, limits: options.feedLimits)
+                let loaded = try await loader.load(
+                    candidate, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
+                guard case .changed(let next, _) = loaded else { return (source, fetch) }
+                guard Self.isSameShow(next, as: feed, index: show.index) else {
+                    refuse(
+                        "it is another show (no <podcast:guid> or episode GUID in common with \(source.shownName)); "
+                            + "the subscription stays")
+                    return (source, fetch)
+                }
                 target = candidate
+                newFetch = loaded
             } catch {
-                onEvent(
-                    .moveRefused(url: announced, reason: error.reasonText))
-                return source
+                onEvent(.moveRefused(url: announced, reason: error.reasonText))
+                return (source, fetch)
             }
         }
-        guard let target, case .remote = target else { return source }
+        guard let target, case .remote = target else { return (source, fetch) }
         do {
-            try folders.moveSubscription(from: source, to: target, folder: show.folder.lastPathComponent, in: root)
+            record = try store.replaceFeed(of: record, with: target, credentials: nil, moved: true, in: root)
         } catch {
-            onEvent(
-                .moveRefused(
-                    url: target.displayName, reason: error.reasonText))
-            return source
+            onEvent(.moveRefused(url: target.shownName, reason: error.reasonText))
+            return (source, fetch)
         }
-        show.index.feed = target.displayName
-        onEvent(.moved(from: source.displayName, to: target.displayName))
-        return target
+        show.index.feed = URLSecrets.redacted(target.displayName)
+        onEvent(.moved(from: source.shownName, to: target.shownName))
+        return (target, newFetch)
+    }
+
+    /// Whether `candidate` is the same show as `feed` (whose folder's index is `index`): the same
+    /// `<podcast:guid>`, else an episode GUID in common with the document or the archive.
+    static func isSameShow(_ candidate: Feed, as feed: Feed, index: ArchiveIndex) -> Bool {
+        if let guid = candidate.podcastGUID, guid == feed.podcastGUID { return true }
+        let guids = Set(feed.episodes.compactMap(\.guid))
+        return candidate.episodes.contains { episode in
+            guard let guid = episode.guid else { return false }
+            return guids.contains(guid) || index.entry(for: episode).map { $0.guid == guid } == true
+        }
     }
 
     /// Keeps the fetched document in the show's history when it is a new revision; the fetch's validators then

@@ -8,13 +8,14 @@ extension Archiver {
     public func plan(_ source: FeedSource, into root: URL, options given: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
-        let options = try withAccess(given, for: source, in: root)
+        let known = try store.find(source, in: root)
+        let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
         let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
         let folder =
-            try folders.registeredFolder(for: source, in: root)
+            try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
             ?? folders.chooseFolder(for: feed, source: source, in: root)
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)

@@ -5,52 +5,41 @@
 import Foundation
 
 extension Archiver {
-    /// Takes the logins out of the index of `show` and out of the origins and sidecars of its files. Costs a
-    /// scan of the index's URLs for `@` when there is nothing to do.
-    func secureIndex(of show: inout FeedFolder) throws {
+    /// Keeps the index of `show` as `forms` says (URLs redacted, identifiers that carry a secret as keyed hashes),
+    /// and the origins and sidecars of the files whose entries changed. Costs a scan of the index's URLs when
+    /// there is nothing to do.
+    func secureIndex(of show: inout FeedFolder, forms: SecretForms) throws {
         let index = show.index
-        let bare = URLSecrets.withoutUserinfo
-        guard
-            bare(index.feed) != index.feed || index.episodes.contains(where: { bare($0.url) != $0.url })
-                || index.failures.contains(where: { bare($0.url) != $0.url })
-        else { return }
-        var changed: [(old: ArchiveIndex.Entry, new: ArchiveIndex.Entry)] = []
-        let episodes = index.episodes.map { entry -> ArchiveIndex.Entry in
-            var secured = entry
-            secured.url = bare(entry.url)
-            if entry.key == entry.url { secured.key = secured.url }
-            secured.companions = entry.companions?.map { companion in
-                var companion = companion
-                companion.url = companion.url.map(bare)
-                return companion
-            }
-            if secured != entry { changed.append((entry, secured)) }
-            return secured
+        let (kept, changed) = forms.index(index)
+        guard changed else { return }
+        let byKey = Dictionary(kept.episodes.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        let altered = index.episodes.compactMap { old -> (old: ArchiveIndex.Entry, new: ArchiveIndex.Entry)? in
+            guard let new = byKey[old.file], new != old else { return nil }
+            return (old, new)
         }
-        let failures = index.failures.map { failure -> ArchiveIndex.Failure in
-            var secured = failure
-            secured.url = bare(failure.url)
-            if failure.key == failure.url { secured.key = secured.url }
-            return secured
-        }
-        show.index = ArchiveIndex(feed: bare(index.feed), title: index.title, episodes: episodes, failures: failures)
+        show.index = kept
         try folders.save(show.index, to: show.indexURL)
-        for (_, entry) in changed {
+        for (_, entry) in altered {
             folders.setOrigin(of: show.folder.appendingPathComponent(entry.file), to: entry.url)
             for companion in entry.companions ?? [] {
                 guard let url = companion.url else { continue }
                 folders.setOrigin(of: show.folder.appendingPathComponent(companion.file), to: url)
             }
         }
-        // Sidecars name the feed, so a feed URL with a login is in every one of them.
-        let sidecars = bare(index.feed) != index.feed ? index.episodes : changed.map(\.old)
-        let replacements = [(index.feed, show.index.feed)] + changed.map { ($0.old.url, $0.new.url) }
+        // Sidecars name the feed, so a feed URL with a secret is in every one of them.
+        let sidecars = kept.feed != index.feed ? index.episodes : altered.map(\.old)
+        let replacements = [(index.feed, kept.feed)] + altered.flatMap { [($0.old.url, $0.new.url)] + guidChange($0) }
         for entry in sidecars {
             let sidecar = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file))
             if secureSidecar(sidecar, replacing: replacements.filter { $0.0 != $0.1 }) {
                 folders.setDates(of: sidecar, to: entry.published.flatMap(FeedDate.parseRFC3339))
             }
         }
+    }
+
+    private func guidChange(_ change: (old: ArchiveIndex.Entry, new: ArchiveIndex.Entry)) -> [(String, String)] {
+        guard let old = change.old.guid, let new = change.new.guid, old != new else { return [] }
+        return [(old, new)]
     }
 
     /// Rewrites a sidecar with each URL of `replacements` replaced by the second, redacted; a missing or
@@ -61,7 +50,7 @@ extension Archiver {
         }
         let original = text
         for (old, new) in replacements {
-            guard let from = Self.jsonString(old), let to = Self.jsonString(URLSecrets.redacted(new)) else { continue }
+            guard let from = Self.jsonString(old), let to = Self.jsonString(new) else { continue }
             text = text.replacingOccurrences(of: from, with: to)
         }
         guard text != original else { return false }
@@ -74,5 +63,13 @@ extension Archiver {
         let array = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard array.hasPrefix("["), array.hasSuffix("]") else { return nil }
         return String(array.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// How `root` keeps identifiers that carry a secret; its identity is made if it has none yet.
+    func secretForms(of root: URL) throws -> SecretForms {
+        guard let identity = try store.identity(of: root, create: true) else {
+            throw ArchiveError.storage(path: root.path, reason: "the archive's identity cannot be made")
+        }
+        return SecretForms(identity: identity)
     }
 }

@@ -35,18 +35,19 @@ public struct SiteReport: Sendable, Equatable {
 extension Archiver {
     /// The site settings of `root` (none set when it has none).
     public func siteSettings(in root: URL) -> SiteSettings {
-        folders.loadRecord(Self.siteSettingsURL(in: root)) ?? SiteSettings()
+        (try? siteSettingsURL(in: root)).flatMap(folders.loadRecord) ?? SiteSettings()
     }
 
     /// Saves the site settings of `root`.
+    /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     public func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
-        let url = Self.siteSettingsURL(in: root)
+        let url = try siteSettingsURL(in: root)
         try folders.createFolder(url.deletingLastPathComponent())
         try folders.saveRecord(settings, to: url)
     }
 
-    static func siteSettingsURL(in root: URL) -> URL {
-        root.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("site.json")
+    private func siteSettingsURL(in root: URL) throws -> URL {
+        try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
     }
 
     /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml`.

@@ -39,7 +39,21 @@ extension Archiver {
 
     /// Every show `root` is subscribed to, in subscription order, and the records that could not be read.
     public func subscriptions(in root: URL) -> SubscriptionSet {
-        folders.subscriptions(in: root)
+        store.all(in: root)
+    }
+
+    /// The subscription of `source` in `root` (whatever the spelling of its URL), resolved; nil when `root` does
+    /// not follow it.
+    /// - Throws: `CredentialError` when its kept secrets cannot be read.
+    public func subscription(for source: FeedSource, in root: URL) throws -> ResolvedSubscription? {
+        try store.find(source, in: root)
+    }
+
+    /// `record` with the feed to fetch (its secret included) and its credentials, from wherever they are kept.
+    /// - Throws: `CredentialError` when the configuration folder lacks or cannot give what the record says it
+    ///   keeps there.
+    public func resolve(_ record: Subscription, in root: URL) throws -> ResolvedSubscription {
+        try store.resolve(record, in: root)
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
@@ -48,27 +62,32 @@ extension Archiver {
     public func subscribe(
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions()
     ) async throws -> Subscription {
-        var options = try withAccess(options, for: source, in: root)
+        let found = try store.find(source, in: root)
+        guard found != nil || !URLSecrets.carriesRedaction(source.displayName) else {
+            throw FeedError.lacksSecret(url: source.displayName)
+        }
+        let known = found
+        let source = found?.source ?? source
+        var options = try withAccess(options, saved: known?.credentials, origin: source.origin)
         options.saveSettings = nil
-        let (show, fetch) = try await open(source, in: root, options: options, conditional: false)
+        let (show, fetch, record) = try await open(
+            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) },
+            conditional: false)
         defer { show.lock.unlock() }
         var index = show.index
         if case .changed(let feed, _) = fetch { index.title = feed.title ?? index.title }
         if index != show.index || !folders.files.fileExists(atPath: show.indexURL.path) {
             try folders.save(index, to: show.indexURL)
         }
-        try folders.register(
-            source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true)
-        guard let subscription = folders.subscription(for: source, in: root) else {
-            throw ArchiveError.storage(path: Subscription.url(for: source, in: root).path, reason: "it cannot be read")
-        }
-        return subscription
+        return try store.subscribe(
+            source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true,
+            existing: record)
     }
 
     /// Unsubscribes the show whose feed URL or folder name is `text`. Nothing archived is deleted.
     /// - Throws: `ArchiveError.unknownShow` when no subscription matches.
     public func unsubscribe(_ text: String, in root: URL) throws -> Subscription {
-        try folders.unsubscribe(text, in: root)
+        try store.remove(text, in: root)
     }
 
     /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).

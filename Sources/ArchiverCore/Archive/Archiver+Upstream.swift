@@ -47,9 +47,14 @@ extension Archiver {
         for folder in showFolders {
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 ArchiveIndex.fileName)
-            for entry in try folders.loadIndex(at: indexURL)?.episodes ?? [] { episodes.append((folder, entry)) }
+            let index = try folders.loadIndex(at: indexURL)
             var own = limits
-            own.policy.profile = try withAccess(access, forShowIn: folder, records: records).profile
+            let options = try withAccess(access, forShowIn: folder, records: records)
+            own.policy.profile = options.profile
+            // What the index keeps redacted is asked at the feed's URL (see `SecretForms`).
+            guard let index else { continue }
+            let real = await realURLs(forShowIn: folder, index: index, options: options, records: records)
+            for entry in index.episodes { episodes.append((folder, real.applied(to: entry))) }
             showLimits[folder] = own
         }
         let perShow = showLimits
@@ -68,11 +73,16 @@ extension Archiver {
                     try await budget.acquire(host: host)
                     defer { budget.release(host: host) }
                     var state = UpstreamState.unknown("not a URL")
-                    if let url { state = await loader.probe(url, limits: perShow[folder] ?? limits) }
+                    if URLSecrets.carriesRedaction(entry.url) {
+                        state = .unknown("its URL's secret is not kept and the feed no longer lists it")
+                    } else if let url {
+                        state = await loader.probe(url, limits: perShow[folder] ?? limits)
+                    }
                     return (
                         position,
                         UpstreamCheck(
-                            folder: folder, file: entry.file, title: entry.title, url: entry.url, state: state)
+                            folder: folder, file: entry.file, title: entry.title, url: URLSecrets.redacted(entry.url),
+                            state: state)
                     )
                 }
             }

@@ -23,6 +23,8 @@ public struct Archiver: Sendable {
     private let metadata: MetadataWriter
     /// `verify`, with the same folders, fetcher and placer.
     let verifier: Verifier
+    /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
+    private(set) var store: SubscriptionStore
 
     /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
     /// The live wiring is `Archiver.live(...)`.
@@ -38,6 +40,8 @@ public struct Archiver: Sendable {
     ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
     ///   - jitter: a random number in [0, 1) for backoff jitter.
     ///   - faults: called at each `FaultPoint` (tests only).
+    ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
+    ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
     public init(
         fetcher: any URLDataFetcher,
         downloader: any FileDownloading,
@@ -51,9 +55,13 @@ public struct Archiver: Sendable {
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
         timer: @escaping @Sendable (TimeInterval) async throws -> Void,
         jitter: @escaping @Sendable () -> Double,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil
+        faults: (@Sendable (FaultPoint) -> Void)? = nil,
+        configuration: ConfigurationFolder? = nil
     ) {
         let clock = SyncClock(now: now, sleep: sleep, timer: timer)
+        store = SubscriptionStore(
+            files: files, attributes: attributes, writer: writer, clock: clock,
+            secrets: CredentialStore(folder: configuration, files: files, attributes: attributes, writer: writer))
         loader = FeedLoader(fetcher: fetcher, files: files, timer: timer)
         folders = FeedFolders(
             files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, clock: clock)
@@ -78,12 +86,22 @@ public struct Archiver: Sendable {
         },
         timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        faults: (@Sendable (FaultPoint) -> Void)? = nil
+        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
     ) -> Archiver {
         Archiver(
             fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
             files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
             timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
+    }
+
+    /// This archiver keeping credentials in `configuration` (see `init`).
+    public func using(configuration: ConfigurationFolder?) -> Archiver {
+        var copy = self
+        copy.store = SubscriptionStore(
+            files: store.files, attributes: store.attributes, writer: store.writer, clock: store.clock,
+            secrets: CredentialStore(
+                folder: configuration, files: store.files, attributes: store.attributes, writer: store.writer))
+        return copy
     }
 
     /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
@@ -108,21 +126,6 @@ public struct Archiver: Sendable {
         try loader.subscriptions(atPath: path, opml: opml)
     }
 
-    /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
-    ///
-    /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
-    ///   until its replacement is in place).
-    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
-    public func verify(
-        _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
-        onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
-    ) async throws -> VerifyReport {
-        let records = repair ? records(around: try verifier.feedFolders(in: directory)) : [:]
-        return try await verifier.verify(directory, repair: repair, options: options, onEvent: onEvent) {
-            try withAccess($1, forShowIn: $0, records: records)
-        }
-    }
-
     // MARK: - sync
 
     /// Archives every episode of the feed at `source` that `root` does not hold yet, retries those that failed
@@ -143,7 +146,10 @@ public struct Archiver: Sendable {
             try Task.checkCancellation()
             return report
         } catch  where Task.isCancelled {
-            throw ArchiveError.interrupted(partialDownloads: folders.partialDownloads(of: source, in: root))
+            let folder = (try? store.find(source, in: root))?.map {
+                root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true)
+            }
+            throw ArchiveError.interrupted(partialDownloads: folder.map { folders.partialDownloads(in: $0) } ?? 0)
         }
     }
 
@@ -151,48 +157,86 @@ public struct Archiver: Sendable {
         _ source: FeedSource, into root: URL, options given: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        let options = try withAccess(given, for: source, in: root)
-        var (show, first) = try await open(source, in: root, options: options)
+        guard let known = try store.find(source, in: root) else {
+            return try await archiveNew(source, into: root, options: given, onEvent: onEvent)
+        }
+        return try await archive(known.source, known: known, into: root, options: given, onEvent: onEvent)
+    }
+
+    /// A feed no subscription of `root` is: never one whose URL carries the redaction marker.
+    private func archiveNew(
+        _ source: FeedSource, into root: URL, options given: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport {
+        guard !URLSecrets.carriesRedaction(source.displayName) else {
+            throw FeedError.lacksSecret(url: source.displayName)
+        }
+        return try await archive(source, known: nil, into: root, options: given, onEvent: onEvent)
+    }
+
+    private func archive(
+        _ source: FeedSource, known: ResolvedSubscription?, into root: URL, options given: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport {
+        let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
+        // The archive's identity is made once a feed has been read: a failed first sync creates nothing.
+        var (show, first, record) = try await open(
+            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) })
         let lock = show.lock
         defer { lock.unlock() }
         do {
+            let forms = try secretForms(of: root)
             let index = show.index
+            // A show that moved is archived from its new home in the same run.
+            let (home, moved) = await relocate(
+                first, of: source, record: &record, show: &show, in: root, options: options, onEvent: onEvent)
             let (fetch, pages) = await walkPages(
-                keepHistory(first, in: show, onEvent: onEvent), of: source, known: { index.entry(for: $0) != nil },
+                keepHistory(moved, in: show, onEvent: onEvent), of: home,
+                known: { index.entry(for: forms.episode($0)) != nil },
                 archived: show.archives, options: options,
                 onEvent: onEvent)
-            let home = await relocate(fetch, of: source, show: &show, in: root, options: options, onEvent: onEvent)
             var report = try await archive(
-                &show, fetch, of: home, pages: pages, options: options, onEvent: onEvent)
-            if home != source { report.movedTo = home.displayName }
-            folders.recordSync(
+                &show, forms.fetch(fetch), of: home, pages: pages, options: options, forms: forms, onEvent: onEvent)
+            if home != source { report.movedTo = home.shownName }
+            store.recordSync(
                 LastSync(
                     finished: FeedDate.iso8601(placer.clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
-                of: home, in: root)
+                of: record.id, in: root)
             return report
         } catch  where !Task.isCancelled {
-            recordFailure(error, of: source, in: root)
+            recordFailure(error, of: record.id, in: root)
             throw error
         }
     }
 
     /// Records in the subscription how a sync that held the show's lock failed.
-    private func recordFailure(_ error: Error, of source: FeedSource, in root: URL) {
+    func recordFailure(_ error: Error, of id: String, in root: URL) {
         let outcome: LastSync.Outcome = error is FeedError ? .feedFailed : .archiveFailed
-        folders.recordSync(
+        store.recordSync(
             LastSync(
                 finished: FeedDate.iso8601(placer.clock.now()), outcome: outcome,
                 error: error.reasonText),
-            of: source, in: root)
+            of: id, in: root)
     }
 
     /// The sync of a show whose folder is open and locked, and whose feed is fetched.
     private func archive(
-        _ show: inout FeedFolder, _ fetch: FeedFetch, of source: FeedSource, pages: PageWalk?, options: SyncOptions,
-        onEvent: @escaping @Sendable (SyncEvent) -> Void
+        _ show: inout FeedFolder, _ given: FeedFetch, of source: FeedSource, pages: PageWalk?, options: SyncOptions,
+        forms: SecretForms, onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
+        var fetch = given
+        // A 304 leaves work for the index alone to describe; one whose URL's secret is kept only by the feed (a file
+        // gone missing, see `SecretForms`) needs the feed after all.
+        if case .notModified = fetch, show.index.episodes.contains(where: { URLSecrets.carriesRedaction($0.url) }) {
+            let present = folders.presentFiles(in: show.folder, index: show.index)
+            if show.index.episodes.contains(where: { !present.contains($0.file) && URLSecrets.carriesRedaction($0.url) }
+            ) {
+                fetch = forms.fetch(
+                    try await loader.load(source, ifChangedSince: nil, descriptions: true, limits: options.feedLimits))
+            }
+        }
         // A login the publisher wrote into the feed's URLs goes with the requests to its own origin.
         var withLogins = options
         if case .changed(let feed, _) = fetch { withLogins.profile.credentials += feed.logins }
@@ -266,62 +310,6 @@ public struct Archiver: Sendable {
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
-    }
-
-    /// Finds and locks the show's folder and fetches its feed. A feed synced before: lock first, then ask whether
-    /// it changed. A new feed: fetch it, then choose its folder from its title and register it. Either way the
-    /// settings to save are saved with the subscription.
-    func open(_ source: FeedSource, in root: URL, options: SyncOptions, conditional: Bool = true) async throws -> (
-        FeedFolder, FeedFetch
-    ) {
-        if let known = try folders.registeredFolder(for: source, in: root) {
-            var show = try await folders.open(
-                folder: known, source: source, lockWait: options.lockWait, metadata: options.metadata)
-            do {
-                if options.saveSettings != nil || options.saveCredentials != nil {
-                    try folders.register(
-                        source, folder: known.lastPathComponent, in: root, settings: options.saveSettings,
-                        credentials: options.saveCredentials)
-                }
-                try secureIndex(of: &show)
-                let fetch = try await loader.load(
-                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
-                    limits: options.feedLimits)
-                return (show, fetch)
-            } catch {
-                if !Task.isCancelled { recordFailure(error, of: source, in: root) }
-                show.lock.unlock()
-                throw error
-            }
-        }
-        let fetch = try await loader.load(
-            source, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
-        guard case .changed(let feed, _) = fetch else {
-            throw FeedError.httpStatus(url: source.displayName, status: 304)
-        }
-        // Chosen before the lock: another show of the same title may have taken the folder while this run
-        // waited for it. Under the lock the choice is made again, until the folder is this show's.
-        for _ in 0..<100 {
-            let folder = try folders.chooseFolder(for: feed, source: source, in: root)
-            let show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
-            guard FeedFolders.belongs(feed, source: source, to: show.index) else {
-                show.lock.unlock()
-                continue
-            }
-            do {
-                try folders.register(
-                    source, folder: folder.lastPathComponent, in: root,
-                    settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials)
-            } catch {
-                show.lock.unlock()
-                throw error
-            }
-            return (show, fetch)
-        }
-        throw ArchiveError.cannotCreateFolder(
-            path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
-            reason: "other shows keep taking it")
     }
 
     /// What one child task hands back. A class, so only a reference crosses the task group: returning the

@@ -155,7 +155,8 @@ struct CompanionKeeper: Sendable {
             (size, digest) = (result.fileSize, result.sha256)
         }
         let file = CompanionFile(
-            kind: item.companion.kind.rawValue, file: item.name, url: item.companion.url, type: item.companion.type,
+            kind: item.companion.kind.rawValue, file: item.name, url: item.companion.url.map(URLSecrets.redacted),
+            type: item.companion.type,
             language: item.companion.language, size: size, sha256: digest)
         show.index.recordCompanion(file, forKey: item.key)
         return file

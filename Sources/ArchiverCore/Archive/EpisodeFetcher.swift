@@ -27,19 +27,25 @@ struct EpisodeFetcher: Sendable {
     func fetch(
         _ episode: Episode, in paths: FolderPaths, options: SyncOptions, progress: ProgressHandler? = nil
     ) async throws -> Fetched {
-        let url = try Self.downloadableURL(episode.url)
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
         var kept = folders.loadDownloadRecord(files.record)
         // No record: nothing to resume (a body left without one is truncated when the download opens it; lines
         // that do not decode stay unread). A record of another URL: its bytes are not this episode's.
-        if let record = kept, record.url != episode.url {
+        if let record = kept, URLSecrets.redacted(record.url) != URLSecrets.redacted(episode.url) {
             folders.discard(files)
             kept = nil
         }
         if let kept, let adopted = try adopt(kept, episode: episode, files: files, folder: paths.folder) {
             return adopted
         }
+        // A URL kept redacted (an archived episode whose feed no longer lists it) has lost its secret: asking
+        // for `REDACTED` would only earn a 401.
+        guard !URLSecrets.carriesRedaction(episode.url) else {
+            throw EpisodeFailure.storage(
+                "its URL's secret is not kept in the archive and the feed no longer lists it, so it cannot be fetched")
+        }
+        let url = try Self.downloadableURL(episode.url)
 
         // Set when the first attempt gets its download slot: waiting behind other downloads is no time spent on
         // this one.
@@ -206,7 +212,7 @@ struct EpisodeFetcher: Sendable {
                 return EpisodeFailure.storage(
                     "it is \(announced) bytes, more than the \(maximumBytes >> 20) MB it may be; not downloaded")
             }
-            let record = PartialRecord(url: url, validator: validator, expectedSize: total)
+            let record = PartialRecord(url: URLSecrets.redacted(url), validator: validator, expectedSize: total)
             if let total { expected.value = total }
             do {
                 try folders.saveDownloadRecord(record, to: partial.record)

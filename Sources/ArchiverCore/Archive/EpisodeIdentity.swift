@@ -7,6 +7,8 @@ enum EpisodeIdentity {
     /// names a media file (`/ep1.mp3?token=...`), and kept when the path is a script (`/get.php?id=3`), where
     /// the query is what tells episodes apart. Scheme and host are lowercased.
     static func urlKey(_ url: String) -> String {
+        // Compared as kept: a token's value is never part of the key (see `SecretForms`).
+        let url = URLSecrets.redacted(url)
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()

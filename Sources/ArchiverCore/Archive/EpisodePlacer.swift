@@ -21,11 +21,20 @@ struct EpisodePlacer: Sendable {
         _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
         template: NameTemplate
     ) throws -> ArchiveIndex.Entry {
-        let entry: ArchiveIndex.Entry
+        var entry: ArchiveIndex.Entry
         switch fetched {
         case .placed(let adopted): entry = adopted
         case .downloaded(let result):
             entry = try place(result, item: item, in: show, names: &names, template: template)
+        }
+        if case .missing(let earlier) = item {
+            // A file fetched again is the same episode: what the index knew of it stays (its companions, when it
+            // was first archived, whether the feed still lists it).
+            entry.companions = earlier.companions
+            entry.archived = earlier.archived
+            entry.removedUpstream = earlier.removedUpstream
+            entry.lastSeen = earlier.lastSeen
+            entry.key = earlier.key
         }
         show.index.record(entry)
         show.unjournaled.append((entry, show.partial(item.episode.identity)))
@@ -60,7 +69,8 @@ struct EpisodePlacer: Sendable {
         try makeSubfolders(for: name, in: show, names: &names)
         // What resuming needed (the validator) is of no use once the body is complete: the record now says only
         // what `EpisodeFetcher.adopt` checks.
-        var record = PartialRecord(url: episode.url, completeSize: result.fileSize, sha256: result.sha256)
+        var record = PartialRecord(
+            url: URLSecrets.redacted(episode.url), completeSize: result.fileSize, sha256: result.sha256)
         for _ in 0..<100 {
             record.target = name
             try folders.saveDownloadRecord(record, to: partial.record)

@@ -35,9 +35,8 @@ extension FeedFolders {
         try? files.removeItem(at: partial.record)
     }
 
-    /// How many downloads of the show registered for `source` wait to be resumed.
-    func partialDownloads(of source: FeedSource, in root: URL) -> Int {
-        guard let folder = try? registeredFolder(for: source, in: root) else { return 0 }
+    /// How many downloads of the show in `folder` wait to be resumed.
+    func partialDownloads(in folder: URL) -> Int {
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
     }

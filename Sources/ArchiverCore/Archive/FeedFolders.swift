@@ -80,8 +80,10 @@ struct FeedFolders: Sendable {
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
-                // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`).
+                // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
+                // failure whose URL's secret only the feed holds (see `SecretForms`).
                 validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
+                    && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
                     ? validators : nil,
                 lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
                 lastFetched: validators?.fetched, lastRevision: validators?.revision)
@@ -170,7 +172,8 @@ struct FeedFolders: Sendable {
     /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
     /// with it (the same show at a new URL).
     static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
-        index.feed == source.displayName || feed.episodes.contains(where: { index.entry(for: $0) != nil })
+        index.feed == URLSecrets.redacted(source.displayName)
+            || feed.episodes.contains(where: { index.entry(for: $0) != nil })
     }
 
     func createFolder(_ url: URL) throws {

@@ -14,20 +14,22 @@ enum FeedRevision {
             hasher.update(Array((text ?? "\u{1}").utf8))
             hasher.update([0])
         }
+        // URLs as they are kept: a token that changes on every fetch is no new revision (see `SecretForms`).
+        func add(url text: String?) { add(text.map(URLSecrets.redacted)) }
         add(feed.title)
-        add(feed.imageURL)
+        add(url: feed.imageURL)
         for episode in feed.episodes.sorted(by: { $0.identity < $1.identity }) {
-            add(episode.identity)
+            add(url: episode.identity)
             add(episode.title)
-            add(episode.guid)
-            add(episode.url)
+            add(url: episode.guid)
+            add(url: episode.url)
             add(episode.mimeType)
             add(episode.length.map(String.init))
             add(episode.published.map(FeedDate.iso8601))
             add(episode.description)
-            add(episode.link)
+            add(url: episode.link)
             add(episode.duration.map { String($0) })
-            add(episode.imageURL)
+            add(url: episode.imageURL)
             add(episode.episodeNumber.map(String.init))
             add(episode.seasonNumber.map(String.init))
             hasher.update([0x0A])
@@ -61,7 +63,9 @@ extension FeedFolders {
         let ext = FeedRevision.fileExtension(of: feed)
         // 2025-01-31T18-00-00Z: a time that sorts as text and is a valid file name everywhere.
         let stamp = FeedDate.iso8601(now).replacingOccurrences(of: ":", with: "-")
-        for (name, data) in [("\(stamp).\(ext).gz", Gzip.compress(document)), ("current.\(ext)", document)] {
+        // Kept as anyone the archive is served to may read it: every URL in it redacted.
+        let kept = URLSecrets.redactingURLs(in: document)
+        for (name, data) in [("\(stamp).\(ext).gz", Gzip.compress(kept)), ("current.\(ext)", kept)] {
             let url = folder.appendingPathComponent(name)
             do {
                 try writer.writeAtomically(data, to: url, durable: false)

@@ -47,10 +47,11 @@ struct MetadataWriter: Sendable {
     /// Writes the sidecar of `entry` (the episode as the feed describes it now), dated like the episode.
     /// - Throws: `ArchiveError.storage` when it cannot be written (a full disk stops the run as for episodes).
     func writeSidecar(for episode: Episode, entry: ArchiveIndex.Entry, in show: FeedFolder) throws {
+        // Every URL as it may be read by anyone the archive is served to: redacted (see `SecretForms`).
         let sidecar = Sidecar(
-            title: episode.title, description: episode.description, guid: episode.guid,
-            url: URLSecrets.redacted(episode.url),
-            link: episode.link, image: episode.imageURL, published: episode.published.map(FeedDate.iso8601),
+            title: episode.title, description: episode.description, guid: episode.guid.map(URLSecrets.redacted),
+            url: URLSecrets.redacted(episode.url), link: episode.link.map(URLSecrets.redacted),
+            image: episode.imageURL.map(URLSecrets.redacted), published: episode.published.map(FeedDate.iso8601),
             duration: episode.duration, episode: episode.episodeNumber, season: episode.seasonNumber,
             type: episode.mimeType,
             feed: Sidecar.FeedInfo(title: show.title, url: URLSecrets.redacted(show.index.feed)),

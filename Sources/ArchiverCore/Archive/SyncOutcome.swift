@@ -56,8 +56,8 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case locked(folder: String, holder: Int32?)
     /// The folder given to `verify` holds no archive index.
     case noArchive(path: String)
-    /// No subscription has this feed URL or folder name.
-    case unknownShow(String)
+    /// No subscription has this feed URL or folder name; `known` lists the folders of those there are.
+    case unknownShow(String, known: [String])
     /// The run was cancelled (Ctrl-C, a stop signal) and stopped cleanly: the lock is released, the index is
     /// valid, and this many partial downloads are kept for the next run to resume.
     case interrupted(partialDownloads: Int)
@@ -79,8 +79,13 @@ extension ArchiveError: LocalizedError {
         case .locked(let folder, let holder):
             let who = holder.map { "process \($0)" } ?? "another podarchive process"
             return "\(folder) is being synced by \(who); try again later"
-        case .unknownShow(let text):
-            return "no subscribed show has the feed URL or folder name '\(text)'"
+        case .unknownShow(let text, let known):
+            let shows =
+                known.isEmpty
+                ? "the archive follows no show yet"
+                : "the archive's shows are " + known.prefix(10).map { "'\($0)'" }.joined(separator: ", ")
+                    + (known.count > 10 ? " and \(known.count - 10) more (podarchive feeds lists them)" : "")
+            return "no subscribed show has the feed URL or folder name '\(text)'; \(shows)"
         case .noArchive(let path):
             return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
         case .interrupted(let partials):

@@ -81,7 +81,8 @@ struct Verifier: Sendable {
     /// - Parameter access: the options a repair of the show in a folder downloads with (its saved credentials).
     func verify(
         _ directory: URL, repair: Bool, options given: SyncOptions, onEvent: @Sendable (VerifyEvent) -> Void,
-        access: (URL, SyncOptions) throws -> SyncOptions = { $1 }
+        access: (URL, SyncOptions) throws -> SyncOptions = { $1 },
+        realURLs: (URL, ArchiveIndex, SyncOptions) async -> RealURLs = { _, _, _ in RealURLs() }
     ) async throws -> VerifyReport {
         let shows = try feedFolders(in: directory)
         var report = VerifyReport()
@@ -128,6 +129,15 @@ struct Verifier: Sendable {
                 } else {
                     report.unrecoverable.append(problem)
                 }
+            }
+            // What the index keeps redacted is fetched again from the feed's URL (see `SecretForms`).
+            let real =
+                repair && !(damaged.isEmpty && damagedCompanions.isEmpty)
+                ? await realURLs(folder, show.index, options) : RealURLs()
+            damaged = damaged.map { (real.applied(to: $0.0), $0.1) }
+            damagedCompanions = damagedCompanions.map { entry, companion, problem in
+                let applied = real.applied(to: entry)
+                return (applied, applied.companions?.first { $0.file == companion.file } ?? companion, problem)
             }
             if repair {
                 for (entry, companion, problem) in damagedCompanions {

@@ -26,9 +26,17 @@ struct WorkPlan {
         var leftOut = 0
         // Gone upstream: not tried again unless asked (they are still listed by `verify`).
         let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
+        // Where the feed now publishes each archived episode: the index keeps URLs redacted (see `SecretForms`), so
+        // a file gone missing is fetched again from the feed's URL, secret and all.
+        var listedAt: [String: String] = [:]
         switch fetch {
         case .changed(let feed, _):
             index.title = feed.title ?? index.title
+            for episode in feed.episodes {
+                if let entry = index.entry(for: episode), listedAt[entry.key] == nil {
+                    listedAt[entry.key] = episode.url
+                }
+            }
             let listed = Set(feed.episodes.map(\.identity))
             // Two items of one document are never one episode: an entry answers for the first item it matches.
             var matched = Set<String>()
@@ -57,7 +65,11 @@ struct WorkPlan {
             }
         }
         let present = folders.presentFiles(in: folder, index: index)
-        let missing = index.episodes.filter { !present.contains($0.file) }.map { WorkItem.missing($0) }
+        let missing = index.episodes.filter { !present.contains($0.file) }.map { entry -> WorkItem in
+            var entry = entry
+            if let url = listedAt[entry.key] { entry.url = url }
+            return WorkItem.missing(entry)
+        }
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
@@ -97,9 +109,11 @@ enum WorkItem: Sendable {
         switch self {
         case .new(let episode): return episode
         case .missing(let entry):
-            return Episode(
+            var episode = Episode(
                 title: entry.title, guid: entry.guid, url: entry.url,
                 published: entry.published.flatMap(FeedDate.parseRFC3339))
+            if episode.identity != entry.key { episode.storedIdentity = entry.key }
+            return episode
         }
     }
 }

@@ -63,9 +63,14 @@ public struct Episode: Equatable, Sendable {
     /// mistake. The GUID then no longer tells the episodes apart, so this one is known by its GUID and URL.
     public var sharesGUID = false
 
+    /// The identity as the archive keeps it, when that is not the one the feed's text gives: a keyed hash of an
+    /// identity that carries a secret (see `SecretForms`).
+    public var storedIdentity: String?
+
     /// The key the archive index records the episode under: its GUID, else its enclosure URL (its GUID and
-    /// enclosure URL when `sharesGUID`).
+    /// enclosure URL when `sharesGUID`); as the archive keeps it (see `storedIdentity`).
     public var identity: String {
+        if let storedIdentity { return storedIdentity }
         guard let guid else { return url }
         return sharesGUID ? guid + "#" + url : guid
     }
@@ -108,6 +113,8 @@ public struct Feed: Equatable, Sendable {
     public var movedTo: String?
     /// The fetched document itself, kept for the show's history (nil for feeds built in memory).
     public var document: Data?
+    /// The show's own GUID (`<podcast:guid>`), the same at every URL the show is published at.
+    public var podcastGUID: String?
     /// Logins the publisher wrote into the document's URLs (`https://user:pw@host/e.mp3`): taken out of the URLs,
     /// which are kept and shown without them, and sent only to the origin of the URL that gave each.
     public var logins: [ShowCredentials] = []
@@ -131,6 +138,8 @@ public struct FeedLinks: Equatable, Sendable {
     public var previousArchive: String?
     /// The feed's new URL, as the publisher announced it.
     public var newFeedURL: String?
+    /// The URL the document says it is published at (`<atom:link rel="self">`, JSON Feed's `feed_url`).
+    public var selfURL: String?
 
     /// No links.
     public init(next: String? = nil, previousArchive: String? = nil, newFeedURL: String? = nil) {

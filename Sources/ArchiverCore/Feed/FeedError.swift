@@ -19,6 +19,9 @@ public enum FeedError: Error, Equatable, Sendable {
     case tooLarge(url: String, limit: Int64)
     /// The body is not RSS, Atom or JSON Feed (an HTML page, garbage, an empty file).
     case notAFeed(url: String, reason: String)
+    /// The URL carries the redaction marker in place of a secret (an export made without its secrets), and no
+    /// subscription of the archive is this feed: it is never fetched as it is.
+    case lacksSecret(url: String)
 }
 
 extension FeedError: LocalizedError {
@@ -40,6 +43,9 @@ extension FeedError: LocalizedError {
             return "feed \(url) redirects to \(location), which is not http(s); refused"
         case .notAFeed(let url, let reason):
             return "feed \(url) is not a podcast feed: \(reason)"
+        case .lacksSecret(let url):
+            return "feed \(url) has \(URLSecrets.redaction) where its token was (exported without its secrets) and "
+                + "matches no subscription of this archive; give the feed's real URL"
         }
     }
 }

@@ -87,6 +87,7 @@ public enum FeedParser {
         lift(&feed.links.next)
         lift(&feed.links.previousArchive)
         lift(&feed.links.newFeedURL)
+        lift(&feed.links.selfURL)
         feed.logins = logins.keys.sorted().compactMap { logins[$0] }
     }
 

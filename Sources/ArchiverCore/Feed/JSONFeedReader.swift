@@ -85,11 +85,13 @@ enum JSONFeedReader {
         var title: String?
         var icon: String?
         var nextURL: String?
+        var feedURL: String?
         var items: [Lenient<Item>]?
 
         private enum Keys: String, CodingKey {
             case version, title, items, icon
             case nextURL = "next_url"
+            case feedURL = "feed_url"
         }
 
         init(from decoder: Decoder) throws {
@@ -98,6 +100,7 @@ enum JSONFeedReader {
             title = container.text(.title)
             icon = container.urlString(.icon)
             nextURL = container.urlString(.nextURL)
+            feedURL = container.urlString(.feedURL)
             items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
         }
     }
@@ -191,6 +194,7 @@ enum JSONFeedReader {
         var feed = Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon)
         feed.itemsWithoutMedia = withoutMedia
         feed.links.next = object.nextURL.map(resolver.resolve)
+        feed.links.selfURL = object.feedURL.map(resolver.resolve)
         return .success(feed)
     }
 }

@@ -71,6 +71,7 @@ extension XMLFeedReader {
             if isLocal("transcript") { return .podcastTranscript }
             if isLocal("chapters") { return .podcastChapters }
             if isLocal("images") { return .podcastImages }
+            if isLocal("guid") { return .podcastGUID }
         case .content:
             if isLocal("encoded") { return .contentEncoded }
         case .rdf:

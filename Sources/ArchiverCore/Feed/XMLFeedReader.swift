@@ -18,7 +18,7 @@ struct XMLFeedReader {
         case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
-        case image, url, logo, icon, itunesNewFeedURL
+        case image, url, logo, icon, itunesNewFeedURL, podcastGUID
         case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
     }
 
@@ -64,6 +64,8 @@ struct XMLFeedReader {
 
     /// The feed's artwork, by preference: `itunes:image`, RSS `image/url`, Atom `logo`, Atom `icon`.
     var artwork: [Kind: String] = [:]
+    /// The show's `<podcast:guid>`.
+    var podcastGUID: String?
 
     let bytes: UnsafeBufferPointer<UInt8>
     let documentResolver: FeedURLResolver
@@ -156,6 +158,7 @@ struct XMLFeedReader {
         var feed = Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image)
         feed.itemsWithoutMedia = itemsWithoutMedia
         feed.links = links
+        feed.podcastGUID = podcastGUID
         return .feed(feed)
     }
 
@@ -216,6 +219,7 @@ struct XMLFeedReader {
             switch value(of: "rel", in: parsedAttributes)?.lowercased() {
             case "next": if links.next == nil { links.next = resolver.resolve(href) }
             case "prev-archive": if links.previousArchive == nil { links.previousArchive = resolver.resolve(href) }
+            case "self": if links.selfURL == nil { links.selfURL = resolver.resolve(href) }
             default: break
             }
         case .itunesImage:
@@ -228,7 +232,7 @@ struct XMLFeedReader {
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
-            .url, .logo, .icon, .itunesNewFeedURL:
+            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID:
             let channelArtwork =
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
@@ -241,6 +245,7 @@ struct XMLFeedReader {
                 (item != nil && depth == itemDepth + 1 && (descriptions || !isNotes))
                 || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
                 || (kind == .itunesNewFeedURL && item == nil && links.newFeedURL == nil)
+                || (kind == .podcastGUID && item == nil && podcastGUID == nil)
                 || channelArtwork
             if wanted, captureDepth == nil {
                 captureDepth = depth
@@ -276,6 +281,7 @@ struct XMLFeedReader {
             if kind == .itunesNewFeedURL, links.newFeedURL == nil, !text.isEmpty {
                 links.newFeedURL = resolver.resolve(text)
             }
+            if kind == .podcastGUID, podcastGUID == nil, !text.isEmpty { podcastGUID = text }
             if kind == .url || kind == .logo || kind == .icon, !text.isEmpty {
                 artwork[kind] = resolver.resolve(text)
             }

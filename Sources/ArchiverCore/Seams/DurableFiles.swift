@@ -84,6 +84,26 @@ public struct DurableFileWriter: AtomicFileWriting {
         return Int64(status.st_size)
     }
 
+    /// Writes `data` to `url` only if nothing is there (durably, through a temporary file linked into place);
+    /// false when something was.
+    public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
+        // Unique per call: two tasks of one process may race to make the same file.
+        let temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).tmp-\(UUID().uuidString)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
+        var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        defer { unlink(temporary) }
+        guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
+        // link(2) never replaces what is there: the first process to link wins.
+        guard link(temporary, url.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw FileSystemError(path: url.path, code: errno)
+        }
+        return true
+    }
+
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         let folder = url.deletingLastPathComponent().path
         let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"

@@ -140,7 +140,7 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked S
         let follow = RedirectGuard.refusal(of: response, request: request) == nil
         let fetch = fetch(task)
         if follow { fetch?.redirected(response.statusCode, to: request.url) }
-        completionHandler(follow ? RedirectGuard.authorized(request, by: fetch?.policy.profile) : nil)
+        completionHandler(follow ? RedirectGuard.authorized(request, of: task, by: fetch?.policy.profile) : nil)
     }
 
     /// A 401 never completes on Linux unless the challenge is cancelled (see the notes): the 401 is the answer.

@@ -54,6 +54,10 @@ public protocol AtomicFileWriting: Sendable {
     /// Appends `data` to the file at `url` (created if missing, never through a link) in one write; with
     /// `durable`, syncs it before returning. Returns the file's size after the append.
     func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64
+
+    /// Creates the file at `url` holding `data`, durably and whole, unless a file is there already (then it is
+    /// left as it is and the answer is false): of two processes creating it at once, exactly one succeeds.
+    func createExclusively(_ data: Data, at url: URL) throws -> Bool
 }
 
 extension AtomicFileWriting {

@@ -20,7 +20,7 @@ public struct Netrc: Sendable, Equatable {
     }
 
     private var machines: [String: Login] = [:]
-    private var fallback: Login?
+    private var defaultLogin: Login?
 
     /// Reads a `.netrc` file's text. The first entry for a host wins, as in curl; text that is not an entry is
     /// skipped.
@@ -31,8 +31,8 @@ public struct Netrc: Sendable, Equatable {
             guard let entry = current else { return }
             if let host = entry.host {
                 if machines[host] == nil { machines[host] = entry.login }
-            } else if fallback == nil {
-                fallback = entry.login
+            } else if defaultLogin == nil {
+                defaultLogin = entry.login
             }
             current = nil
         }
@@ -61,15 +61,24 @@ public struct Netrc: Sendable, Equatable {
         close()
     }
 
-    /// The login for `host` (any case), else the `default` entry's; nil when neither names a user.
+    /// The login for `host` (any case), else the `default` entry's; nil when neither names a user. (A request
+    /// takes the `default` entry only for the subscription's own origin: see `RequestProfile`.)
     public func login(forHost host: String) -> Login? {
-        let found = machines[host.lowercased()] ?? fallback
-        guard let found, !found.user.isEmpty else { return nil }
-        return found
+        machine(forHost: host) ?? fallback
+    }
+
+    /// The login of the `machine` entry for `host` (any case); nil when none names a user.
+    public func machine(forHost host: String) -> Login? {
+        machines[host.lowercased()].flatMap { $0.user.isEmpty ? nil : $0 }
+    }
+
+    /// The `default` entry's login; nil when there is none or it names no user.
+    public var fallback: Login? {
+        defaultLogin.flatMap { $0.user.isEmpty ? nil : $0 }
     }
 
     /// True when the file gave no login at all.
-    public var isEmpty: Bool { machines.isEmpty && fallback == nil }
+    public var isEmpty: Bool { machines.isEmpty && defaultLogin == nil }
 }
 
 /// The tokens of a `.netrc` text.

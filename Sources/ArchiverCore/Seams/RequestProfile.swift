@@ -104,6 +104,8 @@ public struct RequestProfile: Sendable, Equatable {
     public var credentials: [ShowCredentials]
     /// Logins by host (a `.netrc` file), for hosts no credential covers.
     public var netrc: Netrc?
+    /// The subscription's own origin: the only one a `.netrc` `default` login goes to.
+    public var home: Origin?
 
     /// A profile; the default sends podarchive's own User-Agent and no credentials.
     public init(
@@ -118,28 +120,34 @@ public struct RequestProfile: Sendable, Equatable {
     /// the credentials for its origin.
     public func request(for url: URL) -> URLRequest {
         var request = URLRequest(url: Self.withoutUserinfo(url))
-        authorize(&request)
+        authorize(&request, firstURL: request.url)
         return request
     }
 
     /// Makes `request` carry the credentials of its own origin and no others: what a redirect calls, since
-    /// URLSession copies every header of the request it redirects.
-    public func authorize(_ request: inout URLRequest) {
+    /// URLSession copies every header of the request it redirects. `firstURL` is where the chain of redirects
+    /// began: a `.netrc` login goes only to that request's own host, never after a redirect to another.
+    public func authorize(_ request: inout URLRequest, firstURL: URL?) {
         if let url = request.url, url.user != nil || url.password != nil {
             request.url = Self.withoutUserinfo(url)
         }
         for name in credentialHeaderNames { request.setValue(nil, forHTTPHeaderField: name) }
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         guard let origin = Origin(request.url) else { return }
-        for field in fields(for: origin) { request.setValue(field.value, forHTTPHeaderField: field.name) }
+        let sameHost = Origin(firstURL).map { $0.host == origin.host } ?? false
+        for field in fields(for: origin, netrc: sameHost) {
+            request.setValue(field.value, forHTTPHeaderField: field.name)
+        }
     }
 
-    /// The credential headers a request to `origin` carries.
-    func fields(for origin: Origin) -> [(name: String, value: String)] {
+    /// The credential headers a request to `origin` carries; with `netrc`, the `.netrc` login for its host
+    /// (a named `machine`, or the `default` entry when `origin` is the subscription's own, `home`).
+    func fields(for origin: Origin, netrc useNetrc: Bool = true) -> [(name: String, value: String)] {
         var fields = credentials.filter { $0.origin == origin.description }.flatMap(\.fields)
-        if !fields.contains(where: { $0.name.lowercased() == "authorization" }),
-            let login = netrc?.login(forHost: origin.host)
-        {
+        guard useNetrc, !fields.contains(where: { $0.name.lowercased() == "authorization" }), let netrc else {
+            return fields
+        }
+        if let login = netrc.machine(forHost: origin.host) ?? (origin == home ? netrc.fallback : nil) {
             fields += ShowCredentials(origin: origin, user: login.user, password: login.password ?? "").fields
         }
         return fields

@@ -137,6 +137,18 @@ public enum URLSecrets {
     /// so a `list --json` of 20,000 episodes costs milliseconds; a URL with none of `@ ? ; #` is copied as is.
     public static func redactingURLs(in message: String) -> String {
         let bytes = Array(message.utf8)
+        guard let redacted = redactingURLs(in: bytes) else { return message }
+        return String(decoding: redacted, as: UTF8.self)
+    }
+
+    /// `document` with every http(s) URL in it redacted, its other bytes (in whatever encoding) untouched: how a
+    /// feed document is kept in the history.
+    public static func redactingURLs(in document: Data) -> Data {
+        redactingURLs(in: Array(document)).map { Data($0) } ?? document
+    }
+
+    /// The bytes with every URL in them redacted; nil when nothing changed.
+    private static func redactingURLs(in bytes: [UInt8]) -> [UInt8]? {
         var result: [UInt8] = []
         var copied = 0
         var position = 0
@@ -162,9 +174,9 @@ public enum URLSecrets {
             }
             position = end
         }
-        guard copied > 0 else { return message }
+        guard copied > 0 else { return nil }
         result += bytes[copied...]
-        return String(decoding: result, as: UTF8.self)
+        return result
     }
 
     /// Where `http` or `https` (any case) starts right before the colon at `colon`, when one does and no letter

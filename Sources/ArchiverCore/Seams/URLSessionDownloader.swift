@@ -111,12 +111,12 @@ enum RedirectGuard {
         return allows(request.url) ? nil : request.url?.absoluteString ?? "(none)"
     }
 
-    /// The request a redirect is followed with: URLSession copies every header of the request before it, so
-    /// credentials are dropped and then added back only for the new request's own origin.
-    static func authorized(_ request: URLRequest, by profile: RequestProfile?) -> URLRequest {
+    /// The request a redirect of `task` is followed with: URLSession copies every header of the request before
+    /// it, so credentials are dropped and then added back only for the new request's own origin.
+    static func authorized(_ request: URLRequest, of task: URLSessionTask, by profile: RequestProfile?) -> URLRequest {
         guard let profile else { return request }
         var request = request
-        profile.authorize(&request)
+        profile.authorize(&request, firstURL: task.originalRequest?.url)
         return request
     }
 }
@@ -313,7 +313,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchec
             transfer(task)?.refusedLocation = refused
             completionHandler(nil)
         } else {
-            completionHandler(RedirectGuard.authorized(request, by: transfer(task)?.options.policy.profile))
+            completionHandler(RedirectGuard.authorized(request, of: task, by: transfer(task)?.options.policy.profile))
         }
     }
 

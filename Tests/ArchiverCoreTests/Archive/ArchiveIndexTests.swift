@@ -25,8 +25,19 @@ final class ArchiveIndexTests: XCTestCase {
         let decoded = try ArchiveIndex.decode(try index.encoded())
 
         XCTAssertEqual(decoded, index)
-        XCTAssertEqual(decoded.version, ArchiveIndex.currentVersion)
+        XCTAssertEqual(decoded.version, 2, "an index holding no secret stays readable by the podarchive before")
         XCTAssertNotNil(decoded.entry(for: Episode(title: nil, guid: "guid-1", url: "https://elsewhere/x.mp3")))
+    }
+
+    func test_encoded_anIndexKeepingARedactedURL_isTheNewVersion_soAnOlderPodarchiveRefusesIt() throws {
+        var index = ArchiveIndex(feed: "https://example.com/feed", title: nil)
+        index.record(
+            ArchiveIndex.Entry(
+                key: "https://e.x/1.mp3", title: nil, url: URLSecrets.redacted("https://e.x/1.mp3?token=hunter2"),
+                file: "1.mp3", size: 1, published: nil, archived: "2026-01-01T00:00:00Z"))
+
+        XCTAssertEqual(try ArchiveIndex.decode(try index.encoded()).version, 3)
+        XCTAssertEqual(ArchiveIndex.currentVersion, 3)
     }
 
     func test_encoded_emptyIndexIsValidJSON() throws {

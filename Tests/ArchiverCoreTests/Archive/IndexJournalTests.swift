@@ -124,6 +124,10 @@ private final class HeldJournalSync: AtomicFileWriting, @unchecked Sendable {
         try fileSystem.writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly)
     }
 
+    func createExclusively(_ data: Data, at url: URL) throws -> Bool {
+        try fileSystem.createExclusively(data, at: url)
+    }
+
     func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
         let size = try fileSystem.append(data, to: url, durable: durable)
         let first = lock.withLock { () -> Bool in

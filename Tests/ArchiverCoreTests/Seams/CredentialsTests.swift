@@ -157,21 +157,38 @@ final class CredentialsTests: XCTestCase {
         let profile = RequestProfile(
             credentials: [ShowCredentials(origin: feedOrigin, user: "alice", password: "pw", headers: ["X-Token: t"])],
             netrc: Netrc(parsing: "machine cdn.example login bob password pw2"))
-        var request = profile.request(for: URL(string: "https://feeds.example/e.mp3")!)
+        let first = URL(string: "https://feeds.example/e.mp3")!
+        var request = profile.request(for: first)
         request.setValue("bytes=10-", forHTTPHeaderField: "Range")
         request.url = URL(string: "https://other.example/e.mp3")  // what URLSession makes of a redirect
-        profile.authorize(&request)
+        profile.authorize(&request, firstURL: first)
         XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"))
         XCTAssertNil(request.value(forHTTPHeaderField: "X-Token"))
         XCTAssertEqual(request.value(forHTTPHeaderField: "Range"), "bytes=10-", "other headers stay")
         request.url = URL(string: "https://cdn.example/e.mp3")
-        profile.authorize(&request)
-        XCTAssertEqual(
-            request.value(forHTTPHeaderField: "Authorization"), "Basic " + Data("bob:pw2".utf8).base64EncodedString(),
-            "a netrc login goes to the host it names")
+        profile.authorize(&request, firstURL: first)
+        XCTAssertNil(
+            request.value(forHTTPHeaderField: "Authorization"), "a netrc login never follows a redirect to its host")
         request.url = URL(string: "https://feeds.example/e2.mp3")
-        profile.authorize(&request)
+        profile.authorize(&request, firstURL: first)
         XCTAssertEqual(request.value(forHTTPHeaderField: "X-Token"), "t")
+        let direct = profile.request(for: URL(string: "https://cdn.example/e.mp3")!)
+        XCTAssertEqual(
+            direct.value(forHTTPHeaderField: "Authorization"), "Basic " + Data("bob:pw2".utf8).base64EncodedString(),
+            "a netrc login goes to the host it names")
+    }
+
+    func test_netrcDefault_goesToTheSubscriptionsOwnOriginOnly() {
+        var profile = RequestProfile(netrc: Netrc(parsing: "default login anon password open"))
+        profile.home = feedOrigin
+        let anon = "Basic " + Data("anon:open".utf8).base64EncodedString()
+        XCTAssertEqual(
+            profile.request(for: URL(string: "https://feeds.example/feed.xml")!)
+                .value(forHTTPHeaderField: "Authorization"), anon)
+        for elsewhere in ["https://cdn.example/e.mp3", "http://feeds.example/e.mp3", "https://feeds.example:8443/e"] {
+            XCTAssertNil(
+                profile.request(for: URL(string: elsewhere)!).value(forHTTPHeaderField: "Authorization"), elsewhere)
+        }
     }
 
     func test_headers_thatAreNoHeaders_areRefused() {

@@ -1,0 +1,63 @@
+// Opening a show for a sync: its folder found (or chosen, for a new feed) and locked, its feed fetched, its
+// subscription saved.
+import Foundation
+
+extension Archiver {
+    /// Finds and locks the show's folder and fetches its feed. A feed synced before (`known`): lock first, then ask
+    /// whether it changed. A new feed: fetch it, then choose its folder from its title and subscribe it. Either
+    /// way the settings and credentials to save are saved with the subscription.
+    func open(
+        _ source: FeedSource, known: Subscription?, in root: URL, options: SyncOptions,
+        forms: () throws -> SecretForms, conditional: Bool = true
+    ) async throws -> (FeedFolder, FeedFetch, Subscription) {
+        if var record = known {
+            let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+            var show = try await folders.open(
+                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+            do {
+                if options.saveSettings != nil || options.saveCredentials != nil {
+                    record = try store.subscribe(
+                        source, folder: record.folder, in: root, settings: options.saveSettings,
+                        credentials: options.saveCredentials, existing: record)
+                }
+                try secureIndex(of: &show, forms: forms())
+                let fetch = try await loader.load(
+                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
+                    limits: options.feedLimits)
+                return (show, fetch, record)
+            } catch {
+                if !Task.isCancelled { recordFailure(error, of: record.id, in: root) }
+                show.lock.unlock()
+                throw error
+            }
+        }
+        let fetch = try await loader.load(
+            source, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
+        guard case .changed(let feed, _) = fetch else {
+            throw FeedError.httpStatus(url: source.displayName, status: 304)
+        }
+        // Chosen before the lock: another show of the same title may have taken the folder while this run
+        // waited for it. Under the lock the choice is made again, until the folder is this show's.
+        for _ in 0..<100 {
+            let folder = try folders.chooseFolder(for: feed, source: source, in: root)
+            let show = try await folders.open(
+                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+            guard FeedFolders.belongs(feed, source: source, to: show.index) else {
+                show.lock.unlock()
+                continue
+            }
+            do {
+                let record = try store.subscribe(
+                    source, folder: folder.lastPathComponent, in: root,
+                    settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials)
+                return (show, fetch, record)
+            } catch {
+                show.lock.unlock()
+                throw error
+            }
+        }
+        throw ArchiveError.cannotCreateFolder(
+            path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
+            reason: "other shows keep taking it")
+    }
+}

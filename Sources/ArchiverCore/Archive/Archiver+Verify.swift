@@ -1,0 +1,58 @@
+// `verify`, and the real URLs it needs. Where the archive keeps a URL redacted (its secret is kept nowhere in the
+// archive, see `SecretForms`), the real URL comes from the feed, fetched with the show's credentials, whenever a
+// command needs it: `verify --repair` and `verify --upstream`. An episode the feed no longer lists keeps its
+// redacted URL and is reported as such.
+import Foundation
+
+extension Archiver {
+    /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
+    ///
+    /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
+    ///   until its replacement is in place).
+    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
+    public func verify(
+        _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
+        onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
+    ) async throws -> VerifyReport {
+        let records = repair ? records(around: try verifier.feedFolders(in: directory)) : [:]
+        return try await verifier.verify(
+            directory, repair: repair, options: options, onEvent: onEvent,
+            access: { try withAccess($1, forShowIn: $0, records: records) },
+            realURLs: { await realURLs(forShowIn: $0, index: $1, options: $2, records: records) })
+    }
+
+    /// The real URLs of what `index` (the show in `folder`) keeps redacted, read from its feed (every page), when
+    /// it keeps any; empty when it keeps none, or the feed cannot be read (the caller then reports those files
+    /// as not fetchable).
+    func realURLs(
+        forShowIn folder: URL, index: ArchiveIndex, options: SyncOptions, records: [String: Subscription]
+    ) async -> RealURLs {
+        let redacted = index.episodes.contains { entry in
+            URLSecrets.carriesRedaction(entry.url)
+                || (entry.companions ?? []).contains { $0.url.map(URLSecrets.carriesRedaction) == true }
+        }
+        let root = folder.deletingLastPathComponent()
+        guard redacted, let record = records[folder.lastPathComponent],
+            let resolved = try? store.resolve(record, in: root),
+            let identity = try? store.identity(of: root, create: false)
+        else { return RealURLs() }
+        let forms = SecretForms(identity: identity)
+        var limits = options.feedLimits
+        limits.policy.profile =
+            (try? withAccess(options, saved: resolved.credentials, origin: resolved.source.origin))?
+            .profile
+        guard let walk = try? await listPages(resolved.source, limits: limits, allPages: true) else {
+            return RealURLs()
+        }
+        var urls = RealURLs()
+        for episode in walk.feed.episodes {
+            guard let entry = index.entry(for: forms.episode(episode)) else { continue }
+            if urls.episodes[entry.key] == nil { urls.episodes[entry.key] = episode.url }
+            for companion in episode.companions(besides: walk.feed.imageURL) {
+                guard let url = companion.url else { continue }
+                urls.companions[companion.fileName(beside: entry.file)] = url
+            }
+        }
+        return urls
+    }
+}

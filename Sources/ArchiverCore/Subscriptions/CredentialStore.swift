@@ -1,0 +1,126 @@
+// The credentials of private feeds, kept outside the archive: in the configuration folder's `credentials/`
+// (0700), one file per show of each archive, `<archive ID>.<show ID>.json` (0600), holding the show's real feed
+// URL when it carries a secret and the login and headers its requests carry. Files are read where they are (a
+// mounted, read-only, symlinked folder such as a Kubernetes Secret is read as it is, never written or chmodded),
+// and refused when others may change them.
+import Foundation
+
+/// What the configuration folder keeps for one show.
+public struct ShowSecrets: Codable, Equatable, Sendable {
+    /// The feed URL as it must be fetched, when it carries a secret (a token parameter); the archive keeps it
+    /// redacted.
+    public var feed: String?
+    /// The login and headers the show's requests carry to the origin they name.
+    public var credentials: ShowCredentials?
+
+    /// Secrets of one show.
+    public init(feed: String? = nil, credentials: ShowCredentials? = nil) {
+        self.feed = feed
+        self.credentials = credentials
+    }
+
+    /// True when there is nothing to keep.
+    public var isEmpty: Bool { feed == nil && (credentials?.isEmpty ?? true) }
+}
+
+/// Why credentials could not be read or kept.
+public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
+    /// No configuration folder can be named (no `PODARCHIVE_CONFIG_DIR`, `XDG_CONFIG_HOME` or `HOME`).
+    case noFolder
+    /// The folder or file cannot be written (a read-only mount, permissions).
+    case unwritable(path: String, reason: String)
+    /// A credentials file others may change: its content cannot be trusted.
+    case insecure(path: String)
+    /// A credentials file that cannot be read or is not one.
+    case unreadable(path: String, reason: String)
+    /// A show whose credentials the archive says are kept, which this configuration folder lacks.
+    case missing(show: String, feed: String, path: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .noFolder:
+            return "no configuration folder to keep credentials in: set PODARCHIVE_CONFIG_DIR (or XDG_CONFIG_HOME, "
+                + "or HOME)"
+        case .unwritable(let path, let reason):
+            return "cannot save credentials in \(path): \(reason)"
+                + (reason == String(cString: strerror(EROFS))
+                    ? " (a read-only configuration folder, such as a mounted Secret, is changed where it is made)" : "")
+        case .insecure(let path):
+            return "credentials file \(path) can be changed by other users; refused (chmod go-w it)"
+        case .unreadable(let path, let reason):
+            return "credentials file \(path) cannot be read: \(reason)"
+        case .missing(let show, let feed, let path):
+            return "the credentials of \(show) <\(feed)> are not in \(path): give them again (the feed's URL with its "
+                + "token or login, or its headers), or copy that file from the machine that has them"
+        }
+    }
+}
+
+/// Reads and writes the configuration folder's credentials.
+struct CredentialStore: Sendable {
+    let folder: ConfigurationFolder?
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let writer: any AtomicFileWriting
+
+    /// The file of one show of one archive.
+    func url(archive: String, show: String) throws -> URL {
+        guard let folder else { throw CredentialError.noFolder }
+        return folder.credentials.appendingPathComponent("\(archive).\(show).json", isDirectory: false)
+    }
+
+    /// The show's secrets; nil when the folder has no file for it.
+    /// - Throws: `CredentialError` when the file is there but cannot be read or trusted.
+    func load(archive: String, show: String) throws -> ShowSecrets? {
+        guard folder != nil else { return nil }
+        let url = try url(archive: archive, show: show)
+        guard files.fileExists(atPath: url.path) else { return nil }
+        // A Secret's files are links into its current version: what counts is the file they name.
+        let target = url.resolvingSymlinksInPath().path
+        if let mode = (try? attributes.attributesOfItem(atPath: target))?[.posixPermissions] as? NSNumber,
+            mode.intValue & 0o022 != 0
+        {
+            throw CredentialError.insecure(path: url.path)
+        }
+        guard let data = files.contents(atPath: url.path) else {
+            throw CredentialError.unreadable(path: url.path, reason: "permission denied")
+        }
+        do {
+            return try JSONDecoder().decode(ShowSecrets.self, from: data)
+        } catch {
+            throw CredentialError.unreadable(path: url.path, reason: "it is not a credentials file")
+        }
+    }
+
+    /// Keeps the show's secrets (0600, in a 0700 folder); empty ones remove its file.
+    /// - Throws: `CredentialError` when there is no folder or it cannot be written.
+    func save(_ secrets: ShowSecrets, archive: String, show: String) throws {
+        let url = try url(archive: archive, show: show)
+        guard !secrets.isEmpty else { return try remove(archive: archive, show: show) }
+        let folder = url.deletingLastPathComponent()
+        do {
+            try files.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            if let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
+                mode.intValue & 0o077 != 0
+            {
+                try attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+            }
+            try writer.writeAtomically(
+                try JSONEncoder.records.encode(secrets), to: url, durable: true, ownerOnly: true)
+        } catch {
+            throw CredentialError.unwritable(path: url.path, reason: ArchiveError.describe(error))
+        }
+    }
+
+    /// Removes the show's file, if there is one.
+    func remove(archive: String, show: String) throws {
+        let url = try url(archive: archive, show: show)
+        guard files.fileExists(atPath: url.path) else { return }
+        do {
+            try files.removeItem(at: url)
+        } catch {
+            throw CredentialError.unwritable(path: url.path, reason: ArchiveError.describe(error))
+        }
+    }
+}

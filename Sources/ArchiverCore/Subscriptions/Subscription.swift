@@ -1,0 +1,162 @@
+// The shows an archive follows: one record each in `<root>/.podarchive/feeds/<id>.json`, saying which folder the
+// show archives into, the settings it was set up with, and how its last sync went. A record holds no secret: a
+// feed URL carrying one is kept redacted (`secretFeed`), and the real URL, the login and the headers live in the
+// configuration folder (see `CredentialStore`). Records written by earlier versions, which kept them inside,
+// still work until `podarchive credentials --move` takes them out (`holdsSecrets`).
+import Foundation
+
+/// One show the archive follows.
+public struct Subscription: Codable, Equatable, Sendable {
+    /// The record format's version: 2 since secrets left the records (absent in earlier ones).
+    public var version: Int?
+    /// The show's stable ID: the record's file name, kept when its feed URL changes (a move, a rotated token), so
+    /// that its shard and its credentials stay its own.
+    public var id: String
+    /// The feed URL (or local path), normalised (`FeedAddress`); redacted when `secretFeed` says it carries a
+    /// secret.
+    public var feed: String
+    /// True when `feed` is redacted and the URL to fetch is kept in the configuration folder.
+    public var secretFeed: Bool?
+    /// The show's folder, directly in the archive root.
+    public var folder: String
+    /// The options saved with the show.
+    public var settings: ShowSettings?
+    /// When it was subscribed (RFC 3339); absent for archives made before subscriptions.
+    public var added: String?
+    /// How its last sync ended.
+    public var lastSync: LastSync?
+    /// The feed URL it had before it moved (a 301/308, or `<itunes:new-feed-url>`), redacted.
+    public var movedFrom: String?
+    /// When it moved (RFC 3339).
+    public var moved: String?
+    /// True when the configuration folder keeps a login or headers for the show's requests.
+    public var storedCredentials: Bool?
+    /// Credentials an earlier podarchive kept in the record itself; used until they are moved out.
+    public var credentials: ShowCredentials?
+    /// A new feed URL the feed announced that was not followed (not the same show), so it is said once.
+    public var refusedMove: String?
+
+    /// The version this podarchive writes.
+    public static let currentVersion = 2
+
+    /// A record for `feed` (already normalised and, if it carries a secret, redacted) archived into `folder`.
+    public init(
+        feed: String, folder: String, settings: ShowSettings? = nil, added: String? = nil, lastSync: LastSync? = nil,
+        id: String? = nil
+    ) {
+        self.version = Self.currentVersion
+        self.id = id ?? StableName.of(feed)
+        self.feed = feed
+        self.folder = folder
+        self.settings = settings
+        self.added = added
+        self.lastSync = lastSync
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, id, feed, secretFeed, folder, settings, added, lastSync, movedFrom, moved, storedCredentials
+        case credentials, refusedMove
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version)
+        feed = try container.decode(String.self, forKey: .feed)
+        // Records of earlier versions are named by a hash of their feed URL, which is then their ID.
+        id = try container.decodeIfPresent(String.self, forKey: .id) ?? StableName.of(feed)
+        secretFeed = try container.decodeIfPresent(Bool.self, forKey: .secretFeed)
+        folder = try container.decode(String.self, forKey: .folder)
+        settings = try container.decodeIfPresent(ShowSettings.self, forKey: .settings)
+        added = try container.decodeIfPresent(String.self, forKey: .added)
+        lastSync = try container.decodeIfPresent(LastSync.self, forKey: .lastSync)
+        movedFrom = try container.decodeIfPresent(String.self, forKey: .movedFrom)
+        moved = try container.decodeIfPresent(String.self, forKey: .moved)
+        storedCredentials = try container.decodeIfPresent(Bool.self, forKey: .storedCredentials)
+        credentials = try container.decodeIfPresent(ShowCredentials.self, forKey: .credentials)
+        refusedMove = try container.decodeIfPresent(String.self, forKey: .refusedMove)
+    }
+
+    /// True when the record itself holds a secret, as earlier versions wrote it: a login or headers, or a feed
+    /// URL with a token. `podarchive credentials --move` takes them out.
+    public var holdsSecrets: Bool {
+        credentials != nil || (secretFeed != true && URLSecrets.hasSecret(feed))
+    }
+
+    /// True when the show's requests carry saved credentials (wherever they are kept).
+    public var hasCredentials: Bool { credentials != nil || storedCredentials == true }
+
+    /// The feed URL as it may be shown: redacted.
+    public var shownFeed: String { URLSecrets.redacted(feed) }
+
+    /// Subscription order: the order shows were added (older archives' records first), then by feed URL.
+    static func inOrder(_ lhs: Subscription, _ rhs: Subscription) -> Bool {
+        (lhs.added ?? "", lhs.feed) < (rhs.added ?? "", rhs.feed)
+    }
+
+    /// Which of `count` shards the show falls in: a stable hash of its ID (which, for a record made before IDs
+    /// were kept, is that of its feed URL as saved), the same on every machine and after any change of URL.
+    public func shard(among count: Int) -> Int {
+        Self.shard(ofID: id, among: count)
+    }
+
+    /// The ID a new subscription of `source` gets (unless another record has it already).
+    public static func id(forNewFeed source: FeedSource) -> String {
+        StableName.of(URLSecrets.redacted(source.displayName))
+    }
+
+    /// Which of `count` shards a show of ID `id` falls in.
+    public static func shard(ofID id: String, among count: Int) -> Int {
+        Int((UInt64(id, radix: 16) ?? StableName.number(of: id)) % UInt64(max(1, count)))
+    }
+}
+
+/// How a show's last sync ended.
+public struct LastSync: Codable, Equatable, Sendable {
+    /// How it ended.
+    public enum Outcome: String, Codable, Sendable {
+        /// Everything the feed listed was archived (or skipped as archived).
+        case ok
+        /// Some episodes failed; they are tried again next run.
+        case episodesFailed = "episodes-failed"
+        /// The feed could not be fetched or read.
+        case feedFailed = "feed-failed"
+        /// The archive could not be written (a full disk...).
+        case archiveFailed = "archive-failed"
+    }
+
+    /// When it ended (RFC 3339).
+    public var finished: String
+    /// How it ended.
+    public var outcome: Outcome
+    /// Episodes archived by that sync.
+    public var archived: Int
+    /// Why it failed, for the failed outcomes.
+    public var error: String?
+
+    /// A record of one sync.
+    public init(finished: String, outcome: Outcome, archived: Int = 0, error: String? = nil) {
+        self.finished = finished
+        self.outcome = outcome
+        self.archived = archived
+        self.error = error
+    }
+}
+
+/// The subscriptions of an archive root, and the records that could not be read.
+public struct SubscriptionSet: Sendable, Equatable {
+    /// Every readable subscription, in subscription order.
+    public var shows: [Subscription]
+    /// Records that could not be read: the path, and why.
+    public var damaged: [DamagedRecord]
+
+    /// A record that could not be read.
+    public struct DamagedRecord: Sendable, Equatable {
+        /// The record's path.
+        public var path: String
+        /// What is wrong with it.
+        public var reason: String
+    }
+
+    /// True when some record still holds a secret an earlier version kept in it (see `Subscription.holdsSecrets`).
+    public var holdsSecrets: Bool { shows.contains(where: \.holdsSecrets) }
+}

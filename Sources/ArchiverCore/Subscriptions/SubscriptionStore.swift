@@ -1,0 +1,349 @@
+// The subscription records of an archive root and the secrets kept for them elsewhere: finding a show's record
+// from any spelling of its feed URL, subscribing, recording how a sync ended, changing a show's URL, and
+// unsubscribing. A record is rewritten only by the sync holding its show's lock, or by `add`/`remove`.
+import Foundation
+
+/// A subscription with what its requests need: the feed as it is fetched, and the credentials it carries.
+public struct ResolvedSubscription: Sendable, Equatable {
+    /// The record.
+    public var record: Subscription
+    /// The feed to fetch (its real URL: the secret in it included).
+    public var source: FeedSource
+    /// The login and headers its requests carry, wherever they are kept.
+    public var credentials: ShowCredentials?
+}
+
+/// Reads and writes the subscriptions of archive roots.
+struct SubscriptionStore: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let writer: any AtomicFileWriting
+    let clock: SyncClock
+    let secrets: CredentialStore
+
+    // MARK: - The root's state folder
+
+    /// `<root>/.podarchive`, refused when it is a link: nothing of the archive's is written through one.
+    func stateFolder(of root: URL) throws -> URL {
+        let folder = ArchiveLayout.stateFolder(of: root)
+        if (try? attributes.attributesOfItem(atPath: folder.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
+            throw ArchiveError.storage(path: folder.path, reason: ArchiveError.linkRefusal)
+        }
+        return folder
+    }
+
+    /// The folder of subscription records, after checking the state folder above it.
+    func recordsFolder(of root: URL) throws -> URL {
+        try stateFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionsFolder, isDirectory: true)
+    }
+
+    /// The archive's identity; made (once, whoever asks first) when `create` and the archive has none.
+    func identity(of root: URL, create: Bool) throws -> ArchiveIdentity? {
+        let url = try stateFolder(of: root).appendingPathComponent(ArchiveLayout.identityFile, isDirectory: false)
+        if let data = files.contents(atPath: url.path) {
+            guard let identity = try? JSONDecoder().decode(ArchiveIdentity.self, from: data) else {
+                throw ArchiveError.storage(path: url.path, reason: "it is not an archive identity (damaged?)")
+            }
+            return identity
+        }
+        guard create else { return nil }
+        do {
+            try files.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: nil)
+            // Two processes may make one at once: the first link wins and both read it.
+            _ = try writer.createExclusively(try JSONEncoder.records.encode(ArchiveIdentity.random()), at: url)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+        return try identity(of: root, create: false)
+    }
+
+    // MARK: - Reading
+
+    /// Every subscription of `root` in subscription order, and the records that could not be read.
+    func all(in root: URL) -> SubscriptionSet {
+        guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
+        secureLegacyRecords(in: root)
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".")
+        }
+        var shows: [Subscription] = []
+        var damaged: [SubscriptionSet.DamagedRecord] = []
+        for name in names.sorted() {
+            let path = folder.appendingPathComponent(name).path
+            switch read(path) {
+            case .success(let record): shows.append(record)
+            case .failure(let problem): damaged.append(.init(path: path, reason: problem.reason))
+            }
+        }
+        return SubscriptionSet(shows: shows.sorted(by: Subscription.inOrder), damaged: damaged)
+    }
+
+    private struct Problem: Error {
+        var reason: String
+    }
+
+    /// The record in the file at `path`, its ID the file's name.
+    private func read(_ path: String) -> Result<Subscription, Problem> {
+        guard let data = files.contents(atPath: path) else { return .failure(Problem(reason: "it cannot be read")) }
+        guard var record = try? JSONDecoder().decode(Subscription.self, from: data) else {
+            return .failure(Problem(reason: "it is not a subscription record"))
+        }
+        record.id = String((path as NSString).lastPathComponent.dropLast(".json".count))
+        guard !FileNamer.sanitize(record.folder).isEmpty, WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
+        else { return .failure(Problem(reason: "it names no usable feed and folder")) }
+        return .success(record)
+    }
+
+    private func record(id: String, in root: URL) -> Subscription? {
+        guard let folder = try? recordsFolder(of: root) else { return nil }
+        return try? read(folder.appendingPathComponent("\(id).json").path).get()
+    }
+
+    /// The subscription of `source` in `root`, whatever the spelling of its URL, with its real feed and
+    /// credentials; nil when `root` does not follow it.
+    /// - Throws: `CredentialError` when the record keeps its secrets in the configuration folder and they cannot
+    ///   be read there.
+    func find(_ source: FeedSource, in root: URL) throws -> ResolvedSubscription? {
+        let wanted = source.displayName
+        let shown = URLSecrets.redacted(wanted)
+        // Most records are named by a hash of their URL (redacted when it carries a secret): no listing needed.
+        for id in Set([StableName.of(wanted), StableName.of(shown)]) {
+            if let record = record(id: id, in: root), let resolved = try resolve(record, ifItIs: wanted, in: root) {
+                return resolved
+            }
+        }
+        for record in all(in: root).shows {
+            if let resolved = try resolve(record, ifItIs: wanted, in: root) { return resolved }
+        }
+        return nil
+    }
+
+    /// Records whose feed is `source`'s but for the value of a secret (a rotated token): the same show, if its
+    /// document says so (see `Archiver.open`).
+    func sameAddress(as source: FeedSource, in root: URL) -> [Subscription] {
+        let shown = URLSecrets.redacted(source.displayName)
+        guard shown != source.displayName else { return [] }
+        return all(in: root).shows.filter { FeedAddress.normalized(URLSecrets.redacted($0.feed)) == shown }
+    }
+
+    /// `record` with its feed and credentials, when its feed is `wanted`.
+    private func resolve(_ record: Subscription, ifItIs wanted: String, in root: URL) throws -> ResolvedSubscription? {
+        let stored = FeedAddress.normalized(record.feed)
+        if record.secretFeed == true {
+            guard stored == URLSecrets.redacted(wanted) else { return nil }
+        } else if stored != wanted {
+            return nil
+        }
+        let resolved = try resolve(record, in: root)
+        // An address exported redacted names the show whose real URL redacts to it.
+        if URLSecrets.carriesRedaction(wanted) {
+            return FeedAddress.normalized(URLSecrets.redacted(resolved.source.displayName)) == wanted ? resolved : nil
+        }
+        return resolved.source.displayName == wanted ? resolved : nil
+    }
+
+    /// `record` with its real feed and its credentials.
+    /// - Throws: `CredentialError.missing` when the configuration folder lacks what the record says it keeps.
+    func resolve(_ record: Subscription, in root: URL) throws -> ResolvedSubscription {
+        var feed = record.feed
+        var credentials = record.credentials
+        if record.secretFeed == true || record.storedCredentials == true {
+            let identity = try identity(of: root, create: false)
+            let kept = try identity.flatMap { try secrets.load(archive: $0.id, show: record.id) }
+            let path = (try? secrets.url(archive: identity?.id ?? "<archive ID>", show: record.id).path) ?? "?"
+            if record.secretFeed == true {
+                guard let real = kept?.feed else {
+                    throw CredentialError.missing(show: record.folder, feed: record.shownFeed, path: path)
+                }
+                feed = real
+            }
+            if record.storedCredentials == true {
+                guard let stored = kept?.credentials else {
+                    throw CredentialError.missing(show: record.folder, feed: record.shownFeed, path: path)
+                }
+                credentials = credentials.map { $0.overlaid(by: stored) } ?? stored
+            }
+        }
+        let source = try FeedSource(feed, currentDirectory: root.path)
+        return ResolvedSubscription(record: record, source: source, credentials: credentials)
+    }
+
+    // MARK: - Writing
+
+    /// Subscribes `source` to `folder`: a new record, or the show's own updated (its folder, then each of
+    /// `settings` and `credentials` given replacing the saved one; with `replacing`, the settings replace the
+    /// saved ones whole). Secrets go to the configuration folder, never into the record.
+    @discardableResult
+    func subscribe(
+        _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
+        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil
+    ) throws -> Subscription {
+        let shown = URLSecrets.redacted(source.displayName)
+        var record =
+            try existing ?? find(source, in: root)?.record
+            ?? Subscription(
+                feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
+        record.folder = folder
+        if let settings {
+            let merged = replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings)
+            record.settings = merged.isEmpty ? nil : merged
+        }
+        try keep(&record, source: source, credentials: credentials, in: root)
+        try save(record, in: root)
+        return record
+    }
+
+    /// Puts the secrets of `record` where they belong: its real feed (when it carries a secret) and the
+    /// credentials given (over those kept) in the configuration folder, and the record left without them.
+    /// Nothing is written to the configuration folder for a show with no secret.
+    private func keep(
+        _ record: inout Subscription, source: FeedSource, credentials given: ShowCredentials?, moving: Bool = false,
+        in root: URL
+    ) throws {
+        let secretFeed = URLSecrets.hasSecret(source.displayName)
+        let legacy = record.credentials
+        // A record an earlier version kept secrets in keeps them until they are moved out on purpose
+        // (`credentials --move`), or replaced by new ones given here.
+        guard secretFeed || given != nil || record.secretFeed == true || record.storedCredentials == true,
+            moving || given != nil || !record.holdsSecrets
+        else {
+            record.feed = source.displayName
+            return
+        }
+        let identity = try identity(of: root, create: true)!
+        var kept = try secrets.load(archive: identity.id, show: record.id) ?? ShowSecrets()
+        kept.feed = secretFeed ? source.displayName : nil
+        var merged = kept.credentials ?? legacy
+        if let given { merged = merged.map { $0.overlaid(by: given) } ?? given }
+        kept.credentials = merged.flatMap { $0.isEmpty ? nil : $0 }
+        try secrets.save(kept, archive: identity.id, show: record.id)
+        record.feed = URLSecrets.redacted(source.displayName)
+        record.secretFeed = secretFeed ? true : nil
+        record.storedCredentials = kept.credentials != nil ? true : nil
+        record.credentials = nil
+    }
+
+    /// Moves the secrets an earlier version kept in `record` (its login and headers, its feed URL's token) to the
+    /// configuration folder, then rewrites the record without them.
+    func moveSecrets(of record: Subscription, in root: URL) throws {
+        var updated = record
+        let source = try FeedSource(record.feed, currentDirectory: root.path)
+        try keep(&updated, source: source, credentials: record.credentials, moving: true, in: root)
+        try save(updated, in: root)
+    }
+
+    /// An ID no other record has, from a hash of the (redacted) feed URL.
+    private func newID(for shown: String, in root: URL) throws -> String {
+        let folder = try recordsFolder(of: root)
+        for counter in 1...1000 {
+            let id = StableName.of(counter == 1 ? shown : "\(shown)#\(counter)")
+            if !files.fileExists(atPath: folder.appendingPathComponent("\(id).json").path) { return id }
+        }
+        throw ArchiveError.storage(path: folder.path, reason: "no free name for a new subscription record")
+    }
+
+    /// Writes `record` as `<id>.json` (0600, in a 0700 folder).
+    func save(_ record: Subscription, in root: URL) throws {
+        let folder = try recordsFolder(of: root)
+        do {
+            try files.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ArchiveError.cannotCreateFolder(path: folder.path, reason: ArchiveError.describe(error))
+        }
+        var record = record
+        record.version = Subscription.currentVersion
+        let url = folder.appendingPathComponent("\(record.id).json", isDirectory: false)
+        do {
+            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: true)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
+
+    /// The show of `record` is fetched from `target` from now on (a move, a mirror, a rotated token): the same
+    /// record, folder, settings and shard. `moved` records it as a move (shown by `feeds`).
+    func replaceFeed(
+        of record: Subscription, with target: FeedSource, credentials: ShowCredentials?, moved: Bool, in root: URL
+    ) throws -> Subscription {
+        if let other = try find(target, in: root)?.record, other.id != record.id, other.folder != record.folder {
+            throw ArchiveError.storage(
+                path: try recordsFolder(of: root).appendingPathComponent("\(other.id).json").path,
+                reason: "\(target.shownName) is subscribed already, into \(other.folder)")
+        }
+        var updated = record
+        if moved {
+            updated.movedFrom = record.shownFeed
+            updated.moved = FeedDate.iso8601(clock.now())
+        }
+        updated.refusedMove = nil
+        try keep(&updated, source: target, credentials: credentials, in: root)
+        try save(updated, in: root)
+        return updated
+    }
+
+    /// Records how the last sync of the show `id` ended (the sync holds the show's lock).
+    func recordSync(_ lastSync: LastSync, of id: String, in root: URL) {
+        guard var record = record(id: id, in: root) else { return }
+        record.lastSync = lastSync
+        try? save(record, in: root)
+    }
+
+    /// Removes the subscription whose feed URL or folder name is `text`, and its secrets; its files stay.
+    /// - Throws: `ArchiveError.unknownShow` when none matches; `CredentialError` when its secrets cannot be
+    ///   removed (the record is removed first).
+    func remove(_ text: String, in root: URL) throws -> Subscription {
+        let set = all(in: root)
+        let source = try? FeedSource(text, currentDirectory: root.path)
+        let byFeed = try source.flatMap { try find($0, in: root)?.record }
+        guard
+            let show = byFeed
+                ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
+        else { throw ArchiveError.unknownShow(text, known: set.shows.map(\.folder)) }
+        let url = try recordsFolder(of: root).appendingPathComponent("\(show.id).json")
+        do {
+            try files.removeItem(at: url)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+        if show.secretFeed == true || show.storedCredentials == true,
+            let identity = try identity(of: root, create: false)
+        {
+            try secrets.remove(archive: identity.id, show: show.id)
+        }
+        return show
+    }
+
+    // MARK: - Records of earlier versions
+
+    /// Records made before they were kept readable by their owner only are made so (0600 in a 0700 folder), and a
+    /// login an earlier podarchive kept inside a record's feed URL goes into the record's credentials. The folder's
+    /// mode is the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
+    private func secureLegacyRecords(in root: URL) {
+        guard let folder = try? recordsFolder(of: root),
+            let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
+            mode.intValue & 0o077 != 0
+        else { return }
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".")
+        }
+        for name in names {
+            let path = folder.appendingPathComponent(name)
+            guard var record = try? read(path.path).get() else { continue }
+            guard let login = FeedSource.login(in: record.feed) else {
+                try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
+                continue
+            }
+            record.feed = URLSecrets.withoutUserinfo(record.feed)
+            record.movedFrom = record.movedFrom.map(URLSecrets.withoutUserinfo)
+            record.credentials = record.credentials.map { $0.overlaid(by: login) } ?? login
+            do {
+                try save(record, in: root)
+            } catch {
+                return  // Tried again next time: the folder keeps its mode until every record is secured.
+            }
+        }
+        try? attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+    }
+}
