@@ -27,7 +27,18 @@ class CommandLineTestCase: XCTestCase {
         super.tearDown()
     }
 
+    /// The configuration folder the tool is given (credentials are kept there), unless a test names another.
+    var configurationFolder: URL { folder.url.appendingPathComponent("config") }
+
     func run(_ arguments: String..., variables: [String: String] = [:]) async -> ExitCode {
+        await run(arguments, variables: variables)
+    }
+
+    func run(_ arguments: [String], variables: [String: String] = [:]) async -> ExitCode {
+        var variables = variables
+        if variables["PODARCHIVE_CONFIG_DIR"] == nil, variables["HOME"] == nil, variables["XDG_CONFIG_HOME"] == nil {
+            variables["PODARCHIVE_CONFIG_DIR"] = configurationFolder.path
+        }
         let tool = CommandLineTool(
             environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
             output: output, errors: errors,

@@ -1,6 +1,7 @@
 // Paid and private feeds, end to end on loopback servers: a login in the URL, a .netrc login and a bearer header
 // each reach the feed and its episodes; nothing reaches a second host (127.0.0.2), not even through a redirect;
-// afterwards the secrets are found in one file only, the 0600 subscription record, and in no output.
+// afterwards the secrets are found only in the configuration folder's 0600 credentials files, never under the
+// archive root, and in no output.
 import ArchiverCore
 import Foundation
 import TestSupport
@@ -204,7 +205,9 @@ final class PrivateFeedTests: CommandLineTestCase {
         XCTAssertGreaterThanOrEqual(seconds, 1.5, "1 MB at 512K/s must take about 2 s")
     }
 
-    func test_anArchiveThatKeptTheLoginInItsURLs_isSecuredOnItsNextSync_withoutDownloadingAgain() async throws {
+    func test_anArchiveThatKeptTheLoginInItsURLs_syncsAsBeforeAndSaysSo_thenCredentialsMove_takesEverySecretOut()
+        async throws
+    {
         servePrivateFeed(authorization: basic("alice", "s3cret"))
         let withLogin = feedURL.replacingOccurrences(of: "http://", with: "http://alice:s3cret@")
         // What podarchive wrote before credentials had a place of their own: the URL with its login everywhere.
@@ -231,12 +234,32 @@ final class PrivateFeedTests: CommandLineTestCase {
             ofItemAtPath: episode.path)
         try Data(#"{"url": "\#(oldURL)", "feed": {"title": "Members Only", "url": "\#(withLogin)"}}"#.utf8)
             .write(to: show.appendingPathComponent("One.info.json"))
+        let history = show.appendingPathComponent(".podarchive/history")
+        try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
+        let oldDocument = Data(#"<rss><channel><item><enclosure url="\#(oldURL)"/></item></channel></rss>"#.utf8)
+        try Gzip.compress(oldDocument).write(to: history.appendingPathComponent("2026-01-01T00-00-00Z.xml.gz"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: records.path)
 
         let code = await run("sync", "--to", root.path)
 
+        // A sync uses the secrets where they are, and says once how to move them; it never moves them itself.
         XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(server.requests.filter { $0.path == "/e1.mp3" }.count, 0, "One was archived already")
+        XCTAssertEqual(
+            errors.lines.filter { $0.contains("podarchive credentials --move") }.count, 1, errors.text)
+        XCTAssertFalse(try SecretSearch.files(under: records, holding: ["s3cret"]).isEmpty, "the record still has it")
+        errors.clear()
+        output.clear()
+
+        let moved = await run("credentials", "--move", "--to", root.path)
+        XCTAssertEqual(moved, .success, errors.text)
+
         try assertSecrets(["s3cret"], onlyIn: root, output: output.text + errors.text)
+        XCTAssertTrue(output.text.contains("moved 1 show's credentials"), output.text)
+        output.clear()
+        let again = await run("sync", "--to", root.path)
+        XCTAssertEqual(again, .success, errors.text)
+        XCTAssertEqual(errors.text, "", "moved: nothing more to say")
         XCTAssertEqual(server.requests.filter { $0.path == "/e1.mp3" }.count, 0, "One was archived already")
         let sidecar = try String(contentsOf: show.appendingPathComponent("One.info.json"), encoding: .utf8)
         XCTAssertTrue(
@@ -249,47 +272,33 @@ final class PrivateFeedTests: CommandLineTestCase {
 
     // MARK: - Looking for secrets
 
-    /// Every file under `root` (contents, extended attributes) and the output are searched for each secret: it
-    /// may appear only in the subscription records, which must be 0600 in a 0700 folder.
+    /// Every file under `root` (contents, extended attributes) and the output are searched for each secret: none
+    /// may hold it. With `kept`, the configuration folder must: in its `credentials/` files only, each 0600, in a
+    /// 0700 folder.
     private func assertSecrets(
-        _ secrets: [String], onlyIn root: URL?, output: String, file: StaticString = #filePath, line: UInt = #line
+        _ secrets: [String], onlyIn root: URL?, kept: Bool = true, output: String, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws {
         for secret in secrets {
             XCTAssertFalse(output.contains(secret), "output shows \(secret): \(output)", file: file, line: line)
         }
         guard let root else { return }
-        let records = Subscription.folderPath(in: root)
-        var holders: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: root.path)
-        while let relative = enumerator?.nextObject() as? String {
-            let path = root.appendingPathComponent(relative).path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-                continue
-            }
-            let data = (FileManager.default.contents(atPath: path) ?? Data()) + extendedAttributes(of: path)
-            let text = String(decoding: data, as: UTF8.self)
-            if secrets.contains(where: text.contains) { holders.append(path) }
-        }
-        XCTAssertFalse(holders.isEmpty, "the record keeps the secret", file: file, line: line)
+        let inArchive = try SecretSearch.files(under: root, holding: secrets)
+        XCTAssertEqual(inArchive, [], "files in the archive hold a secret", file: file, line: line)
+        guard kept else { return }
+        let credentials = configurationFolder.appendingPathComponent("credentials")
+        let holders = try SecretSearch.files(under: configurationFolder, holding: secrets)
+        XCTAssertFalse(holders.isEmpty, "the configuration folder keeps the secret", file: file, line: line)
         for holder in holders {
-            XCTAssertTrue(holder.hasPrefix(records + "/"), "\(holder) holds a secret", file: file, line: line)
+            XCTAssertTrue(holder.hasPrefix(credentials.path + "/"), "\(holder) holds a secret", file: file, line: line)
             XCTAssertEqual(try permissions(holder), 0o600, holder, file: file, line: line)
         }
-        XCTAssertEqual(try permissions(records), 0o700, records, file: file, line: line)
+        XCTAssertEqual(try permissions(credentials.path), 0o700, credentials.path, file: file, line: line)
     }
 
     private func permissions(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
-    }
-
-    /// The names and values of the file's extended attributes, run together (FileManager reads them on Linux
-    /// and macOS through the key podarchive writes them with).
-    private func extendedAttributes(of path: String) -> Data {
-        let key = FileAttributeKey("NSFileExtendedAttributes")
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: path))?[key] as? [String: Data] ?? [:]
-        return attributes.reduce(into: Data()) { $0 += Data($1.key.utf8) + $1.value }
     }
 }
 

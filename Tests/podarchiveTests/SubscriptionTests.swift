@@ -113,7 +113,9 @@ final class SubscriptionTests: CommandLineTestCase {
         XCTAssertEqual(
             output.lines.first, "unsubscribed \(server.url("/a.xml").absoluteString); Show a/ keeps every file")
         XCTAssertEqual(unknown, .usage)
-        XCTAssertEqual(errors.lines.last, "podarchive: no subscribed show has the feed URL or folder name 'Show z'")
+        XCTAssertEqual(
+            errors.lines.last,
+            "podarchive: no subscribed show has the feed URL or folder name 'Show z'; the archive follows no show yet")
         XCTAssertEqual(
             folder.files().filter { !$0.contains("/.podarchive/feeds/") },
             before.filter {

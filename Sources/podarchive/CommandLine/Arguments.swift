@@ -3,7 +3,9 @@ import ArchiverCore
 import Foundation
 
 enum Arguments {
-    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "site", "completions", "help"]
+    static let commands = [
+        "sync", "list", "verify", "add", "remove", "feeds", "site", "credentials", "completions", "help",
+    ]
 
     /// The options each command accepts; `true` when the option takes a value (from `OptionTable`).
     static let options: [String: [String: Bool]] = Dictionary(
@@ -84,7 +86,13 @@ enum Arguments {
             return .feeds(
                 FeedsArguments(
                     archiveDirectory: parsed.values["--to"], json: parsed.flags.contains("--json"),
-                    opml: parsed.flags.contains("--opml")))
+                    opml: parsed.flags.contains("--opml"), includeSecrets: parsed.flags.contains("--include-secrets")))
+        case "credentials":
+            if let extra = parsed.positionals.first {
+                throw UsageError(message: "unexpected argument '\(extra)': credentials takes none", command: name)
+            }
+            return .credentials(
+                CredentialsArguments(archiveDirectory: parsed.values["--to"], move: parsed.flags.contains("--move")))
         case "list":
             return .list(
                 ListArguments(

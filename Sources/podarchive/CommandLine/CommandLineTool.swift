@@ -104,7 +104,19 @@ struct CommandLineTool: Sendable {
             return feeds(arguments)
         case .success(.site(let arguments)):
             return site(arguments)
+        case .success(.credentials(let arguments)):
+            return await credentials(arguments)
         }
+    }
+
+    /// The configuration folder the environment names (credentials, the configuration file).
+    var configuration: ConfigurationFolder? {
+        ConfigurationFolder.resolve(environment: environment.variables, currentDirectory: environment.currentDirectory)
+    }
+
+    /// The archiver, keeping credentials in the configuration folder.
+    func configuredArchiver() -> Archiver {
+        makeArchiver().using(configuration: configuration)
     }
 
     static func options(_ settings: TransferSettings) -> SyncOptions {
@@ -144,6 +156,10 @@ struct CommandLineTool: Sendable {
         switch error {
         case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: return .usage
         case is FeedError: return .feedFailed
+        // Without its credentials the show's feed cannot be fetched; the configuration folder is the archive's
+        // other half: not writable, or not to be trusted, nothing can be kept.
+        case CredentialError.missing: return .feedFailed
+        case is CredentialError: return .archiveFailed
         case ArchiveError.locked: return .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow: return .usage
         case ArchiveError.interrupted: return .interrupted

@@ -12,6 +12,8 @@ enum Completions {
         ("add", "subscribe to feeds without downloading"),
         ("remove", "unsubscribe a show, keeping its files"),
         ("feeds", "list the subscribed shows"),
+        ("site", "write the web pages and podcast feeds"),
+        ("credentials", "where secrets are kept; move them out"),
         ("completions", "print a shell completion script"),
         ("help", "show help for a command"),
     ]

@@ -59,7 +59,7 @@ enum FeedsFormatter {
             out.raw(", \"settings\": ")
             settings(show.subscription.settings ?? ShowSettings(), into: &out)
             // Whether credentials are saved, never what they are.
-            out.raw(", \"credentials\": \(show.subscription.credentials != nil)")
+            out.raw(", \"credentials\": \(show.subscription.hasCredentials)")
             out.raw("}")
         }
         out.raw(shows.isEmpty ? "]}\n" : "\n]}\n")
@@ -84,8 +84,9 @@ enum FeedsFormatter {
         out.raw("}")
     }
 
-    /// OPML 2.0: one `rss` outline per show, as podcast apps export and `sync --opml` reads.
-    static func opml(_ shows: [ShowStatus]) -> String {
+    /// OPML 2.0: one `rss` outline per show, as podcast apps export and `sync --opml` reads. Each feed URL is
+    /// redacted, unless `whole` gives it (by subscription ID) with its secrets.
+    static func opml(_ shows: [ShowStatus], whole: [String: String] = [:]) -> String {
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0">
@@ -96,8 +97,18 @@ enum FeedsFormatter {
         for show in shows {
             text +=
                 "    <outline type=\"rss\" text=\"\(HTMLText.escape(show.title, attribute: true))\" title=\"\(HTMLText.escape(show.title, attribute: true))\" "
-                + "xmlUrl=\"\(HTMLText.escape(show.subscription.feed, attribute: true))\"/>\n"
+                + "xmlUrl=\"\(HTMLText.escape(whole[show.subscription.id] ?? show.subscription.shownFeed, attribute: true))\"/>\n"
         }
         return text + "  </body>\n</opml>\n"
+    }
+
+    /// `url` with the login of `credentials` as its userinfo, as podcast apps take a private feed.
+    static func withLogin(_ url: String, _ credentials: ShowCredentials?) -> String {
+        guard let user = credentials?.user, var parts = URLComponents(string: url), parts.user == nil else {
+            return url
+        }
+        parts.user = user
+        parts.password = credentials?.password
+        return parts.string ?? url
     }
 }

@@ -197,6 +197,7 @@ enum SyncFormatter {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
         case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
+        case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
         default: return line
         }
     }

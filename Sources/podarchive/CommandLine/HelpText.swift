@@ -10,6 +10,7 @@ enum HelpText {
                podarchive list <feed> [options]       (podarchive help list)
                podarchive verify [DIR] [options]      (podarchive help verify)
                podarchive site [DIR] [--base-url URL] (podarchive help site)
+               podarchive credentials [--move]        (podarchive help credentials)
                podarchive completions bash|zsh|fish
                podarchive help [command]
                podarchive --version
@@ -40,6 +41,8 @@ enum HelpText {
           list    show a feed's episodes without downloading anything
           verify  recheck archived files against their recorded size and SHA-256
           site    write the archive's web pages and podcast feeds (browse, play, subscribe)
+          credentials  say where each show's login, headers and feed token are kept; --move takes them
+                  out of the archive
           completions  print the completion script for bash, zsh or fish
           help    show help for a command
 
@@ -163,10 +166,24 @@ enum HelpText {
         \(OptionTable.helpBlock(for: "site"))
         """
 
+    static let credentials = """
+        \(OptionTable.usage(for: "credentials", operands: ""))
+
+        Says, for each show with a secret (a login, --header values, a feed URL carrying a token), where it is
+        kept: in the configuration folder ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else
+        ~/.config/podarchive), in credentials/ (0600 files in a 0700 folder), never in the archive. Archives
+        written by an earlier podarchive keep them inside the archive, where anyone it is served or copied to
+        can read them; --move writes them to the configuration folder, then deletes them from the archive.
+        Every machine that syncs the archive then needs the same configuration folder.
+
+        Options:
+        \(OptionTable.helpBlock(for: "credentials"))
+        """
+
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, add, remove, feeds, list, verify, site, completions.
+        Shows help for a command: sync, add, remove, feeds, list, verify, site, credentials, completions.
         """
 
     static let completions = """
@@ -185,6 +202,7 @@ enum HelpText {
         case "remove": return remove
         case "feeds": return feeds
         case "site": return site
+        case "credentials": return credentials
         case "help": return help
         case "completions": return completions
         default: return general

@@ -31,7 +31,7 @@ struct OptionDescriptor: Equatable, Sendable {
 
 enum OptionTable {
     /// The commands that take options.
-    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "site"]
+    static let commands = ["sync", "list", "verify", "add", "remove", "feeds", "site", "credentials"]
 
     static let all: [OptionDescriptor] = [
         OptionDescriptor(
@@ -42,11 +42,21 @@ enum OptionTable {
             help: "print the subscriptions as OPML 2.0, which any podcast app (and sync --opml) reads",
             excludes: ["--json"]),
         OptionDescriptor(
+            name: "--include-secrets", value: nil, commands: ["feeds"], summary: "keep tokens in the OPML",
+            help: "with --opml: write each feed URL whole, its login and token included, to move subscriptions to "
+                + "another app (without it, secret values are replaced by REDACTED); keep that file private"),
+        OptionDescriptor(
+            name: "--move", value: nil, commands: ["credentials"], summary: "move secrets out of the archive",
+            help: "write every login, header and feed token an earlier podarchive kept inside the archive to the "
+                + "configuration folder, then delete them from the archive and redact its sidecars, history and "
+                + "download records"),
+        OptionDescriptor(
             name: "--feeds", value: "FILE", commands: ["sync"], summary: "file of feeds, one a line",
             help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
                 + "start at FILE's folder", completion: .file),
         OptionDescriptor(
-            name: "--to", value: "DIR", commands: ["sync", "verify", "add", "remove", "feeds", "list", "site"],
+            name: "--to", value: "DIR",
+            commands: ["sync", "verify", "add", "remove", "feeds", "list", "site", "credentials"],
             summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
             helpFor: [
@@ -199,7 +209,8 @@ enum OptionTable {
             name: "--no-site", value: nil, commands: ["sync"], summary: "stop refreshing the web pages",
             help: "turn a saved --site off", excludes: ["--site"]),
         OptionDescriptor(
-            name: "--help", value: nil, commands: ["sync", "list", "verify", "add", "remove", "feeds", "site"],
+            name: "--help", value: nil,
+            commands: ["sync", "list", "verify", "add", "remove", "feeds", "site", "credentials"],
             summary: "show help",
             help: "show this help"),
     ]

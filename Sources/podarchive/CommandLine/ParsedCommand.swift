@@ -30,6 +30,7 @@ enum Command: Equatable, Sendable {
     case remove(RemoveArguments)
     case feeds(FeedsArguments)
     case site(SiteArguments)
+    case credentials(CredentialsArguments)
     case help(topic: String?)
     case completions(shell: String)
     case version
@@ -81,6 +82,12 @@ struct SyncArguments: Equatable, Sendable {
     var site: Bool? = nil
 }
 
+/// `podarchive credentials [--move]`: where each show's secrets are kept, and moving them out of the archive.
+struct CredentialsArguments: Equatable, Sendable {
+    var archiveDirectory: String?
+    var move = false
+}
+
 /// `podarchive site [DIR] [--base-url URL]`: the archive's web pages and podcast feeds.
 struct SiteArguments: Equatable, Sendable {
     var directory: String?
@@ -112,6 +119,8 @@ struct FeedsArguments: Equatable, Sendable {
     var archiveDirectory: String?
     var json = false
     var opml = false
+    /// With `opml`: feed URLs whole, their secrets included.
+    var includeSecrets = false
 }
 
 /// How much `sync` prints: `--quiet` only errors (on standard error), `--verbose` also what it skipped and why.

@@ -7,10 +7,13 @@ protocol TextOutput: Sendable {
     func write(_ text: String)
     /// Writes UTF-8 bytes as they are (large outputs, such as `list --json`, skip a copy into a String).
     func write(utf8 bytes: [UInt8])
+    /// Writes `text` with its secrets, past any redaction: only for what the user asked to see whole.
+    func writeWithSecrets(_ text: String)
 }
 
 extension TextOutput {
     func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+    func writeWithSecrets(_ text: String) { write(text) }
 }
 
 /// Writes through to `base` with every URL's login and tokens redacted (`URLSecrets.redactingURLs`): whatever a
@@ -24,6 +27,8 @@ struct RedactingOutput: TextOutput {
     }
 
     func write(_ text: String) { base.write(URLSecrets.redactingURLs(in: text)) }
+
+    func writeWithSecrets(_ text: String) { base.write(text) }
 
     func write(utf8 bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)

@@ -11,7 +11,7 @@ extension CommandLineTool {
         if arguments.archived { return listArchived(arguments) }
         do {
             let source = try FeedSource(arguments.feed, currentDirectory: environment.currentDirectory)
-            let archiver = makeArchiver()
+            let archiver = configuredArchiver()
             // The feed's login and headers as given, over those saved with it when the archive follows it.
             var options = SyncOptions()
             options.netrc = defaultNetrc
@@ -49,7 +49,7 @@ extension CommandLineTool {
     /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
     private func listArchived(_ arguments: ListArguments) -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         // A subscription's feed URL or folder name, else a folder path.
         let shows = archiver.subscriptions(in: root).shows
         let folder: URL

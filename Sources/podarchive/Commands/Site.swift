@@ -6,7 +6,7 @@ import Foundation
 extension CommandLineTool {
     func site(_ arguments: SiteArguments) -> ExitCode {
         guard let root = resolveRoot(arguments.directory) else { return .usage }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         var settings = archiver.siteSettings(in: root)
         if let base = arguments.baseURL, base != settings.baseURL {
             settings.baseURL = base

@@ -10,7 +10,7 @@ extension CommandLineTool {
     /// Subscribes each feed without downloading: exit 3 for a feed that cannot be read (nothing saved for it).
     func add(_ arguments: AddArguments) async -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         var worst = ExitCode.success
         for text in arguments.feeds {
             if Task.isCancelled { return .interrupted }
@@ -39,7 +39,7 @@ extension CommandLineTool {
     /// Unsubscribes each show named by feed URL or folder name; no file is deleted. Exit 2 for an unknown show.
     func remove(_ arguments: RemoveArguments) -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         var worst = ExitCode.success
         for text in arguments.shows {
             do {
@@ -56,14 +56,27 @@ extension CommandLineTool {
     /// Every subscription with what its show holds: lines, `--json` or `--opml`.
     func feeds(_ arguments: FeedsArguments) -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         let subscriptions = archiver.subscriptions(in: root)
         for damaged in subscriptions.damaged {
             errors.write("podarchive: subscription record \(damaged.path) is damaged (\(damaged.reason))\n")
         }
         let shows = subscriptions.shows.map { archiver.status(of: $0, in: root) }
         if arguments.opml {
-            output.write(FeedsFormatter.opml(shows))
+            var whole: [String: String] = [:]
+            if arguments.includeSecrets {
+                // Said on standard error, so the OPML on standard output stays a file of its own.
+                errors.write(
+                    "podarchive: the OPML holds each feed's login and token: keep it private (headers are not in it)\n")
+                for show in subscriptions.shows {
+                    guard let resolved = try? archiver.resolve(show, in: root) else {
+                        errors.write("podarchive: \(show.folder): its secrets cannot be read; its URL is redacted\n")
+                        continue
+                    }
+                    whole[show.id] = FeedsFormatter.withLogin(resolved.source.displayName, resolved.credentials)
+                }
+            }
+            output.writeWithSecrets(FeedsFormatter.opml(shows, whole: whole))
         } else if arguments.json {
             output.write(FeedsFormatter.json(shows, root: root))
         } else {

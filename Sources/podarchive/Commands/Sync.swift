@@ -16,6 +16,8 @@ struct SyncTarget: Sendable {
     var save: ShowSettings?
     /// Credentials given for it on the command line (a login in its URL, `--header`), used and saved.
     var credentials: ShowCredentials? = nil
+    /// Its subscription's ID (what `--shard` hashes), or the one it will get.
+    var id: String
 }
 
 /// What every show of one run shares: download slots and disk claims, and the bandwidth cap.
@@ -36,12 +38,12 @@ extension CommandLineTool {
                     + "--opml or --feeds list): it is sent to their hosts only\n")
             return .usage
         }
-        let archiver = makeArchiver()
+        let archiver = configuredArchiver()
         let (chosen, problems) = syncTargets(arguments, root: root, archiver: archiver)
         guard var shows = chosen else { return problems }
         var worst = problems
         if let shard = arguments.shard {
-            shows = shows.filter { Subscription.shard(of: $0.source.displayName, among: shard.count) == shard.index }
+            shows = shows.filter { Subscription.shard(ofID: $0.id, among: shard.count) == shard.index }
         }
         // At most 4 connections to one host, whatever --jobs says: hosts throttle or block clients that open more.
         let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: min(4, arguments.transfer.jobs))
@@ -80,6 +82,7 @@ extension CommandLineTool {
         let subscriptions = archiver.subscriptions(in: root)
         let named = arguments.feeds.isEmpty && arguments.opml == nil && arguments.feedList == nil
         var worst = ExitCode.success
+        warnOfSecretsInside(subscriptions, root: root)
         guard !named else {
             // No feed named: every subscription, with its saved settings. A damaged record is named and skipped.
             for damaged in subscriptions.damaged {
@@ -94,12 +97,18 @@ extension CommandLineTool {
                 return (nil, .usage)
             }
             let targets = subscriptions.shows.compactMap { show -> SyncTarget? in
-                guard let source = try? FeedSource(show.feed, currentDirectory: root.path) else {
-                    errors.write("podarchive: subscription \(show.feed) is not a feed URL or path; skipped\n")
+                do {
+                    let resolved = try archiver.resolve(show, in: root)
+                    return SyncTarget(source: resolved.source, saved: show.settings, save: nil, id: show.id)
+                } catch let missing as CredentialError {
+                    // The other shows still sync; this one cannot be fetched without what it is missing.
+                    errors.write("podarchive: \(missing.localizedDescription)\n")
+                    if Self.severity(.feedFailed) > Self.severity(worst) { worst = .feedFailed }
+                } catch {
+                    errors.write("podarchive: subscription \(show.shownFeed) is not a feed URL or path; skipped\n")
                     worst = .archiveFailed
-                    return nil
                 }
-                return SyncTarget(source: source, saved: show.settings, save: nil)
+                return nil
             }
             return (targets, worst)
         }
@@ -147,13 +156,35 @@ extension CommandLineTool {
             errors.write("podarchive: the feed lists name no feeds\n")
             return (nil, .usage)
         }
-        let saved = Dictionary(subscriptions.shows.map { ($0.feed, $0.settings) }, uniquingKeysWith: { a, _ in a })
-        let targets = feeds.map {
-            SyncTarget(
-                source: $0, saved: saved[$0.displayName] ?? nil, save: arguments.given,
-                credentials: logins[$0.displayName] ?? nil)
+        var targets: [SyncTarget] = []
+        for feed in feeds {
+            // Its saved settings, found whatever the spelling of its URL.
+            let known: Subscription?
+            do {
+                known = try archiver.subscription(for: feed, in: root)?.record
+            } catch {
+                errors.write("podarchive: \(SyncFormatter.oneLine(error.localizedDescription))\n")
+                if Self.severity(.feedFailed) > Self.severity(worst) { worst = .feedFailed }
+                continue
+            }
+            targets.append(
+                SyncTarget(
+                    source: feed, saved: known?.settings, save: arguments.given,
+                    credentials: logins[feed.displayName] ?? nil, id: known?.id ?? Subscription.id(forNewFeed: feed)))
         }
         return (targets, worst)
+    }
+
+    /// Says once a run, while any subscription record still holds a secret an earlier podarchive kept inside the
+    /// archive, where they are and the one command that moves them out. They are used as they are meanwhile.
+    func warnOfSecretsInside(_ subscriptions: SubscriptionSet, root: URL) {
+        let holding = subscriptions.shows.filter(\.holdsSecrets)
+        guard !holding.isEmpty else { return }
+        let shows = holding.count == 1 ? "1 show's credentials are" : "\(holding.count) shows' credentials are"
+        errors.write(
+            "podarchive: \(shows) kept inside the archive, in \(root.path)/.podarchive/feeds, where anyone the "
+                + "archive is served or copied to can read them; move them to the configuration folder with "
+                + "'podarchive credentials --move'\n")
     }
 
     /// Which exit code wins when feeds end differently: an unusable archive, then a failed feed, then a locked

@@ -13,7 +13,7 @@ extension CommandLineTool {
         let output = self.output
         let errors = self.errors
         do {
-            let report = try await makeArchiver().verify(
+            let report = try await configuredArchiver().verify(
                 root, repair: arguments.repair, options: accessOptions(arguments)
             ) {
                 event in
@@ -51,7 +51,7 @@ extension CommandLineTool {
         let output = self.output
         let json = arguments.json
         do {
-            let report = try await makeArchiver().checkUpstream(
+            let report = try await configuredArchiver().checkUpstream(
                 root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60)),
                 access: accessOptions(arguments)
             ) { check in
