@@ -124,7 +124,7 @@ final class EndToEndTests: XCTestCase {
                     + "<description>Notes</description><enclosure url=\"/1.mp3\"/></item></channel></rss>",
                 type: "application/rss+xml"))
         server.route("/1.mp3", .ok(Data("ID3 first".utf8)))
-        server.route("/art.jpg", .ok(Data("JFIF art".utf8), type: "image/jpeg"))
+        server.route("/art.jpg", .ok(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("JFIF art".utf8), type: "image/jpeg"))
 
         let result = try podarchive(
             "sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--json", "--metadata", "--name",

@@ -278,6 +278,19 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         files.insert(companion.file)
     }
 
+    /// Records that the file `old` (an episode's or a companion's) is now called `new`.
+    mutating func renameFile(_ old: String, to new: String) {
+        for position in episodes.indices {
+            if episodes[position].file == old { episodes[position].file = new }
+            episodes[position].companions = episodes[position].companions?.map { companion in
+                var companion = companion
+                if companion.file == old { companion.file = new }
+                return companion
+            }
+        }
+        reindex()
+    }
+
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).
     public mutating func markReplaced(_ file: String, by newer: String) {
         guard let position = episodes.firstIndex(where: { $0.file == file }) else { return }

@@ -27,14 +27,16 @@ public enum ArchiveNames {
     /// What a sidecar's name ends with.
     static let sidecarSuffix = ".info.json"
 
-    /// The extensions the feed's artwork is kept under (`cover.<ext>`).
-    static let artworkExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]
+    /// The extensions the feed's artwork is kept under (`cover.<ext>`), in the order the site looks for them:
+    /// what `LiveContent.sniff` names a raster image, and `jpeg`, which earlier versions kept.
+    static let artworkExtensions = LiveContent.imageExtensions
+
+    /// The names the feed's artwork may have, in the order the site looks for them.
+    static let artworkNames = artworkExtensions.map { "cover.\($0)" }
 
     /// Whether `name` is the feed's artwork (podarchive's own file, never an episode's).
     static func isArtwork(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        guard lowered.hasPrefix("cover.") else { return false }
-        return artworkExtensions.contains(String(lowered.dropFirst("cover.".count)))
+        artworkNames.contains(name.lowercased())
     }
 
     /// Whether `name`, in a show's state folder, is the record of a download (`PartialFiles`).

@@ -21,6 +21,7 @@ extension Archiver {
                         credentials: options.saveCredentials, existing: record)
                 }
                 try secureIndex(of: &show, forms: forms())
+                try defuseLiveFiles(of: &show)
                 let fetch = try await loader.load(
                     source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
                     limits: options.feedLimits)

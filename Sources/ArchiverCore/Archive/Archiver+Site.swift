@@ -109,7 +109,7 @@ extension Archiver {
             ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
                 state.appendingPathComponent($0)
             }
-            + ["cover.jpg", "cover.png", "cover.webp", "cover.gif"].map { folder.appendingPathComponent($0) }
+            + ArchiveNames.artworkNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }
             let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0

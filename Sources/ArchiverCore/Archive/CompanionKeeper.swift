@@ -90,12 +90,15 @@ struct CompanionKeeper: Sendable {
         var names = Set<String>()
         for episode in feed.episodes where !episode.companions.isEmpty || episode.imageURL != nil {
             guard let entry = show.index.entry(for: episode) else { continue }
-            let recorded = Set((entry.companions ?? []).map(\.file))
+            let recorded = entry.companions ?? []
             for companion in episode.companions(besides: feed.imageURL)
             where companion.kind != .artwork || options.metadata {
                 let name = companion.fileName(beside: entry.file)
                 guard names.insert(name.lowercased()).inserted else { continue }
-                if recorded.contains(name), present.contains(name) { continue }
+                // Kept under the name its bytes gave it (`LiveContent`), which may not be the declared one.
+                let shown = companion.url.map(URLSecrets.redacted)
+                let kept = recorded.first { $0.file == name || ($0.url != nil && $0.url == shown) }
+                if let kept, present.contains(kept.file) { continue }
                 wanted.append(Wanted(episode: episode, key: entry.key, companion: companion, name: name))
             }
         }
@@ -106,6 +109,7 @@ struct CompanionKeeper: Sendable {
     private func place(
         _ item: Wanted, _ outcome: Result<EpisodeFetcher.Fetched, Error>?, in show: inout FeedFolder
     ) throws -> CompanionFile {
+        var name = item.name
         let destination = show.folder.appendingPathComponent(item.name, isDirectory: false)
         let (size, digest): (Int64, String)
         switch outcome {
@@ -138,10 +142,13 @@ struct CompanionKeeper: Sendable {
                 folders.discard(partial)
                 throw refusal
             }
+            let head = folders.files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data()
+            name = LiveContent.name(
+                for: item.name, artwork: item.companion.kind == .artwork, sniffed: LiveContent.sniff(head))
             let moved: Bool
             do {
                 moved = try placer.move(
-                    partial.body, to: item.name, in: show, published: item.episode.published,
+                    partial.body, to: name, in: show, published: item.episode.published,
                     origin: item.companion.url ?? "")
             } catch {
                 folders.discard(partial)
@@ -149,13 +156,13 @@ struct CompanionKeeper: Sendable {
             }
             guard moved else {
                 folders.discard(partial)
-                throw EpisodeFailure.storage("\(item.name) exists already and is another file")
+                throw EpisodeFailure.storage("\(name) exists already and is another file")
             }
             folders.forget(partial)
             (size, digest) = (result.fileSize, result.sha256)
         }
         let file = CompanionFile(
-            kind: item.companion.kind.rawValue, file: item.name, url: item.companion.url.map(URLSecrets.redacted),
+            kind: item.companion.kind.rawValue, file: name, url: item.companion.url.map(URLSecrets.redacted),
             type: item.companion.type,
             language: item.companion.language, size: size, sha256: digest)
         show.index.recordCompanion(file, forKey: item.key)

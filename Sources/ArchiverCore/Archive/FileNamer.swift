@@ -72,8 +72,13 @@ public enum FileNamer {
         return cut + tail
     }
 
-    /// The extension for an episode file: from the enclosure URL's path, else from its MIME type.
+    /// The extension for an episode file: from the enclosure URL's path, else from its MIME type; followed by
+    /// `.txt` when a static server would serve it as live content (`LiveContent`).
     public static func fileExtension(url: String, mimeType: String?) -> String? {
+        declaredExtension(url: url, mimeType: mimeType).map(LiveContent.defusedExtension)
+    }
+
+    private static func declaredExtension(url: String, mimeType: String?) -> String? {
         let fromType = mimeType.flatMap { MediaTypes.fileExtension(forMIMEType: $0) }
         if let path = URLComponents(string: url)?.path ?? URL(string: url)?.path {
             let last = path.split(separator: "/").last.map(String.init) ?? ""

@@ -86,9 +86,16 @@ struct MetadataWriter: Sendable {
         } catch let failure as EpisodeFailure {
             return .failure(failure)
         }
-        let type = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
-        let fromServer = FileNamer.fileExtension(url: imageURL, mimeType: type)?.lowercased()
-        let ext = fromServer.flatMap { ArchiveNames.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
+        _ = result
+        // Named after what its bytes are, whatever the feed or the server said: an SVG (which runs scripts where
+        // the archive is served) or anything else not a raster image is not kept as the show's cover.
+        guard
+            case .image(let ext) = LiveContent.sniff(
+                folders.files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data())
+        else {
+            folders.discard(partial)
+            return .failure(.storage("it is not a JPEG, PNG, WebP or GIF image; not kept"))
+        }
         let name = "cover.\(ext)"
         guard names.claim(exactly: name) else {
             folders.discard(partial)

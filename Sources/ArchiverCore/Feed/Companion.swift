@@ -49,7 +49,9 @@ public struct Companion: Equatable, Sendable {
         }
     }
 
-    /// The extension its file gets, from its declared type, else its URL.
+    /// The extension its file gets, from its declared type, else its URL; never one a static server serves as
+    /// live content (an HTML transcript is `html.txt`, see `LiveContent`). Once downloaded, its bytes have the
+    /// last word (`LiveContent.name(for:kind:sniffed:)`).
     public var fileExtension: String {
         let declared = (type ?? "").lowercased().split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces)
@@ -57,7 +59,8 @@ public struct Companion: Equatable, Sendable {
         switch declared {
         case "application/srt", "application/x-subrip", "text/srt": return "srt"
         case "text/vtt": return "vtt"
-        case "text/html": return "html"
+        case "text/html": return "html.txt"
+        case "image/svg+xml": return "svg.txt"
         case "text/plain": return "txt"
         case "image/jpeg", "image/jpg": return "jpg"
         case "image/png": return "png"
@@ -68,8 +71,8 @@ public struct Companion: Equatable, Sendable {
         }
         let fromURL = url.flatMap { URL(string: $0)?.pathExtension.lowercased() } ?? ""
         let known: Set<String> =
-            kind == .artwork ? ["jpg", "jpeg", "png", "webp", "gif"] : ["srt", "vtt", "json", "html", "txt"]
-        if known.contains(fromURL) { return fromURL == "jpeg" ? "jpg" : fromURL }
+            kind == .artwork ? Set(LiveContent.imageExtensions) : ["srt", "vtt", "json", "html", "txt"]
+        if known.contains(fromURL) { return fromURL == "jpeg" ? "jpg" : LiveContent.defusedExtension(fromURL) }
         return kind == .artwork ? "jpg" : "txt"
     }
 

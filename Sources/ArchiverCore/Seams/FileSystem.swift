@@ -34,6 +34,15 @@ public protocol FileReading: Sendable {
     func contentsOfDirectory(atPath path: String) throws -> [String]
     /// True when this process may read the file at `path`.
     func isReadableFile(atPath path: String) -> Bool
+    /// At most the first `count` bytes of the file at `path` (what it is, without reading it all), or nil.
+    func prefix(ofFileAtPath path: String, count: Int) -> Data?
+}
+
+extension FileReading {
+    /// Reads the whole file: for stores that hold files in memory.
+    public func prefix(ofFileAtPath path: String, count: Int) -> Data? {
+        contents(atPath: path).map { Data($0.prefix(count)) }
+    }
 }
 
 /// Removes leftovers: a download that failed its checks.
@@ -81,7 +90,14 @@ public protocol FileSystemAttributes: Sendable {
 extension FileManager: FileMovement {}
 extension FileManager: FileAttributes {}
 extension FileManager: DirectoryCreation {}
-extension FileManager: FileReading {}
+extension FileManager: FileReading {
+    /// Reads only the first `count` bytes.
+    public func prefix(ofFileAtPath path: String, count: Int) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: count) ?? Data()
+    }
+}
 extension FileManager: FileRemoval {}
 
 extension FileManager: FileSystemAttributes {}

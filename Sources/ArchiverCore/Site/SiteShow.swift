@@ -41,7 +41,10 @@ extension SiteShow {
             else { continue }
             for episode in feed.episodes { fromFeed[episode.identity] = episode }
         }
-        let episodes = index.episodes.map { entry -> SiteEpisode in
+        // A file kept under a live name by an earlier version (renamed by the next sync) is never linked.
+        let episodes = index.episodes.filter { !LiveContent.isLive($0.file) }.map { entry -> SiteEpisode in
+            var entry = entry
+            entry.companions = entry.companions?.filter { !LiveContent.isLive($0.file) }
             var episode = SiteEpisode(
                 entry: entry, published: entry.published.flatMap(FeedDate.parseRFC3339), duration: nil, type: nil)
             guard details else { return episode }
@@ -67,7 +70,7 @@ extension SiteShow {
             }
         }
         let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
-        let cover = ["jpg", "png", "webp", "gif"].map { "cover.\($0)" }.first(where: names.contains)
+        let cover = ArchiveNames.artworkNames.first(where: names.contains)
         return SiteShow(
             folder: folder, title: ArchiveNames.showTitle(index.title, folder: folder),
             episodes: order.map { episodes[$0] }, cover: cover)

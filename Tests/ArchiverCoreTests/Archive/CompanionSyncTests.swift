@@ -21,8 +21,10 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
             """
         server.route("/feed.xml", .ok(xml, type: "application/rss+xml"))
         server.route("/pilot.mp3", .ok(Data("pilot audio".utf8)))
-        server.route("/pilot.png", .ok(Data("PNG art".utf8), type: "image/png"))
-        server.route("/cover.jpg", .ok(Data("cover".utf8), type: "image/jpeg"))
+        server.route(
+            "/pilot.png",
+            .ok(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("art".utf8), type: "image/png"))
+        server.route("/cover.jpg", .ok(Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("cover".utf8), type: "image/jpeg"))
     }
 
     private func sync(_ options: SyncOptions = SyncOptions(), events: EventLog? = nil) async throws -> SyncReport {
@@ -51,7 +53,7 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
             [
                 "Talk Show/Pilot.chapters.json", "Talk Show/Pilot.de.vtt", "Talk Show/Pilot.en.srt",
                 "Talk Show/Pilot.info.json", "Talk Show/Pilot.mp3", "Talk Show/Pilot.png",
-                "Talk Show/Pilot.transcript.html", "Talk Show/cover.jpg",
+                "Talk Show/Pilot.transcript.html.txt", "Talk Show/cover.jpg",
             ])
         let srt = folder.url.appendingPathComponent("Talk Show/Pilot.en.srt")
         let date = try FileManager.default.attributesOfItem(atPath: srt.path)[.modificationDate] as? Date
@@ -62,7 +64,7 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
         XCTAssertEqual(
             kept.map(\.file).sorted(),
             [
-                "Pilot.chapters.json", "Pilot.de.vtt", "Pilot.en.srt", "Pilot.png", "Pilot.transcript.html",
+                "Pilot.chapters.json", "Pilot.de.vtt", "Pilot.en.srt", "Pilot.png", "Pilot.transcript.html.txt",
             ])
         XCTAssertEqual(
             kept.first { $0.file == "Pilot.en.srt" }?.sha256,

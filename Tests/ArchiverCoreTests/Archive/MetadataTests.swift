@@ -28,7 +28,9 @@ final class MetadataTests: XCTestCase {
         SpyDownloader.Canned(body: Data(text.utf8), headers: ["Content-Type": "audio/mpeg"])
     }
 
-    private let png = SpyDownloader.Canned(body: Data("\u{89}PNG fake".utf8), headers: ["Content-Type": "image/png"])
+    private let png = SpyDownloader.Canned(
+        body: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("fake".utf8),
+        headers: ["Content-Type": "image/png"])
 
     private func sidecar(_ world: ArchiveWorld, _ path: String) throws -> [String: Any] {
         let data = try XCTUnwrap(world.fileSystem.file(path), "no sidecar at \(path)")
