@@ -138,6 +138,28 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
+    /// A hard link: in memory, a copy (nothing here changes a file in place).
+    public func linkItem(at srcURL: URL, to dstURL: URL) throws {
+        try copyItem(at: srcURL, to: dstURL)
+    }
+
+    /// A symbolic link: in memory, a copy.
+    public func createSymbolicLink(at url: URL, withDestinationURL destURL: URL) throws {
+        try copyItem(at: destURL, to: url)
+    }
+
+    /// Copies a file, never over another, and only into an existing folder.
+    public func copyItem(at srcURL: URL, to dstURL: URL) throws {
+        try lock.withLock {
+            guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
+                throw CocoaError(.fileWriteFileExists)
+            }
+            guard folders.contains(dstURL.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
+            guard let data = files[srcURL.path] else { throw CocoaError(.fileNoSuchFile) }
+            files[dstURL.path] = data
+        }
+    }
+
     /// Moves a file, never over another file or folder, and only into an existing folder (as rename(2)).
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {

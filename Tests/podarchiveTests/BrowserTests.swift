@@ -2,6 +2,7 @@
 // PODARCHIVE_REQUIRE_BROWSER, so CI never skips this) loads the root page and a show page, as files and from
 // `python3 -m http.server`. From the DOM it dumps and its log: every player's source is an archived file, the
 // page asks no other host for anything, logs nothing to its console, and the hostile show's notes run nothing.
+// The server serves the folder `site --out` publishes, as the README says to.
 // Every host name resolves to a trap server on loopback, so a request meant for elsewhere is seen, not sent.
 import ArchiverCore
 import Foundation
@@ -82,7 +83,11 @@ final class BrowserTests: SiteTestCase {
         let evil = try XCTUnwrap(
             try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("Evil") })
 
-        let python = try PythonHTTPServer(serving: root)
+        // Served as the README says: a folder of its own, never the archive root with its dot-folders.
+        let www = folder.url.appendingPathComponent("www")
+        let published = await run("site", "--to", root.path, "--out", www.path)
+        XCTAssertEqual(published, .success, errors.text)
+        let python = try PythonHTTPServer(serving: www)
         defer { python.stop() }
         let served = URL(string: "http://127.0.0.1:\(python.port)/")!
         for base in [root.appendingPathComponent("", isDirectory: true), served] {

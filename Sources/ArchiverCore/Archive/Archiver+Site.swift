@@ -9,11 +9,14 @@ public struct SiteSettings: Codable, Equatable, Sendable {
     public var enabled: Bool?
     /// The archive root's public URL (`http://nas.local/podcasts/`), for absolute enclosure URLs.
     public var baseURL: String?
+    /// A folder of its own to publish the site into (absolute path), instead of the archive root.
+    public var out: String?
 
     /// Settings; nil leaves one unset.
-    public init(enabled: Bool? = nil, baseURL: String? = nil) {
+    public init(enabled: Bool? = nil, baseURL: String? = nil, out: String? = nil) {
         self.enabled = enabled
         self.baseURL = baseURL
+        self.out = out
     }
 }
 
@@ -25,6 +28,10 @@ public struct SiteReport: Sendable, Equatable {
     public var rewritten = 0
     /// Shows left out: the folder, and why.
     public var skipped: [(folder: URL, reason: String)] = []
+    /// Where the site was written: the archive root, or the folder it was published into.
+    public var folder: URL?
+    /// Archived files published into that folder this time, by how: hard links, symbolic links, copies.
+    public var linked = 0, symlinked = 0, copied = 0
 
     public static func == (lhs: SiteReport, rhs: SiteReport) -> Bool {
         lhs.shows == rhs.shows && lhs.rewritten == rhs.rewritten
@@ -50,13 +57,20 @@ extension Archiver {
         try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
     }
 
-    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml`.
-    /// - Parameter baseURL: the root's public URL; enclosures are relative without it.
+    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml`; with `out`,
+    /// writes them into that folder instead (`<out>/<show>/index.html`...) and publishes there every archived
+    /// file the pages name, so a server can serve `out` and never see the archive's own files.
+    /// - Parameters:
+    ///   - baseURL: the root's (or `out`'s) public URL; enclosures are relative without it.
+    ///   - out: a folder of its own to publish into, made if missing.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written.
-    public func writeSite(root: URL, baseURL: String?) throws -> SiteReport {
+    public func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
         let base = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var report = SiteReport()
+        let site = out ?? root
+        report.folder = site
+        if let out { try folders.createFolder(out) }
         var shows: [SiteShow] = []
         for folder in try verifier.feedFolders(in: root) {
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
@@ -73,38 +87,43 @@ extension Archiver {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
                 continue
             }
-            let stamp = siteStamp(of: folder, base: base)
+            let target = out.map { $0.appendingPathComponent(folder.lastPathComponent, isDirectory: true) } ?? folder
+            let stamp = siteStamp(of: folder, base: base, out: out)
             let stampURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 "site.stamp")
             let present = ["index.html", "feed.xml"].allSatisfy {
-                folders.files.fileExists(atPath: folder.appendingPathComponent($0).path)
+                folders.files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
             // An unchanged show is read from its index alone, for the root page: no feed document parsed.
             let unchanged = present && folders.files.contents(atPath: stampURL.path) == Data(stamp.utf8)
             let show = SiteShow.read(folder, index: index, files: folders.files, details: !unchanged)
             shows.append(show)
             if unchanged { continue }
+            if out != nil {
+                try folders.createFolder(target)
+                try publishFiles(of: show, index: index, into: target, report: &report)
+            }
             let pages = [("index.html", SitePages.show(show)), ("feed.xml", PodcastFeed.xml(show, base: base))]
-            for (name, text) in pages { try writePage(text, to: folder.appendingPathComponent(name)) }
+            for (name, text) in pages { try writePage(text, to: target.appendingPathComponent(name)) }
             try writePage(stamp, to: stampURL)
             report.rewritten += 1
         }
         guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
         report.shows = shows.count
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
-        try writePage(SitePages.root(ordered), to: root.appendingPathComponent("index.html"))
-        try writePage(PodcastFeed.opml(ordered, base: base), to: root.appendingPathComponent("feeds.opml"))
+        try writePage(SitePages.root(ordered), to: site.appendingPathComponent("index.html"))
+        try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent("feeds.opml"))
         return report
     }
 
     /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
     /// document's, journal's and cover's sizes and dates.
-    private func siteStamp(of folder: URL, base: String?) -> String {
+    private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         var hasher = SHA256()
         hasher.update(
             folders.files.contents(atPath: state.appendingPathComponent(ArchiveIndex.fileName).path) ?? Data())
-        var parts = ["site 1", base ?? "", hasher.hexDigest()]
+        var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
             ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
                 state.appendingPathComponent($0)
@@ -126,6 +145,36 @@ extension Archiver {
             try folders.writer.writeAtomically(data, to: url, durable: false)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
+        }
+    }
+
+    /// Publishes into `target` each archived file of `show` its pages name (episodes, companions, cover) that
+    /// `target` lacks: a hard link where the file system allows, else a symbolic link, else a copy.
+    private func publishFiles(of show: SiteShow, index: ArchiveIndex, into target: URL, report: inout SiteReport)
+        throws
+    {
+        let names =
+            show.episodes.flatMap { [$0.entry.file] + ($0.entry.companions ?? []).map(\.file) }
+            + (show.cover.map { [$0] } ?? [])
+        for name in names {
+            let source = show.folder.appendingPathComponent(name)
+            let published = target.appendingPathComponent(name)
+            guard !folders.files.fileExists(atPath: published.path), folders.files.fileExists(atPath: source.path)
+            else { continue }
+            try folders.createFolder(published.deletingLastPathComponent())
+            let mover = folders.mover
+            if (try? mover.linkItem(at: source, to: published)) != nil {
+                report.linked += 1
+            } else if (try? mover.createSymbolicLink(at: published, withDestinationURL: source)) != nil {
+                report.symlinked += 1
+            } else {
+                do {
+                    try mover.copyItem(at: source, to: published)
+                } catch {
+                    throw ArchiveError.storage(error, path: published.path)
+                }
+                report.copied += 1
+            }
         }
     }
 }

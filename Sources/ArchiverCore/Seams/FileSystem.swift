@@ -6,6 +6,23 @@ import Foundation
 public protocol FileMovement: Sendable {
     /// Renames `srcURL` to `dstURL` (one file system), throwing when `dstURL` exists.
     func moveItem(at srcURL: URL, to dstURL: URL) throws
+    /// Makes `dstURL` a hard link to `srcURL` (one file system), throwing when `dstURL` exists.
+    func linkItem(at srcURL: URL, to dstURL: URL) throws
+    /// Makes `url` a symbolic link to `destURL`.
+    func createSymbolicLink(at url: URL, withDestinationURL destURL: URL) throws
+    /// Copies `srcURL` to `dstURL`, throwing when `dstURL` exists.
+    func copyItem(at srcURL: URL, to dstURL: URL) throws
+}
+
+extension FileMovement {
+    /// Not supported by a spy that only moves.
+    public func linkItem(at srcURL: URL, to dstURL: URL) throws { throw CocoaError(.featureUnsupported) }
+    /// Not supported by a spy that only moves.
+    public func createSymbolicLink(at url: URL, withDestinationURL destURL: URL) throws {
+        throw CocoaError(.featureUnsupported)
+    }
+    /// Not supported by a spy that only moves.
+    public func copyItem(at srcURL: URL, to dstURL: URL) throws { throw CocoaError(.featureUnsupported) }
 }
 
 /// Reads and sets file dates and sizes.

@@ -65,7 +65,8 @@ enum Arguments {
             }
             return .site(
                 SiteArguments(
-                    directory: parsed.positionals.first ?? parsed.values["--to"], baseURL: try baseURL(parsed)))
+                    directory: parsed.positionals.first ?? parsed.values["--to"], baseURL: try baseURL(parsed),
+                    out: parsed.values["--out"]))
         case "add":
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or file", command: name)

@@ -9,7 +9,7 @@ enum HelpText {
                podarchive feeds [--json | --opml]     (podarchive help feeds)
                podarchive list <feed> [options]       (podarchive help list)
                podarchive verify [DIR] [options]      (podarchive help verify)
-               podarchive site [DIR] [--base-url URL] (podarchive help site)
+               podarchive site [DIR] [--out DIR]      (podarchive help site)
                podarchive credentials [--move]        (podarchive help credentials)
                podarchive completions bash|zsh|fish
                podarchive help [command]
@@ -159,8 +159,11 @@ enum HelpText {
         show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
         player of the archived file, its show notes made safe, transcripts and chapters) and feed.xml (a podcast
         any app can subscribe to, served from the archive). The pages need nothing from elsewhere: open them as
-        files, or serve DIR with any static server (python3 -m http.server, nginx). Pages are replaced whole; a
-        show whose index has not changed is left as it is. sync --site does this after every sync.
+        files, or serve them. To publish, prefer --out DIR: the pages go there, with every archived file they
+        name linked in, and a server serves DIR without ever seeing the archive's .podarchive folders. Serving
+        the archive root itself needs a server that refuses dot-files (not python3 -m http.server). Pages are
+        replaced whole; a show whose index has not changed is left as it is. sync --site does this after every
+        sync, with the saved --base-url and --out.
 
         Options:
         \(OptionTable.helpBlock(for: "site"))

@@ -201,6 +201,12 @@ enum OptionTable {
                 + "its files with absolute URLs, as podcast apps on other machines need; saved for the syncs that "
                 + "refresh the site"),
         OptionDescriptor(
+            name: "--out", value: "DIR", commands: ["site"], summary: "publish into a folder of its own",
+            help: "write the pages and feeds into DIR instead of the archive root, with every archived file they "
+                + "name linked into it (hard links, else symbolic links, else copies), so a server serves DIR and "
+                + "never sees the archive's own .podarchive folders; saved for the syncs that refresh the site",
+            completion: .directory),
+        OptionDescriptor(
             name: "--site", value: nil, commands: ["sync"], summary: "refresh the web pages after each sync",
             help: "after syncing, write the archive's web pages and podcast feeds again (as podarchive site does); "
                 + "a setting of the archive, saved: every later sync does it too (--no-site stops)",

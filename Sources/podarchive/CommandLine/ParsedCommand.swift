@@ -92,6 +92,8 @@ struct CredentialsArguments: Equatable, Sendable {
 struct SiteArguments: Equatable, Sendable {
     var directory: String?
     var baseURL: String?
+    /// `--out DIR`: publish into a folder of its own (saved).
+    var out: String?
 }
 
 /// `--shard K/N`: this machine's share of the subscriptions.

@@ -8,8 +8,18 @@ extension CommandLineTool {
         guard let root = resolveRoot(arguments.directory) else { return .usage }
         let archiver = configuredArchiver()
         var settings = archiver.siteSettings(in: root)
-        if let base = arguments.baseURL, base != settings.baseURL {
-            settings.baseURL = base
+        let out = arguments.out.map { URL(fileURLWithPath: absolute($0)).standardizedFileURL.path }
+        if let out, out == root.standardizedFileURL.path || out.hasPrefix(root.standardizedFileURL.path + "/") {
+            errors.write(
+                "podarchive: --out \(out) is inside the archive \(root.path): name a folder outside it, which a server "
+                    + "can serve without the archive's own files\n")
+            return .usage
+        }
+        let changed =
+            settings.baseURL != (arguments.baseURL ?? settings.baseURL) || settings.out != (out ?? settings.out)
+        if changed {
+            settings.baseURL = arguments.baseURL ?? settings.baseURL
+            settings.out = out ?? settings.out
             do {
                 try archiver.saveSiteSettings(settings, in: root)
             } catch {
@@ -22,14 +32,23 @@ extension CommandLineTool {
     /// Writes the site and says so (unless `quiet`); a show left out is named on standard error (exit 1).
     func writeSite(_ root: URL, archiver: Archiver, settings: SiteSettings, quiet: Bool) -> ExitCode {
         do {
-            let report = try archiver.writeSite(root: root, baseURL: settings.baseURL)
+            let report = try archiver.writeSite(
+                root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) })
             for (folder, reason) in report.skipped {
                 errors.write("podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
             }
             if !quiet {
+                let site = report.folder ?? root
                 output.write(
                     "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(report.rewritten) written again) "
-                        + "in \(root.appendingPathComponent("index.html").path)\n")
+                        + "in \(site.appendingPathComponent("index.html").path)\n")
+                let published = [
+                    (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
+                    (report.copied, "copy", "copies"),
+                ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
+                if !published.isEmpty {
+                    output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
+                }
             }
             return report.skipped.isEmpty ? .success : .episodesFailed
         } catch {
