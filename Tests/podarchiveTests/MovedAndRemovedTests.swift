@@ -82,6 +82,39 @@ final class MovedAndRemovedTests: CommandLineTestCase {
         XCTAssertTrue(movedLines.contains("moved to <\(new)> (was <\(old)>)"), movedLines)
         XCTAssertEqual(shows.map { $0["feed"] as? String }, [new])
         XCTAssertEqual(shows.first?["folder"] as? String, "Moving Show")
+        XCTAssertTrue(
+            folder.files().contains("archive/Moving Show/Two.mp3"), "the new home is archived in the same run")
+    }
+
+    func test_newFeedURL_toAnotherShow_isNotFollowed_andSaidOnce() async throws {
+        let other = try TestHTTPServer(address: "127.0.0.2")
+        defer { other.stop() }
+        // A compromised feed names someone else's show on another host: no podcast:guid, no episode in common.
+        let hijack = other.url("/theirs.xml").absoluteString
+        other.route(
+            "/theirs.xml",
+            .ok(
+                "<rss version=\"2.0\"><channel><title>Their Show</title><item><title>Ad</title><guid>ad-1</guid>"
+                    + "<enclosure url=\"/ad.mp3\" type=\"audio/mpeg\"/></item></channel></rss>",
+                type: "application/rss+xml"))
+        server.route("/old.xml", .ok(rss(["One"], newFeedURL: hijack), type: "application/rss+xml"))
+        let old = server.url("/old.xml").absoluteString
+
+        let first = await run("sync", old, "--to", root)
+        let firstLines = output.text + errors.text
+        output.clear()
+        errors.clear()
+        let second = await run("sync", "--to", root)
+        let secondLines = output.text + errors.text
+        let shows = try await feeds()
+
+        XCTAssertEqual(first, .success, firstLines)
+        XCTAssertTrue(firstLines.contains(hijack) && firstLines.contains(old), "names both URLs: \(firstLines)")
+        XCTAssertEqual(second, .success, secondLines)
+        XCTAssertFalse(secondLines.contains(hijack), "said once, not every night: \(secondLines)")
+        XCTAssertEqual(shows.map { $0["feed"] as? String }, [old], "the subscription stays")
+        XCTAssertFalse(other.requests.contains { $0.path == "/ad.mp3" }, "nothing of theirs archived")
+        XCTAssertEqual(folder.files().filter { $0.hasSuffix(".mp3") }, ["archive/Moving Show/One.mp3"])
     }
 
     func test_episodeDeletedUpstream_staysArchived_markedAsRemoved() async throws {

@@ -98,6 +98,7 @@ struct CredentialStore: Sendable {
         let url = try url(archive: archive, show: show)
         guard !secrets.isEmpty else { return try remove(archive: archive, show: show) }
         let folder = url.deletingLastPathComponent()
+        try refuseIfMounted(folder: folder, file: url)
         do {
             try files.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -117,10 +118,26 @@ struct CredentialStore: Sendable {
     func remove(archive: String, show: String) throws {
         let url = try url(archive: archive, show: show)
         guard files.fileExists(atPath: url.path) else { return }
+        try refuseIfMounted(folder: url.deletingLastPathComponent(), file: url)
         do {
             try files.removeItem(at: url)
         } catch {
             throw CredentialError.unwritable(path: url.path, reason: ArchiveError.describe(error))
+        }
+    }
+
+    /// A folder its owner may not write (a mounted Secret, made read-only on purpose), or a file that is a link
+    /// (a Secret's files are links into its current version), is read as it is and never written or chmodded,
+    /// whoever runs podarchive (root may write a read-only folder; it must not).
+    private func refuseIfMounted(folder: URL, file: URL) throws {
+        let reason = "it is read-only (a mounted Secret?): give new credentials where its files are made"
+        if let mode = (try? attributes.attributesOfItem(atPath: folder.resolvingSymlinksInPath().path))?[
+            .posixPermissions] as? NSNumber, mode.intValue & 0o200 == 0
+        {
+            throw CredentialError.unwritable(path: folder.path, reason: reason)
+        }
+        if (try? attributes.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
+            throw CredentialError.unwritable(path: file.path, reason: reason)
         }
     }
 }
