@@ -1,7 +1,8 @@
-// Archives made before credentials had a place of their own kept a feed URL's login wherever the URL went: the
-// index (the feed, and enclosure URLs resolved against it), each file's `user.xdg.origin.url`, every sidecar.
-// The first sync that opens such a show takes it out of all of them; the subscription record keeps it (see
-// `FeedFolders.secureRecords`).
+// What a show's files keep of the secrets in its URLs, and of live content: archives made before kept a feed
+// URL's login and tokens wherever the URL went (the index, each file's `user.xdg.origin.url`, every sidecar) and
+// HTML transcripts under `.html`. The first sync that opens such a show keeps its index as `SecretForms` says
+// (URLs redacted, secret identifiers as keyed hashes) and renames live files; the subscription record's own
+// secrets move only on purpose (`Archiver+CredentialMove`).
 import Foundation
 
 extension Archiver {
