@@ -50,7 +50,8 @@ extension Archiver {
         try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
     }
 
-    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml`.
+    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
+    /// `ArchiveLayout` reserves).
     /// - Parameter baseURL: the root's public URL; enclosures are relative without it.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written.
@@ -69,14 +70,14 @@ extension Archiver {
                 report.skipped.append((folder, error.reasonText))
                 continue
             }
-            if let taken = ["index.html", "feed.xml"].first(where: index.holds) {
+            if let taken = ArchiveLayout.siteShowNames.sorted().first(where: index.holds) {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
                 continue
             }
             let stamp = siteStamp(of: folder, base: base)
             let stampURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 "site.stamp")
-            let present = ["index.html", "feed.xml"].allSatisfy {
+            let present = ArchiveLayout.siteShowNames.allSatisfy {
                 folders.files.fileExists(atPath: folder.appendingPathComponent($0).path)
             }
             // An unchanged show is read from its index alone, for the root page: no feed document parsed.
@@ -84,7 +85,10 @@ extension Archiver {
             let show = SiteShow.read(folder, index: index, files: folders.files, details: !unchanged)
             shows.append(show)
             if unchanged { continue }
-            let pages = [("index.html", SitePages.show(show)), ("feed.xml", PodcastFeed.xml(show, base: base))]
+            let pages = [
+                (ArchiveLayout.sitePage, SitePages.show(show)),
+                (ArchiveLayout.siteFeed, PodcastFeed.xml(show, base: base)),
+            ]
             for (name, text) in pages { try writePage(text, to: folder.appendingPathComponent(name)) }
             try writePage(stamp, to: stampURL)
             report.rewritten += 1
@@ -92,8 +96,8 @@ extension Archiver {
         guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
         report.shows = shows.count
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
-        try writePage(SitePages.root(ordered), to: root.appendingPathComponent("index.html"))
-        try writePage(PodcastFeed.opml(ordered, base: base), to: root.appendingPathComponent("feeds.opml"))
+        try writePage(SitePages.root(ordered), to: root.appendingPathComponent(ArchiveLayout.sitePage))
+        try writePage(PodcastFeed.opml(ordered, base: base), to: root.appendingPathComponent(ArchiveLayout.siteOPML))
         return report
     }
 
@@ -109,7 +113,7 @@ extension Archiver {
             ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
                 state.appendingPathComponent($0)
             }
-            + ["cover.jpg", "cover.png", "cover.webp", "cover.gif"].map { folder.appendingPathComponent($0) }
+            + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }
             let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0

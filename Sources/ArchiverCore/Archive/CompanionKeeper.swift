@@ -93,7 +93,8 @@ struct CompanionKeeper: Sendable {
             let recorded = Set((entry.companions ?? []).map(\.file))
             for companion in episode.companions(besides: feed.imageURL)
             where companion.kind != .artwork || options.metadata {
-                let name = companion.fileName(beside: entry.file)
+                // Beside `cover.mp3`, its artwork is `cover (2).jpg`: `cover.jpg` is the show's (see `ArchiveLayout`).
+                let name = NewFileName.allowed(companion.fileName(beside: entry.file))
                 guard names.insert(name.lowercased()).inserted else { continue }
                 if recorded.contains(name), present.contains(name) { continue }
                 wanted.append(Wanted(episode: episode, key: entry.key, companion: companion, name: name))

@@ -88,9 +88,9 @@ struct MetadataWriter: Sendable {
         }
         let type = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
         let fromServer = FileNamer.fileExtension(url: imageURL, mimeType: type)?.lowercased()
-        let ext = fromServer.flatMap { ArchiveNames.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
-        let name = "cover.\(ext)"
-        guard names.claim(exactly: name) else {
+        let ext = fromServer.flatMap { ArchiveLayout.artworkExtensions.contains($0) ? $0 : nil } ?? "jpg"
+        let name = ArchiveLayout.coverName(ext)
+        guard names.claim(siteFile: name) else {
             folders.discard(partial)
             return .failure(.storage("\(name) is taken by an episode"))
         }

@@ -29,7 +29,7 @@ extension CommandLineTool {
             if !quiet {
                 output.write(
                     "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(report.rewritten) written again) "
-                        + "in \(root.appendingPathComponent("index.html").path)\n")
+                        + "in \(root.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
             }
             return report.skipped.isEmpty ? .success : .episodesFailed
         } catch {
