@@ -1,5 +1,6 @@
-// The names the site writes are the site's: a show titled like a root page, and episodes whose title and
-// extension make `feed.xml`, `index.html` or `cover.jpg`, synced with `--site` from loopback feeds.
+// The names the site writes are the site's: a show titled like a root page, episodes whose title and extension make
+// `feed.xml`, `index.html` or `cover.jpg`, and an archive an earlier version laid out with such names, each synced
+// with `--site` from loopback feeds.
 import ArchiverCore
 import Foundation
 import TestSupport
@@ -99,6 +100,126 @@ final class SiteNamesTests: SiteTestCase {
         XCTAssertEqual(again, .success, errors.text)
         XCTAssertFalse(output.text.contains("moved"), output.text)
         XCTAssertEqual(Set(server.requestedPaths.dropFirst(requests)), ["/a.xml", "/b.xml"])
+    }
+
+    // MARK: - Archives laid out by an earlier version
+
+    /// The episode file an earlier version named `feed.xml` (its transcript `feed.en.vtt`, its sidecar
+    /// `feed.info.json`), in a show folder it named `index.html`, as the index and subscription record say.
+    private func layOutAsAnEarlierVersionDid() async throws -> (modified: Date, bytes: Data) {
+        server.route(
+            "/show.xml",
+            .ok(
+                """
+                <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Show</title>
+                <item><title>feed</title><guid>s-1</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
+                <enclosure url="f.xml" type="audio/mpeg"/>
+                <podcast:transcript url="f.vtt" type="text/vtt" language="en"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+        server.route("/f.xml", .ok(feedBytes))
+        server.route("/f.vtt", .ok("WEBVTT\n\n00:00.000 --> 00:01.000\nHi\n", type: "text/vtt"))
+        let code = await run("sync", server.url("/show.xml").absoluteString, "--to", root.path, "--metadata")
+        XCTAssertEqual(code, .success, errors.text)
+
+        let manager = FileManager.default
+        let old = root.appendingPathComponent("Show")
+        for (now, then) in [
+            ("feed (2).xml", "feed.xml"), ("feed (2).en.vtt", "feed.en.vtt"), ("feed (2).info.json", "feed.info.json"),
+        ] {
+            try manager.moveItem(at: old.appendingPathComponent(now), to: old.appendingPathComponent(then))
+        }
+        for file in [".podarchive/index.json", "feed.info.json"] {
+            let url = old.appendingPathComponent(file)
+            let rewritten = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+                of: "feed (2).", with: "feed.")
+            try Data(rewritten.utf8).write(to: url)
+        }
+        try manager.moveItem(at: old, to: root.appendingPathComponent("index.html"))
+        let records = root.appendingPathComponent(".podarchive/feeds")
+        for name in try manager.contentsOfDirectory(atPath: records.path) {
+            let url = records.appendingPathComponent(name)
+            var record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            record["folder"] = "index.html"
+            try JSONSerialization.data(withJSONObject: record).write(to: url)
+        }
+        let file = root.appendingPathComponent("index.html/feed.xml")
+        let modified = try XCTUnwrap(try manager.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
+        return (modified, try Data(contentsOf: file))
+    }
+
+    func test_anEarlierVersionsClash_isMovedByTheNextSync_recordedInTheIndex_bytesAndDatesIntact() async throws {
+        let before = try await layOutAsAnEarlierVersionDid()
+        let fetched = server.requestedPaths.filter { $0 == "/f.xml" || $0 == "/f.vtt" }.count
+        output.clear()
+
+        let code = await run("sync", "--to", root.path, "--site", "--metadata")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertTrue(output.text.contains("moved index.html to index.html (2): the site needs the name index.html"))
+        XCTAssertTrue(
+            output.text.contains(
+                "moved index.html (2)/feed.xml to index.html (2)/feed (2).xml: the site needs the name feed.xml"),
+            output.text)
+        try assertFixed(before)
+        XCTAssertEqual(
+            server.requestedPaths.filter { $0 == "/f.xml" || $0 == "/f.vtt" }.count, fetched, "nothing fetched again")
+    }
+
+    func test_anEarlierVersionsClash_isMovedBySiteAlone() async throws {
+        let before = try await layOutAsAnEarlierVersionDid()
+        output.clear()
+
+        let code = await run("site", root.path)
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertTrue(output.text.contains("site: moved index.html to index.html (2)"), output.text)
+        XCTAssertTrue(output.text.contains("site: 1 show (1 written again)"), output.text)
+        try assertFixed(before)
+    }
+
+    /// The show's folder and files are where the index and the record say, with the bytes and date they had; the
+    /// names they left are the site's.
+    private func assertFixed(_ before: (modified: Date, bytes: Data), line: UInt = #line) throws {
+        let show = root.appendingPathComponent("index.html (2)")
+        let index = try ArchiveIndex.decode(Data(contentsOf: show.appendingPathComponent(".podarchive/index.json")))
+        let entry = try XCTUnwrap(index.episodes.first)
+        XCTAssertEqual(entry.file, "feed (2).xml", line: line)
+        XCTAssertEqual(entry.companions?.map(\.file), ["feed (2).en.vtt"], line: line)
+        let file = show.appendingPathComponent(entry.file)
+        XCTAssertEqual(try Data(contentsOf: file), before.bytes, line: line)
+        let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        XCTAssertEqual(modified, before.modified, line: line)
+        #if os(Linux)
+            // Its origin, read back as `getfattr -n user.xdg.origin.url` would (Swift's Glibc lacks getxattr).
+            let read = try ProcessRunner.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "python3", "-c",
+                    "import os, sys; sys.stdout.write(os.getxattr(sys.argv[1], 'user.xdg.origin.url').decode())",
+                    file.path,
+                ],
+                environment: ["PATH": "/usr/bin:/bin"])
+            if !read.stderr.contains("Operation not supported") {  // a file system without user xattrs
+                XCTAssertEqual(read.stdout, server.url("/f.xml").absoluteString, read.stderr, line: line)
+            }
+        #endif
+        XCTAssertTrue(isFile(show.appendingPathComponent("feed (2).en.vtt")), line: line)
+        let sidecar = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: show.appendingPathComponent("feed (2).info.json")))
+                as? [String: Any])
+        XCTAssertEqual(sidecar["file"] as? String, "feed (2).xml", line: line)
+        XCTAssertEqual(
+            (sidecar["companions"] as? [[String: Any]])?.compactMap { $0["file"] as? String }, ["feed (2).en.vtt"],
+            line: line)
+        let records = root.appendingPathComponent(".podarchive/feeds")
+        let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: records.path).first)
+        let record = try JSONSerialization.jsonObject(with: Data(contentsOf: records.appendingPathComponent(name)))
+        XCTAssertEqual((record as? [String: Any])?["folder"] as? String, "index.html (2)", line: line)
+        XCTAssertTrue(isFile(root.appendingPathComponent("index.html")), "the root's page", line: line)
+        XCTAssertTrue(
+            try text("index.html (2)/feed.xml").contains("<enclosure url=\"feed%20(2).xml\""), "the show's feed",
+            line: line)
     }
 
     private func isFile(_ url: URL) -> Bool {

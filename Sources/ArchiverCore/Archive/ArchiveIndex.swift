@@ -278,6 +278,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         files.insert(companion.file)
     }
 
+    /// Puts `entry` in place of the entry of its key, as it is (its files renamed: see `EpisodePlacer`).
+    mutating func update(_ entry: Entry) {
+        guard let position = keyPositions[entry.key] else { return }
+        episodes[position] = entry
+        reindex()
+    }
+
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).
     public mutating func markReplaced(_ file: String, by newer: String) {
         guard let position = episodes.firstIndex(where: { $0.file == file }) else { return }

@@ -25,10 +25,13 @@ public struct SiteReport: Sendable, Equatable {
     public var rewritten = 0
     /// Shows left out: the folder, and why.
     public var skipped: [(folder: URL, reason: String)] = []
+    /// Show folders and archived files moved off names the site writes (an archive made by an earlier version),
+    /// and those that could not be.
+    public var moves: [SiteNameMove] = []
 
     public static func == (lhs: SiteReport, rhs: SiteReport) -> Bool {
         lhs.shows == rhs.shows && lhs.rewritten == rhs.rewritten
-            && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder)
+            && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder) && lhs.moves == rhs.moves
     }
 }
 
@@ -51,7 +54,8 @@ extension Archiver {
     }
 
     /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
-    /// `ArchiveLayout` reserves).
+    /// `ArchiveLayout` reserves). A show folder or archived file an earlier version gave one of those names is
+    /// moved to a free name first (see `freeSiteNames`).
     /// - Parameter baseURL: the root's public URL; enclosures are relative without it.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written.
@@ -59,17 +63,20 @@ extension Archiver {
         let base = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var report = SiteReport()
         var shows: [SiteShow] = []
-        for folder in try verifier.feedFolders(in: root) {
-            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        for listed in try verifier.feedFolders(in: root) {
+            let indexURL = listed.appendingPathComponent(ArchiveIndex.stateFolderName)
                 .appendingPathComponent(ArchiveIndex.fileName)
-            let index: ArchiveIndex
+            let loaded: ArchiveIndex
             do {
-                guard let loaded = try folders.loadIndex(at: indexURL) else { continue }
-                index = loaded
+                guard let index = try folders.loadIndex(at: indexURL) else { continue }
+                loaded = index
             } catch {
-                report.skipped.append((folder, error.reasonText))
+                report.skipped.append((listed, error.reasonText))
                 continue
             }
+            guard let freed = freeSiteNames(of: listed, index: loaded, in: root, report: &report) else { continue }
+            let (folder, index) = freed
+            // A file that could not be moved (said in `report.moves`) leaves the show out rather than overwritten.
             if let taken = ArchiveLayout.siteShowNames.sorted().first(where: index.holds) {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
                 continue

@@ -23,6 +23,13 @@ extension CommandLineTool {
     func writeSite(_ root: URL, archiver: Archiver, settings: SiteSettings, quiet: Bool) -> ExitCode {
         do {
             let report = try archiver.writeSite(root: root, baseURL: settings.baseURL)
+            for move in report.moves {
+                if move.failure != nil {
+                    errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                } else if !quiet {
+                    output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                }
+            }
             for (folder, reason) in report.skipped {
                 errors.write("podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
             }

@@ -1,11 +1,19 @@
 // The names the site writes (`ArchiveLayout`) are never an episode's, a companion's or a show folder's: the rules
-// that name files add a suffix. The whole thing end to end: podarchiveTests' SiteNamesTests.
+// that name files add a suffix, and a file an earlier version put at such a name is moved, or left as it was when
+// it cannot be. The whole thing end to end: podarchiveTests' SiteNamesTests.
+import ArchiverCoreTesting
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ArchiverCore
 
 final class ReservedNamesTests: XCTestCase {
+    private let root = URL(fileURLWithPath: "/archive")
+    private let clock = Date(timeIntervalSince1970: 1_800_000_000)
+    private let feedURL = "https://example.com/show.xml"
+    private let episodeURL = "https://example.com/f.xml"
+
     func test_reservedNames_areComparedWithoutCase_andOnlyWhereTheSiteWritesThem() {
         for name in ["index.html", "INDEX.HTML", "feed.xml", "Feed.Xml", "cover.jpg", "Cover.JPEG", "cover.webp"] {
             XCTAssertTrue(ArchiveLayout.isReservedInShow(name), name)
@@ -37,5 +45,76 @@ final class ReservedNamesTests: XCTestCase {
         let path = template.path(for: episode, feedTitle: "Show")
 
         XCTAssertEqual(path.folders, ["feed.xml (2)"])
+    }
+
+    // MARK: - Archives of an earlier version
+
+    /// A show whose one episode an earlier version archived as `feed.xml`; the file is at `file`.
+    private func earlierArchive(fileAt file: String) async throws -> ArchiveWorld {
+        let world = ArchiveWorld(
+            feedURL: feedURL, feed: FeedText.rss([("feed", episodeURL, "g1")]),
+            episodes: [episodeURL: SpyDownloader.Canned(body: Data("the episode".utf8))], now: clock,
+            onUnexpected: failOnUnexpected)
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+        let indexPath = "/archive/Show/.podarchive/index.json"
+        var index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
+        var entry = try XCTUnwrap(index.episodes.first)
+        XCTAssertEqual(entry.file, "feed (2).xml", "what podarchive names it now")
+        entry.file = "feed.xml"
+        index.update(entry)
+        world.fileSystem.put(indexPath, try index.encoded())
+        if file != "feed (2).xml" {
+            try world.fileSystem.moveItem(
+                at: root.appendingPathComponent("Show/feed (2).xml"), to: root.appendingPathComponent("Show/\(file)"))
+        }
+        return world
+    }
+
+    private func sync(_ world: ArchiveWorld) async throws -> [SyncEvent] {
+        let events = EventLog()
+        _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, onEvent: events.append)
+        return events.all
+    }
+
+    private func recordedFile(_ world: ArchiveWorld) throws -> String? {
+        try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
+            .episodes.first?.file
+    }
+
+    func test_aFileThatCannotBeMoved_staysWithItsRecord_andTheRunSaysSoOnce() async throws {
+        let world = try await earlierArchive(fileAt: "feed.xml")
+        world.fileSystem.failingWrites = ["/archive/Show/feed (2).xml"]
+
+        let events = try await sync(world)
+
+        let moves = events.compactMap { if case .siteName(let move) = $0 { return move } else { return nil } }
+        XCTAssertEqual(moves.count, 1)
+        XCTAssertEqual(moves.first?.from.path, "/archive/Show/feed.xml")
+        XCTAssertEqual(moves.first?.to.path, "/archive/Show/feed (2).xml")
+        XCTAssertNotNil(moves.first?.failure)
+        XCTAssertFalse(moves.first?.failure?.contains("\n") ?? true)
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/feed.xml"), Data("the episode".utf8))
+        XCTAssertNil(world.fileSystem.file("/archive/Show/feed (2).xml"))
+        XCTAssertEqual(try recordedFile(world), "feed.xml", "the index as it was")
+        let requests = await world.logger.requests
+        XCTAssertEqual(requests.filter { $0 == .episode(episodeURL) }.count, 1, "not fetched again")
+    }
+
+    func test_aMoveWhoseIndexWasNotSaved_isRecordedByTheNextRun_withoutFetchingAgain() async throws {
+        // Killed between the rename and the index: the file is at its new name, the index names the old one.
+        let world = try await earlierArchive(fileAt: "feed (2).xml")
+
+        let events = try await sync(world)
+
+        XCTAssertEqual(try recordedFile(world), "feed (2).xml")
+        XCTAssertEqual(world.fileSystem.file("/archive/Show/feed (2).xml"), Data("the episode".utf8))
+        XCTAssertTrue(
+            events.contains(
+                .siteName(
+                    SiteNameMove(
+                        from: root.appendingPathComponent("Show/feed.xml"),
+                        to: root.appendingPathComponent("Show/feed (2).xml")))))
+        let requests = await world.logger.requests
+        XCTAssertEqual(requests.filter { $0 == .episode(episodeURL) }.count, 1, "not fetched again")
     }
 }
