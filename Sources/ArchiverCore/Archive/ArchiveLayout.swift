@@ -45,9 +45,15 @@ public enum ArchiveLayout {
     /// Whether an episode or companion file may not be called `name`, a path inside the show's folder: its first
     /// component is what the site writes there (`feed.xml`, `Feed.XML`, `cover.png`, or a folder `index.html/`).
     public static func isReservedInShow(_ name: String) -> Bool {
-        let first = name.utf8.firstIndex(of: UInt8(ascii: "/")).map { name[..<$0] } ?? name[...]
-        // Most names are longer than any reserved one: no lowercasing for them (a sync checks thousands).
-        guard first.utf8.count <= longestReserved else { return false }
+        // Most names are longer than any reserved one: a few bytes read and no lowercasing for them (a sync checks
+        // every name its index holds).
+        var length = 0
+        for byte in name.utf8 {
+            if byte == UInt8(ascii: "/") { break }
+            length += 1
+            if length > longestReserved { return false }
+        }
+        let first = name.utf8.count == length ? name : String(decoding: name.utf8.prefix(length), as: UTF8.self)
         let lowered = first.lowercased()
         return siteShowNames.contains(lowered) || isCover(lowered)
     }

@@ -19,6 +19,7 @@ final class ReservedNamesTests: XCTestCase {
             XCTAssertTrue(ArchiveLayout.isReservedInShow(name), name)
         }
         XCTAssertTrue(ArchiveLayout.isReservedInShow("feed.xml/Pilot.mp3"), "a folder of the site's file's name")
+        XCTAssertFalse(ArchiveLayout.isReservedInShow("éé/feed.xml"))
         for name in ["feeds.opml", "cover.mp3", "feed (2).xml", "Season 1/feed.xml", "index.htm", "cover.svg"] {
             XCTAssertFalse(ArchiveLayout.isReservedInShow(name), name)
         }
