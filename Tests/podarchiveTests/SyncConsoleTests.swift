@@ -65,6 +65,23 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertFalse(output.text.contains("\u{1B}") || errors.text.contains("\u{1B}"))
     }
 
+    func test_aFileMovedOffTheSitesName_isOneLine_andOneThatCouldNotBe_isOneErrorLine() {
+        let console = console(terminal(tty: false))
+        let from = root.appendingPathComponent("Show/feed.xml")
+        let to = root.appendingPathComponent("Show/feed (2).xml")
+
+        console.handle(.siteName(SiteNameMove(from: from, to: to)))
+        console.handle(.siteName(SiteNameMove(from: from, to: to, failure: "Permission denied")))
+
+        XCTAssertEqual(output.lines, ["moved Show/feed.xml to Show/feed (2).xml: the site needs the name feed.xml"])
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: Show/feed.xml could not be moved to Show/feed (2).xml (the site needs the name "
+                    + "feed.xml): Permission denied; it stays as it was"
+            ])
+    }
+
     func test_dumbTerminal_getsThePlainLinesToo() {
         play(console(terminal(dumb: true)))
 
