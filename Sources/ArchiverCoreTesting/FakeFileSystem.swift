@@ -12,7 +12,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     public private(set) var atomicWrites: [String] = []
     /// Every path appended to, in order.
     public private(set) var appends: [String] = []
-    /// Paths whose writes fail, to simulate an unwritable folder.
+    /// Paths whose writes (and moves to them) fail, to simulate an unwritable folder.
     public var failingWrites: Set<String> = []
     /// What `attributesOfFileSystem` reports as free (unless `capacity` is set).
     public var freeSpace: Int64 = 1 << 40
@@ -160,9 +160,11 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         }
     }
 
-    /// Moves a file, never over another file or folder, and only into an existing folder (as rename(2)).
+    /// Moves a file, never over another file or folder, and only into an existing folder (as rename(2)); a move to
+    /// a path in `failingWrites` fails.
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
+            guard !failingWrites.contains(dstURL.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
             }

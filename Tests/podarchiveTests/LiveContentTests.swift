@@ -87,6 +87,11 @@ final class LiveContentTests: CommandLineTestCase {
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: show.appendingPathComponent("Pilot.transcript.html").path))
         XCTAssertEqual(try text("Live/Pilot.transcript.html.txt"), html, "the same bytes, renamed")
+        XCTAssertTrue(
+            output.text.contains(
+                "moved Live/Pilot.transcript.html to Live/Pilot.transcript.html.txt: a web server would run it as a page"
+            ),
+            output.text)
         let kept = try String(contentsOf: indexURL, encoding: .utf8)
         XCTAssertTrue(kept.contains("\"Pilot.transcript.html.txt\""), kept)
         XCTAssertFalse(kept.contains("\"Pilot.transcript.html\""), kept)

@@ -65,6 +65,23 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertFalse(output.text.contains("\u{1B}") || errors.text.contains("\u{1B}"))
     }
 
+    func test_aFileMovedOffTheSitesName_isOneLine_andOneThatCouldNotBe_isOneErrorLine() {
+        let console = console(terminal(tty: false))
+        let from = root.appendingPathComponent("Show/cover.jpg")
+        let to = root.appendingPathComponent("Show/cover (2).jpg")
+
+        console.handle(.siteName(SiteNameMove(from: from, to: to)))
+        console.handle(.siteName(SiteNameMove(from: from, to: to, failure: "Permission denied")))
+
+        XCTAssertEqual(output.lines, ["moved Show/cover.jpg to Show/cover (2).jpg: the site needs the name cover.jpg"])
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: Show/cover.jpg could not be moved to Show/cover (2).jpg (the site needs the name "
+                    + "cover.jpg): Permission denied; it stays as it was"
+            ])
+    }
+
     func test_dumbTerminal_getsThePlainLinesToo() {
         play(console(terminal(dumb: true)))
 

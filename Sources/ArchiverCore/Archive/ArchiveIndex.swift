@@ -278,16 +278,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         files.insert(companion.file)
     }
 
-    /// Records that the file `old` (an episode's or a companion's) is now called `new`.
-    mutating func renameFile(_ old: String, to new: String) {
-        for position in episodes.indices {
-            if episodes[position].file == old { episodes[position].file = new }
-            episodes[position].companions = episodes[position].companions?.map { companion in
-                var companion = companion
-                if companion.file == old { companion.file = new }
-                return companion
-            }
-        }
+    /// Puts `entry` in place of the entry of its key, as it is (its files renamed: see `EpisodePlacer`).
+    mutating func update(_ entry: Entry) {
+        guard let position = keyPositions[entry.key] else { return }
+        episodes[position] = entry
         reindex()
     }
 

@@ -1,5 +1,5 @@
 // The names podarchive gives in a show's folder besides the episodes' own: stems for episodes and shows without a
-// usable title, sidecars, the artwork, and a damaged file set aside by a repair.
+// usable title, sidecars, and a damaged file set aside by a repair. (The artwork's and the site's: `ArchiveLayout`.)
 import Foundation
 
 /// Names of files and folders podarchive writes, worked out in one place.
@@ -26,18 +26,6 @@ public enum ArchiveNames {
 
     /// What a sidecar's name ends with.
     static let sidecarSuffix = ".info.json"
-
-    /// The extensions the feed's artwork is kept under (`cover.<ext>`), in the order the site looks for them:
-    /// what `LiveContent.sniff` names a raster image, and `jpeg`, which earlier versions kept.
-    static let artworkExtensions = LiveContent.imageExtensions
-
-    /// The names the feed's artwork may have, in the order the site looks for them.
-    static let artworkNames = artworkExtensions.map { "cover.\($0)" }
-
-    /// Whether `name` is the feed's artwork (podarchive's own file, never an episode's).
-    static func isArtwork(_ name: String) -> Bool {
-        artworkNames.contains(name.lowercased())
-    }
 
     /// Whether `name`, in a show's state folder, is the record of a download (`PartialFiles`).
     public static func isDownloadRecord(_ name: String) -> Bool {

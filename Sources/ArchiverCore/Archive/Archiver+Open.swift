@@ -5,12 +5,16 @@ import Foundation
 extension Archiver {
     /// Finds and locks the show's folder and fetches its feed. A feed synced before (`known`): lock first, then ask
     /// whether it changed. A new feed: fetch it, then choose its folder from its title and subscribe it. Either
-    /// way the settings and credentials to save are saved with the subscription.
+    /// way the settings and credentials to save are saved with the subscription. A folder named like a file the
+    /// site writes at the root is renamed first (see `freeSiteName`; said through `onEvent`).
     func open(
         _ source: FeedSource, known: Subscription?, in root: URL, options: SyncOptions,
-        forms: () throws -> SecretForms, conditional: Bool = true
+        forms: () throws -> SecretForms, conditional: Bool = true, onEvent: (SyncEvent) -> Void = { _ in }
     ) async throws -> (FeedFolder, FeedFetch, Subscription) {
         if var record = known {
+            if ArchiveLayout.isReservedAtRoot(FileNamer.sanitize(record.folder)) {
+                record = try await freeSiteName(of: record, in: root, lockWait: options.lockWait, onEvent: onEvent)
+            }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
@@ -21,7 +25,6 @@ extension Archiver {
                         credentials: options.saveCredentials, existing: record)
                 }
                 try secureIndex(of: &show, forms: forms())
-                try defuseLiveFiles(of: &show)
                 let fetch = try await loader.load(
                     source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
                     limits: options.feedLimits)

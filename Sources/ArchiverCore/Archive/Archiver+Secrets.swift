@@ -1,8 +1,9 @@
 // What a show's files keep of the secrets in its URLs, and of live content: archives made before kept a feed
 // URL's login and tokens wherever the URL went (the index, each file's `user.xdg.origin.url`, every sidecar) and
 // HTML transcripts under `.html`. The first sync that opens such a show keeps its index as `SecretForms` says
-// (URLs redacted, secret identifiers as keyed hashes) and renames live files; the subscription record's own
-// secrets move only on purpose (`Archiver+CredentialMove`).
+// (URLs redacted, secret identifiers as keyed hashes; live files are renamed by
+// `EpisodePlacer.freeSiteNames`); the subscription record's own secrets move only on purpose
+// (`Archiver+CredentialMove`).
 import Foundation
 
 extension Archiver {
@@ -72,33 +73,5 @@ extension Archiver {
             throw ArchiveError.storage(path: root.path, reason: "the archive's identity cannot be made")
         }
         return SecretForms(identity: identity)
-    }
-}
-
-extension Archiver {
-    /// Renames each file of `show` that an earlier version kept under a live extension (an HTML transcript, an
-    /// episode named `.svg`) to its name with `.txt` after it, with its sidecar, and records it: once served, it
-    /// is text. A file whose new name is taken, or that cannot be moved, stays as it is and is tried next run.
-    func defuseLiveFiles(of show: inout FeedFolder) throws {
-        let live = show.index.episodes.flatMap { [$0.file] + ($0.companions ?? []).map(\.file) }
-            .filter(LiveContent.isLive)
-        guard !live.isEmpty else { return }
-        var renamed = false
-        for file in live {
-            let new = file + ".txt"
-            let from = show.folder.appendingPathComponent(file)
-            let to = show.folder.appendingPathComponent(new)
-            guard folders.files.fileExists(atPath: from.path), !folders.files.fileExists(atPath: to.path),
-                (try? folders.mover.moveItem(at: from, to: to)) != nil
-            else { continue }
-            show.index.renameFile(file, to: new)
-            renamed = true
-            let sidecar = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: file))
-            let newSidecar = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: new))
-            if folders.files.fileExists(atPath: sidecar.path), !folders.files.fileExists(atPath: newSidecar.path) {
-                try? folders.mover.moveItem(at: sidecar, to: newSidecar)
-            }
-        }
-        if renamed { try folders.save(show.index, to: show.indexURL) }
     }
 }

@@ -32,10 +32,13 @@ public struct SiteReport: Sendable, Equatable {
     public var folder: URL?
     /// Archived files published into that folder this time, by how: hard links, symbolic links, copies.
     public var linked = 0, symlinked = 0, copied = 0
+    /// Show folders and archived files moved off names the site writes (an archive made by an earlier version),
+    /// and those that could not be.
+    public var moves: [SiteNameMove] = []
 
     public static func == (lhs: SiteReport, rhs: SiteReport) -> Bool {
         lhs.shows == rhs.shows && lhs.rewritten == rhs.rewritten
-            && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder)
+            && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder) && lhs.moves == rhs.moves
     }
 }
 
@@ -57,9 +60,11 @@ extension Archiver {
         try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
     }
 
-    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml`; with `out`,
-    /// writes them into that folder instead (`<out>/<show>/index.html`...) and publishes there every archived
-    /// file the pages name, so a server can serve `out` and never see the archive's own files.
+    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
+    /// `ArchiveLayout` reserves); with `out`, writes them into that folder instead (`<out>/<show>/index.html`...)
+    /// and publishes there every archived file the pages name, so a server can serve `out` and never see the
+    /// archive's own files. A show folder or archived file an earlier version gave one of the site's names is
+    /// moved to a free name first (see `freeSiteNames`).
     /// - Parameters:
     ///   - baseURL: the root's (or `out`'s) public URL; enclosures are relative without it.
     ///   - out: a folder of its own to publish into, made if missing.
@@ -72,18 +77,21 @@ extension Archiver {
         report.folder = site
         if let out { try folders.createFolder(out) }
         var shows: [SiteShow] = []
-        for folder in try verifier.feedFolders(in: root) {
-            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        for listed in try verifier.feedFolders(in: root) {
+            let indexURL = listed.appendingPathComponent(ArchiveIndex.stateFolderName)
                 .appendingPathComponent(ArchiveIndex.fileName)
-            let index: ArchiveIndex
+            let loaded: ArchiveIndex
             do {
-                guard let loaded = try folders.loadIndex(at: indexURL) else { continue }
-                index = loaded
+                guard let index = try folders.loadIndex(at: indexURL) else { continue }
+                loaded = index
             } catch {
-                report.skipped.append((folder, error.reasonText))
+                report.skipped.append((listed, error.reasonText))
                 continue
             }
-            if let taken = ["index.html", "feed.xml"].first(where: index.holds) {
+            guard let freed = freeSiteNames(of: listed, index: loaded, in: root, report: &report) else { continue }
+            let (folder, index) = freed
+            // A file that could not be moved (said in `report.moves`) leaves the show out rather than overwritten.
+            if let taken = ArchiveLayout.siteShowNames.sorted().first(where: index.holds) {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
                 continue
             }
@@ -91,7 +99,7 @@ extension Archiver {
             let stamp = siteStamp(of: folder, base: base, out: out)
             let stampURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 "site.stamp")
-            let present = ["index.html", "feed.xml"].allSatisfy {
+            let present = ArchiveLayout.siteShowNames.allSatisfy {
                 folders.files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
             // An unchanged show is read from its index alone, for the root page: no feed document parsed.
@@ -103,7 +111,10 @@ extension Archiver {
                 try folders.createFolder(target)
                 try publishFiles(of: show, index: index, into: target, report: &report)
             }
-            let pages = [("index.html", SitePages.show(show)), ("feed.xml", PodcastFeed.xml(show, base: base))]
+            let pages = [
+                (ArchiveLayout.sitePage, SitePages.show(show)),
+                (ArchiveLayout.siteFeed, PodcastFeed.xml(show, base: base)),
+            ]
             for (name, text) in pages { try writePage(text, to: target.appendingPathComponent(name)) }
             try writePage(stamp, to: stampURL)
             report.rewritten += 1
@@ -111,8 +122,8 @@ extension Archiver {
         guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
         report.shows = shows.count
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
-        try writePage(SitePages.root(ordered), to: site.appendingPathComponent("index.html"))
-        try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent("feeds.opml"))
+        try writePage(SitePages.root(ordered), to: site.appendingPathComponent(ArchiveLayout.sitePage))
+        try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent(ArchiveLayout.siteOPML))
         return report
     }
 
@@ -128,7 +139,7 @@ extension Archiver {
             ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
                 state.appendingPathComponent($0)
             }
-            + ArchiveNames.artworkNames.map { folder.appendingPathComponent($0) }
+            + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }
             let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0

@@ -181,10 +181,13 @@ public struct Archiver: Sendable {
         let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
         // The archive's identity is made once a feed has been read: a failed first sync creates nothing.
         var (show, first, record) = try await open(
-            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) })
+            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) },
+            onEvent: onEvent)
         let lock = show.lock
         defer { lock.unlock() }
         do {
+            // Files of an earlier version at names the site writes move before anything looks at the folder.
+            for move in try placer.freeSiteNames(in: &show) { onEvent(.siteName(move)) }
             let forms = try secretForms(of: root)
             let index = show.index
             // A show that moved is archived from its new home in the same run.

@@ -93,7 +93,8 @@ struct CompanionKeeper: Sendable {
             let recorded = entry.companions ?? []
             for companion in episode.companions(besides: feed.imageURL)
             where companion.kind != .artwork || options.metadata {
-                let name = companion.fileName(beside: entry.file)
+                // Beside `cover.mp3`, its artwork is `cover (2).jpg`: `cover.jpg` is the show's (see `ArchiveLayout`).
+                let name = NewFileName.allowed(companion.fileName(beside: entry.file))
                 guard names.insert(name.lowercased()).inserted else { continue }
                 // Kept under the name its bytes gave it (`LiveContent`), which may not be the declared one.
                 let shown = companion.url.map(URLSecrets.redacted)

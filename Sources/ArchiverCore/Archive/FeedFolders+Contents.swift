@@ -65,8 +65,8 @@ extension FeedFolders {
     /// The first name `newFile` gives, when a file of that name exists and the index does not list it.
     func unindexedFile(_ newFile: NewFileName, in show: FeedFolder) -> String? {
         let name = newFile.first
-        // The feed's artwork (cover.png) is podarchive's own file, never an episode's.
-        guard !show.index.holds(file: name), !ArchiveNames.isArtwork(name),
+        // The site's files and the feed's artwork (feed.xml, cover.png) are podarchive's own, never an episode's.
+        guard !show.index.holds(file: name), !ArchiveLayout.isReservedInShow(name),
             files.fileExists(atPath: show.folder.appendingPathComponent(name, isDirectory: false).path)
         else { return nil }
         return name

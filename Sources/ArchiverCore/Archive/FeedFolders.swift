@@ -153,12 +153,14 @@ struct FeedFolders: Sendable {
 
     /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
-    /// at a new URL), which then continues there.
+    /// at a new URL), which then continues there. A name the site writes at the root is never taken either
+    /// (a show titled "index.html" is kept in "index.html (2)").
     func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
         let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
         for counter in 1...1000 {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
+            if ArchiveLayout.isReservedAtRoot(name) { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
             let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
                 ArchiveIndex.fileName)

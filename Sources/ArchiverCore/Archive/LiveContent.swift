@@ -14,10 +14,21 @@ enum LiveContent {
         "html", "htm", "xhtml", "xht", "shtml", "mhtml", "svg", "svgz", "xml", "xsl", "xslt", "js", "mjs",
     ]
 
-    /// Whether a file called `name` would be served as live content (its last extension, without case).
+    /// Whether a file called `name` would be served as live content (its last extension, without case). Reads
+    /// at most the last few bytes: a sync asks this of every name its index holds.
     static func isLive(_ name: String) -> Bool {
-        extensions.contains((name as NSString).pathExtension.lowercased())
+        var reversed: [UInt8] = []
+        for byte in name.utf8.reversed() {
+            if byte == UInt8(ascii: ".") {
+                return extensions.contains(String(decoding: reversed.reversed(), as: UTF8.self))
+            }
+            guard reversed.count < longestExtension, byte != UInt8(ascii: "/") else { return false }
+            reversed.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+        }
+        return false
     }
+
+    private static let longestExtension = extensions.map(\.utf8.count).max()!
 
     /// `name`, or `name.txt` when it would be served as live content.
     static func defused(_ name: String) -> String {

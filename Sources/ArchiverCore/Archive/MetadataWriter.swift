@@ -77,16 +77,13 @@ struct MetadataWriter: Sendable {
     ) async throws -> Result<URL, EpisodeFailure> {
         let image = Episode(title: "cover", guid: nil, url: imageURL)
         let partial = show.partial(image.identity)
-        let result: DownloadResult
         do {
-            switch try await fetcher.fetch(image, in: show.paths, options: options) {
-            case .downloaded(let downloaded): result = downloaded
-            case .placed: return .failure(.storage("the artwork's download record names an episode file"))
+            if case .placed = try await fetcher.fetch(image, in: show.paths, options: options) {
+                return .failure(.storage("the artwork's download record names an episode file"))
             }
         } catch let failure as EpisodeFailure {
             return .failure(failure)
         }
-        _ = result
         // Named after what its bytes are, whatever the feed or the server said: an SVG (which runs scripts where
         // the archive is served) or anything else not a raster image is not kept as the show's cover.
         guard
@@ -96,8 +93,8 @@ struct MetadataWriter: Sendable {
             folders.discard(partial)
             return .failure(.storage("it is not a JPEG, PNG, WebP or GIF image; not kept"))
         }
-        let name = "cover.\(ext)"
-        guard names.claim(exactly: name) else {
+        let name = ArchiveLayout.coverName(ext)
+        guard names.claim(siteFile: name) else {
             folders.discard(partial)
             return .failure(.storage("\(name) is taken by an episode"))
         }

@@ -3,6 +3,8 @@ import Foundation
 
 /// Hands out distinct file names within one folder: "Title.mp3", then "Title (2).mp3", ...
 /// With `sidecars`, a name is free only when its sidecar's name is free too, and both are claimed together.
+/// A name the site writes in a show's folder (`feed.xml`, `index.html`, `cover.jpg`; see `ArchiveLayout`) is
+/// never free: "feed.xml" is followed by "feed (2).xml", as for any other clash.
 struct NameAllocator {
     /// The names as given, until a claim needs them: a sync with nothing new never pays for lowercasing them.
     private var given: Set<String>?
@@ -58,8 +60,19 @@ struct NameAllocator {
         if sidecars { taken.remove(ArchiveNames.sidecarName(for: name).lowercased()) }
     }
 
-    /// Claims `name` (and its sidecar's name) if free.
+    /// Claims `name` (and its sidecar's name) if free, and not a name the site keeps for itself.
     mutating func claim(exactly name: String) -> Bool {
+        guard !ArchiveLayout.isReservedInShow(name) else {
+            tries += 1
+            return false
+        }
+        return take(name)
+    }
+
+    /// Claims a name the site keeps for podarchive's own file (the show's artwork, `cover.jpg`) if free.
+    mutating func claim(siteFile name: String) -> Bool { take(name) }
+
+    private mutating func take(_ name: String) -> Bool {
         materialize()
         tries += 1
         let key = name.lowercased()

@@ -143,6 +143,10 @@ public struct NameTemplate: Sendable, Equatable {
             let name = FileNamer.sanitize(text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
             if !name.isEmpty { names.append(name) } else if isLast { names.append(ArchiveNames.stem(for: episode)) }
         }
+        // A folder never takes a name the site writes in the show's folder (`{title}/` of an episode `feed.xml`).
+        if names.count > 1, ArchiveLayout.isReservedInShow(names[0]) {
+            names[0] = FileNamer.fileName(stem: names[0], extension: nil, counter: 2)
+        }
         let stem = names.removeLast()
         return (names, stem)
     }
@@ -207,4 +211,30 @@ struct NewFileName: Equatable {
 
     /// The name before any counter.
     var first: String { numbered(1) }
+
+}
+
+extension NewFileName {
+    /// `name`, or when the site writes that name in the show's folder, the first of `name (2)`, `name (3)`... that
+    /// it does not: the name a file named after another (a companion beside its episode) gets without a
+    /// `NameAllocator`. `cover.jpg` beside `cover.mp3` is `cover (2).jpg`.
+    static func allowed(_ name: String) -> String {
+        guard ArchiveLayout.isReservedInShow(name) else { return name }
+        let parts = NewFileName(parsing: name)
+        var counter = 2
+        while ArchiveLayout.isReservedInShow(parts.numbered(counter)) { counter += 1 }
+        return parts.numbered(counter)
+    }
+
+    /// `name` (a path inside the show's folder) taken apart: `Season 1/feed.xml` is `Season 1/`, `feed`, `xml`.
+    init(parsing name: String) {
+        let slash = name.lastIndex(of: "/")
+        let last = slash.map { name[name.index(after: $0)...] } ?? name[...]
+        let prefix = slash.map { String(name[...$0]) } ?? ""
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else {
+            self.init(prefix: prefix, stem: String(last), ext: nil)
+            return
+        }
+        self.init(prefix: prefix, stem: String(last[..<dot]), ext: String(last[last.index(after: dot)...]))
+    }
 }

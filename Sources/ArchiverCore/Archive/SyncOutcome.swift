@@ -143,6 +143,29 @@ public enum SyncEvent: Sendable, Equatable {
     case companion(file: URL)
     /// One could not be fetched or kept; the episode is not affected, and it is tried again next run.
     case companionFailed(episode: Episode, url: String, EpisodeFailure)
+    /// An archived file or the show's folder had a name the site writes (an archive made before the site kept
+    /// its names): it was moved to a free one, or could not be (then nothing changed).
+    case siteName(SiteNameMove)
+}
+
+/// A file (or show folder) moved off a name the site writes, where it stood in the way of the site's own file.
+public struct SiteNameMove: Sendable, Equatable {
+    /// Where it was.
+    public var from: URL
+    /// Where it is now (or was to go).
+    public var to: URL
+    /// Why it could not be moved, when it could not: it stays where it was, and the index and records as well.
+    public var failure: String?
+
+    /// True when the file moved because a web server would run it (`Pilot.html`), not for a name the site needs.
+    public var isLiveContent = false
+
+    /// A move from `from` to `to`, failed for `failure` when given.
+    public init(from: URL, to: URL, failure: String? = nil) {
+        self.from = from
+        self.to = to
+        self.failure = failure
+    }
 }
 
 /// The outcome of syncing one feed.

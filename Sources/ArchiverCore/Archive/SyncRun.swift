@@ -85,7 +85,7 @@ struct SyncRun {
         }
         let indexed = show.index.fileNames
         guard let image = feed.imageURL,
-            !present.contains(where: { ArchiveNames.isArtwork($0) && !indexed.contains($0) })
+            !present.contains(where: { ArchiveLayout.isCover($0) && !indexed.contains($0) })
         else { return }
         switch try await metadata.fetchArtwork(image, in: show, names: &names, options: options) {
         case .success(let file):

@@ -29,7 +29,7 @@ enum PodcastFeed {
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
             <channel>
             <title>\(HTMLText.escape(show.title))</title>
-            <link>\(HTMLText.escape(link("index.html")))</link>
+            <link>\(HTMLText.escape(link(ArchiveLayout.sitePage)))</link>
             <description>\(HTMLText.escape("\(show.title): \(SiteFormat.count(show.episodes.count)) archived by podarchive"))</description>
             <generator>podarchive \(PodarchiveVersion.current)</generator>
             \(image)\(items)</channel>
@@ -42,7 +42,7 @@ enum PodcastFeed {
     static func opml(_ shows: [SiteShow], base: String?) -> String {
         var outlines = ""
         for show in shows {
-            let url = (base ?? "") + SitePath.href(show.folder.lastPathComponent) + "/feed.xml"
+            let url = (base ?? "") + SitePath.href(show.folder.lastPathComponent + "/" + ArchiveLayout.siteFeed)
             outlines += "<outline type=\"rss\" text=\"\(HTMLText.escape(show.title))\" "
             outlines += "title=\"\(HTMLText.escape(show.title))\" xmlUrl=\"\(HTMLText.escape(url))\"/>\n"
         }

@@ -78,7 +78,7 @@ enum SitePages {
             let newest = show.newest.map { " · newest \(SiteFormat.day($0))" } ?? ""
             items += """
                 <li class="show" data-search="\(HTMLText.escape(show.title.lowercased()))">\(cover)<div>
-                <h2><a href="\(SitePath.href(name + "/index.html"))">\(HTMLText.escape(show.title))</a></h2>
+                <h2><a href="\(SitePath.href(name + "/" + ArchiveLayout.sitePage))">\(HTMLText.escape(show.title))</a></h2>
                 <p class="meta">\(SiteFormat.count(show.episodes.count)) · \(SiteFormat.size(show.bytes))\(newest)</p>
                 </div></li>
 
@@ -86,7 +86,7 @@ enum SitePages {
         }
         let body = """
             <header><h1>Podcast archive</h1>
-            <p class="muted">\(shows.count) show\(shows.count == 1 ? "" : "s") · <a href="feeds.opml">OPML of their feeds</a></p></header>
+            <p class="muted">\(shows.count) show\(shows.count == 1 ? "" : "s") · <a href="\(ArchiveLayout.siteOPML)">OPML of their feeds</a></p></header>
             <main><label for="filter">Filter shows</label><input id="filter" type="search" autocomplete="off">
             <ul class="shows">
             \(items)</ul><p id="none" hidden>No show matches.</p></main>
@@ -131,8 +131,8 @@ enum SitePages {
         }
         let newest = show.newest.map { " · newest \(SiteFormat.day($0))" } ?? ""
         let body = """
-            <header><p><a href="../index.html">All shows</a></p><h1>\(HTMLText.escape(show.title))</h1>
-            <p class="muted">\(SiteFormat.count(show.episodes.count)) · \(SiteFormat.size(show.bytes))\(newest) · <a href="feed.xml">Podcast feed</a></p></header>
+            <header><p><a href="../\(ArchiveLayout.sitePage)">All shows</a></p><h1>\(HTMLText.escape(show.title))</h1>
+            <p class="muted">\(SiteFormat.count(show.episodes.count)) · \(SiteFormat.size(show.bytes))\(newest) · <a href="\(ArchiveLayout.siteFeed)">Podcast feed</a></p></header>
             <main><label for="filter">Filter episodes</label><input id="filter" type="search" autocomplete="off">
             <ol>
             \(items)</ol><p id="none" hidden>No episode matches.</p></main>

@@ -70,7 +70,8 @@ extension SiteShow {
             }
         }
         let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
-        let cover = ArchiveNames.artworkNames.first(where: names.contains)
+        // Only the show's own artwork: never an archived file (an earlier version's `cover.jpg` episode).
+        let cover = ArchiveLayout.coverNames.first { names.contains($0) && !index.holds(file: $0) }
         return SiteShow(
             folder: folder, title: ArchiveNames.showTitle(index.title, folder: folder),
             episodes: order.map { episodes[$0] }, cover: cover)

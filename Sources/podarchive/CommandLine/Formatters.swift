@@ -208,6 +208,17 @@ enum SyncFormatter {
             + "\(since.prefix(10)); recorded as gone upstream and no longer retried (sync --retry-gone tries again)"
     }
 
+    /// A file or show folder moved off a name the site writes, or why it could not be.
+    static func siteNameLine(_ move: SiteNameMove, root: URL) -> String {
+        let from = relative(move.from, to: root)
+        let to = relative(move.to, to: root)
+        let why =
+            move.isLiveContent
+            ? "a web server would run it as a page" : "the site needs the name \(move.from.lastPathComponent)"
+        guard let failure = move.failure else { return "moved \(from) to \(to): \(why)" }
+        return "\(from) could not be moved to \(to) (\(why)): \(oneLine(failure)); it stays as it was"
+    }
+
     static func relative(_ file: URL, to root: URL) -> String {
         let rootPath = root.standardizedFileURL.path
         let path = file.standardizedFileURL.path

@@ -132,6 +132,10 @@ final class SyncConsole: @unchecked Sendable {
                 permanent(
                     "not kept: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
                         + "\(failure.reason); tried again next run")
+            case .siteName(let move):
+                if move.failure != nil { return error(SyncFormatter.siteNameLine(move, root: root)) }
+                guard lines else { return }
+                permanent(SyncFormatter.siteNameLine(move, root: root))
             case .historyFailed(let reason):
                 error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
             case .moveRefused(let url, let reason):

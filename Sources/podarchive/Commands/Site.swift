@@ -34,6 +34,13 @@ extension CommandLineTool {
         do {
             let report = try archiver.writeSite(
                 root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) })
+            for move in report.moves {
+                if move.failure != nil {
+                    errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                } else if !quiet {
+                    output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                }
+            }
             for (folder, reason) in report.skipped {
                 errors.write("podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
             }
@@ -41,7 +48,7 @@ extension CommandLineTool {
                 let site = report.folder ?? root
                 output.write(
                     "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(report.rewritten) written again) "
-                        + "in \(site.appendingPathComponent("index.html").path)\n")
+                        + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
                 let published = [
                     (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
                     (report.copied, "copy", "copies"),
