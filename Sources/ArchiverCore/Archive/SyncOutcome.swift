@@ -135,6 +135,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// The show moved to a new feed URL (a 301/308, or an announced new URL that answers): its subscription now
     /// follows it; folder, index and settings stay.
     case moved(from: String, to: String)
+    /// The feed given is a show already followed at another address (the same `podcast:guid`, self link, or
+    /// title and episodes): its subscription now uses this one; folder, index and settings stay.
+    case readdressed(from: String, to: String)
     /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
     case moveRefused(url: String, reason: String)
     /// The feed's document could not be kept in the show's history; the sync goes on.

@@ -163,4 +163,10 @@ public enum FeedFetch: Sendable, Equatable {
     case changed(Feed, FeedValidators)
     /// `304 Not Modified`: the feed is as it was last time.
     case notModified
+
+    /// The feed, when it changed.
+    public var feed: Feed? {
+        if case .changed(let feed, _) = self { return feed }
+        return nil
+    }
 }

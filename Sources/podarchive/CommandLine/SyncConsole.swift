@@ -124,6 +124,9 @@ final class SyncConsole: @unchecked Sendable {
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .readdressed(let from, let to):
+                guard lines else { return }
+                permanent("the same show as <\(from)>: its subscription now uses <\(to)>")
             case .companion(let file):
                 guard lines else { return }
                 permanent("kept \(SyncFormatter.relative(file, to: root))")
