@@ -84,23 +84,24 @@ public struct SyncOptions: Sendable, Equatable {
         }
         if let path = settings.netrcFile { options.netrc = NetrcChoice(path: path, required: true) }
         if let companions = settings.companions { options.companions = companions }
+        // 0 and "" turn a filter set before off (`ShowSettings.everyEpisode`).
         if let limit = settings.limit {
-            guard limit >= 1 else {
+            guard limit >= 0 else {
                 throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
             }
-            options.filter.limit = limit
+            options.filter.limit = limit == 0 ? nil : limit
         }
         if let since = settings.since {
-            guard let date = FeedDate.parseRFC3339(since) else {
+            guard since.isEmpty || FeedDate.parseRFC3339(since) != nil else {
                 throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
             }
-            options.filter.since = date
+            options.filter.since = since.isEmpty ? nil : FeedDate.parseRFC3339(since)
         }
         if let match = settings.match {
-            guard EpisodeFilter.validate(pattern: match) else {
+            guard match.isEmpty || EpisodeFilter.validate(pattern: match) else {
                 throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
             }
-            options.filter.match = match
+            options.filter.match = match.isEmpty ? nil : match
         }
         return options
     }

@@ -199,6 +199,8 @@ public struct SyncReport: Sendable, Equatable {
     public var pageProblem: PageProblem?
     /// The show's new feed URL, when it moved during this sync.
     public var movedTo: String?
+    /// Episodes the feed lists, not archived, that the filter (`limit`, `since`, `match`) left out.
+    public var leftOut = 0
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {

@@ -196,7 +196,8 @@ struct SubscriptionStore: Sendable {
                 feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
         record.folder = folder
         if let settings {
-            let merged = replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings)
+            let merged = (replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings))
+                .withoutClearedFilters
             record.settings = merged.isEmpty ? nil : merged
         }
         try keep(&record, source: source, credentials: credentials, in: root)

@@ -260,7 +260,9 @@ extension CommandLineTool {
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             // A page that could not be read hides episodes as a failed episode does: tried again next run.
             let code: ExitCode = report.failed.isEmpty && report.pageProblem == nil ? .success : .episodesFailed
-            console.finish(summary: SyncFormatter.summary(report))
+            console.finish(
+                summary: SyncFormatter.summary(report)
+                    + SyncFormatter.leftOut(report.leftOut, saved: target.saved, given: arguments.given, feed: source))
             return (
                 code,
                 SyncFormatter.jsonEntry(

@@ -229,13 +229,14 @@ final class ResilienceTests: LoopbackArchiveTestCase {
             bRequested.signal()
             return TestResponse.file(audio, for: request)
         }
-        // A's wait ends once B was asked for, or after 10 s when B cannot start until A is done.
+        // A's wait ends once B was asked for, or after 45 s when B cannot start until A is done (only the failing
+        // case waits that long; a loaded machine may take seconds to start B, so a shorter bound made it flaky).
         let archiver = Archiver.live(
             downloader: URLSessionDownloader(),
             sleep: { _ in
                 await withCheckedContinuation { done in
                     DispatchQueue.global().async {
-                        _ = bRequested.wait(timeout: .now() + 10)
+                        _ = bRequested.wait(timeout: .now() + 45)
                         done.resume()
                     }
                 }
