@@ -31,7 +31,8 @@ extension Archiver {
             folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("feed.json"))
         let (walked, _) = await walkPages(
             first, of: source, known: { indexed.entry(for: stored($0)) != nil },
-            archived: Set(validators?.archives ?? []), options: options, onEvent: { _ in })
+            archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],
+            refusedBefore: validators?.refusedPage, options: options, onEvent: { _ in })
         let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
         let planned = WorkPlan.make(
             fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,

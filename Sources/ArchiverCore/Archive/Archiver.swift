@@ -196,7 +196,8 @@ public struct Archiver: Sendable {
             let (fetch, pages) = await walkPages(
                 keepHistory(moved, in: show, onEvent: onEvent), of: home,
                 known: { index.entry(for: forms.episode($0)) != nil },
-                archived: show.archives, options: options,
+                archived: show.archives, archiveLinks: show.archiveLinks, refusedBefore: show.refusedPage,
+                options: options,
                 onEvent: onEvent)
             var report = try await archive(
                 &show, forms.fetch(fetch), of: home, pages: pages, options: options, forms: forms, onEvent: onEvent)

@@ -106,9 +106,14 @@ public struct SyncOptions: Sendable, Equatable {
         return options
     }
 
+    /// The most documents one walk of a feed's pages fetches (see `FeedLimits.maximumPages`).
+    public var maximumPages = 1_000
+
     /// What a feed fetch may take: the size cap, and the same total time an episode gets.
     public var feedLimits: FeedLimits {
-        FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        var limits = FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        limits.maximumPages = maximumPages
+        return limits
     }
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.

@@ -130,6 +130,8 @@ public enum SyncEvent: Sendable, Equatable {
     case pagesRead(Int, notFollowed: String?)
     /// A page of the feed could not be read; the walk stopped there and the next run walks again.
     case pageFailed(PageProblem)
+    /// A page link is not http(s) (`file:`, `javascript:`): not followed, said once (the walk ends there).
+    case pageRefused(url: String)
     /// A page was linked a second time; the walk ended there.
     case pageCycle(url: String)
     /// The show moved to a new feed URL (a 301/308, or an announced new URL that answers): its subscription now

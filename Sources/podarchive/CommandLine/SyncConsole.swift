@@ -118,6 +118,8 @@ final class SyncConsole: @unchecked Sendable {
                 error(
                     "page <\(problem.url)> of the feed could not be read: \(SyncFormatter.oneLine(problem.reason)); "
                         + "its episodes are looked for again next run")
+            case .pageRefused(let url):
+                error("page link <\(url)> of the feed is not an http(s) URL: not followed (said once)")
             case .pageCycle(let url):
                 guard lines else { return }
                 permanent("page <\(url)> of the feed is linked twice; the walk of its pages stopped there")
