@@ -68,8 +68,8 @@ struct MetadataWriter: Sendable {
 
     // MARK: - Artwork
 
-    /// Downloads the feed's artwork to `cover.<ext>` in the feed folder, with the checks, retries and resume of an
-    /// episode.
+    /// Downloads the feed's artwork to `cover.<ext>` in the feed folder, with the checks, retries, resume and
+    /// deadline of an episode and the size cap of a companion.
     /// - Returns: the file, or why it could not be fetched (tried again on the next run).
     /// - Throws: `ArchiveError` when the archive cannot be written.
     func fetchArtwork(
@@ -79,7 +79,7 @@ struct MetadataWriter: Sendable {
         let partial = show.partial(image.identity)
         let result: DownloadResult
         do {
-            switch try await fetcher.fetch(image, in: show.paths, options: options) {
+            switch try await fetcher.fetch(image, in: show.paths, options: options.forCompanions) {
             case .downloaded(let downloaded): result = downloaded
             case .placed: return .failure(.storage("the artwork's download record names an episode file"))
             }
