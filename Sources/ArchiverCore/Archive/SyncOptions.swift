@@ -24,8 +24,11 @@ public struct SyncOptions: Sendable, Equatable {
     /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
     /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
-    /// The most one download may be, refused as soon as the server announces more (companions: 20 MB).
+    /// The most one download may be: refused as soon as the server announces more, and stopped as soon as more
+    /// arrives, decoded (see `DownloadOptions.maximumBytes`). Nil for episodes; see `companionMaximumBytes`.
     public var maximumDownloadBytes: Int64?
+    /// The most a transcript, chapters document or artwork (an episode's or the show's) may be; 20 MB.
+    public var companionMaximumBytes: Int64 = 20 << 20
     /// Keep the transcripts and chapters published with each episode (and, with `metadata`, its artwork).
     public var companions = true
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
@@ -118,6 +121,13 @@ public struct SyncOptions: Sendable, Equatable {
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
     public var policy: TransferPolicy { TransferPolicy(profile: profile, throttle: throttle) }
+
+    /// These options for fetching a companion or artwork: held to `companionMaximumBytes` (or a smaller cap).
+    var forCompanions: SyncOptions {
+        var options = self
+        options.maximumDownloadBytes = min(maximumDownloadBytes ?? .max, companionMaximumBytes)
+        return options
+    }
 }
 
 /// Points where tests make the process die, to prove a crash there loses nothing.
