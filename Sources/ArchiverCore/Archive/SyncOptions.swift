@@ -21,8 +21,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var maximumFeedSize: Int64
     /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
     public var retryGone: Bool
-    /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
-    /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
+    /// Shared by the shows of one run: caps on downloads in all and on requests of every kind (feeds, pages,
+    /// companions, artwork, episodes) to one host, and the disk space downloads in flight have claimed. Nil: only
+    /// `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
     /// The most one download may be, refused as soon as the server announces more (companions: 20 MB).
     public var maximumDownloadBytes: Int64?
@@ -105,9 +106,10 @@ public struct SyncOptions: Sendable, Equatable {
         return options
     }
 
-    /// What a feed fetch may take: the size cap, and the same total time an episode gets.
+    /// What a feed fetch may take: the size cap, the same total time an episode gets, and a slot of its host in the
+    /// run's budget.
     public var feedLimits: FeedLimits {
-        FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy, budget: budget)
     }
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
