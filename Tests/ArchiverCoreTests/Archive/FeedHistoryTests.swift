@@ -128,6 +128,33 @@ final class FeedHistoryTests: XCTestCase {
         XCTAssertEqual(fileSystem.file(history + "current.xml"), second)
     }
 
+    func test_onAFileSystemWithoutHardLinks_revisionsWithinOneSecondAreStillEachKept() async throws {
+        // FAT and exFAT refuse link(2) (EPERM): exclusive creation cannot be had, and the show's lock stands in.
+        // The archive was made on another disk (its identity is there already), then copied to such a one.
+        let fileSystem = FakeFileSystem()
+        let feeds = [rss([("One", "notes")]), rss([("One", "better notes")])]
+        for (run, feed) in feeds.enumerated() {
+            let logger = RequestLogger()
+            let writer: any AtomicFileWriting = run == 0 ? fileSystem : NoHardLinks(fileSystem)
+            let archiver = Archiver(
+                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                downloader: SpyDownloader(
+                    logger: logger, fileSystem: fileSystem,
+                    canned: ["https://example.com/One.mp3": SpyDownloader.Canned(body: Data("audio".utf8))],
+                    onUnexpected: failOnUnexpected),
+                mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: writer,
+                locker: fileSystem, hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
+                sleep: { _ in }, timer: noDeadline, jitter: { 0.5 })
+            _ = try await archiver.sync(.remote(URL(string: feedURL)!), into: URL(fileURLWithPath: "/archive"))
+        }
+
+        let files = fileSystem.allFiles.filter { $0.hasPrefix(history) }.map { String($0.dropFirst(history.count)) }
+        XCTAssertEqual(files, ["2027-01-15T08-00-00Z.xml.gz", "2027-01-15T08-00-00Z_002.xml.gz", "current.xml"])
+        for (name, feed) in zip(files, feeds) {
+            XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + name))), feed, name)
+        }
+    }
+
     func test_verify_namesADamagedRevision_andLeavesIt() async throws {
         let (fileSystem, files) = try await syncEach([rss([("One", "notes")])])
         let revision = history + (try XCTUnwrap(files.first))
@@ -170,4 +197,23 @@ private final class VerifyEvents: @unchecked Sendable {
     }
 
     var damaged: [String] { lock.withLock { files } }
+}
+
+/// A disk whose file system has no hard links: exclusive creation through link(2) fails with EPERM.
+private struct NoHardLinks: AtomicFileWriting {
+    let disk: FakeFileSystem
+
+    init(_ disk: FakeFileSystem) { self.disk = disk }
+
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
+        try disk.writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly)
+    }
+
+    func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
+        try disk.append(data, to: url, durable: durable)
+    }
+
+    func createExclusively(_ data: Data, at url: URL) throws -> Bool {
+        throw FileSystemError(path: url.path, code: EPERM)
+    }
 }
