@@ -278,7 +278,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Waits for what `response` is held for (see `holdUntilActive`, `holdUntilRequested`), at most 20 s.
+    /// Waits for what `response` is held for (see `holdUntilActive`, `holdUntilRequested`, `holdForMore`), at most
+    /// 20 s.
     private func hold(until response: TestResponse) {
         guard response.holdUntilActive != nil || response.holdUntilRequested != nil else { return }
         let deadline = Date().addingTimeInterval(20)
@@ -297,6 +298,12 @@ public final class TestHTTPServer: @unchecked Sendable {
         }
         while !released() {
             if !lock.wait(until: deadline) { return }
+        }
+        // Held on for one more to join: a peak above the one waited for ends this wait at once.
+        guard let more = response.holdForMore, let active = response.holdUntilActive else { return }
+        let end = min(deadline, Date().addingTimeInterval(more))
+        while !stopped, mostActive <= active {
+            if !lock.wait(until: end) { return }
         }
     }
 

@@ -26,12 +26,15 @@ public struct TestResponse: Sendable {
     public var pieces: (@Sendable (Int) -> Data?)?
     /// Send the body with `Transfer-Encoding: chunked` (each piece one chunk) and no Content-Length.
     public var chunked = false
+    /// Once `holdUntilActive` is reached, hold on this long more, unless one request more joins (which releases
+    /// it at once): the time a test gives a cap of that many at once to be broken, not a synchronisation.
+    public var holdForMore: TimeInterval?
 
     public init(
         status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
         omitContentLength: Bool = false, trickle: (chunk: Int, interval: TimeInterval)? = nil,
         delayBeforeHeaders: TimeInterval = 0, reset: Bool = false, holdUntilActive: Int? = nil,
-        holdUntilRequested: String? = nil
+        holdUntilRequested: String? = nil, holdForMore: TimeInterval? = nil
     ) {
         self.status = status
         self.headers = headers
@@ -43,6 +46,7 @@ public struct TestResponse: Sendable {
         self.reset = reset
         self.holdUntilActive = holdUntilActive
         self.holdUntilRequested = holdUntilRequested
+        self.holdForMore = holdForMore
     }
 
     /// A file as a static server sends it: with its validators, and, when `ranges` is true, a `206` for a

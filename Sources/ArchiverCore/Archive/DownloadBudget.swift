@@ -1,24 +1,36 @@
-// What every show of one run shares: how many downloads may run at once (in all, and to any one host), and the
-// bytes the downloads in flight have yet to write, so that a new one starts only when the disk can hold it as
-// well as theirs. Each wait here ends: when a slot or space is given back, or when the waiting task is cancelled.
+// What every show of one run shares: how many downloads may run at once in all, how many requests of any kind
+// (feeds, their pages, companions, artwork, episodes) may go to any one host at once, and the bytes the downloads in
+// flight have yet to write, so that a new one starts only when the disk can hold it as well as theirs. Each wait
+// here ends: when a slot or space is given back, or when the waiting task is cancelled.
 import Foundation
 
-/// The downloads of one run, across shows: caps, and the disk space they have claimed.
+/// The requests of one run, across shows: caps on downloads in all and on requests to one host, and the disk
+/// space downloads have claimed.
 public final class DownloadBudget: @unchecked Sendable, Equatable {
     private let lock = NSLock()
     private let total: Int
     private let perHost: Int
+    /// Downloads running now (what `total` caps).
     private var running = 0
+    /// Requests of every kind running now, by host (what `perHost` caps).
     private var runningByHost: [String: Int] = [:]
     /// Tasks waiting for a slot, oldest first; each is handed its slot (or its cancellation) through a OneShot.
-    private var slotWaiters: [(id: Int, host: String, waiter: OneShot<Void>)] = []
+    private var slotWaiters: [(id: Int, host: String, kind: Kind, waiter: OneShot<Void>)] = []
     /// Tasks waiting for space to be given back.
     private var spaceWaiters: [Int: OneShot<Void>] = [:]
     /// Bytes each download in flight expects to write in all, and has written.
     private var claims: [Int: (needed: Int64, written: Int64)] = [:]
     private var nextID = 0
 
-    /// At most `total` downloads at once, and at most `perHost` to one host.
+    /// What a slot is for.
+    enum Kind: Sendable {
+        /// A file downloaded (an episode, a companion, artwork): counted in all and against its host.
+        case download
+        /// Any other request (a feed, a page of it): counted against its host only.
+        case request
+    }
+
+    /// At most `total` downloads at once, and at most `perHost` requests of any kind to one host.
     public init(total: Int, perHost: Int) {
         self.total = max(1, total)
         self.perHost = max(1, perHost)
@@ -29,19 +41,22 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
 
     // MARK: - Slots
 
-    /// Waits for a slot to download from `host`; the caller gives it back with `release(host:)`.
+    /// Waits for a slot for a request of `kind` to `host`; the caller gives it back with `release(host:kind:)`.
+    /// The wait ends when a slot is given back (every slot is held by one request, which its deadline bounds) or
+    /// when the task is cancelled.
     /// - Throws: `CancellationError` when the task is cancelled first.
-    func acquire(host: String) async throws {
+    func acquire(host: String, kind: Kind = .download) async throws {
+        let host = host.lowercased()
         let waiter = OneShot<Void>()
         let id = lock.withLock { () -> Int? in
             // Every waiter that fits was handed a slot when one was given back: a slot free now is one no waiter
             // can use (its host is at its cap), so a newcomer that fits takes it.
-            if fits(host) {
-                take(host)
+            if fits(host, kind) {
+                take(host, kind)
                 return nil
             }
             nextID += 1
-            slotWaiters.append((nextID, host, waiter))
+            slotWaiters.append((nextID, host, kind, waiter))
             return nextID
         }
         guard let id else { return }
@@ -53,7 +68,7 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         }
         // Granted as the task was being cancelled: give the slot back rather than keep it.
         if Task.isCancelled {
-            release(host: host)
+            release(host: host, kind: kind)
             throw CancellationError()
         }
     }
@@ -65,10 +80,11 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         }
     }
 
-    /// Waits for a slot to download from `host` (see `acquire(host:)`), held until the `Slot` is released.
-    func slot(host: String) async throws -> Slot {
-        try await acquire(host: host)
-        return Slot(budget: self, host: host)
+    /// Waits for a slot for a request of `kind` to `host` (see `acquire(host:kind:)`), held until the `Slot` is
+    /// released.
+    func slot(host: String, kind: Kind = .download) async throws -> Slot {
+        try await acquire(host: host, kind: kind)
+        return Slot(budget: self, host: host, kind: kind)
     }
 
     /// A slot of the budget, given back by the first `release()`; later calls do nothing. A download gives it back
@@ -77,10 +93,12 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         private let lock = NSLock()
         private var budget: DownloadBudget?
         private let host: String
+        private let kind: Kind
 
-        fileprivate init(budget: DownloadBudget, host: String) {
+        fileprivate init(budget: DownloadBudget, host: String, kind: Kind) {
             self.budget = budget
             self.host = host
+            self.kind = kind
         }
 
         func release() {
@@ -88,21 +106,24 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
                 defer { self.budget = nil }
                 return self.budget
             }
-            budget?.release(host: host)
+            budget?.release(host: host, kind: kind)
         }
     }
 
-    /// Gives back a slot taken by `acquire(host:)`, and hands it on to the oldest waiter it fits.
-    func release(host: String) {
+    /// Gives back a slot taken by `acquire(host:kind:)`, and hands slots on to the oldest waiters they fit.
+    func release(host: String, kind: Kind = .download) {
+        let host = host.lowercased()
         let woken = lock.withLock { () -> [OneShot<Void>] in
-            running -= 1
+            if kind == .download { running -= 1 }
             runningByHost[host, default: 1] -= 1
+            if runningByHost[host] == 0 { runningByHost[host] = nil }
             var woken: [OneShot<Void>] = []
             var position = 0
-            while position < slotWaiters.count, running < total {
-                if fits(slotWaiters[position].host) {
-                    let waiter = slotWaiters.remove(at: position)
-                    take(waiter.host)
+            while position < slotWaiters.count {
+                let waiter = slotWaiters[position]
+                if fits(waiter.host, waiter.kind) {
+                    slotWaiters.remove(at: position)
+                    take(waiter.host, waiter.kind)
                     woken.append(waiter.waiter)
                 } else {
                     position += 1
@@ -117,10 +138,15 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
     var inFlight: Int { lock.withLock { running } }
     var waiting: Int { lock.withLock { slotWaiters.count } }
 
-    private func fits(_ host: String) -> Bool { running < total && runningByHost[host, default: 0] < perHost }
+    /// Requests of every kind running now to `host` (for tests).
+    func inFlight(to host: String) -> Int { lock.withLock { runningByHost[host.lowercased(), default: 0] } }
 
-    private func take(_ host: String) {
-        running += 1
+    private func fits(_ host: String, _ kind: Kind) -> Bool {
+        (kind == .request || running < total) && runningByHost[host, default: 0] < perHost
+    }
+
+    private func take(_ host: String, _ kind: Kind) {
+        if kind == .download { running += 1 }
         runningByHost[host, default: 0] += 1
     }
 

@@ -1,8 +1,8 @@
 // The feed's own history: each revision of the fetched document, gzip-compressed, in
-// `<show>/.podarchive/history/<UTC time>.<xml|json>.gz`, and the newest as `history/current.<xml|json>`. A
-// revision is a change in what the feed says of its episodes (the set, or any episode's data, show notes
-// included), not in `lastBuildDate` or the order of items; so show notes of a deleted episode can always be
-// found again.
+// `<show>/.podarchive/history/<UTC time>.<xml|json>.gz` (a later revision within the same second gets `_002`,
+// `_003`... after the time), and the newest as `history/current.<xml|json>`. A revision is a change in what the
+// feed says of its episodes (the set, or any episode's data, show notes included), not in `lastBuildDate` or the
+// order of items; so show notes of a deleted episode can always be found again. A revision is never overwritten.
 import Foundation
 
 /// What a feed says of its episodes, as one digest: equal for documents that differ only in volatile parts
@@ -46,6 +46,35 @@ enum FeedRevision {
     }
 }
 
+/// The names of the history's revisions: the UTC second the document was fetched in (`2025-01-31T18-00-00Z`, as
+/// earlier versions name every revision), then, for a later revision within the same second, `_002`, `_003`...:
+/// sorted as text, names are in the order the documents were fetched (`_` sorts after the `.` of the extension).
+enum RevisionName {
+    /// `2025-01-31T18-00-00Z`: a time that sorts as text and is a valid file name everywhere.
+    static func stamp(_ date: Date) -> String {
+        FeedDate.iso8601(date).replacingOccurrences(of: ":", with: "-")
+    }
+
+    /// The file name of the `number`th revision (from 1) fetched within the second `stamp`.
+    static func name(stamp: String, number: Int, ext: String) -> String {
+        number <= 1 ? "\(stamp).\(ext).gz" : "\(stamp)_\(String(format: "%03d", number)).\(ext).gz"
+    }
+
+    /// Whether `code`, from link(2), says the file system has no hard links (exclusive creation then falls back).
+    static func hasNoHardLinks(_ code: Int32) -> Bool {
+        [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(code)
+    }
+
+    /// Which revision within the second `stamp` the file `name` is (1 for the first), or nil when it is none.
+    static func number(of name: String, stamp: String) -> Int? {
+        guard name.hasPrefix(stamp), name.hasSuffix(".gz") else { return nil }
+        let rest = name.dropFirst(stamp.count)
+        if rest.hasPrefix(".") { return 1 }
+        guard rest.hasPrefix("_") else { return nil }
+        return Int(rest.dropFirst().prefix { $0.isASCII && $0.isNumber })
+    }
+}
+
 extension FeedFolders {
     /// The history folder of a show.
     static func historyFolder(of show: FeedFolder) -> URL {
@@ -61,19 +90,54 @@ extension FeedFolders {
         let folder = Self.historyFolder(of: show)
         try createFolder(folder)
         let ext = FeedRevision.fileExtension(of: feed)
-        // 2025-01-31T18-00-00Z: a time that sorts as text and is a valid file name everywhere.
-        let stamp = FeedDate.iso8601(now).replacingOccurrences(of: ":", with: "-")
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = URLSecrets.redactingURLs(in: document)
-        for (name, data) in [("\(stamp).\(ext).gz", Gzip.compress(kept)), ("current.\(ext)", kept)] {
-            let url = folder.appendingPathComponent(name)
+        try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, at: now)
+        let current = folder.appendingPathComponent("current.\(ext)")
+        do {
+            try writer.writeAtomically(kept, to: current, durable: false)
+        } catch {
+            throw ArchiveError.storage(error, path: current.path)
+        }
+        // A feed that changed format (RSS to JSON Feed) leaves no older current document beside the newest.
+        for other in ["xml", "json"] where other != ext {
+            let stale = folder.appendingPathComponent("current.\(other)")
+            guard files.fileExists(atPath: stale.path) else { continue }
             do {
-                try writer.writeAtomically(data, to: url, durable: false)
+                try files.removeItem(at: stale)
+            } catch {
+                throw ArchiveError.storage(error, path: stale.path)
+            }
+        }
+        return digest
+    }
+
+    /// Writes `data` as a new revision file, never over one already there: named after the second `now` is in,
+    /// numbered after every revision of that second the folder holds, whatever its format (see `RevisionName`).
+    private func keepNewRevision(_ data: Data, ext: String, in folder: URL, at now: Date) throws {
+        let stamp = RevisionName.stamp(now)
+        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        let first = (names.compactMap { RevisionName.number(of: $0, stamp: stamp) }.max() ?? 0) + 1
+        // Each name taken meanwhile (by another process) is a revision kept: the next number is tried.
+        for number in first..<(first + 1000) {
+            let url = folder.appendingPathComponent(RevisionName.name(stamp: stamp, number: number, ext: ext))
+            do {
+                if try writer.createExclusively(data, at: url) { return }
+            } catch let failure as FileSystemError where RevisionName.hasNoHardLinks(failure.code) {
+                // A file system without hard links (FAT, exFAT, some network shares): the show's lock keeps every
+                // other sync out of this folder, so a name no file has is taken with an atomic write.
+                guard !files.fileExists(atPath: url.path) else { continue }
+                do {
+                    return try writer.writeAtomically(data, to: url, durable: true)
+                } catch {
+                    throw ArchiveError.storage(error, path: url.path)
+                }
             } catch {
                 throw ArchiveError.storage(error, path: url.path)
             }
         }
-        return digest
+        throw ArchiveError.storage(
+            path: folder.path, reason: "a thousand revisions of the feed within the second \(stamp) exist already")
     }
 
     /// The revisions of `show`'s history that do not read back, with why.

@@ -21,8 +21,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var maximumFeedSize: Int64
     /// Also try episodes recorded as gone upstream (see `ArchiveIndex.Failure.goneAfter`).
     public var retryGone: Bool
-    /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
-    /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
+    /// Shared by the shows of one run: caps on downloads in all and on requests of every kind (feeds, pages,
+    /// companions, artwork, episodes) to one host, and the disk space downloads in flight have claimed. Nil: only
+    /// `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
     /// The most one download may be: refused as soon as the server announces more, and stopped as soon as more
     /// arrives, decoded (see `DownloadOptions.maximumBytes`). Nil for episodes; see `companionMaximumBytes`.
@@ -112,9 +113,10 @@ public struct SyncOptions: Sendable, Equatable {
     /// The most documents one walk of a feed's pages fetches (see `FeedLimits.maximumPages`).
     public var maximumPages = 1_000
 
-    /// What a feed fetch may take: the size cap, and the same total time an episode gets.
+    /// What a feed fetch may take: the size cap, the same total time an episode gets, a slot of its host in the
+    /// run's budget, and how many pages one walk reads.
     public var feedLimits: FeedLimits {
-        var limits = FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        var limits = FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy, budget: budget)
         limits.maximumPages = maximumPages
         return limits
     }

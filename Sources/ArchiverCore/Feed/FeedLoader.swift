@@ -16,6 +16,9 @@ public struct FeedLimits: Sendable, Equatable {
     /// The most documents one walk of a feed's pages fetches (the first included); archive documents read on an
     /// earlier run are passed without being fetched, so a longer chain is read over several runs.
     public var maximumPages = 1_000
+    /// The run's slots per host, shared with its downloads: each request waits for one of its host's (the
+    /// deadline starts once it has it). Nil: no cap but the session's own.
+    public var budget: DownloadBudget?
 
     /// 256 MB is more than ten times the largest real feed seen (21 MB for 20,000 episodes).
     public static let defaultMaximumBytes: Int64 = 256 << 20
@@ -23,11 +26,12 @@ public struct FeedLimits: Sendable, Equatable {
     /// Limits for one feed fetch.
     public init(
         maximumBytes: Int64 = FeedLimits.defaultMaximumBytes, timeout: TimeInterval = 3600,
-        policy: TransferPolicy = TransferPolicy()
+        policy: TransferPolicy = TransferPolicy(), budget: DownloadBudget? = nil
     ) {
         self.maximumBytes = maximumBytes
         self.timeout = timeout
         self.policy = policy
+        self.budget = budget
     }
 
     /// The request for `url`, with the show's User-Agent and the credentials for its origin.
@@ -113,6 +117,11 @@ public struct FeedLoader: Sendable {
         var movedTo: URL?
         let finalRequest = request
         do {
+            // A slot of the host first, as a download takes one: the host is asked at most so much at once, and
+            // waiting behind other requests is no time spent on this one (the wait ends when a slot is given back,
+            // each held by one request within its deadline, or when the run is cancelled).
+            let slot = try await limits.budget?.slot(host: url.host ?? "", kind: .request)
+            defer { slot?.release() }
             let fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
                 try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes, policy: limits.policy)
             }

@@ -99,8 +99,26 @@ public struct DurableFileWriter: AtomicFileWriting {
         // link(2) never replaces what is there: the first process to link wins.
         guard link(temporary, url.path) == 0 else {
             if errno == EEXIST { return false }
+            guard [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(errno) else {
+                throw FileSystemError(path: url.path, code: errno)
+            }
+            // A file system without hard links (FAT, exFAT, some shares): O_EXCL is as exclusive, if not atomic
+            // against a crash mid-write (a reader then finds the file damaged and says so).
+            return try createWithoutLink(data, at: url)
+        }
+        return true
+    }
+
+    private func createWithoutLink(_ data: Data, at url: URL) throws -> Bool {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
             throw FileSystemError(path: url.path, code: errno)
         }
+        var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
         return true
     }
 

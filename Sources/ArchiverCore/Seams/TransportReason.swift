@@ -9,6 +9,8 @@ import Foundation
 /// libcurl or OpenSSL message, which means nothing to someone reading a nightly report).
 enum TransportReason {
     static func describe(_ error: Error) -> String {
+        // A request cancelled before it started (while it waited for a slot of its host) reads as one cancelled later.
+        if error is CancellationError { return describe(URLError(.cancelled)) }
         guard let urlError = error as? URLError else {
             let nsError = error as NSError
             guard nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) as URLError.Code?

@@ -156,12 +156,12 @@ enum OptionTable {
                 + "stops the fetch as soon as it passes the size (exit 3)"),
         OptionDescriptor(
             name: "--jobs", value: "N", commands: ["sync", "verify"], summary: "episodes downloading at once",
-            help: "download N episodes at once in all, across shows (default 4); at most 4 go to one host; "
-                + "output stays in feed order"),
+            help: "download N episodes at once in all, across shows (default 4); at most 4 requests of any kind "
+                + "(feeds included) go to one host at once; output stays in feed order"),
         OptionDescriptor(
             name: "--feed-jobs", value: "N", commands: ["sync"], summary: "shows syncing at once",
-            help: "sync N shows at once (default 8); each show's lines are printed together, in subscription "
-                + "order"),
+            help: "sync N shows at once (default 8), their feeds at most 4 at once to one host; each show's lines "
+                + "are printed together, in subscription order"),
         OptionDescriptor(
             name: "--shard", value: "K/N", commands: ["sync"], summary: "sync only shard K of N shows",
             help: "sync only the shows in shard K of N (K from 0, as $JOB_COMPLETION_INDEX): N machines sharing "

@@ -20,7 +20,8 @@ struct SyncTarget: Sendable {
     var id: String
 }
 
-/// What every show of one run shares: download slots and disk claims, and the bandwidth cap.
+/// What every show of one run shares: download slots, each host's request slots and disk claims, and the bandwidth
+/// cap.
 struct RunLimits: Sendable {
     var budget: DownloadBudget
     var throttle: Throttle?
@@ -45,8 +46,9 @@ extension CommandLineTool {
         if let shard = arguments.shard {
             shows = shows.filter { Subscription.shard(ofID: $0.id, among: shard.count) == shard.index }
         }
-        // At most 4 connections to one host, whatever --jobs says: hosts throttle or block clients that open more.
-        let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: min(4, arguments.transfer.jobs))
+        // At most 4 requests at once to one host (feeds, pages, companions, artwork and episodes together), whatever
+        // --jobs and --feed-jobs say: hosts throttle or block clients that open more. --jobs caps downloads in all.
+        let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: 4)
         let limits = RunLimits(
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
         let results = await syncShows(shows, arguments, root: root, archiver: archiver, limits: limits)

@@ -73,6 +73,91 @@ final class DownloadBudgetTests: XCTestCase {
         XCTAssertEqual(budget.inFlight, 0, "nothing leaked")
     }
 
+    func test_requests_countAgainstTheirHost_notAgainstDownloadsInAll() async throws {
+        let budget = DownloadBudget(total: 1, perHost: 2)
+        try await budget.acquire(host: "a")
+        // A feed request to a fits beside the one download (the cap in all counts downloads only)...
+        try await budget.acquire(host: "A", kind: .request)
+        XCTAssertEqual(budget.inFlight(to: "a"), 2, "a host is one host whatever the case of its name")
+        let order = Order()
+        // ...but a third request to a waits for its host, and a download from b for the cap in all.
+        let thirdA = Task {
+            try await budget.acquire(host: "a", kind: .request)
+            order.append("a")
+        }
+        try await until { budget.waiting == 1 }
+        let downloadB = Task {
+            try await budget.acquire(host: "b")
+            order.append("b")
+        }
+        try await until { budget.waiting == 2 }
+        // One request to b still fits at once: its host is free and requests take nothing in all.
+        try await budget.acquire(host: "b", kind: .request)
+
+        // The request to a ends: the waiting request to a gets its host's slot; the download still waits.
+        budget.release(host: "a", kind: .request)
+        try await thirdA.value
+        XCTAssertEqual(order.all, ["a"])
+        XCTAssertEqual(budget.waiting, 1)
+        // The download from a ends: the download from b gets the slot in all.
+        budget.release(host: "a")
+        try await downloadB.value
+        XCTAssertEqual(order.all, ["a", "b"])
+        XCTAssertEqual(budget.inFlight, 1)
+        XCTAssertEqual([budget.inFlight(to: "a"), budget.inFlight(to: "b")], [1, 2])
+    }
+
+    func test_aFeedFetch_waitsForItsHostsSlot_thenFetches_andGivesItBack() async throws {
+        let budget = DownloadBudget(total: 4, perHost: 1)
+        let logger = RequestLogger()
+        let feedURL = "https://Example.com/feed.xml"
+        let loader = FeedLoader(
+            fetcher: StubFetcher(
+                logger: logger, feedURL: feedURL, body: Data("<rss><channel><title>T</title></channel></rss>".utf8),
+                onUnexpected: failOnUnexpected), files: FakeFileSystem(), timer: noDeadline)
+        // A download from the feed's host holds its only slot.
+        try await budget.acquire(host: "example.com")
+        let fetch = Task {
+            try await loader.load(.remote(URL(string: feedURL)!), limits: FeedLimits(budget: budget)).title
+        }
+        try await until { budget.waiting == 1 }
+        let loggedWhileWaiting = await logger.requests
+        XCTAssertEqual(loggedWhileWaiting, [], "nothing is asked of the host while it is at its cap")
+
+        budget.release(host: "example.com")
+        let title = try await withWatchdog(seconds: 10) { try await fetch.value }
+
+        XCTAssertEqual(title, "T")
+        let logged = await logger.requests
+        XCTAssertEqual(logged, [.feed(feedURL)])
+        XCTAssertEqual(budget.inFlight(to: "example.com"), 0, "the feed's slot is given back")
+    }
+
+    func test_aFeedFetchWaitingForASlot_endsWhenCancelled_andAsksNothing() async throws {
+        let budget = DownloadBudget(total: 4, perHost: 1)
+        let logger = RequestLogger()
+        let loader = FeedLoader(
+            fetcher: StubFetcher(logger: logger, answers: [:], onUnexpected: failOnUnexpected),
+            files: FakeFileSystem(), timer: noDeadline)
+        try await budget.acquire(host: "example.com", kind: .request)
+        let fetch = Task {
+            try await loader.load(
+                .remote(URL(string: "https://example.com/feed.xml")!), limits: FeedLimits(budget: budget))
+        }
+        try await until { budget.waiting == 1 }
+
+        fetch.cancel()
+        let outcome = try await withWatchdog(seconds: 10) { await fetch.result }
+
+        guard case .failure(let error) = outcome else { return XCTFail("a cancelled wait fetches nothing") }
+        XCTAssertEqual(error as? FeedError, .transport(url: "https://example.com/feed.xml", reason: "cancelled"))
+        XCTAssertEqual(budget.waiting, 0)
+        let logged = await logger.requests
+        XCTAssertEqual(logged, [])
+        budget.release(host: "example.com", kind: .request)
+        XCTAssertEqual(budget.inFlight(to: "example.com"), 0, "nothing leaked")
+    }
+
     func test_space_claimsCountWhatDownloadsInFlightHaveYetToWrite() async throws {
         let mb: Int64 = 1 << 20
         let budget = DownloadBudget(total: 4, perHost: 4)

@@ -22,10 +22,12 @@ final class FeedHistoryTests: XCTestCase {
         return Data((text + "</channel></rss>").utf8)
     }
 
-    /// Syncs `feeds` one after another, a day apart, into one archive; returns the history's files.
-    private func syncEach(_ feeds: [Data]) async throws -> (FakeFileSystem, [String]) {
+    /// Syncs `feeds` one after another, `apart` seconds apart (a day unless told), into one archive; returns the
+    /// history's files.
+    private func syncEach(_ feeds: [Data], apart: TimeInterval = 86_400, fileSystem: FakeFileSystem = FakeFileSystem())
+        async throws -> (FakeFileSystem, [String])
+    {
         let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let fileSystem = FakeFileSystem()
         for feed in feeds {
             let world = ArchiveWorld(
                 feedURL: feedURL, feed: feed,
@@ -33,7 +35,7 @@ final class FeedHistoryTests: XCTestCase {
                     $0["https://example.com/\($1).mp3"] = SpyDownloader.Canned(body: Data("audio \($1)".utf8))
                 }, clock: { clock.now }, fileSystem: fileSystem, onUnexpected: failOnUnexpected)
             _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: URL(fileURLWithPath: "/archive"))
-            clock.advance(86_400)
+            clock.advance(apart)
         }
         return (
             fileSystem, fileSystem.allFiles.filter { $0.hasPrefix(history) }.map { String($0.dropFirst(history.count)) }
@@ -69,6 +71,88 @@ final class FeedHistoryTests: XCTestCase {
         XCTAssertTrue(String(decoding: oldest, as: UTF8.self).contains("the notes of One"))
         XCTAssertFalse(
             String(decoding: try XCTUnwrap(fileSystem.file(history + "current.xml")), as: UTF8.self).contains("One"))
+    }
+
+    func test_revisionsWithinOneSecond_areEachKept_inTimeOrder_andCurrentIsTheNewest() async throws {
+        let feeds = (1...3).map { rss([("One", "notes, take \($0)")]) }
+
+        let (fileSystem, files) = try await syncEach(feeds, apart: 0.25)
+
+        XCTAssertEqual(
+            files,
+            [
+                "2027-01-15T08-00-00Z.xml.gz", "2027-01-15T08-00-00Z_002.xml.gz", "2027-01-15T08-00-00Z_003.xml.gz",
+                "current.xml",
+            ], "sorted as text, they are in the order they were fetched")
+        for (name, feed) in zip(files, feeds) {
+            XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + name))), feed, name)
+        }
+        XCTAssertEqual(fileSystem.file(history + "current.xml"), feeds[2])
+    }
+
+    func test_aRevisionOfAnotherFormatInTheSameSecond_sortsAfter_andReplacesCurrent() async throws {
+        let json =
+            Data(
+                #"{"version":"https://jsonfeed.org/version/1.1","title":"Show","items":[{"id":"One","title":"One","#
+                    .utf8)
+            + Data(#""attachments":[{"url":"https://example.com/One.mp3","mime_type":"audio/mpeg"}]}]}"#.utf8)
+        let feeds = [rss([("One", "notes")]), json]
+
+        let (fileSystem, files) = try await syncEach(feeds, apart: 0.5)
+
+        XCTAssertEqual(files, ["2027-01-15T08-00-00Z.xml.gz", "2027-01-15T08-00-00Z_002.json.gz", "current.json"])
+        XCTAssertNil(
+            fileSystem.file(history + "current.xml"), "a current document of the old format is no longer current")
+        XCTAssertEqual(fileSystem.file(history + "current.json"), json)
+    }
+
+    func test_anExistingRevision_isNeverOverwritten_whateverNumberItHas() async throws {
+        // The first is named as earlier versions name every revision; another was left numbered (a copy, a crash).
+        let first = rss([("One", "notes")])
+        let (fileSystem, _) = try await syncEach([first])
+        let numbered = Data("a numbered revision".utf8)
+        fileSystem.put(history + "2027-01-15T08-00-00Z_004.xml.gz", numbered)
+        let second = rss([("One", "better notes")])
+
+        let (_, files) = try await syncEach([second], fileSystem: fileSystem)
+
+        XCTAssertEqual(
+            files,
+            [
+                "2027-01-15T08-00-00Z.xml.gz", "2027-01-15T08-00-00Z_004.xml.gz", "2027-01-15T08-00-00Z_005.xml.gz",
+                "current.xml",
+            ])
+        XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + files[0]))), first)
+        XCTAssertEqual(fileSystem.file(history + files[1]), numbered)
+        XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + files[2]))), second)
+        XCTAssertEqual(fileSystem.file(history + "current.xml"), second)
+    }
+
+    func test_onAFileSystemWithoutHardLinks_revisionsWithinOneSecondAreStillEachKept() async throws {
+        // FAT and exFAT refuse link(2) (EPERM): exclusive creation cannot be had, and the show's lock stands in.
+        // The archive was made on another disk (its identity is there already), then copied to such a one.
+        let fileSystem = FakeFileSystem()
+        let feeds = [rss([("One", "notes")]), rss([("One", "better notes")])]
+        for (run, feed) in feeds.enumerated() {
+            let logger = RequestLogger()
+            let writer: any AtomicFileWriting = run == 0 ? fileSystem : NoHardLinks(fileSystem)
+            let archiver = Archiver(
+                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                downloader: SpyDownloader(
+                    logger: logger, fileSystem: fileSystem,
+                    canned: ["https://example.com/One.mp3": SpyDownloader.Canned(body: Data("audio".utf8))],
+                    onUnexpected: failOnUnexpected),
+                mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: writer,
+                locker: fileSystem, hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
+                sleep: { _ in }, timer: noDeadline, jitter: { 0.5 })
+            _ = try await archiver.sync(.remote(URL(string: feedURL)!), into: URL(fileURLWithPath: "/archive"))
+        }
+
+        let files = fileSystem.allFiles.filter { $0.hasPrefix(history) }.map { String($0.dropFirst(history.count)) }
+        XCTAssertEqual(files, ["2027-01-15T08-00-00Z.xml.gz", "2027-01-15T08-00-00Z_002.xml.gz", "current.xml"])
+        for (name, feed) in zip(files, feeds) {
+            XCTAssertEqual(try Gzip.decompress(XCTUnwrap(fileSystem.file(history + name))), feed, name)
+        }
     }
 
     func test_verify_namesADamagedRevision_andLeavesIt() async throws {
@@ -113,4 +197,23 @@ private final class VerifyEvents: @unchecked Sendable {
     }
 
     var damaged: [String] { lock.withLock { files } }
+}
+
+/// A disk whose file system has no hard links: exclusive creation through link(2) fails with EPERM.
+private struct NoHardLinks: AtomicFileWriting {
+    let disk: FakeFileSystem
+
+    init(_ disk: FakeFileSystem) { self.disk = disk }
+
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
+        try disk.writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly)
+    }
+
+    func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
+        try disk.append(data, to: url, durable: durable)
+    }
+
+    func createExclusively(_ data: Data, at url: URL) throws -> Bool {
+        throw FileSystemError(path: url.path, code: EPERM)
+    }
 }
