@@ -273,8 +273,11 @@ public struct Archiver: Sendable {
                 onEvent(.started(work[position].episode, position: position, total: work.count))
                 group.addTask {
                     let result = await Result {
-                        try await fetcher.fetch(work[position].episode, in: paths, options: options) {
-                            received, expected in
+                        let episode = work[position].episode
+                        return try await fetcher.fetch(
+                            episode, in: paths, options: options,
+                            waiting: { onEvent(.waitingToRetry(episode, seconds: $0, $1)) }
+                        ) { received, expected in
                             onEvent(.progress(position: position, received: received, expected: expected))
                         }
                     }

@@ -23,9 +23,11 @@ struct EpisodeFetcher: Sendable {
     }
 
     /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
-    /// download with retries, check. Touches only this episode's hidden files.
+    /// download with retries, check. Touches only this episode's hidden files. `waiting` hears of each wait
+    /// before a retry (how long, and why), so a user is told.
     func fetch(
-        _ episode: Episode, in paths: FolderPaths, options: SyncOptions, progress: ProgressHandler? = nil
+        _ episode: Episode, in paths: FolderPaths, options: SyncOptions,
+        waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
     ) async throws -> Fetched {
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
@@ -77,6 +79,7 @@ struct EpisodeFetcher: Sendable {
                     // No time left to wait and try again: the partial file stays for the next run to resume.
                     let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
                     guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }
+                    waiting?(delay, failure)
                     try await clock.sleep(delay)
                 }
             }

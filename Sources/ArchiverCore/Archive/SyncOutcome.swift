@@ -120,6 +120,9 @@ public enum SyncEvent: Sendable, Equatable {
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
     case failed(Episode, EpisodeFailure)
+    /// An attempt at an episode failed in a way worth another: it is tried again after `seconds` (the backoff, or
+    /// the server's `Retry-After`).
+    case waitingToRetry(Episode, seconds: TimeInterval, EpisodeFailure)
     /// An episode answered 404/410 on every run since `since` (`YYYY-MM-DDTHH:MM:SSZ`), long enough to be taken
     /// as deleted by its publisher: recorded as gone upstream, no longer retried by default. Reported once.
     case gone(Episode, EpisodeFailure, since: String)

@@ -137,6 +137,11 @@ final class SyncConsole: @unchecked Sendable {
                 permanent(
                     "not kept: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
                         + "\(failure.reason); tried again next run")
+            case .waitingToRetry(let episode, let seconds, let failure):
+                guard lines else { return }
+                permanent(
+                    "retrying \(SyncFormatter.oneLine(episode.title ?? episode.url)) in \(Int(seconds.rounded(.up))) s: "
+                        + "\(SyncFormatter.oneLine(failure.reason))")
             case .companionGivenUp(let episode, let url, let reason):
                 guard lines else { return }
                 permanent(
