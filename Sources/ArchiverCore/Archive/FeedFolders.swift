@@ -187,6 +187,9 @@ struct FeedFolders: Sendable {
     }
 
     func loadIndex(at url: URL) throws -> ArchiveIndex? {
+        if let size = fileSize(url), size > ArchiveIndex.maximumBytes {
+            throw ArchiveError.damagedIndex(path: url.path, reason: ArchiveIndex.tooLarge(size))
+        }
         guard let data = files.contents(atPath: url.path) else {
             // Something is there that cannot be read (a folder, no permission): not "no index yet".
             if files.fileExists(atPath: url.path) {
@@ -197,6 +200,8 @@ struct FeedFolders: Sendable {
         var index: ArchiveIndex
         do {
             index = try ArchiveIndex.decode(data)
+        } catch let refused as ArchiveIndex.LimitExceeded {
+            throw ArchiveError.damagedIndex(path: url.path, reason: refused.reason)
         } catch {
             // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
             // rare path parses the index a second time.
