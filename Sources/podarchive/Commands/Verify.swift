@@ -31,6 +31,8 @@ extension CommandLineTool {
                     output.write(
                         "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
                             + "\(reason) (a revision of the feed's history; kept as it is)\n")
+                case .journalDamaged(let damage):
+                    output.write(IndexDamageFormatter.verifyLine(damage, root: root) + "\n")
                 case .gone(let folder, let failure):
                     output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
                 case .repairFailed(let problem, let failure):
