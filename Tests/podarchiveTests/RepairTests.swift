@@ -1,5 +1,6 @@
 // `verify --repair` through the command line on a real archive: a repaired episode keeps everything that belongs
-// to it (companions, sidecar, artwork, dates, its index entry).
+// to it (companions, sidecar, artwork, dates, its index entry), and two index entries that name one file are
+// named by `verify` and left untouched by `--repair`, never one episode written over the other.
 import ArchiverCore
 import Foundation
 import TestSupport
@@ -95,5 +96,85 @@ final class RepairTests: CommandLineTestCase {
         let verify = await run("verify", "archive")
         XCTAssertEqual(verify, .success)
         XCTAssertEqual(output.lines, ["verified 5 files in 1 feed: all intact"])
+    }
+
+    /// The show archived, then its index edited as `edit` says (a hand edit, a bad merge).
+    private func archiveWithEditedIndex(_ edit: (String) -> String) async throws -> String {
+        serveShow()
+        let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        XCTAssertEqual(synced, .success, errors.text)
+        let text = try String(contentsOf: indexURL, encoding: .utf8)
+        let edited = edit(text)
+        XCTAssertNotEqual(edited, text)
+        try Data(edited.utf8).write(to: indexURL)
+        output.clear()
+        errors.clear()
+        return edited
+    }
+
+    func test_twoEntriesNamingOneFile_areNamedByVerify_andRepairTouchesNeither() async throws {
+        let index = try await archiveWithEditedIndex {
+            $0.replacingOccurrences(of: #""file": "Second.mp3""#, with: #""file": "Pilot.mp3""#)
+        }
+        let files = contents()
+        let requests = server.requests.count
+        let conflict =
+            "conflict Talk Show/.podarchive/index.json: entry 1 \"Pilot\" and entry 2 \"Second\" both name the file "
+            + "Pilot.mp3"
+
+        let verify = await run("verify", "archive")
+        let verifyLines = output.lines
+        output.clear()
+        let repair = await run("verify", "archive", "--repair")
+
+        XCTAssertEqual(verify, .episodesFailed)
+        XCTAssertEqual(
+            verifyLines,
+            [
+                conflict, "resized  Talk Show/Pilot.mp3: 11 bytes, the index says 12",
+                "verified 4 files in 1 feed: 1 problem; 1 pair of index entries claiming one file or episode",
+            ])
+        XCTAssertEqual(repair, .archiveFailed)
+        XCTAssertEqual(output.lines.first, conflict)
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: cannot repair entry 1 \"Pilot\" and entry 2 \"Second\" of Talk Show/.podarchive/index.json: "
+                    + "they both name the file Pilot.mp3; neither is touched until the index gives each file and each "
+                    + "episode one entry"
+            ])
+        XCTAssertEqual(server.requests.count, requests, "nothing fetched to write over either episode")
+        XCTAssertEqual(contents(), files, "every file as it was")
+        XCTAssertEqual(try String(contentsOf: indexURL, encoding: .utf8), index)
+    }
+
+    func test_oneGUIDTwice_isNamedByVerify_andRepairTouchesNeitherEntrysFile() async throws {
+        _ = try await archiveWithEditedIndex {
+            $0.replacingOccurrences(of: #"{"key": "p2", "guid": "p2""#, with: #"{"key": "p1", "guid": "p1""#)
+        }
+        try Data("second audiO".utf8).write(to: show.appendingPathComponent("Second.mp3"))
+        let files = contents()
+        let requests = server.requests.count
+
+        let verify = await run("verify", "archive")
+        let verifyLines = output.lines
+        output.clear()
+        let repair = await run("verify", "archive", "--repair")
+
+        XCTAssertEqual(verify, .episodesFailed)
+        XCTAssertEqual(
+            verifyLines.first,
+            "conflict Talk Show/.podarchive/index.json: entry 1 \"Pilot\" and entry 2 \"Second\" are both the episode p1"
+        )
+        XCTAssertEqual(repair, .archiveFailed)
+        XCTAssertEqual(
+            errors.lines,
+            [
+                "podarchive: cannot repair entry 1 \"Pilot\" and entry 2 \"Second\" of Talk Show/.podarchive/index.json: "
+                    + "they are both the episode p1; neither is touched until the index gives each file and each "
+                    + "episode one entry"
+            ])
+        XCTAssertEqual(server.requests.count, requests, "the damaged Second.mp3 is not fetched for either entry")
+        XCTAssertEqual(contents(), files)
     }
 }

@@ -43,6 +43,8 @@ public enum VerifyEvent: Sendable, Equatable {
     /// Records of a show's index journal are damaged (not its last, which a crash leaves torn): the intact ones
     /// are applied; a repair folds the journal, and the next sync finds the damaged ones' episodes again.
     case journalDamaged(JournalDamage)
+    /// Two entries of a show's index claim one file or one key: both are named, and a repair touches neither.
+    case clash(folder: URL, ArchiveIndex.Clash)
 }
 
 /// The outcome of `verify`.
@@ -63,12 +65,14 @@ public struct VerifyReport: Sendable, Equatable {
     public var damagedHistory = 0
     /// Damaged records of index journals (see `VerifyEvent.journalDamaged`).
     public var damagedJournalRecords = 0
+    /// Pairs of index entries that claim one file or one key: their files are never repaired.
+    public var clashes: [ArchiveIndex.Clash] = []
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
     /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
     public var remaining: Int {
         problems.count - repaired.count - problems.count { $0.replacedBy != nil } + damagedHistory
-            + damagedJournalRecords
+            + damagedJournalRecords + clashes.count
     }
 }
 
@@ -114,11 +118,19 @@ struct Verifier: Sendable {
                 report.damagedHistory += 1
                 onEvent(.historyDamaged(folder: folder, file: file, reason: reason))
             }
+            // Two entries that claim one file or one key: neither is repaired, whichever the file's bytes are.
+            let clashes = show.index.clashes()
+            for clash in clashes {
+                report.clashes.append(clash)
+                onEvent(.clash(folder: folder, clash))
+            }
+            let untouchable = Set(clashes.flatMap { [$0.first.position, $0.second.position] })
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
             let present = folders.presentFiles(in: folder, index: show.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             var damagedCompanions: [(ArchiveIndex.Entry, CompanionFile, VerifyProblem)] = []
-            for entry in show.index.episodes {
+            for (position, entry) in zip(1..., show.index.episodes) {
+                let repairable = !untouchable.contains(position)
                 report.files += 1
                 // Its transcripts, chapters and artwork too: a damaged one is fetched again by --repair.
                 for companion in entry.companions ?? [] {
@@ -129,7 +141,7 @@ struct Verifier: Sendable {
                     {
                         report.problems.append(problem)
                         onEvent(.problem(problem))
-                        damagedCompanions.append((entry, companion, problem))
+                        if repairable { damagedCompanions.append((entry, companion, problem)) }
                     }
                 }
                 guard var problem = check(entry, in: folder, present: present) else { continue }
@@ -138,7 +150,7 @@ struct Verifier: Sendable {
                 onEvent(.problem(problem))
                 if entry.replacedBy != nil {
                     report.unrecoverable.append(problem)
-                } else {
+                } else if repairable {
                     damaged.append((entry, problem))
                 }
             }

@@ -292,6 +292,10 @@ enum VerifyFormatter {
             let count = report.damagedJournalRecords
             text += "; \(count) damaged record\(count == 1 ? "" : "s") of an index's journal"
         }
+        if !report.clashes.isEmpty {
+            let count = report.clashes.count
+            text += "; \(count) pair\(count == 1 ? "" : "s") of index entries claiming one file or episode"
+        }
         if report.damagedHistory > 0 {
             text +=
                 "; \(report.damagedHistory) damaged revision\(report.damagedHistory == 1 ? "" : "s") of feed history"

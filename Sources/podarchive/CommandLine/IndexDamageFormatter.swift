@@ -1,4 +1,5 @@
-// The lines for damage to a show's index: records of its journal that cannot be read.
+// The lines for damage to a show's index: records of its journal that cannot be read, and two entries that claim
+// one file or one key (which a repair refuses to touch).
 import ArchiverCore
 import Foundation
 
@@ -26,5 +27,35 @@ enum IndexDamageFormatter {
         return "\(SyncFormatter.relative(damage.journal, to: root)): \(records(damage)) (the index's journal); the "
             + "records after \(one ? "it" : "them") were applied, and \(one ? "its episode is" : "their episodes are") "
             + "looked for again in the feed, a file already in the folder adopted"
+    }
+
+    /// `entry 1 "One" and entry 2 "Two"`.
+    private static func entries(_ clash: ArchiveIndex.Clash) -> String {
+        "entry \(clash.first.position) \"\(SyncFormatter.oneLine(clash.first.name))\" and entry "
+            + "\(clash.second.position) \"\(SyncFormatter.oneLine(clash.second.name))\""
+    }
+
+    private static func claim(_ clash: ArchiveIndex.Clash) -> String {
+        switch clash.claim {
+        case .file(let file): return "both name the file \(SyncFormatter.oneLine(file))"
+        case .key(let key): return "are both the episode \(SyncFormatter.oneLine(key))"
+        }
+    }
+
+    private static func index(_ folder: URL, root: URL) -> String {
+        SyncFormatter.relative(
+            folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(ArchiveIndex.fileName),
+            to: root)
+    }
+
+    /// `verify`'s line for two entries that claim one file or one key.
+    static func clashLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+        "conflict \(index(folder, root: root)): \(entries(clash)) \(claim(clash))"
+    }
+
+    /// `verify --repair`'s refusal (on standard error) to touch either entry's files.
+    static func refusalLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+        "cannot repair \(entries(clash)) of \(index(folder, root: root)): they \(claim(clash)); neither is touched "
+            + "until the index gives each file and each episode one entry"
     }
 }
