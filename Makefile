@@ -86,6 +86,9 @@ bench-smoke: release
 
 # Compare `podarchive list --json` with a reference parser on 27 real-world feeds.
 corpus: release
+	@if [ ! -f "$(CORPUS)/check.py" ]; then \
+		echo "make corpus: no corpus at '$(CORPUS)' (set CORPUS=DIR to a folder with check.py; CI uses ../shared/corpus)"; \
+		exit 2; fi
 	$(PYTHON) $(CORPUS)/check.py --bin $(RELEASE_BIN)
 
 # Fuzz the feed readers with libFuzzer for FUZZ_SECONDS. Seeds: our fixtures, every input that once crashed

@@ -89,6 +89,8 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
             return DownloadResult(response: response, bytesWritten: 0, leadingBytes: Data())
         }
         if let refusal = options.admit?(response, false) { throw refusal }
+        // The live downloader stops a body at the cap as it arrives, whatever the headers said.
+        if let limit = options.maximumBytes, answer.body.count > limit { throw DownloadError.tooLarge(limit: limit) }
         // The body "arrives" in two halves, each on disk before it is reported, as a network transfer writes and
         // reports progress; a full disk fails the transfer as the live downloader's does.
         for end in [answer.body.count / 2, answer.body.count] {

@@ -22,6 +22,8 @@ public final class TestHTTPServer: @unchecked Sendable {
     private var routes: [String: @Sendable (RecordedRequest, Int) -> TestResponse] = [:]
     private var recorded: [RecordedRequest] = []
     private var sent: [String: Int] = [:]
+    /// How many times a client closed its connection for each path before the whole body was sent.
+    private var hangUps: [String: Int] = [:]
     private var active = 0
     private var mostActive = 0
     private var stopped = false
@@ -127,6 +129,18 @@ public final class TestHTTPServer: @unchecked Sendable {
         return true
     }
 
+    /// Blocks until a client closed a connection for `path` while its body was being sent (or `timeout` passes);
+    /// true if one did. Proof that a client gave up on a body that never ends.
+    public func waitUntilHungUp(on path: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while hangUps[path] == nil {
+            if !lock.wait(until: deadline) { return hangUps[path] != nil }
+        }
+        return true
+    }
+
     /// Every request received so far, in order.
     public var requests: [RecordedRequest] {
         lock.withLock { recorded }
@@ -228,23 +242,35 @@ public final class TestHTTPServer: @unchecked Sendable {
         if response.delayBeforeHeaders > 0, pause(response.delayBeforeHeaders) { return }
         var head = "HTTP/1.1 \(response.status) \(TestResponse.reason(response.status))\r\nConnection: close\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        if !response.omitContentLength { head += "Content-Length: \(response.body.count)\r\n" }
+        if response.chunked {
+            head += "Transfer-Encoding: chunked\r\n"
+        } else if !response.omitContentLength, response.pieces == nil {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
         head += "\r\n"
         guard write(Data(head.utf8), to: client), includeBody else { return }
-        let body = response.cutAfter.map { response.body.prefix($0) } ?? response.body
-        let chunk = response.trickle?.chunk ?? max(body.count, 1)
-        var offset = body.startIndex
-        while offset < body.endIndex {
-            let end = min(offset + chunk, body.endIndex)
-            guard write(Data(body[offset..<end]), to: client) else { return }
+        var number = 0
+        while let piece = response.piece(number) {
+            if number > 0, let trickle = response.trickle, pause(trickle.interval) { return }
+            if lock.withLock({ stopped }) { return }
+            let framed =
+                response.chunked
+                ? Data("\(String(piece.count, radix: 16))\r\n".utf8) + piece + Data("\r\n".utf8) : piece
+            guard piece.isEmpty || write(framed, to: client) else {
+                lock.withLock {
+                    hangUps[path, default: 0] += 1
+                    lock.broadcast()
+                }
+                return
+            }
             lock.withLock {
-                sent[path, default: 0] += end - offset
+                sent[path, default: 0] += piece.count
                 wakeWaiters()
                 lock.broadcast()
             }
-            offset = end
-            if let trickle = response.trickle, offset < body.endIndex, pause(trickle.interval) { return }
+            number += 1
         }
+        if response.chunked, response.cutAfter == nil, !write(Data("0\r\n\r\n".utf8), to: client) { return }
         if response.cutAfter != nil, response.reset {
             // SO_LINGER with a zero timeout makes close() send a reset instead of a FIN.
             var linger = SocketLinger(l_onoff: 1, l_linger: 0)

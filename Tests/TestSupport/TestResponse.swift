@@ -21,6 +21,11 @@ public struct TestResponse: Sendable {
     public var holdUntilActive: Int?
     /// Hold the response until `path` has been requested: fixes the order in which responses finish.
     public var holdUntilRequested: String?
+    /// Makes the body as it is sent, in place of `body`: called with 0, 1, 2... for each next piece, nil ends the
+    /// body. An endless body is sent until the client hangs up or the server stops.
+    public var pieces: (@Sendable (Int) -> Data?)?
+    /// Send the body with `Transfer-Encoding: chunked` (each piece one chunk) and no Content-Length.
+    public var chunked = false
 
     public init(
         status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), cutAfter: Int? = nil,
@@ -61,6 +66,28 @@ public struct TestResponse: Sendable {
         }
         headers.append(("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)"))
         return TestResponse(status: 206, headers: headers, body: body.subdata(in: start..<body.count))
+    }
+
+    /// A body without end: `piece(n)` for the n-th piece, one every `interval` seconds (0: as fast as the socket
+    /// takes them), sent chunked until the client hangs up or the server stops.
+    public static func endless(
+        type: String, headers: [(String, String)] = [], every interval: TimeInterval = 0,
+        piece: @escaping @Sendable (Int) -> Data
+    ) -> TestResponse {
+        var response = TestResponse(headers: [("Content-Type", type)] + headers)
+        response.pieces = piece
+        response.chunked = true
+        if interval > 0 { response.trickle = (chunk: 0, interval: interval) }
+        return response
+    }
+
+    /// The `number`th piece of the body as sent (`trickle`'s size, else the whole body), nil past the last.
+    func piece(_ number: Int) -> Data? {
+        if let pieces { return pieces(number) }
+        let body = cutAfter.map { self.body.prefix($0) } ?? self.body
+        let size = trickle?.chunk ?? max(body.count, 1)
+        let start = body.startIndex + number * size
+        return start < body.endIndex ? Data(body[start..<min(start + size, body.endIndex)]) : nil
     }
 
     public static func ok(_ body: Data, type: String = "audio/mpeg") -> TestResponse {

@@ -35,17 +35,22 @@ class CommandLineTestCase: XCTestCase {
     }
 
     func run(_ arguments: [String], variables: [String: String] = [:]) async -> ExitCode {
+        await tool(variables: variables).run(arguments)
+    }
+
+    /// The tool `run` runs: writing to `output` and `errors`, in the temporary folder, with the test's
+    /// configuration folder unless `variables` name another.
+    func tool(variables: [String: String] = [:]) -> CommandLineTool {
         var variables = variables
         if variables["PODARCHIVE_CONFIG_DIR"] == nil, variables["HOME"] == nil, variables["XDG_CONFIG_HOME"] == nil {
             variables["PODARCHIVE_CONFIG_DIR"] = configurationFolder.path
         }
-        let tool = CommandLineTool(
+        return CommandLineTool(
             environment: ProcessEnvironment(variables: variables, currentDirectory: folder.url.path),
             output: output, errors: errors,
             makeArchiver: {
                 Archiver.live(now: { Date(timeIntervalSince1970: 0) })
             })
-        return await tool.run(arguments)
     }
 
     func serveFeed(episodes: [(String, String)]) {

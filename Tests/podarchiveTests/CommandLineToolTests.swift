@@ -171,6 +171,34 @@ final class CommandLineToolTests: CommandLineTestCase {
         XCTAssertEqual(errors.lines, ["podarchive: feed \(server.url("/missing.xml")) answered HTTP 404"])
     }
 
+    func test_sync_dryRun_walksThePagesAsSyncDoes_andPlansTheSameEpisodes() async {
+        server.route(
+            "/feed.xml",
+            .ok(
+                """
+                <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>Paged</title>
+                <atom:link rel="next" href="/page2.xml"/>
+                <item><title>New</title><guid>n</guid><enclosure url="/n.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+        server.route(
+            "/page2.xml",
+            .ok(
+                """
+                <rss version="2.0"><channel><title>Paged</title>
+                <item><title>Old</title><guid>o</guid><enclosure url="/o.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+
+        let code = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--dry-run")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(output.lines.last, "Paged: 2 to fetch, 0 already archived (dry run)", output.text)
+        XCTAssertTrue(output.text.contains("would fetch Old <\(server.url("/o.mp3"))> as Old.mp3"), output.text)
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml", "/page2.xml"])
+        XCTAssertEqual(folder.files(), [])
+    }
+
     func test_sync_dryRun_saysWhatItWouldFetchAndCreatesNothing() async {
         serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3")])
 

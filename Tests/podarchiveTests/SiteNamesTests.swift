@@ -63,7 +63,7 @@ final class SiteNamesTests: SiteTestCase {
 
         XCTAssertEqual(code, .success, errors.text)
         XCTAssertEqual(errors.text, "")
-        XCTAssertTrue(output.text.contains("site: 2 shows (2 written again)"), output.text)
+        XCTAssertTrue(output.text.contains("site: 2 shows (2 written)"), output.text)
         // The root's names are the site's pages; the shows are beside them.
         for page in ["index.html", "feeds.opml"] { XCTAssertTrue(isFile(root.appendingPathComponent(page)), page) }
         let home = try text("index.html")
@@ -175,7 +175,7 @@ final class SiteNamesTests: SiteTestCase {
 
         XCTAssertEqual(code, .success, errors.text)
         XCTAssertTrue(output.text.contains("site: moved index.html to index.html (2)"), output.text)
-        XCTAssertTrue(output.text.contains("site: 1 show (1 written again)"), output.text)
+        XCTAssertTrue(output.text.contains("site: 1 show (1 written)"), output.text)
         try assertFixed(before)
     }
 

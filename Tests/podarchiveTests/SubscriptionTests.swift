@@ -60,6 +60,40 @@ final class SubscriptionTests: CommandLineTestCase {
         XCTAssertEqual(settings["name"] as? String, "{date} {title}")
     }
 
+    func test_aSavedFilter_isNeverSilent_andAllClearsIt() async throws {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3"), ("Three", "/3.mp3")])
+        for path in ["/1.mp3", "/2.mp3", "/3.mp3"] { server.route(path, .ok(Data(repeating: 1, count: 100))) }
+        let feed = server.url("/feed.xml").absoluteString
+        _ = await run("sync", feed, "--to", root, "--limit", "1")
+        output.clear()
+
+        let plain = await run("sync", "--to", root, "--verbose")
+        let plainLines = output.text
+        output.clear()
+        _ = await run("sync", "--to", root, "--json")
+        let json = output.text
+        output.clear()
+        _ = await run("feeds", "--to", root)
+        let feedsLines = output.text
+        output.clear()
+        let all = await run("sync", feed, "--to", root, "--all")
+        let allLines = output.text
+        output.clear()
+        _ = await run("feeds", "--to", root)
+
+        XCTAssertEqual(plain, .success, errors.text)
+        XCTAssertTrue(plainLines.contains("feed lists 3 episodes"), plainLines)
+        XCTAssertTrue(
+            plainLines.contains(
+                "2 more listed, left out by the saved filter (--limit 1): 'podarchive sync \(feed) --all' clears it"),
+            plainLines)
+        XCTAssertTrue(json.contains("\"leftOut\": 2"), json)
+        XCTAssertTrue(feedsLines.contains("saved: --limit 1"), feedsLines)
+        XCTAssertEqual(all, .success, errors.text)
+        XCTAssertTrue(allLines.contains("2 archived"), allLines)
+        XCTAssertFalse(output.text.contains("saved: --limit"), "cleared for good: \(output.text)")
+    }
+
     func test_commandLineOverSaved_forThatRunOnly() async throws {
         serveShow("a", episodes: 3)
         let feed = server.url("/a.xml").absoluteString
@@ -95,8 +129,10 @@ final class SubscriptionTests: CommandLineTestCase {
             output.lines,
             [
                 "Show a: 0 episodes, 0 B, never synced", "    \(server.url("/a.xml").absoluteString) -> Show a/",
+                "    saved: --metadata",
                 "Show b: 0 episodes, 0 B, never synced", "    \(server.url("/b.xml").absoluteString) -> Show b/",
-            ])
+                "    saved: --metadata",
+            ], "the settings each show keeps are shown with it")
         XCTAssertFalse(server.requestedPaths.contains("/a/1.mp3"))
     }
 

@@ -7,23 +7,30 @@ extension Archiver {
     /// The fetch with the episodes of the feed's other pages added, and the walk (nil when there was none: a
     /// 304, or a feed of one document). A page that cannot be read marks the validators incomplete, so the next
     /// run fetches the feed in full and walks again.
+    /// `archived` and `archiveLinks` are the archive documents read before and where they lead; a page link
+    /// that is not http(s) is said once (`refusedBefore` is the one said last run).
     func walkPages(
         _ fetch: FeedFetch, of source: FeedSource, known: @escaping @Sendable (Episode) -> Bool,
-        archived: Set<String>, options: SyncOptions, onEvent: @Sendable (SyncEvent) -> Void
+        archived: Set<String>, archiveLinks: [String: String] = [:], refusedBefore: String? = nil,
+        options: SyncOptions, onEvent: @Sendable (SyncEvent) -> Void
     ) async -> (FeedFetch, PageWalk?) {
         guard case .changed(let first, var validators) = fetch,
             first.links.next != nil || first.links.previousArchive != nil
         else { return (fetch, nil) }
         let walk = await loader.walkPages(
             from: first, of: source, descriptions: options.metadata, limits: options.feedLimits, known: known,
-            archived: archived)
+            archived: archived, archiveLinks: archiveLinks)
         if let cycle = walk.cycle { onEvent(.pageCycle(url: cycle)) }
+        if let refused = walk.refused, refused != refusedBefore { onEvent(.pageRefused(url: refused)) }
+        validators.refusedPage = walk.refused
         if let problem = walk.problem {
             onEvent(.pageFailed(problem))
             validators.incomplete = true
         }
         let archives = archived.union(walk.archives)
         validators.archives = archives.isEmpty ? nil : archives.sorted()
+        let links = archiveLinks.merging(walk.archiveLinks) { _, new in new }
+        validators.archiveLinks = links.isEmpty ? nil : links
         return (.changed(walk.feed, validators), walk)
     }
 

@@ -41,6 +41,17 @@ extension Archiver {
         guard case .changed(let feed, _) = fetch else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
+        // A show already followed at another address (a rotated token, a mirror, a move): its subscription is
+        // given this address, in its folder; nothing is downloaded twice.
+        if let same = store.sameShow(as: feed, in: root) {
+            let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
+            let show = try await folders.open(
+                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+            if Self.isSameShow(feed, indexed: show.index) {
+                return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
+            }
+            show.lock.unlock()
+        }
         // Chosen before the lock: another show of the same title may have taken the folder while this run
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
@@ -50,6 +61,9 @@ extension Archiver {
             guard FeedFolders.belongs(feed, source: source, to: show.index) else {
                 show.lock.unlock()
                 continue
+            }
+            if let same = store.subscription(inFolder: folder.lastPathComponent, in: root) {
+                return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
             do {
                 try foldDamagedJournal(of: &show, onEvent: onEvent)
@@ -65,6 +79,37 @@ extension Archiver {
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
             reason: "other shows keep taking it")
+    }
+
+    /// Whether `feed` is the show whose index is `index`: the same title, or an episode GUID in common. (A
+    /// `podcast:guid` or self link alone is what the feed's author says; with nothing else in common it could
+    /// claim any show.)
+    static func isSameShow(_ feed: Feed, indexed index: ArchiveIndex) -> Bool {
+        if let title = feed.title, title == index.title { return true }
+        return feed.episodes.contains { $0.guid != nil && index.entry(for: $0)?.guid == $0.guid }
+    }
+
+    /// The subscription `same` is fetched from `source` from now on (the lock of its folder, `show`, held), with
+    /// the settings and credentials given; said in one line.
+    private func readdress(
+        _ same: Subscription, to source: FeedSource, show: FeedFolder, fetch: FeedFetch, in root: URL,
+        options: SyncOptions, _ onEvent: (SyncEvent) -> Void
+    ) throws -> (FeedFolder, FeedFetch, Subscription) {
+        var show = show
+        do {
+            try foldDamagedJournal(of: &show, onEvent: onEvent)
+            var record = try store.replaceFeed(
+                of: same, with: source, credentials: options.saveCredentials, moved: false, in: root)
+            if let settings = options.saveSettings {
+                record = try store.subscribe(
+                    source, folder: record.folder, in: root, settings: settings, existing: record)
+            }
+            onEvent(.readdressed(from: same.shownFeed, to: source.shownName))
+            return (show, fetch, record)
+        } catch {
+            show.lock.unlock()
+            throw error
+        }
     }
 
     /// Says which records of the show's journal are damaged (none the last, which a crash leaves torn), and folds

@@ -3,15 +3,16 @@
 import Foundation
 
 extension Archiver {
-    /// What `sync` with `options` would do for the feed at `source` (its filter, and the names its template
-    /// gives), without downloading, creating, locking or writing anything.
+    /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a
+    /// sync walks them, its filter, and the names its template gives), without downloading, creating, locking or
+    /// writing anything.
     public func plan(_ source: FeedSource, into root: URL, options given: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
         let known = try store.find(source, in: root)
         let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
-        let fetch = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
-        guard case .changed(let feed, _) = fetch else {
+        let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
+        guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
         let folder =
@@ -20,6 +21,19 @@ extension Archiver {
         let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
             ArchiveIndex.fileName)
         var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
+        // The same walk of the pages as a sync makes (archive documents it read in full are not read again).
+        let identity = try? store.identity(of: root, create: false)
+        let stored: @Sendable (Episode) -> Episode = { episode in
+            identity.map { SecretForms(identity: $0).episode(episode) } ?? episode
+        }
+        let indexed = index
+        let validators: FeedValidators? = folders.loadRecord(
+            folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("feed.json"))
+        let (walked, _) = await walkPages(
+            first, of: source, known: { indexed.entry(for: stored($0)) != nil },
+            archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],
+            refusedBefore: validators?.refusedPage, options: options, onEvent: { _ in })
+        let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
         let planned = WorkPlan.make(
             fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
             folders: folders)

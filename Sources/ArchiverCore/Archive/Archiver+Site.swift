@@ -26,6 +26,8 @@ public struct SiteReport: Sendable, Equatable {
     public var shows = 0
     /// Shows whose pages were written again.
     public var rewritten = 0
+    /// Shows whose pages were written for the first time.
+    public var created = 0
     /// Shows left out: the folder, and why.
     public var skipped: [(folder: URL, reason: String)] = []
     /// Where the site was written: the archive root, or the folder it was published into.
@@ -117,7 +119,7 @@ extension Archiver {
             ]
             for (name, text) in pages { try writePage(text, to: target.appendingPathComponent(name)) }
             try writePage(stamp, to: stampURL)
-            report.rewritten += 1
+            if present { report.rewritten += 1 } else { report.created += 1 }
         }
         guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
         report.shows = shows.count

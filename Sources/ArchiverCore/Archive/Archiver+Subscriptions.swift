@@ -57,10 +57,12 @@ extension Archiver {
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
-    /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before).
+    /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before;
+    /// none given keeps them).
     /// - Throws: `FeedError` when the feed cannot be fetched or read (nothing is saved then); `ArchiveError`.
     public func subscribe(
-        _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions()
+        _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),
+        onEvent: (SyncEvent) -> Void = { _ in }
     ) async throws -> Subscription {
         let found = try store.find(source, in: root)
         guard found != nil || !URLSecrets.carriesRedaction(source.displayName) else {
@@ -72,16 +74,17 @@ extension Archiver {
         options.saveSettings = nil
         let (show, fetch, record) = try await open(
             source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) },
-            conditional: false)
+            conditional: false, onEvent: onEvent)
         defer { show.lock.unlock() }
         var index = show.index
         if case .changed(let feed, _) = fetch { index.title = feed.title ?? index.title }
         if index != show.index || !folders.files.fileExists(atPath: show.indexURL.path) {
             try folders.save(index, to: show.indexURL)
         }
+        // Given no settings (new credentials only, or the same URL again), a show keeps those it has.
         return try store.subscribe(
-            source, folder: show.folder.lastPathComponent, in: root, settings: settings, replacing: true,
-            existing: record)
+            source, folder: show.folder.lastPathComponent, in: root, settings: settings.isEmpty ? nil : settings,
+            replacing: true, existing: record)
     }
 
     /// Unsubscribes the show whose feed URL or folder name is `text`. Nothing archived is deleted.

@@ -196,7 +196,8 @@ public struct Archiver: Sendable {
             let (fetch, pages) = await walkPages(
                 keepHistory(moved, in: show, onEvent: onEvent), of: home,
                 known: { index.entry(for: forms.episode($0)) != nil },
-                archived: show.archives, options: options,
+                archived: show.archives, archiveLinks: show.archiveLinks, refusedBefore: show.refusedPage,
+                options: options,
                 onEvent: onEvent)
             var report = try await archive(
                 &show, forms.fetch(fetch), of: home, pages: pages, options: options, forms: forms, onEvent: onEvent)
@@ -206,7 +207,7 @@ public struct Archiver: Sendable {
                     finished: FeedDate.iso8601(placer.clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
-                of: record.id, in: root)
+                of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root)
             return report
         } catch  where !Task.isCancelled {
             recordFailure(error, of: record.id, in: root)

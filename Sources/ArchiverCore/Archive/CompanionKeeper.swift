@@ -1,8 +1,8 @@
 // What comes with an episode, kept beside it: after the episodes of a sync are in place, each archived episode's
 // transcripts, chapters and (with --metadata) artwork that the folder lacks are fetched through the episode path
-// (a hidden file, the same checks, retries and resume, at most 20 MB), renamed beside the episode's file (never
-// over another), dated like it, and recorded in the index with their SHA-256. A companion that fails is
-// reported and tried again next run; it never fails its episode or the run.
+// (a hidden file; the same checks, retries, resume and deadline; at most 20 MB, stopped there as the body
+// streams), renamed beside the episode's file (never over another), dated like it, and recorded in the index with
+// their SHA-256. A companion that fails is reported and tried again next run; it never fails its episode or the run.
 import Foundation
 
 /// Fetches and places the companions of archived episodes.
@@ -13,13 +13,11 @@ struct CompanionKeeper: Sendable {
 
     private var folders: FeedFolders { placer.folders }
 
-    /// The most a companion may be: a transcript or an image, never an episode's worth.
-    static let maximumBytes: Int64 = 20 << 20
-
-    /// Why a download of `size` bytes cannot be kept as a companion, or nil.
-    static func refusal(ofSize size: Int64) -> EpisodeFailure? {
-        size <= maximumBytes
-            ? nil : .storage("it is \(size) bytes, more than the \(maximumBytes >> 20) MB a companion may be")
+    /// Why a download of `size` bytes cannot be kept as a companion, or nil. The downloader stops a companion at
+    /// the cap as it arrives; this catches a complete file an earlier run left.
+    static func refusal(ofSize size: Int64, options: SyncOptions) -> EpisodeFailure? {
+        let limit = options.forCompanions.maximumDownloadBytes ?? .max
+        return size <= limit ? nil : EpisodeFetcher.sizeRefusal(limit: limit, announced: size)
     }
 
     /// One companion to keep: for which episode, and under which name.
@@ -44,9 +42,7 @@ struct CompanionKeeper: Sendable {
         guard !wanted.isEmpty else { return (0, []) }
         var updated = Set<String>()
         let paths = show.paths
-        var capped = options
-        capped.maximumDownloadBytes = Self.maximumBytes
-        let companionOptions = capped
+        let companionOptions = options.forCompanions
         var failed = 0
         var recorded = false
         try await withThrowingTaskGroup(of: (Int, Result<EpisodeFetcher.Fetched, Error>?).self) { group in
@@ -69,7 +65,7 @@ struct CompanionKeeper: Sendable {
                 if started < wanted.count { startNext() }
                 let item = wanted[position]
                 do {
-                    let file = try place(item, outcome, in: &show)
+                    let file = try place(item, outcome, in: &show, options: companionOptions)
                     recorded = true
                     updated.insert(item.key)
                     onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
@@ -108,7 +104,8 @@ struct CompanionKeeper: Sendable {
 
     /// Puts one fetched (or inline) companion in place and records it.
     private func place(
-        _ item: Wanted, _ outcome: Result<EpisodeFetcher.Fetched, Error>?, in show: inout FeedFolder
+        _ item: Wanted, _ outcome: Result<EpisodeFetcher.Fetched, Error>?, in show: inout FeedFolder,
+        options: SyncOptions
     ) throws -> CompanionFile {
         var name = item.name
         let destination = show.folder.appendingPathComponent(item.name, isDirectory: false)
@@ -139,7 +136,7 @@ struct CompanionKeeper: Sendable {
             throw EpisodeFailure.storage("an earlier run left a download record for another file")
         case .some(.success(.downloaded(let result))):
             let partial = show.partial(item.companion.url ?? item.name)
-            if let refusal = Self.refusal(ofSize: result.fileSize) {
+            if let refusal = Self.refusal(ofSize: result.fileSize, options: options) {
                 folders.discard(partial)
                 throw refusal
             }

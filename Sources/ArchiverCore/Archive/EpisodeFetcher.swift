@@ -150,7 +150,7 @@ struct EpisodeFetcher: Sendable {
             resumeOffset: offset, admit: admit, progress: onBytes,
             resumeValidator: offset > 0 ? record?.validator : nil,
             resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy,
-            transferEnded: slot.map(Self.releasing))
+            transferEnded: slot.map(Self.releasing), maximumBytes: options.maximumDownloadBytes)
         do {
             result = try await Deadline.run(seconds: remaining, timer: clock.timer) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)
@@ -165,6 +165,10 @@ struct EpisodeFetcher: Sendable {
                 throw AttemptFailure.failed(.refusedRedirect(location), retryAfter: nil)
             case .transport(let reason): throw AttemptFailure.failed(.transport(reason), retryAfter: nil)
             case .unexpectedRange: throw AttemptFailure.startOver
+            case .tooLarge(let limit, let announced):
+                // Nothing of a file refused for its size is worth keeping for a resume.
+                folders.discard(partial)
+                throw AttemptFailure.failed(Self.sizeRefusal(limit: limit, announced: announced), retryAfter: nil)
             case .file(let path, let reason, let code):
                 if [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) {
                     throw ArchiveError.storage(path: path, reason: reason)
@@ -209,8 +213,7 @@ struct EpisodeFetcher: Sendable {
                 ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
                 : (encoded ? nil : length)
             if let maximumBytes, let announced = total ?? length, announced > maximumBytes {
-                return EpisodeFailure.storage(
-                    "it is \(announced) bytes, more than the \(maximumBytes >> 20) MB it may be; not downloaded")
+                return DownloadError.tooLarge(limit: maximumBytes, announced: announced)
             }
             let record = PartialRecord(url: URLSecrets.redacted(url), validator: validator, expectedSize: total)
             if let total { expected.value = total }
@@ -285,6 +288,17 @@ struct EpisodeFetcher: Sendable {
         }
         folders.discard(partial)
         return nil
+    }
+
+    /// Why a file larger than `limit` bytes is not kept: `announced` by the server, or passed while it arrived.
+    static func sizeRefusal(limit: Int64, announced: Int64?) -> EpisodeFailure {
+        let cap =
+            limit % (1 << 20) == 0
+            ? "\(limit >> 20) MB" : limit % (1 << 10) == 0 ? "\(limit >> 10) KB" : "\(limit) bytes"
+        guard let announced else {
+            return .storage("it grew past the \(cap) it may be while it downloaded; stopped there, nothing kept")
+        }
+        return .storage("it is \(announced) bytes, more than the \(cap) it may be; not downloaded")
     }
 
     /// What gives `slot` back when a transfer ends.

@@ -15,8 +15,11 @@ struct FeedFolder {
     /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
     var validators: FeedValidators?
     var lock: any HeldLock
-    /// Archive documents of the feed already read in full (see `FeedValidators.archives`).
+    /// Archive documents of the feed already read in full (see `FeedValidators.archives`), and their links.
     var archives: Set<String> = []
+    var archiveLinks: [String: String] = [:]
+    /// The page link refused last run (see `FeedValidators.refusedPage`).
+    var refusedPage: String?
     /// When the feed was last fetched in full (see `FeedValidators.fetched`).
     var lastFetched: String?
     /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
@@ -91,6 +94,8 @@ struct FeedFolders: Sendable {
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
                 lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
+                archiveLinks: index != nil ? validators?.archiveLinks ?? [:] : [:],
+                refusedPage: validators?.refusedPage,
                 lastFetched: validators?.fetched, lastRevision: validators?.revision)
         } catch {
             lock.unlock()

@@ -68,8 +68,8 @@ struct MetadataWriter: Sendable {
 
     // MARK: - Artwork
 
-    /// Downloads the feed's artwork to `cover.<ext>` in the feed folder, with the checks, retries and resume of an
-    /// episode.
+    /// Downloads the feed's artwork to `cover.<ext>` in the feed folder, with the checks, retries, resume and
+    /// deadline of an episode and the size cap of a companion.
     /// - Returns: the file, or why it could not be fetched (tried again on the next run).
     /// - Throws: `ArchiveError` when the archive cannot be written.
     func fetchArtwork(
@@ -78,7 +78,7 @@ struct MetadataWriter: Sendable {
         let image = Episode(title: "cover", guid: nil, url: imageURL)
         let partial = show.partial(image.identity)
         do {
-            if case .placed = try await fetcher.fetch(image, in: show.paths, options: options) {
+            if case .placed = try await fetcher.fetch(image, in: show.paths, options: options.forCompanions) {
                 return .failure(.storage("the artwork's download record names an episode file"))
             }
         } catch let failure as EpisodeFailure {

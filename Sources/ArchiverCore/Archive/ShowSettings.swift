@@ -39,6 +39,23 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     /// True when nothing is set.
     public var isEmpty: Bool { self == ShowSettings() }
 
+    /// Given over saved settings, turns their filter off: every episode (0 and "" mean none; not saved as such).
+    public static let everyEpisode = ShowSettings(limit: 0, since: "", match: "")
+
+    /// Whether a filter is set (`limit`, `since`, `match`).
+    public var filters: Bool {
+        (limit ?? 0) != 0 || !(since ?? "").isEmpty || !(match ?? "").isEmpty
+    }
+
+    /// These settings as saved: a filter turned off is not set.
+    public var withoutClearedFilters: ShowSettings {
+        var kept = self
+        if kept.limit == 0 { kept.limit = nil }
+        if kept.since == "" { kept.since = nil }
+        if kept.match == "" { kept.match = nil }
+        return kept
+    }
+
     /// These settings with every one `newer` sets replaced by its value.
     public func overlaid(by newer: ShowSettings) -> ShowSettings {
         ShowSettings(

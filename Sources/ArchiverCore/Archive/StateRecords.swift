@@ -16,8 +16,13 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
     /// fetches the feed in full, to describe what is already archived.
     public var sidecars: Bool?
-    /// Archive documents (RFC 5005) of this feed already read to the end of their chain: never fetched again.
+    /// Archive documents (RFC 5005) of this feed already read in full: never fetched again.
     public var archives: [String]?
+    /// Where each of those links to (its `prev-archive`; "" at the end of the chain), so a walk goes past them
+    /// without fetching them. Absent for archives recorded by an earlier version: a walk then ends at them.
+    public var archiveLinks: [String: String]?
+    /// A page link that was refused (not http(s)) on the last run, so the warning is given once.
+    public var refusedPage: String?
     /// When the feed was last fetched in full (RFC 3339): the last time its episodes were seen.
     public var fetched: String?
     /// The digest of what the feed last said of its episodes (see `FeedRevision`): a document that says the

@@ -24,8 +24,11 @@ public struct SyncOptions: Sendable, Equatable {
     /// Shared by the shows of one run: caps on downloads in all and per host, and the disk space downloads in
     /// flight have claimed. Nil: only `jobs` limits this show's downloads, and each checks the disk alone.
     public var budget: DownloadBudget?
-    /// The most one download may be, refused as soon as the server announces more (companions: 20 MB).
+    /// The most one download may be: refused as soon as the server announces more, and stopped as soon as more
+    /// arrives, decoded (see `DownloadOptions.maximumBytes`). Nil for episodes; see `companionMaximumBytes`.
     public var maximumDownloadBytes: Int64?
+    /// The most a transcript, chapters document or artwork (an episode's or the show's) may be; 20 MB.
+    public var companionMaximumBytes: Int64 = 20 << 20
     /// Keep the transcripts and chapters published with each episode (and, with `metadata`, its artwork).
     public var companions = true
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
@@ -84,34 +87,47 @@ public struct SyncOptions: Sendable, Equatable {
         }
         if let path = settings.netrcFile { options.netrc = NetrcChoice(path: path, required: true) }
         if let companions = settings.companions { options.companions = companions }
+        // 0 and "" turn a filter set before off (`ShowSettings.everyEpisode`).
         if let limit = settings.limit {
-            guard limit >= 1 else {
+            guard limit >= 0 else {
                 throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
             }
-            options.filter.limit = limit
+            options.filter.limit = limit == 0 ? nil : limit
         }
         if let since = settings.since {
-            guard let date = FeedDate.parseRFC3339(since) else {
+            guard since.isEmpty || FeedDate.parseRFC3339(since) != nil else {
                 throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
             }
-            options.filter.since = date
+            options.filter.since = since.isEmpty ? nil : FeedDate.parseRFC3339(since)
         }
         if let match = settings.match {
-            guard EpisodeFilter.validate(pattern: match) else {
+            guard match.isEmpty || EpisodeFilter.validate(pattern: match) else {
                 throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
             }
-            options.filter.match = match
+            options.filter.match = match.isEmpty ? nil : match
         }
         return options
     }
 
+    /// The most documents one walk of a feed's pages fetches (see `FeedLimits.maximumPages`).
+    public var maximumPages = 1_000
+
     /// What a feed fetch may take: the size cap, and the same total time an episode gets.
     public var feedLimits: FeedLimits {
-        FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        var limits = FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy)
+        limits.maximumPages = maximumPages
+        return limits
     }
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
     public var policy: TransferPolicy { TransferPolicy(profile: profile, throttle: throttle) }
+
+    /// These options for fetching a companion or artwork: held to `companionMaximumBytes` (or a smaller cap).
+    var forCompanions: SyncOptions {
+        var options = self
+        options.maximumDownloadBytes = min(maximumDownloadBytes ?? .max, companionMaximumBytes)
+        return options
+    }
 }
 
 /// Points where tests make the process die, to prove a crash there loses nothing.

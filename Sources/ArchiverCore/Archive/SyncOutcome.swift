@@ -130,11 +130,16 @@ public enum SyncEvent: Sendable, Equatable {
     case pagesRead(Int, notFollowed: String?)
     /// A page of the feed could not be read; the walk stopped there and the next run walks again.
     case pageFailed(PageProblem)
+    /// A page link is not http(s) (`file:`, `javascript:`): not followed, said once (the walk ends there).
+    case pageRefused(url: String)
     /// A page was linked a second time; the walk ended there.
     case pageCycle(url: String)
     /// The show moved to a new feed URL (a 301/308, or an announced new URL that answers): its subscription now
     /// follows it; folder, index and settings stay.
     case moved(from: String, to: String)
+    /// The feed given is a show already followed at another address (the same `podcast:guid`, self link, or
+    /// title and episodes): its subscription now uses this one; folder, index and settings stay.
+    case readdressed(from: String, to: String)
     /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
     case moveRefused(url: String, reason: String)
     /// The feed's document could not be kept in the show's history; the sync goes on.
@@ -200,6 +205,8 @@ public struct SyncReport: Sendable, Equatable {
     public var pageProblem: PageProblem?
     /// The show's new feed URL, when it moved during this sync.
     public var movedTo: String?
+    /// Episodes the feed lists, not archived, that the filter (`limit`, `since`, `match`) left out.
+    public var leftOut = 0
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {

@@ -70,7 +70,8 @@ struct SyncRun {
         if case .changed(let changed, _) = fetch { feed = changed } else { feed = nil }
         onEvent(
             .feedRead(
-                title: report.feedTitle, folder: show.folder, episodes: report.alreadyArchived + work.count,
+                title: report.feedTitle, folder: show.folder,
+                episodes: feed?.episodes.count ?? report.alreadyArchived + work.count,
                 new: work.count, source: source.displayName, withoutMedia: feed?.itemsWithoutMedia ?? 0,
                 sharedGUIDs: feed?.sharedGUIDs ?? 0))
         if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
@@ -200,6 +201,7 @@ struct SyncRun {
             if journaled { placer.faults?(.beforeFold) }
             try saveIndex()
         }
+        report.leftOut = leftOut
         if case .changed(_, var validators) = fetch {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`).
             validators.incomplete =

@@ -15,9 +15,11 @@ extension Verifier {
         let partial = show.partial(url)
         var aside: URL?
         do {
-            guard case .downloaded(let result) = try await fetcher.fetch(pseudo, in: show.paths, options: options)
+            guard
+                case .downloaded(let result) = try await fetcher.fetch(
+                    pseudo, in: show.paths, options: options.forCompanions)
             else { return .storage("an earlier run left a download record for another file") }
-            if let refusal = CompanionKeeper.refusal(ofSize: result.fileSize) {
+            if let refusal = CompanionKeeper.refusal(ofSize: result.fileSize, options: options) {
                 folders.discard(partial)
                 return refusal
             }

@@ -13,6 +13,9 @@ public struct FeedLimits: Sendable, Equatable {
     public var timeout: TimeInterval
     /// The show's User-Agent and credentials, and the run's bandwidth cap.
     public var policy: TransferPolicy
+    /// The most documents one walk of a feed's pages fetches (the first included); archive documents read on an
+    /// earlier run are passed without being fetched, so a longer chain is read over several runs.
+    public var maximumPages = 1_000
 
     /// 256 MB is more than ten times the largest real feed seen (21 MB for 20,000 episodes).
     public static let defaultMaximumBytes: Int64 = 256 << 20
@@ -163,4 +166,10 @@ public enum FeedFetch: Sendable, Equatable {
     case changed(Feed, FeedValidators)
     /// `304 Not Modified`: the feed is as it was last time.
     case notModified
+
+    /// The feed, when it changed.
+    public var feed: Feed? {
+        if case .changed(let feed, _) = self { return feed }
+        return nil
+    }
 }

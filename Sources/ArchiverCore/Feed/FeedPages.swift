@@ -14,8 +14,14 @@ public struct PageWalk: Sendable, Equatable {
     public var problem: PageProblem?
     /// A page linked a second time: the walk ended there (reported, not an error).
     public var cycle: String?
-    /// Archive documents (RFC 5005) read in full this time, to the end of their chain: never fetched again.
+    /// Archive documents (RFC 5005) read in full this time: never fetched again (they never change).
     public var archives: [String]
+    /// Where each archive document read this time links to (its `prev-archive`, "" at the end of the chain): a
+    /// later walk follows the chain past them without fetching them.
+    public var archiveLinks: [String: String] = [:]
+    /// A page link that is not http(s) (`file:`, `javascript:`): refused, and the walk ends there; a warning,
+    /// not a failure (the publisher's mistake is the same every night).
+    public var refused: String?
     /// Every page and archive document was read, to the end of every chain: what the feed no longer lists is
     /// gone from it (false when the walk stopped early because nothing was new, at an archive read before, at a
     /// problem or at a link to another host).
@@ -53,15 +59,13 @@ public struct PageProblem: Sendable, Equatable, Error {
 }
 
 extension FeedLoader {
-    /// The most documents one walk reads (the first included).
-    public static let maximumPages = 1_000
-
     /// Walks the pages `first` links to. A paged feed's `next` pages are followed until one brings nothing
-    /// `known` (all of them when `known` is nil: a first sync, or `list`); archive documents already read in full
-    /// (`archived`) end their chain, as archive documents never change.
+    /// `known` (all of them when `known` is nil: a first sync, or `list`). Archive documents already read in full
+    /// (`archived`) are not fetched again, as archive documents never change: the walk follows the chain past
+    /// them through the links they had (`archiveLinks`), or ends there when those are not known.
     public func walkPages(
         from first: Feed, of source: FeedSource, descriptions: Bool = false, limits: FeedLimits = FeedLimits(),
-        known: (@Sendable (Episode) -> Bool)? = nil, archived: Set<String> = []
+        known: (@Sendable (Episode) -> Bool)? = nil, archived: Set<String> = [], archiveLinks: [String: String] = [:]
     ) async -> PageWalk {
         var walk = PageWalk(feed: first)
         let home = Self.site(of: source.url)
@@ -74,21 +78,25 @@ extension FeedLoader {
         while let link = next {
             next = nil
             if link.archive, archived.contains(link.url) {
-                walk.archives = readArchives
                 walk.complete = false
-                return walk
+                // Read before: where it leads is known, so nothing is fetched; an end of chain ends the walk.
+                guard let after = archiveLinks[link.url], seen.insert(link.url).inserted else { break }
+                if !after.isEmpty { next = (url: after, archive: true) }
+                continue
             }
             // A page seen before: everything was read. Every other stop below leaves pages unread.
             guard seen.insert(link.url).inserted else {
                 walk.cycle = link.url
                 break
             }
-            guard walk.pages < Self.maximumPages else {
-                walk.problem = PageProblem(url: link.url, reason: "the feed has more than \(Self.maximumPages) pages")
+            guard walk.pages < limits.maximumPages else {
+                walk.problem = PageProblem(
+                    url: link.url,
+                    reason: "the feed has more than \(limits.maximumPages) pages; the next run reads on from here")
                 break
             }
             guard let url = URL(string: link.url), WebScheme.isWeb(url), url.host?.isEmpty == false else {
-                walk.problem = PageProblem(url: link.url, reason: "the page link is not an http(s) URL")
+                walk.refused = link.url
                 break
             }
             guard Self.site(of: url) == home else {
@@ -106,7 +114,10 @@ extension FeedLoader {
             let fresh = page.episodes.filter { identities.insert($0.identity).inserted }
             walk.feed.episodes += fresh
             walk.feed.itemsWithoutMedia += page.itemsWithoutMedia
-            if link.archive { readArchives.append(link.url) }
+            if link.archive {
+                readArchives.append(link.url)
+                walk.archiveLinks[link.url] = page.links.previousArchive ?? ""
+            }
             // A paged feed's older pages hold nothing new once a page brings nothing new.
             if !link.archive, let known, page.episodes.allSatisfy(known) {
                 walk.complete = page.links.next == nil && page.links.previousArchive == nil
@@ -116,8 +127,10 @@ extension FeedLoader {
                 page.links.next.map { (url: $0, archive: false) }
                 ?? page.links.previousArchive.map { (url: $0, archive: true) }
         }
-        if walk.problem != nil || walk.elsewhere != nil { walk.complete = false }
-        if walk.problem == nil { walk.archives = readArchives }
+        if walk.problem != nil || walk.elsewhere != nil || walk.refused != nil { walk.complete = false }
+        // Each archive document read is kept with its link, even when the walk stopped later: the next walk
+        // goes on past it, to where this one stopped.
+        walk.archives = readArchives
         return walk
     }
 

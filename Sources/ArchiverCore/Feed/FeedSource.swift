@@ -12,13 +12,14 @@ public enum FeedSource: Equatable, Sendable {
     ///
     /// `http://` and `https://` URLs are remote; `file://` URLs and anything without a scheme are local paths,
     /// relative to `currentDirectory`. Any other scheme (`ftp:`, `data:`, `javascript:`) is refused. A URL's
-    /// userinfo (`user:password@`) is not part of the source: read it with `login(in:)`.
+    /// userinfo (`user:password@`) is not part of the source: read it with `login(in:)`. A URL is normalised
+    /// (`FeedAddress`): every spelling of one address is one source.
     public init(_ text: String, currentDirectory: String) throws {
         let trimmed = URLSecrets.withoutUserinfo(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !trimmed.isEmpty else { throw FeedError.invalidSource(text) }
         if let scheme = WebScheme.of(trimmed) {
             if WebScheme.isWeb(scheme) {
-                guard let url = URL(string: trimmed), url.host?.isEmpty == false else {
+                guard let url = URL(string: FeedAddress.normalized(trimmed)), url.host?.isEmpty == false else {
                     throw FeedError.invalidSource(text)
                 }
                 self = .remote(url)

@@ -26,13 +26,19 @@ public struct DownloadOptions: Sendable {
     /// Called once when the transfer is over, whatever its outcome, before the file is synced: the network can
     /// serve the next download while the disk finishes this one.
     public var transferEnded: (@Sendable () -> Void)?
+    /// The most the file may hold (earlier bytes of a resume included), counted as the body is written: after any
+    /// Content-Encoding is undone, whether or not a Content-Length was sent. A body that would pass it is stopped
+    /// there, before the byte past it is written, and `DownloadError.tooLarge` is thrown. Nil: no cap.
+    public var maximumBytes: Int64?
 
     /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
         resumeOffset: Int64 = 0, admit: (@Sendable (HTTPURLResponse, Bool) -> Error?)? = nil,
         progress: (@Sendable (Int64) -> Void)? = nil, resumeValidator: String? = nil, resumeTotal: Int64? = nil,
-        policy: TransferPolicy = TransferPolicy(), transferEnded: (@Sendable () -> Void)? = nil
+        policy: TransferPolicy = TransferPolicy(), transferEnded: (@Sendable () -> Void)? = nil,
+        maximumBytes: Int64? = nil
     ) {
+        self.maximumBytes = maximumBytes
         self.policy = policy
         self.transferEnded = transferEnded
         self.resumeOffset = resumeOffset
@@ -98,6 +104,9 @@ public enum DownloadError: Error, Equatable, Sendable {
     case file(path: String, reason: String, code: Int32 = 0)
     /// A `206` answered a range other than the one asked for.
     case unexpectedRange(String)
+    /// The file would pass `limit` bytes (`DownloadOptions.maximumBytes`): announced as `announced` bytes, or nil
+    /// when the body itself passed it while it arrived.
+    case tooLarge(limit: Int64, announced: Int64? = nil)
 }
 
 /// Streams a request's body into a file. The live conformance is `URLSessionDownloader`.

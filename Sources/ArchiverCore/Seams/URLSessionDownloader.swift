@@ -201,7 +201,14 @@ private final class Transfer: @unchecked Sendable {
         offset = count
     }
 
+    /// Writes one chunk of the body as libcurl delivered it (decoded, ~16 KB), or refuses it when the file would
+    /// pass `options.maximumBytes`: the only place body bytes reach the file, so the cap holds with or without a
+    /// Content-Length, whatever the Content-Encoding. False stops the transfer.
     func write(_ data: Data) -> Bool {
+        if let limit = options.maximumBytes, offset + written + Int64(data.count) > limit {
+            failure = DownloadError.tooLarge(limit: limit)
+            return false
+        }
         if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
         let code = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
             hasher.update(buffer)

@@ -21,12 +21,25 @@ enum PodcastFeed {
             }
             let type = episode.type ?? mimeType(of: episode.entry.file)
             items += "<enclosure url=\"\(HTMLText.escape(link(episode.entry.file)))\" "
-            items += "length=\"\(episode.entry.size)\" type=\"\(HTMLText.escape(type))\"/></item>\n"
+            items += "length=\"\(episode.entry.size)\" type=\"\(HTMLText.escape(type))\"/>"
+            // The transcripts and chapters kept with it, served from the archive as the episode is.
+            for companion in episode.entry.companions ?? [] where companion.kind != "artwork" {
+                let url = HTMLText.escape(link(companion.file))
+                if companion.kind == "chapters" {
+                    items += "<podcast:chapters url=\"\(url)\" type=\"application/json+chapters\"/>"
+                    continue
+                }
+                let language = companion.language.map { " language=\"\(HTMLText.escape($0))\"" } ?? ""
+                items +=
+                    "<podcast:transcript url=\"\(url)\" type=\"\(HTMLText.escape(transcriptType(companion)))\"\(language)/>"
+            }
+            items += "</item>\n"
         }
         let image = show.cover.map { "<itunes:image href=\"\(HTMLText.escape(link($0)))\"/>\n" } ?? ""
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
+             xmlns:podcast="https://podcastindex.org/namespace/1.0">
             <channel>
             <title>\(HTMLText.escape(show.title))</title>
             <link>\(HTMLText.escape(link(ArchiveLayout.sitePage)))</link>
@@ -36,6 +49,19 @@ enum PodcastFeed {
             </rss>
 
             """
+    }
+
+    /// The type a kept transcript is served as: what the feed declared, but text for one kept as `.txt` (an HTML
+    /// transcript is kept, and served, as text: see `LiveContent`).
+    static func transcriptType(_ companion: CompanionFile) -> String {
+        if companion.file.lowercased().hasSuffix(".txt") { return "text/plain" }
+        if let type = companion.type { return type }
+        switch (companion.file as NSString).pathExtension.lowercased() {
+        case "srt": return "application/srt"
+        case "vtt": return "text/vtt"
+        case "json": return "application/json"
+        default: return "text/plain"
+        }
     }
 
     /// OPML 2.0 listing every show's `feed.xml`.

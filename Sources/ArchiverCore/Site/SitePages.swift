@@ -130,8 +130,11 @@ enum SitePages {
                 """
         }
         let newest = show.newest.map { " · newest \(SiteFormat.day($0))" } ?? ""
+        let cover =
+            show.cover.map { "<img src=\"\(SitePath.href($0))\" alt=\"\" width=\"80\" height=\"80\">" } ?? ""
         let body = """
-            <header><p><a href="../\(ArchiveLayout.sitePage)">All shows</a></p><h1>\(HTMLText.escape(show.title))</h1>
+            <header><p><a href="../\(ArchiveLayout.sitePage)">All shows</a></p>
+            <div class="show">\(cover)<h1>\(HTMLText.escape(show.title))</h1></div>
             <p class="muted">\(SiteFormat.count(show.episodes.count)) · \(SiteFormat.size(show.bytes))\(newest) · <a href="\(ArchiveLayout.siteFeed)">Podcast feed</a></p></header>
             <main><label for="filter">Filter episodes</label><input id="filter" type="search" autocomplete="off">
             <ol>

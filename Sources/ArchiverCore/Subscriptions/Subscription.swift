@@ -35,6 +35,8 @@ public struct Subscription: Codable, Equatable, Sendable {
     public var credentials: ShowCredentials?
     /// A new feed URL the feed announced that was not followed (not the same show), so it is said once.
     public var refusedMove: String?
+    /// The show's `podcast:guid`, as its feed last said: a new URL whose document says the same is this show.
+    public var podcastGUID: String?
 
     /// The version this podarchive writes.
     public static let currentVersion = 2
@@ -55,7 +57,7 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, id, feed, secretFeed, folder, settings, added, lastSync, movedFrom, moved, storedCredentials
-        case credentials, refusedMove
+        case credentials, refusedMove, podcastGUID
     }
 
     public init(from decoder: Decoder) throws {
@@ -74,6 +76,7 @@ public struct Subscription: Codable, Equatable, Sendable {
         storedCredentials = try container.decodeIfPresent(Bool.self, forKey: .storedCredentials)
         credentials = try container.decodeIfPresent(ShowCredentials.self, forKey: .credentials)
         refusedMove = try container.decodeIfPresent(String.self, forKey: .refusedMove)
+        podcastGUID = try container.decodeIfPresent(String.self, forKey: .podcastGUID)
     }
 
     /// True when the record itself holds a secret, as earlier versions wrote it: a login or headers, or a feed
@@ -155,6 +158,18 @@ public struct SubscriptionSet: Sendable, Equatable {
         public var path: String
         /// What is wrong with it.
         public var reason: String
+    }
+
+    /// Records of one show (two URLs, one folder) merged into one as they were read: the one kept, and the one
+    /// removed.
+    public var merged: [Merge] = []
+
+    /// Two records of one show, merged.
+    public struct Merge: Sendable, Equatable {
+        /// The record kept.
+        public var kept: Subscription
+        /// The record removed.
+        public var removed: Subscription
     }
 
     /// True when some record still holds a secret an earlier version kept in it (see `Subscription.holdsSecrets`).

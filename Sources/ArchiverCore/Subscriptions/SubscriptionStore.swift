@@ -76,15 +76,17 @@ struct SubscriptionStore: Sendable {
             case .failure(let problem): damaged.append(.init(path: path, reason: problem.reason))
             }
         }
-        return SubscriptionSet(shows: shows.sorted(by: Subscription.inOrder), damaged: damaged)
+        var set = SubscriptionSet(shows: shows.sorted(by: Subscription.inOrder), damaged: damaged)
+        mergeShowsOfOneFolder(&set, in: root)
+        return set
     }
 
-    private struct Problem: Error {
+    struct Problem: Error {
         var reason: String
     }
 
     /// The record in the file at `path`, its ID the file's name.
-    private func read(_ path: String) -> Result<Subscription, Problem> {
+    func read(_ path: String) -> Result<Subscription, Problem> {
         guard let data = files.contents(atPath: path) else { return .failure(Problem(reason: "it cannot be read")) }
         guard var record = try? JSONDecoder().decode(Subscription.self, from: data) else {
             return .failure(Problem(reason: "it is not a subscription record"))
@@ -119,12 +121,20 @@ struct SubscriptionStore: Sendable {
         return nil
     }
 
-    /// Records whose feed is `source`'s but for the value of a secret (a rotated token): the same show, if its
-    /// document says so (see `Archiver.open`).
-    func sameAddress(as source: FeedSource, in root: URL) -> [Subscription] {
-        let shown = URLSecrets.redacted(source.displayName)
-        guard shown != source.displayName else { return [] }
-        return all(in: root).shows.filter { FeedAddress.normalized(URLSecrets.redacted($0.feed)) == shown }
+    /// The subscription `feed` (read from a URL no record has) is the same show as, by what its document says:
+    /// the same `podcast:guid`, or an `atom:link rel="self"` (JSON Feed `feed_url`) naming a subscribed feed.
+    /// (The same title with episode GUIDs in common is found by the folder it would take: `Archiver.open`.)
+    func sameShow(as feed: Feed, in root: URL) -> Subscription? {
+        let shows = all(in: root).shows
+        if let guid = feed.podcastGUID, let show = shows.first(where: { $0.podcastGUID == guid }) { return show }
+        guard let selfURL = feed.links.selfURL else { return nil }
+        let named = URLSecrets.redacted(FeedAddress.normalized(URLSecrets.withoutUserinfo(selfURL)))
+        return shows.first { URLSecrets.redacted(FeedAddress.normalized($0.feed)) == named }
+    }
+
+    /// The subscription whose show is archived in `folder` (a name in the root), if any.
+    func subscription(inFolder folder: String, in root: URL) -> Subscription? {
+        all(in: root).shows.first { FileNamer.sanitize($0.folder) == folder }
     }
 
     /// `record` with its feed and credentials, when its feed is `wanted`.
@@ -186,7 +196,8 @@ struct SubscriptionStore: Sendable {
                 feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
         record.folder = folder
         if let settings {
-            let merged = replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings)
+            let merged = (replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings))
+                .withoutClearedFilters
             record.settings = merged.isEmpty ? nil : merged
         }
         try keep(&record, source: source, credentials: credentials, in: root)
@@ -197,7 +208,7 @@ struct SubscriptionStore: Sendable {
     /// Puts the secrets of `record` where they belong: its real feed (when it carries a secret) and the
     /// credentials given (over those kept) in the configuration folder, and the record left without them.
     /// Nothing is written to the configuration folder for a show with no secret.
-    private func keep(
+    func keep(
         _ record: inout Subscription, source: FeedSource, credentials given: ShowCredentials?, moving: Bool = false,
         in root: URL
     ) throws {
@@ -222,15 +233,6 @@ struct SubscriptionStore: Sendable {
         record.secretFeed = secretFeed ? true : nil
         record.storedCredentials = kept.credentials != nil ? true : nil
         record.credentials = nil
-    }
-
-    /// Moves the secrets an earlier version kept in `record` (its login and headers, its feed URL's token) to the
-    /// configuration folder, then rewrites the record without them.
-    func moveSecrets(of record: Subscription, in root: URL) throws {
-        var updated = record
-        let source = try FeedSource(record.feed, currentDirectory: root.path)
-        try keep(&updated, source: source, credentials: record.credentials, moving: true, in: root)
-        try save(updated, in: root)
     }
 
     /// An ID no other record has, from a hash of the (redacted) feed URL.
@@ -283,10 +285,12 @@ struct SubscriptionStore: Sendable {
         return updated
     }
 
-    /// Records how the last sync of the show `id` ended (the sync holds the show's lock).
-    func recordSync(_ lastSync: LastSync, of id: String, in root: URL) {
+    /// Records how the last sync of the show `id` ended (the sync holds the show's lock), and the show's
+    /// `podcast:guid` when its feed said one.
+    func recordSync(_ lastSync: LastSync, of id: String, podcastGUID: String? = nil, in root: URL) {
         guard var record = record(id: id, in: root) else { return }
         record.lastSync = lastSync
+        record.podcastGUID = podcastGUID ?? record.podcastGUID
         try? save(record, in: root)
     }
 
@@ -313,37 +317,5 @@ struct SubscriptionStore: Sendable {
             try secrets.remove(archive: identity.id, show: show.id)
         }
         return show
-    }
-
-    // MARK: - Records of earlier versions
-
-    /// Records made before they were kept readable by their owner only are made so (0600 in a 0700 folder), and a
-    /// login an earlier podarchive kept inside a record's feed URL goes into the record's credentials. The folder's
-    /// mode is the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
-    private func secureLegacyRecords(in root: URL) {
-        guard let folder = try? recordsFolder(of: root),
-            let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
-            mode.intValue & 0o077 != 0
-        else { return }
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-            $0.hasSuffix(".json") && !$0.hasPrefix(".")
-        }
-        for name in names {
-            let path = folder.appendingPathComponent(name)
-            guard var record = try? read(path.path).get() else { continue }
-            guard let login = FeedSource.login(in: record.feed) else {
-                try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
-                continue
-            }
-            record.feed = URLSecrets.withoutUserinfo(record.feed)
-            record.movedFrom = record.movedFrom.map(URLSecrets.withoutUserinfo)
-            record.credentials = record.credentials.map { $0.overlaid(by: login) } ?? login
-            do {
-                try save(record, in: root)
-            } catch {
-                return  // Tried again next time: the folder keeps its mode until every record is secured.
-            }
-        }
-        try? attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
     }
 }

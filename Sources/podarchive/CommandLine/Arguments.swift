@@ -173,6 +173,7 @@ enum Arguments {
         settings.limit = filter.limit
         settings.since = parsed.values["--since"]
         settings.match = filter.match
+        if parsed.flags.contains("--all") { settings = settings.overlaid(by: .everyEpisode) }
         settings.companions = companions
         return settings
     }

@@ -25,6 +25,9 @@ enum FeedsFormatter {
             if let from = show.subscription.movedFrom {
                 text += "    moved from \(from) on \((show.subscription.moved ?? "").prefix(10))\n"
             }
+            if let settings = show.subscription.settings, !settings.isEmpty {
+                text += "    saved: \(describe(settings))\n"
+            }
             if let problem = show.problem { text += "    \(problem)\n" }
         }
         return text
@@ -110,5 +113,19 @@ enum FeedsFormatter {
         parts.user = user
         parts.password = credentials?.password
         return parts.string ?? url
+    }
+
+    /// A show's saved settings as the options that set them.
+    static func describe(_ settings: ShowSettings) -> String {
+        var parts: [String] = []
+        if let name = settings.name { parts.append("--name '\(name)'") }
+        if let metadata = settings.metadata { parts.append(metadata ? "--metadata" : "--no-metadata") }
+        if let limit = settings.limit { parts.append("--limit \(limit)") }
+        if let since = settings.since { parts.append("--since \(since)") }
+        if let match = settings.match { parts.append("--match '\(match)'") }
+        if let companions = settings.companions { parts.append(companions ? "--companions" : "--no-companions") }
+        if let agent = settings.userAgent { parts.append("--user-agent '\(agent)'") }
+        if let netrc = settings.netrcFile { parts.append("--netrc-file \(netrc)") }
+        return parts.joined(separator: " ")
     }
 }

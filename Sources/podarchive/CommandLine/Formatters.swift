@@ -54,6 +54,23 @@ enum SyncFormatter {
         return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + pages + unchanged
     }
 
+    /// What the summary adds when a filter left episodes out: how many, which filter, and, when it is the one
+    /// saved with the show, how to clear it.
+    static func leftOut(_ count: Int, saved: ShowSettings?, given: ShowSettings, feed: FeedSource) -> String {
+        guard count > 0 else { return "" }
+        let fromCommandLine = given.filters
+        let settings = fromCommandLine ? given : saved ?? ShowSettings()
+        var filter: [String] = []
+        if let limit = settings.limit, limit != 0 { filter.append("--limit \(limit)") }
+        if let since = settings.since, !since.isEmpty { filter.append("--since \(since)") }
+        if let match = settings.match, !match.isEmpty { filter.append("--match '\(match)'") }
+        let listed = "; \(count) more listed, left out by "
+        guard !fromCommandLine else { return listed + filter.joined(separator: " ") }
+        return listed
+            + "the saved filter (\(filter.joined(separator: " "))): 'podarchive sync \(feed.shownName) --all' "
+            + "clears it"
+    }
+
     /// The summary `sync --json` prints: one object per feed, under "feeds".
     static func json(entries: [String]) -> String {
         "{\"feeds\": [\n" + entries.joined(separator: ",\n") + "\n]}\n"
@@ -80,7 +97,9 @@ enum SyncFormatter {
             out.raw(position == 0 ? "" : ", ")
             out.string(relative(file, to: root))
         }
-        out.raw("], \"skipped\": \(report?.alreadyArchived ?? 0), \"bytes\": \(report?.bytes ?? 0),")
+        out.raw(
+            "], \"skipped\": \(report?.alreadyArchived ?? 0), \"leftOut\": \(report?.leftOut ?? 0), "
+                + "\"bytes\": \(report?.bytes ?? 0),")
         out.raw(" \"seconds\": \(String(format: "%.3f", seconds)),\n   \"failed\": [")
         for (position, failed) in (report?.failed ?? []).enumerated() {
             episodeObject(&out, first: position == 0, failed.episode, failed.failure)

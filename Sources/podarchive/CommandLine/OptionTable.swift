@@ -97,6 +97,11 @@ enum OptionTable {
             name: "--match", value: "REGEX", commands: ["sync", "list", "add"], summary: "only titles matching REGEX",
             help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)"),
         OptionDescriptor(
+            name: "--all", value: nil, commands: ["sync", "add"], summary: "every episode: no filter",
+            help: "every episode the feed lists: turns a saved --limit, --since and --match off (saved so with the "
+                + "feeds named; for that run only with podarchive sync alone)",
+            excludes: ["--limit", "--since", "--match"]),
+        OptionDescriptor(
             name: "--dry-run", value: nil, commands: ["sync"], summary: "only say what would be downloaded",
             help: "only say what would be downloaded, and as which file (try --name this way); nothing is "
                 + "created, locked or written; with --json, the plan as JSON"),

@@ -118,12 +118,17 @@ final class SyncConsole: @unchecked Sendable {
                 error(
                     "page <\(problem.url)> of the feed could not be read: \(SyncFormatter.oneLine(problem.reason)); "
                         + "its episodes are looked for again next run")
+            case .pageRefused(let url):
+                error("page link <\(url)> of the feed is not an http(s) URL: not followed (said once)")
             case .pageCycle(let url):
                 guard lines else { return }
                 permanent("page <\(url)> of the feed is linked twice; the walk of its pages stopped there")
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .readdressed(let from, let to):
+                guard lines else { return }
+                permanent("the same show as <\(from)>: its subscription now uses <\(to)>")
             case .companion(let file):
                 guard lines else { return }
                 permanent("kept \(SyncFormatter.relative(file, to: root))")

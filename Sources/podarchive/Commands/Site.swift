@@ -46,8 +46,13 @@ extension CommandLineTool {
             }
             if !quiet {
                 let site = report.folder ?? root
+                let written =
+                    report.created == 0
+                    ? "\(report.rewritten) written again"
+                    : report.rewritten == 0
+                        ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
                 output.write(
-                    "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(report.rewritten) written again) "
+                    "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
                         + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
                 let published = [
                     (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),

@@ -24,8 +24,12 @@ extension CommandLineTool {
                 options.netrc = options.netrc ?? defaultNetrc
                 options.give(
                     Self.credentials(login: FeedSource.login(in: text), headers: arguments.headers, for: source))
+                let said = CapturedEvents()
                 let subscription = try await archiver.subscribe(
-                    source, into: root, settings: settings, options: options)
+                    source, into: root, settings: settings, options: options, onEvent: said.append)
+                for case .readdressed(let from, let to) in said.events {
+                    output.write("the same show as <\(from)>: its subscription now uses <\(to)>\n")
+                }
                 output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
                 code = .success
             } catch {
@@ -61,6 +65,11 @@ extension CommandLineTool {
         for damaged in subscriptions.damaged {
             errors.write("podarchive: subscription record \(damaged.path) is damaged (\(damaged.reason))\n")
         }
+        for merge in subscriptions.merged {
+            errors.write(
+                "podarchive: <\(merge.removed.shownFeed)> and <\(merge.kept.shownFeed)> were one show, in "
+                    + "\(merge.kept.folder)/: one subscription kept\n")
+        }
         let shows = subscriptions.shows.map { archiver.status(of: $0, in: root) }
         if arguments.opml {
             var whole: [String: String] = [:]
@@ -84,4 +93,12 @@ extension CommandLineTool {
         }
         return subscriptions.damaged.isEmpty ? .success : .archiveFailed
     }
+}
+
+/// The events of one call, kept to be said after it.
+private final class CapturedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [SyncEvent] = []
+    var events: [SyncEvent] { lock.withLock { kept } }
+    func append(_ event: SyncEvent) { lock.withLock { kept.append(event) } }
 }

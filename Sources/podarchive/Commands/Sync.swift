@@ -83,6 +83,7 @@ extension CommandLineTool {
         let named = arguments.feeds.isEmpty && arguments.opml == nil && arguments.feedList == nil
         var worst = ExitCode.success
         warnOfSecretsInside(subscriptions, root: root)
+        sayMerged(subscriptions)
         guard !named else {
             // No feed named: every subscription, with its saved settings. A damaged record is named and skipped.
             for damaged in subscriptions.damaged {
@@ -177,6 +178,15 @@ extension CommandLineTool {
 
     /// Says once a run, while any subscription record still holds a secret an earlier podarchive kept inside the
     /// archive, where they are and the one command that moves them out. They are used as they are meanwhile.
+    /// Says, once, which records of one show were merged (an archive made before addresses were normalised).
+    func sayMerged(_ subscriptions: SubscriptionSet) {
+        for merge in subscriptions.merged {
+            output.write(
+                "<\(merge.removed.shownFeed)> and <\(merge.kept.shownFeed)> are one show, in \(merge.kept.folder)/: "
+                    + "its subscription is <\(merge.kept.shownFeed)> from now on\n")
+        }
+    }
+
     func warnOfSecretsInside(_ subscriptions: SubscriptionSet, root: URL) {
         let holding = subscriptions.shows.filter(\.holdsSecrets)
         guard !holding.isEmpty else { return }
@@ -250,7 +260,9 @@ extension CommandLineTool {
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             // A page that could not be read hides episodes as a failed episode does: tried again next run.
             let code: ExitCode = report.failed.isEmpty && report.pageProblem == nil ? .success : .episodesFailed
-            console.finish(summary: SyncFormatter.summary(report))
+            console.finish(
+                summary: SyncFormatter.summary(report)
+                    + SyncFormatter.leftOut(report.leftOut, saved: target.saved, given: arguments.given, feed: source))
             return (
                 code,
                 SyncFormatter.jsonEntry(

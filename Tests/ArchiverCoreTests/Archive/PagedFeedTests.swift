@@ -111,14 +111,23 @@ final class PagedFeedTests: LoopbackArchiveTestCase {
         server.route("/pages/not-a-feed-first.xml", .ok(notAFeed, type: "application/xml"))
         server.route("/pages/not-a-feed.html", .ok("<html><body>Oops</body></html>", type: "text/html"))
 
-        let ftp = try await syncPages("bad-next.xml")
+        let events = EventLog()
+        let ftp = try await archiver().sync(
+            .remote(server.url("/pages/bad-next.xml")), into: folder.url, onEvent: events.append)
+        let ftpAgain = EventLog()
+        let ftpSecond = try await archiver().sync(
+            .remote(server.url("/pages/bad-next.xml")), into: folder.url, onEvent: ftpAgain.append)
         let html = try await syncPages("not-a-feed-first.xml")
         let again = server.requestedPaths.count
         _ = try await syncPages("not-a-feed-first.xml")
 
         XCTAssertEqual(ftp.archived.map(\.lastPathComponent), ["Only.mp3"])
-        XCTAssertEqual(ftp.pageProblem?.url, "ftp://127.0.0.1/older.xml")
-        XCTAssertEqual(ftp.pageProblem?.reason, "the page link is not an http(s) URL")
+        // A link that is not http(s) is the publisher's mistake every night: a warning once, never a failure.
+        XCTAssertNil(ftp.pageProblem)
+        XCTAssertNil(ftpSecond.pageProblem)
+        XCTAssertEqual(
+            events.all.filter { $0 == .pageRefused(url: "ftp://127.0.0.1/older.xml") }.count, 1, "said once")
+        XCTAssertFalse(ftpAgain.all.contains(.pageRefused(url: "ftp://127.0.0.1/older.xml")), "not every night")
         XCTAssertEqual(html.archived.map(\.lastPathComponent), ["Five.mp3", "Four.mp3"])
         XCTAssertEqual(html.pageProblem?.url, server.url("/pages/not-a-feed.html").absoluteString)
         XCTAssertTrue(
@@ -134,5 +143,43 @@ final class PagedFeedTests: LoopbackArchiveTestCase {
 
         XCTAssertEqual(all.episodes.map(\.title), ["Five", "Four", "Three", "Two", "One"])
         XCTAssertEqual(first.episodes.map(\.title), ["Five", "Four"])
+    }
+
+    func test_aChainLongerThanOneWalk_isReadOnAcrossRuns_andNoArchiveIsFetchedTwice() async throws {
+        // A current document and four archive documents, each linking to the one before; a walk fetches 3.
+        func document(_ number: Int) -> String {
+            let previous = number > 1 ? "<atom:link rel=\"prev-archive\" href=\"/chain/\(number - 1).xml\"/>" : ""
+            return """
+                <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>Chain</title>\(previous)
+                <item><title>E\(number)</title><guid>e\(number)</guid><enclosure url="/chain/e\(number).mp3"
+                 type="audio/mpeg"/></item></channel></rss>
+                """
+        }
+        for number in 1...5 {
+            server.route("/chain/\(number).xml", .ok(document(number), type: "application/xml"))
+            server.route("/chain/e\(number).mp3", .ok(Data("audio \(number)".utf8)))
+        }
+        var options = SyncOptions()
+        options.maximumPages = 3
+        func sync() async throws -> SyncReport {
+            try await archiver().sync(.remote(server.url("/chain/5.xml")), into: folder.url, options: options)
+        }
+
+        let first = try await sync()
+        let second = try await sync()
+        let before = server.requestedPaths.count
+        let third = try await sync()
+
+        XCTAssertEqual(first.archived.count, 3)
+        XCTAssertNotNil(first.pageProblem, "more pages than one walk reads: said, and read on next run")
+        XCTAssertEqual(second.archived.count, 2, "the rest of the chain")
+        XCTAssertNil(second.pageProblem)
+        XCTAssertEqual(
+            requested("/chain/").filter { $0.hasSuffix(".xml") && $0 != "/chain/5.xml" }.sorted(),
+            ["/chain/1.xml", "/chain/2.xml", "/chain/3.xml", "/chain/4.xml"],
+            "each archive document fetched once")
+        XCTAssertNil(third.pageProblem)
+        XCTAssertEqual(
+            Array(server.requestedPaths.dropFirst(before)), ["/chain/5.xml"], "then only the current document")
     }
 }

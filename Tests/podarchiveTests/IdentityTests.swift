@@ -1,0 +1,141 @@
+// One show, one subscription, however its URL is spelt or wherever it is fetched from, end to end on loopback:
+// spellings of one address, a rotated token, a mirror that says it is the same show, a feed that only claims
+// to be, and two records an earlier version made for one folder.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class IdentityTests: CommandLineTestCase {
+    private var root: String { folder.url.appendingPathComponent("archive").path }
+
+    private func rss(
+        title: String = "Same Show", guid: String? = "f0e2a1b3-0000-4000-8000-000000000001",
+        episodes: [String] = ["One", "Two"]
+    ) -> String {
+        var xml = "<rss version=\"2.0\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\"><channel>"
+        xml += "<title>\(title)</title>" + (guid.map { "<podcast:guid>\($0)</podcast:guid>" } ?? "")
+        for episode in episodes {
+            xml +=
+                "<item><title>\(episode)</title><guid>\(episode)</guid>"
+                + "<enclosure url=\"/media/\(episode).mp3\" type=\"audio/mpeg\"/></item>"
+        }
+        return xml + "</channel></rss>"
+    }
+
+    private func serve(_ server: TestHTTPServer, _ path: String, _ xml: String) {
+        server.route(path, .ok(xml, type: "application/rss+xml"))
+        for episode in ["One", "Two", "Ad"] {
+            server.route("/media/\(episode).mp3", .ok(Data("audio \(episode)".utf8)))
+        }
+    }
+
+    private func feeds() async throws -> [[String: Any]] {
+        output.clear()
+        _ = await run("feeds", "--json", "--to", root)
+        let object = try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any]
+        return try XCTUnwrap(object?["feeds"] as? [[String: Any]], output.text)
+    }
+
+    private func mediaRequests(_ server: TestHTTPServer) -> Int {
+        server.requests.filter { $0.path.hasPrefix("/media/") }.count
+    }
+
+    func test_spellingsOfOneAddress_areOneSubscription_andNothingIsFetchedTwice() async throws {
+        serve(server, "/feed.xml", rss())
+        let port = server.url("/").port!
+        let spellings = [
+            "HTTP://127.0.0.1:\(port)/./feed.xml?utm_source=newsletter#latest", "http://127.0.0.1:\(port)/feed.xml?",
+            "http://127.0.0.1:\(port)/a/../feed.xml",
+        ]
+
+        var codes: [ExitCode] = []
+        for spelling in spellings { codes.append(await run("sync", spelling, "--to", root)) }
+        codes.append(await run("sync", "--to", root))
+
+        XCTAssertEqual(codes, [.success, .success, .success, .success], errors.text)
+        let shows = try await feeds()
+        XCTAssertEqual(shows.map { $0["feed"] as? String }, ["http://127.0.0.1:\(port)/feed.xml"])
+        XCTAssertEqual(mediaRequests(server), 2, "each episode once")
+    }
+
+    func test_aRotatedToken_replacesTheSavedOne_inOneLine_andKeepsTheShow() async throws {
+        serve(server, "/private.xml", rss())
+        let old = server.url("/private.xml").absoluteString + "?token=OLDTOKEN"
+        let new = server.url("/private.xml").absoluteString + "?token=NEWTOKEN"
+        let first = await run("sync", old, "--to", root, "--limit", "5")
+        output.clear()
+
+        let added = await run("add", new, "--to", root)
+        let addLines = output.text
+        let synced = await run("sync", "--to", root)
+
+        XCTAssertEqual(first, .success, errors.text)
+        XCTAssertEqual(added, .success, errors.text)
+        XCTAssertEqual(synced, .success, errors.text)
+        XCTAssertTrue(
+            addLines.contains(
+                "the same show as <\(server.url("/private.xml").absoluteString)?token=REDACTED>: its subscription now "
+                    + "uses <\(server.url("/private.xml").absoluteString)?token=REDACTED>"), addLines)
+        let shows = try await feeds()
+        XCTAssertEqual(shows.count, 1, "\(shows)")
+        XCTAssertEqual((shows.first?["settings"] as? [String: Any])?["limit"] as? Int, 5, "its settings stay")
+        XCTAssertEqual(server.requests.last { $0.path.hasPrefix("/private.xml") }?.path, "/private.xml?token=NEWTOKEN")
+        XCTAssertEqual(mediaRequests(server), 2, "nothing downloaded twice")
+    }
+
+    func test_aMirrorSayingItIsTheSameShow_takesOverItsSubscription_butAFeedThatOnlyClaimsItDoesNot() async throws {
+        let mirror = try TestHTTPServer(address: "127.0.0.2")
+        defer { mirror.stop() }
+        serve(server, "/feed.xml", rss())
+        serve(mirror, "/mirror.xml", rss())
+        _ = await run("sync", server.url("/feed.xml").absoluteString, "--to", root)
+        output.clear()
+
+        let moved = await run("sync", mirror.url("/mirror.xml").absoluteString, "--to", root)
+        let movedLines = output.text
+        // Someone else's feed that copies the podcast:guid, with another title and no episode in common.
+        serve(mirror, "/claims.xml", rss(title: "Impostor", episodes: ["Ad"]))
+        let claimed = await run("sync", mirror.url("/claims.xml").absoluteString, "--to", root)
+        let shows = try await feeds()
+
+        XCTAssertEqual(moved, .success, errors.text)
+        XCTAssertTrue(
+            movedLines.contains(
+                "the same show as <\(server.url("/feed.xml").absoluteString)>: its subscription now uses "
+                    + "<\(mirror.url("/mirror.xml").absoluteString)>"), movedLines)
+        XCTAssertEqual(mirror.requests.filter { $0.path.hasPrefix("/media/One") }.count, 0, "nothing twice")
+        XCTAssertEqual(claimed, .success, errors.text)
+        XCTAssertEqual(
+            Set(shows.map { $0["feed"] as? String }),
+            [mirror.url("/mirror.xml").absoluteString, mirror.url("/claims.xml").absoluteString])
+        XCTAssertEqual(Set(shows.map { $0["folder"] as? String }), ["Same Show", "Impostor"])
+    }
+
+    func test_twoRecordsOfOneFolder_fromAnEarlierVersion_areMerged_andTheRunNeverLocksItself() async throws {
+        serve(server, "/feed.xml", rss(guid: nil))
+        let url = server.url("/feed.xml").absoluteString
+        _ = await run("sync", url, "--to", root)
+        // As an earlier version left it: a second record for the same folder, under another spelling.
+        let records = folder.url.appendingPathComponent("archive/.podarchive/feeds")
+        try Data(
+            #"{"feed": "\#(url.uppercased().replacingOccurrences(of: "/FEED.XML", with: "/feed.xml"))#x", "folder": "Same Show", "added": "2020-01-01T00:00:00Z"}"#
+                .utf8
+        )
+        .write(to: records.appendingPathComponent("0123456789abcdef.json"))
+        output.clear()
+
+        let code = await run("sync", "--to", root)
+        let lines = output.text
+        let again = await run("sync", "--to", root)
+        let shows = try await feeds()
+
+        XCTAssertEqual(code, .success, errors.text + lines)
+        XCTAssertTrue(lines.contains("are one show, in Same Show/"), lines)
+        XCTAssertEqual(again, .success, errors.text)
+        XCTAssertEqual(shows.count, 1, "\(shows)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: records.path).count, 1)
+    }
+}
