@@ -38,8 +38,12 @@ struct CompanionKeeper: Sendable {
         _ feed: Feed, in show: inout FeedFolder, present: Set<String>, options: SyncOptions,
         onEvent: @Sendable (SyncEvent) -> Void
     ) async throws -> (failed: Int, updated: Set<String>) {
-        let wanted = self.wanted(feed, in: show, present: present, options: options)
+        var misses = CompanionMisses.load(in: show, folders: folders)
+        let wanted = self.wanted(feed, in: show, present: present, options: options).filter {
+            options.retryGone || !misses.gaveUp($0.name)
+        }
         guard !wanted.isEmpty else { return (0, []) }
+        defer { misses.save(in: show, folders: folders) }
         var updated = Set<String>()
         let paths = show.paths
         let companionOptions = options.forCompanions
@@ -64,14 +68,21 @@ struct CompanionKeeper: Sendable {
             while let (position, outcome) = try await group.next() {
                 if started < wanted.count { startNext() }
                 let item = wanted[position]
+                let url = item.companion.url.map(URLSecrets.redacted) ?? item.name
                 do {
                     let file = try place(item, outcome, in: &show, options: companionOptions)
                     recorded = true
                     updated.insert(item.key)
+                    misses.settle(item.name)
                     onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
                 } catch let failure as EpisodeFailure {
-                    failed += 1
-                    onEvent(.companionFailed(episode: item.episode, url: item.companion.url ?? item.name, failure))
+                    // A companion is optional: one its server says is not there, run after run, is given up.
+                    if let reason = misses.missed(item.name, failure) {
+                        onEvent(.companionGivenUp(episode: item.episode, url: url, reason: reason))
+                    } else {
+                        failed += 1
+                        onEvent(.companionFailed(episode: item.episode, url: url, failure))
+                    }
                 }
             }
         }
@@ -90,8 +101,15 @@ struct CompanionKeeper: Sendable {
             for companion in episode.companions(besides: feed.imageURL)
             where companion.kind != .artwork || options.metadata {
                 // Beside `cover.mp3`, its artwork is `cover (2).jpg`: `cover.jpg` is the show's (see `ArchiveLayout`).
-                let name = NewFileName.allowed(companion.fileName(beside: entry.file))
-                guard names.insert(name.lowercased()).inserted else { continue }
+                // Two of one name (two English VTT transcripts) are both kept: the second is `Pilot.en.2.vtt`.
+                let declared = NewFileName.allowed(companion.fileName(beside: entry.file))
+                var name = declared
+                var counter = 1
+                while !names.insert(name.lowercased()).inserted, counter < 99 {
+                    counter += 1
+                    let ext = (declared as NSString).pathExtension
+                    name = (declared as NSString).deletingPathExtension + ".\(counter)" + (ext.isEmpty ? "" : "." + ext)
+                }
                 // Kept under the name its bytes gave it (`LiveContent`), which may not be the declared one.
                 let shown = companion.url.map(URLSecrets.redacted)
                 let kept = recorded.first { $0.file == name || ($0.url != nil && $0.url == shown) }
@@ -127,9 +145,10 @@ struct CompanionKeeper: Sendable {
             folders.setDates(of: destination, to: item.episode.published)
             (size, digest) = (Int64(content.count), SHA256.hex(content))
         case .some(.failure(let error)):
-            // Refused for its size: nothing of it is worth keeping for a resume.
-            if case .storage = error as? EpisodeFailure {
-                folders.discard(show.partial(item.companion.url ?? item.name))
+            // Refused for its size, or not there: nothing of it is worth keeping for a resume.
+            switch error as? EpisodeFailure {
+            case .storage?, .httpStatus?: folders.discard(show.partial(item.companion.url ?? item.name))
+            default: break
             }
             throw error
         case .some(.success(.placed)):
@@ -139,6 +158,12 @@ struct CompanionKeeper: Sendable {
             if let refusal = Self.refusal(ofSize: result.fileSize, options: options) {
                 folders.discard(partial)
                 throw refusal
+            }
+            if item.companion.kind == .chapters,
+                let problem = Self.chaptersProblem(folders.files.contents(atPath: partial.body.path) ?? Data())
+            {
+                folders.discard(partial)
+                throw EpisodeFailure.invalid("not a valid chapters document: \(problem)")
             }
             let head = folders.files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data()
             name = LiveContent.name(
@@ -170,5 +195,17 @@ struct CompanionKeeper: Sendable {
             language: item.companion.language, size: size, sha256: digest)
         show.index.recordCompanion(file, forKey: item.key)
         return file
+    }
+
+    /// Why `data` is no chapters document to keep (JSON chapters: an object whose `chapters` is a list of
+    /// objects, each with a numeric `startTime`; nested at most 32 deep), or nil.
+    static func chaptersProblem(_ data: Data) -> String? {
+        guard JSONDepth.maximum(of: data, limit: 32) <= 32 else { return "it nests deeper than 32 levels" }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return "it is not a whole JSON object (truncated?)"
+        }
+        guard let chapters = object["chapters"] as? [[String: Any]] else { return "it has no list of chapters" }
+        guard chapters.allSatisfy({ $0["startTime"] is NSNumber }) else { return "a chapter has no start time" }
+        return nil
     }
 }

@@ -21,6 +21,8 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case refusedRedirect(String)
     /// The file could not be written or moved into place.
     case storage(String)
+    /// What was fetched can never be kept as it is (a chapters document that is not one): not retried.
+    case invalid(String)
     /// The episode's deadline passed before it was complete.
     case timedOut(TimeInterval)
 
@@ -36,7 +38,7 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .emptyBody: return "server sent an empty file"
         case .transport(let reason): return reason
         case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
-        case .storage(let reason): return reason
+        case .storage(let reason), .invalid(let reason): return reason
         case .timedOut(let seconds): return "not complete after \(Int(seconds)) s; it resumes next run"
         }
     }
@@ -148,6 +150,9 @@ public enum SyncEvent: Sendable, Equatable {
     case companion(file: URL)
     /// One could not be fetched or kept; the episode is not affected, and it is tried again next run.
     case companionFailed(episode: Episode, url: String, EpisodeFailure)
+    /// One is given up, for `reason`: it answered 404 or 410 on `CompanionMisses.giveUpAfter` runs in a row, or
+    /// it is no valid chapters document. Not tried again (unless gone episodes are retried); reported once.
+    case companionGivenUp(episode: Episode, url: String, reason: String)
     /// An archived file or the show's folder had a name the site writes (an archive made before the site kept
     /// its names): it was moved to a free one, or could not be (then nothing changed).
     case siteName(SiteNameMove)

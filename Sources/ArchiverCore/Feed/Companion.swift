@@ -37,12 +37,17 @@ public struct Companion: Equatable, Sendable {
     }
 
     /// Its file name beside the episode's file `file`: `Pilot.mp3` keeps `Pilot.en.srt` (`Pilot.transcript.vtt`
-    /// without a language), `Pilot.chapters.json` and `Pilot.jpg`, in the episode's subfolder.
+    /// without a language, `Pilot.captions.en.vtt` for captions), `Pilot.chapters.json` and `Pilot.jpg`, in the
+    /// episode's subfolder.
     public func fileName(beside file: String) -> String {
         let stem = (file as NSString).deletingPathExtension
         switch kind {
         case .transcript:
             let language = language.map { FileNamer.sanitize($0, maximumBytes: 20) }.flatMap { $0.isEmpty ? nil : $0 }
+            // Captions (`rel="captions"`) beside a transcript of the same language and type: a name of their own.
+            if rel?.lowercased() == "captions" {
+                return "\(stem).captions\(language.map { "." + $0 } ?? "").\(fileExtension)"
+            }
             return "\(stem).\(language ?? "transcript").\(fileExtension)"
         case .chapters: return "\(stem).chapters.json"
         case .artwork: return "\(stem).\(fileExtension)"

@@ -137,6 +137,11 @@ final class SyncConsole: @unchecked Sendable {
                 permanent(
                     "not kept: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
                         + "\(failure.reason); tried again next run")
+            case .companionGivenUp(let episode, let url, let reason):
+                guard lines else { return }
+                permanent(
+                    "given up: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
+                        + "\(SyncFormatter.oneLine(reason)); not tried again (--retry-gone tries it)")
             case .siteName(let move):
                 if move.failure != nil { return error(SyncFormatter.siteNameLine(move, root: root)) }
                 guard lines else { return }

@@ -63,7 +63,7 @@ final class CompanionTests: XCTestCase {
         XCTAssertEqual(
             names[0],
             [
-                "Season 1/Pilot.en.srt", "Season 1/Pilot.de.vtt", "Season 1/Pilot.en-US.json",
+                "Season 1/Pilot.en.srt", "Season 1/Pilot.captions.de.vtt", "Season 1/Pilot.en-US.json",
                 "Season 1/Pilot.transcript.html.txt", "Season 1/Pilot.chapters.json", "Season 1/Pilot.png",
             ])
         XCTAssertEqual(names[1], ["Season 1/Pilot.transcript.txt", "Season 1/Pilot.chapters.json"])
