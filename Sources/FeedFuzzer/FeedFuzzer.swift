@@ -28,8 +28,7 @@ public func fuzzFeedReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         else { fatalError("the index reader and JSONDecoder disagree") }
     }
     // The journal reader: any bytes read back to entries that a JSON round trip keeps, never a crash.
-    let (entries, _) = IndexJournal.entries(in: data)
-    for entry in entries {
+    for entry in IndexJournal.entries(in: data).entries {
         guard let again = try? JSONDecoder().decode(ArchiveIndex.Entry.self, from: JSONEncoder().encode(entry)),
             again == entry
         else { fatalError("a journal entry does not survive a round trip") }

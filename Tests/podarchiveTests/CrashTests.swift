@@ -261,11 +261,14 @@ final class CrashTests: XCTestCase {
         let first = try start(crashingAt: "journal-append").wait()
         XCTAssertEqual(first.status, 128 + SIGKILL)
         let torn = try XCTUnwrap(FileManager.default.contents(atPath: journal.path), "the append was cut short")
-        XCTAssertEqual(IndexJournal.entries(in: torn).damaged, true)
+        let reading = IndexJournal.entries(in: torn)
+        XCTAssertEqual(reading.damaged, [reading.records], "the last record is torn")
+        XCTAssertEqual(reading.damagedBeforeLast, [])
 
         let second = try start().wait()
 
         XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(second.stderr, "", "a record torn by a crash is no damage to report")
         try assertArchiveIsWhole()
         XCTAssertEqual(bigRequests().count, 1, "nothing downloaded twice")
         XCTAssertFalse(FileManager.default.fileExists(atPath: journal.path), "the run folded its journal")

@@ -101,16 +101,36 @@ extension ArchiveIndex {
         return Data(out.bytes)
     }
 
+    /// The deepest nesting an index may have: podarchive writes 5 levels (the index, its episodes, an entry, its
+    /// companions, a companion); the rest is room for what a newer version or a hand edit adds.
+    static let maximumDepth = 64
+    /// The largest index (or journal) read: 512 MB, several times one of 100,000 episodes with companions.
+    /// Anything larger is damage, refused before it is read into memory.
+    static let maximumBytes: Int64 = 512 << 20
+
+    /// An index past `maximumDepth` or `maximumBytes`: refused before any reader recurses into it or holds it.
+    struct LimitExceeded: Error {
+        /// Why, in words for the user ("nested deeper than any index").
+        var reason: String
+    }
+
     /// Reads an index of any version up to `currentVersion` (version 1 indexes lack `failures` and `sha256`).
+    /// - Throws: `LimitExceeded` for an index nested deeper or larger than any index; a `DecodingError` for
+    ///   anything else that is not an index.
     public static func decode(_ data: Data) throws -> ArchiveIndex {
-        // The hand-written reader takes what podarchive writes; JSONDecoder judges anything else, unless it is
-        // nested deeper than any index (JSONDecoder recurses, and 150,000 levels overflow the stack).
+        guard data.count <= maximumBytes else { throw LimitExceeded(reason: tooLarge(Int64(data.count))) }
+        // The hand-written reader takes what podarchive writes (and gives up past `maximumDepth`, before it
+        // recurses); JSONDecoder judges anything else, unless it is nested deeper than any index.
         if let index = IndexReader.read(data) { return index }
-        guard JSONDepth.maximum(of: data, limit: 64) <= 64 else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: [], debugDescription: "nested deeper than any index"))
+        guard JSONDepth.maximum(of: data, limit: maximumDepth) <= maximumDepth else {
+            throw LimitExceeded(reason: "nested deeper than any index: more than \(maximumDepth) levels")
         }
         return try JSONDecoder().decode(ArchiveIndex.self, from: data)
+    }
+
+    /// Why a file of `size` bytes is refused as an index or a journal.
+    static func tooLarge(_ size: Int64) -> String {
+        "\(size) bytes, larger than any index (\(maximumBytes >> 20) MB at most)"
     }
 
     /// Why an entry's file could not be used as it is: a path that is empty, absolute, or climbs out (`..`). Nil

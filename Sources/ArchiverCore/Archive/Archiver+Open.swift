@@ -19,6 +19,7 @@ extension Archiver {
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
             do {
+                try foldDamagedJournal(of: &show, onEvent: onEvent)
                 if options.saveSettings != nil || options.saveCredentials != nil {
                     record = try store.subscribe(
                         source, folder: record.folder, in: root, settings: options.saveSettings,
@@ -55,7 +56,7 @@ extension Archiver {
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
             let folder = try folders.chooseFolder(for: feed, source: source, in: root)
-            let show = try await folders.open(
+            var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
             guard FeedFolders.belongs(feed, source: source, to: show.index) else {
                 show.lock.unlock()
@@ -65,6 +66,7 @@ extension Archiver {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
             do {
+                try foldDamagedJournal(of: &show, onEvent: onEvent)
                 let record = try store.subscribe(
                     source, folder: folder.lastPathComponent, in: root,
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials)
@@ -93,7 +95,9 @@ extension Archiver {
         _ same: Subscription, to source: FeedSource, show: FeedFolder, fetch: FeedFetch, in root: URL,
         options: SyncOptions, _ onEvent: (SyncEvent) -> Void
     ) throws -> (FeedFolder, FeedFetch, Subscription) {
+        var show = show
         do {
+            try foldDamagedJournal(of: &show, onEvent: onEvent)
             var record = try store.replaceFeed(
                 of: same, with: source, credentials: options.saveCredentials, moved: false, in: root)
             if let settings = options.saveSettings {
@@ -106,5 +110,13 @@ extension Archiver {
             show.lock.unlock()
             throw error
         }
+    }
+
+    /// Says which records of the show's journal are damaged (none the last, which a crash leaves torn), and folds
+    /// a journal with a torn or damaged record before the sync appends to it. The episodes those records held
+    /// are new again to this sync: adopted from the folder, or fetched.
+    private func foldDamagedJournal(of show: inout FeedFolder, onEvent: (SyncEvent) -> Void) throws {
+        if let damage = show.journalDamage { onEvent(.journalDamaged(damage)) }
+        try folders.foldDamagedJournal(of: &show)
     }
 }

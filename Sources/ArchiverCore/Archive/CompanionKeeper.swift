@@ -177,11 +177,16 @@ struct CompanionKeeper: Sendable {
                 folders.discard(partial)
                 throw error
             }
-            guard moved else {
+            if moved {
+                folders.forget(partial)
+            } else {
                 folders.discard(partial)
-                throw EpisodeFailure.storage("\(name) exists already and is another file")
+                // The same bytes there, unindexed (an index rebuilt, a damaged journal record): they are this one.
+                let there = try? placer.hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path)
+                guard there?.size == result.fileSize, there?.digest == result.sha256 else {
+                    throw EpisodeFailure.storage("\(name) exists already and is another file")
+                }
             }
-            folders.forget(partial)
             (size, digest) = (result.fileSize, result.sha256)
         }
         let file = CompanionFile(

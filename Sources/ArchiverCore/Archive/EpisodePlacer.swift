@@ -29,8 +29,9 @@ struct EpisodePlacer: Sendable {
         }
         if case .missing(let earlier) = item {
             // A file fetched again is the same episode: what the index knew of it stays (its companions, when it
-            // was first archived, whether the feed still lists it).
+            // was published and first archived, whether the feed still lists it).
             entry.companions = earlier.companions
+            entry.published = earlier.published
             entry.archived = earlier.archived
             entry.removedUpstream = earlier.removedUpstream
             entry.lastSeen = earlier.lastSeen

@@ -10,6 +10,8 @@ struct FeedFolder {
     /// Its `.podarchive` folder: the index, the lock, records, partial downloads.
     var stateFolder: URL
     var index: ArchiveIndex
+    /// What reading the index's journal found when the folder was opened (nil without a journal, and once folded).
+    var journal: IndexJournal.Reading?
     /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
     var validators: FeedValidators?
     var lock: any HeldLock
@@ -74,7 +76,8 @@ struct FeedFolders: Sendable {
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         do {
-            let index = try loadIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            let read = try readIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            let index = read?.index
             if let index {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
@@ -82,11 +85,13 @@ struct FeedFolders: Sendable {
             let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
-                index: index ?? ArchiveIndex(feed: source.displayName, title: nil),
+                index: index ?? ArchiveIndex(feed: source.displayName, title: nil), journal: read?.journal,
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
-                // failure whose URL's secret only the feed holds (see `SecretForms`).
+                // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
+                // journal record held (found again from the feed).
                 validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
                     && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
+                    && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
                 lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
                 archiveLinks: index != nil ? validators?.archiveLinks ?? [:] : [:],
@@ -188,81 +193,6 @@ struct FeedFolders: Sendable {
             try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
         } catch {
             throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
-        }
-    }
-
-    func loadIndex(at url: URL) throws -> ArchiveIndex? {
-        guard let data = files.contents(atPath: url.path) else {
-            // Something is there that cannot be read (a folder, no permission): not "no index yet".
-            if files.fileExists(atPath: url.path) {
-                throw ArchiveError.damagedIndex(path: url.path, reason: "it is not a readable file")
-            }
-            return nil
-        }
-        var index: ArchiveIndex
-        do {
-            index = try ArchiveIndex.decode(data)
-        } catch {
-            // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
-            // rare path parses the index a second time.
-            let version = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["version"] as? Int
-            if let version, version > ArchiveIndex.currentVersion {
-                throw ArchiveError.newerIndex(path: url.path, version: version)
-            }
-            throw ArchiveError.damagedIndex(path: url.path, reason: "not valid index JSON")
-        }
-        guard index.version <= ArchiveIndex.currentVersion else {
-            throw ArchiveError.newerIndex(path: url.path, version: index.version)
-        }
-        // The episodes archived since the index was last written whole (see `IndexJournal`).
-        if let data = files.contents(atPath: IndexJournal.url(besideIndex: url).path) {
-            for entry in IndexJournal.entries(in: data).entries { index.record(entry) }
-        }
-        if let problem = index.unsafeFile() {
-            throw ArchiveError.damagedIndex(path: url.path, reason: problem)
-        }
-        return index
-    }
-
-    /// Writes the index whole (atomically, fsynced), which folds the journal beside it into it: the journal goes.
-    func save(_ index: ArchiveIndex, to url: URL) throws {
-        do {
-            try writer.writeAtomically(try index.encoded(), to: url)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
-        try? files.removeItem(at: IndexJournal.url(besideIndex: url))
-    }
-
-    /// Saves the show's index whole (folding its journal), and drops the download records of the episodes it
-    /// now holds.
-    func saveIndex(of show: inout FeedFolder) throws {
-        try save(show.index, to: show.indexURL)
-        for (_, partial) in show.unjournaled { forget(partial) }
-        show.unjournaled = []
-    }
-
-    /// Makes the episodes recorded since the last commit durable: one append of their records to the journal and
-    /// one sync for all of them (group commit), then their download records go. A show without an index file
-    /// yet, or whose journal passed `IndexJournal.foldSize`, has its index written whole instead.
-    func commitJournal(of show: inout FeedFolder) throws {
-        guard !show.unjournaled.isEmpty else { return }
-        guard files.fileExists(atPath: show.indexURL.path) else { return try saveIndex(of: &show) }
-        let size = try appendToJournal(show.unjournaled.map(\.entry), at: show.journalURL)
-        if size > IndexJournal.foldSize { return try saveIndex(of: &show) }
-        for (_, partial) in show.unjournaled { forget(partial) }
-        show.unjournaled = []
-    }
-
-    /// Appends the entries' records to the journal at `journal` in one write, synced once for all of them.
-    /// Returns the journal's size after it.
-    func appendToJournal(_ entries: [ArchiveIndex.Entry], at journal: URL) throws -> Int64 {
-        var lines = Data()
-        for entry in entries { lines.append(try IndexJournal.line(for: entry)) }
-        do {
-            return try writer.append(lines, to: journal, durable: true)
-        } catch {
-            throw ArchiveError.storage(error, path: journal.path)
         }
     }
 

@@ -2,11 +2,24 @@
 // last written whole: `<CRC-32, 8 hex digits> <the entry as JSON>`. A sync appends the episodes that finished
 // together and syncs the file once for all of them (group commit), so the index costs each episode a few
 // hundred bytes instead of a rewrite of the whole index; the run folds the journal into `index.json` when it
-// ends, or sooner when the journal passes `foldSize`. Reading applies the journal's entries to `index.json` in
-// order, and stops at the first record that is torn or damaged: that is the episode a crash caught between
-// its rename and its record, which the next sync adopts (its download record still names it).
+// ends, or sooner when the journal passes `foldSize`. Reading applies the journal's intact records to
+// `index.json` in order and skips a torn or damaged one. A torn last record is the episode a crash caught
+// between its rename and its record, which the next sync adopts (its download record still names it); a damaged
+// record before the last is damage no crash leaves: `verify` names it, and the next sync folds the journal and
+// finds that episode again in the feed and the folder.
 import CZlib
 import Foundation
+
+/// Records of a show's index journal that could not be read, none of them its last (a crash leaves only the last
+/// one torn): reported, skipped, and what they held is found again by the next sync.
+public struct JournalDamage: Sendable, Equatable {
+    /// The journal file.
+    public var journal: URL
+    /// The damaged records' positions in it, from 1.
+    public var records: [Int]
+    /// How many records it holds.
+    public var total: Int
+}
 
 /// Reads and writes the index's journal.
 public enum IndexJournal {
@@ -29,25 +42,47 @@ public enum IndexJournal {
         return line
     }
 
-    /// The entries of a journal, in order, up to its first torn or damaged record; and whether one was found.
-    public static func entries(in data: Data) -> (entries: [ArchiveIndex.Entry], damaged: Bool) {
-        var entries: [ArchiveIndex.Entry] = []
+    /// What reading a journal found: the entries of its intact records, and which records are torn or damaged.
+    public struct Reading: Equatable, Sendable {
+        /// The entries of the intact records, in order.
+        public var entries: [ArchiveIndex.Entry] = []
+        /// How many records the journal holds, a torn last one included.
+        public var records = 0
+        /// The positions (from 1) of the records that are torn or damaged; each is skipped, and the records after
+        /// it are still applied.
+        public var damaged: [Int] = []
+
+        /// The damaged records that are not the last. A crash tears only the record it was appending, always the
+        /// last: any other was damaged on the disk or by an edit, and is reported.
+        public var damagedBeforeLast: [Int] { damaged.filter { $0 < records } }
+    }
+
+    /// The journal's records, in order: each intact one's entry, and the positions of the torn or damaged ones.
+    public static func entries(in data: Data) -> Reading {
+        var reading = Reading()
         let decoder = JSONDecoder()
         var start = data.startIndex
         while start < data.endIndex {
-            guard let end = data[start...].firstIndex(of: 0x0A) else { return (entries, true) }
+            reading.records += 1
+            // A record without its newline is torn, however whole its JSON: the next append would run on from it.
+            guard let end = data[start...].firstIndex(of: 0x0A) else {
+                reading.damaged.append(reading.records)
+                break
+            }
             let line = data[start..<end]
             start = data.index(after: end)
+            // JSONDecoder refuses nesting past 512 levels by itself; a record is one entry, a few levels deep.
             guard line.count > 9, line[line.startIndex + 8] == 0x20,
-                let sum = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
-            else { return (entries, true) }
-            let json = Data(line.dropFirst(9))
-            guard checksum(json) == sum, let entry = try? decoder.decode(ArchiveIndex.Entry.self, from: json) else {
-                return (entries, true)
+                let sum = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16),
+                case let json = Data(line.dropFirst(9)), checksum(json) == sum,
+                let entry = try? decoder.decode(ArchiveIndex.Entry.self, from: json)
+            else {
+                reading.damaged.append(reading.records)
+                continue
             }
-            entries.append(entry)
+            reading.entries.append(entry)
         }
-        return (entries, false)
+        return reading
     }
 
     /// zlib's CRC-32 of `data`.

@@ -23,9 +23,17 @@ extension IndexReader {
         return position < bytes.count ? bytes[position] : nil
     }
 
+    /// Enters an object or an array: one level deeper, refused past the index's limit (before any recursion).
+    private mutating func enter(_ bracket: UInt8) throws {
+        try expect(bracket)
+        guard depth < ArchiveIndex.maximumDepth else { throw Unexpected() }
+        depth += 1
+    }
+
     /// Calls `member` for each key of an object, with the reader at the key's value.
     mutating func object(_ member: (inout IndexReader, String) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
+        try enter(UInt8(ascii: "{"))
+        defer { depth -= 1 }
         if peek() == UInt8(ascii: "}") {
             position += 1
             return
@@ -50,7 +58,8 @@ extension IndexReader {
     }
 
     mutating func array<Element>(_ element: (inout IndexReader) throws -> Element) throws -> [Element] {
-        try expect(UInt8(ascii: "["))
+        try enter(UInt8(ascii: "["))
+        defer { depth -= 1 }
         var elements: [Element] = []
         if peek() == UInt8(ascii: "]") {
             position += 1
@@ -95,6 +104,8 @@ extension IndexReader {
             return nil
         }
         var negative = false
+        // The document may end here (a truncated index): `peek` stopped at its end.
+        guard position < bytes.count else { throw Unexpected() }
         if bytes[position] == UInt8(ascii: "-") {
             negative = true
             position += 1

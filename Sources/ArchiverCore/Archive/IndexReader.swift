@@ -10,6 +10,9 @@ struct IndexReader {
     /// The index's bytes, and where the reader is in them (read by the JSON steps, `IndexReader+JSON`).
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
+    /// How many objects and arrays the reader is inside: past `ArchiveIndex.maximumDepth` it gives up before it
+    /// recurses any deeper (150,000 levels under an unknown key overflowed the stack).
+    var depth = 0
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes

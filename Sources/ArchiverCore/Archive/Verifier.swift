@@ -40,6 +40,11 @@ public enum VerifyEvent: Sendable, Equatable {
     case upstreamChanged(VerifyProblem, version: String)
     /// A revision of the feed's history cannot be read back (its gzip check fails): named, and left as it is.
     case historyDamaged(folder: URL, file: String, reason: String)
+    /// Records of a show's index journal are damaged (not its last, which a crash leaves torn): the intact ones
+    /// are applied; a repair folds the journal, and the next sync finds the damaged ones' episodes again.
+    case journalDamaged(JournalDamage)
+    /// Two entries of a show's index claim one file or one key: both are named, and a repair touches neither.
+    case clash(folder: URL, ArchiveIndex.Clash)
 }
 
 /// The outcome of `verify`.
@@ -58,11 +63,16 @@ public struct VerifyReport: Sendable, Equatable {
     public var gone = 0
     /// Revisions of feed histories that cannot be read back.
     public var damagedHistory = 0
+    /// Damaged records of index journals (see `VerifyEvent.journalDamaged`).
+    public var damagedJournalRecords = 0
+    /// Pairs of index entries that claim one file or one key: their files are never repaired.
+    public var clashes: [ArchiveIndex.Clash] = []
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
     /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
     public var remaining: Int {
         problems.count - repaired.count - problems.count { $0.replacedBy != nil } + damagedHistory
+            + damagedJournalRecords + clashes.count
     }
 }
 
@@ -93,6 +103,12 @@ struct Verifier: Sendable {
                 metadata: options.metadata)
             defer { show.lock.unlock() }
             report.feeds += 1
+            if let damage = show.journalDamage {
+                report.damagedJournalRecords += damage.records.count
+                onEvent(.journalDamaged(damage))
+            }
+            // A repair appends to the journal: never after a torn or damaged record.
+            if repair { try folders.foldDamagedJournal(of: &show) }
             for failure in show.index.failures where failure.gone != nil {
                 report.gone += 1
                 onEvent(.gone(folder: folder, failure: failure))
@@ -102,11 +118,19 @@ struct Verifier: Sendable {
                 report.damagedHistory += 1
                 onEvent(.historyDamaged(folder: folder, file: file, reason: reason))
             }
+            // Two entries that claim one file or one key: neither is repaired, whichever the file's bytes are.
+            let clashes = show.index.clashes()
+            for clash in clashes {
+                report.clashes.append(clash)
+                onEvent(.clash(folder: folder, clash))
+            }
+            let untouchable = Set(clashes.flatMap { [$0.first.position, $0.second.position] })
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
             let present = folders.presentFiles(in: folder, index: show.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             var damagedCompanions: [(ArchiveIndex.Entry, CompanionFile, VerifyProblem)] = []
-            for entry in show.index.episodes {
+            for (position, entry) in zip(1..., show.index.episodes) {
+                let repairable = !untouchable.contains(position)
                 report.files += 1
                 // Its transcripts, chapters and artwork too: a damaged one is fetched again by --repair.
                 for companion in entry.companions ?? [] {
@@ -117,72 +141,25 @@ struct Verifier: Sendable {
                     {
                         report.problems.append(problem)
                         onEvent(.problem(problem))
-                        damagedCompanions.append((entry, companion, problem))
+                        if repairable { damagedCompanions.append((entry, companion, problem)) }
                     }
                 }
                 guard var problem = check(entry, in: folder, present: present) else { continue }
                 problem.replacedBy = entry.replacedBy
                 report.problems.append(problem)
                 onEvent(.problem(problem))
-                if entry.replacedBy == nil {
-                    damaged.append((entry, problem))
-                } else {
+                if entry.replacedBy != nil {
                     report.unrecoverable.append(problem)
+                } else if repairable {
+                    damaged.append((entry, problem))
                 }
-            }
-            // What the index keeps redacted is fetched again from the feed's URL (see `SecretForms`).
-            let real =
-                repair && !(damaged.isEmpty && damagedCompanions.isEmpty)
-                ? await realURLs(folder, show.index, options) : RealURLs()
-            damaged = damaged.map { (real.applied(to: $0.0), $0.1) }
-            damagedCompanions = damagedCompanions.map { entry, companion, problem in
-                let applied = real.applied(to: entry)
-                return (applied, applied.companions?.first { $0.file == companion.file } ?? companion, problem)
             }
             if repair {
-                for (entry, companion, problem) in damagedCompanions {
-                    if let failure = await repairCompanion(companion, of: entry, in: &show, options: options) {
-                        onEvent(.repairFailed(problem, failure))
-                    } else {
-                        report.repaired.append(problem)
-                        onEvent(.repaired(problem))
-                    }
-                }
-            }
-            guard repair, !damaged.isEmpty else { continue }
-            var names = NameAllocator(taken: present.union(show.index.fileNames))
-            for (entry, problem) in damaged {
-                // The damaged file stays where it is while its replacement downloads (a repair killed or failing
-                // there leaves it untouched); it is set aside only for the rename that replaces it.
-                var aside: URL?
-                do {
-                    let item = WorkItem.missing(entry)
-                    let fetched = try await fetcher.fetch(item.episode, in: show.paths, options: options)
-                    if case .downloaded(let result) = fetched, let recorded = entry.sha256,
-                        result.sha256 != recorded || result.fileSize != entry.size
-                    {
-                        // The publisher's file is not the one archived: what was archived stays the record of what
-                        // was published (damaged as it is), and the new content is a version of its own.
-                        let version = try placer.placeVersion(result, of: entry, in: &show, names: &names)
-                        var unrecoverable = problem
-                        unrecoverable.replacedBy = version
-                        report.unrecoverable.append(unrecoverable)
-                        onEvent(.upstreamChanged(unrecoverable, version: version))
-                        continue
-                    }
-                    aside = try folders.setAside(entry.file, in: show)
-                    _ = try placer.complete(fetched, item: item, in: &show, names: &names, template: options.names)
-                    try folders.commitJournal(of: &show)
-                    if let aside { try? folders.files.removeItem(at: aside) }
-                    report.repaired.append(problem)
-                    onEvent(.repaired(problem))
-                } catch let failure as EpisodeFailure {
-                    // Keep what there was rather than nothing.
-                    if let aside {
-                        try? folders.mover.moveItem(at: aside, to: folder.appendingPathComponent(entry.file))
-                    }
-                    onEvent(.repairFailed(problem, failure))
-                }
+                try await self.repair(
+                    damaged, damagedCompanions, in: &show, options: options, present: present, report: &report,
+                    onEvent: onEvent, realURLs: realURLs)
+                // As a sync does when it ends: what the repair appended is folded into `index.json`.
+                try folders.foldJournal(of: &show)
             }
         }
         return report

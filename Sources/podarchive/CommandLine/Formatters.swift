@@ -307,6 +307,14 @@ enum VerifyFormatter {
         if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
         if !report.unrecoverable.isEmpty { text += ", \(report.unrecoverable.count) unrecoverable upstream" }
         if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
+        if report.damagedJournalRecords > 0 {
+            let count = report.damagedJournalRecords
+            text += "; \(count) damaged record\(count == 1 ? "" : "s") of an index's journal"
+        }
+        if !report.clashes.isEmpty {
+            let count = report.clashes.count
+            text += "; \(count) pair\(count == 1 ? "" : "s") of index entries claiming one file or episode"
+        }
         if report.damagedHistory > 0 {
             text +=
                 "; \(report.damagedHistory) damaged revision\(report.damagedHistory == 1 ? "" : "s") of feed history"

@@ -107,7 +107,10 @@ enum HelpText {
 
         Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
         the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
-        and lists each file that is missing, resized or changed.
+        and lists each file that is missing, resized or changed. It also names damaged records of a show's index
+        journal (the next sync finds their episodes again) and two index entries that name one file or one GUID;
+        --repair touches neither of those entries' files and exits 5. --repair ends with each show's journal
+        folded into its index.json.
 
         Options:
         \(OptionTable.helpBlock(for: "verify"))

@@ -31,6 +31,14 @@ extension CommandLineTool {
                     output.write(
                         "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
                             + "\(reason) (a revision of the feed's history; kept as it is)\n")
+                case .journalDamaged(let damage):
+                    output.write(IndexDamageFormatter.verifyLine(damage, root: root) + "\n")
+                case .clash(let folder, let clash):
+                    output.write(IndexDamageFormatter.clashLine(clash, folder: folder, root: root) + "\n")
+                    if arguments.repair {
+                        errors.write(
+                            "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
+                    }
                 case .gone(let folder, let failure):
                     output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
                 case .repairFailed(let problem, let failure):
@@ -39,6 +47,8 @@ extension CommandLineTool {
                 }
             }
             output.write(VerifyFormatter.summary(report) + "\n")
+            // A repair that had to leave entries alone (two claim one file) leaves the archive unrepaired.
+            if arguments.repair, !report.clashes.isEmpty { return .archiveFailed }
             return report.remaining == 0 ? .success : .episodesFailed
         } catch {
             return report(error)

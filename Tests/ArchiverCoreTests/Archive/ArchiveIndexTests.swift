@@ -1,7 +1,9 @@
-// The index file: written by hand for speed, read back by JSONDecoder exactly as it was.
-import ArchiverCore
+// The index file: written by hand for speed, read back by JSONDecoder exactly as it was; and the clashes `verify`
+// names in one that was edited by hand.
 import Foundation
 import XCTest
+
+@testable import ArchiverCore
 
 final class ArchiveIndexTests: XCTestCase {
     func test_encoded_roundTripsEveryFieldIncludingAwkwardText() throws {
@@ -60,6 +62,59 @@ final class ArchiveIndexTests: XCTestCase {
         }
         for safe in ["x.mp3", "Season 2/007 x.mp3", "...mp3", "a/...", "x..mp3", "é/ü.mp3"] {
             XCTAssertNil(index(safe).unsafeFile(), safe)
+        }
+    }
+
+    func test_clashes_nameTwoEntriesThatClaimOneFileOrOneKey_andNoneForWhatSyncWrites() {
+        func entry(_ key: String, guid: String?, _ file: String, companion: String? = nil) -> ArchiveIndex.Entry {
+            var entry = ArchiveIndex.Entry(
+                key: key, guid: guid, title: key.uppercased(), url: "https://e.x/\(file)", file: file, size: 1,
+                published: nil, archived: "2025-01-01T00:00:00Z")
+            entry.companions = companion.map {
+                [CompanionFile(kind: "transcript", file: $0, url: nil, type: nil, language: nil, size: 1, sha256: "")]
+            }
+            return entry
+        }
+        func name(_ position: Int, _ key: String) -> ArchiveIndex.EntryName {
+            ArchiveIndex.EntryName(position: position, name: key.uppercased())
+        }
+        let table: [(String, [ArchiveIndex.Entry], [ArchiveIndex.Clash])] = [
+            ("distinct", [entry("a", guid: "a", "a.mp3", companion: "a.srt"), entry("b", guid: "b", "b.mp3")], []),
+            (
+                "a GUID two items share, kept apart by URL, and a kept version",
+                [
+                    entry("g", guid: "g", "one.mp3"), entry("https://e.x/two.mp3", guid: "g", "two.mp3"),
+                    entry("g#v2", guid: nil, "one (v2).mp3"),
+                ], []
+            ),
+            (
+                "one file twice",
+                [entry("a", guid: "a", "x.mp3"), entry("b", guid: "b", "x.mp3")],
+                [.init(claim: .file("x.mp3"), first: name(1, "a"), second: name(2, "b"))]
+            ),
+            (
+                "an episode's file as another's companion",
+                [entry("a", guid: "a", "a.mp3", companion: "x.srt"), entry("b", guid: "b", "x.srt")],
+                [.init(claim: .file("x.srt"), first: name(1, "a"), second: name(2, "b"))]
+            ),
+            (
+                "one GUID twice",
+                [entry("a", guid: "a", "a.mp3"), entry("a", guid: "a", "b.mp3")],
+                [.init(claim: .key("a"), first: name(1, "a"), second: name(2, "a"))]
+            ),
+            (
+                "one file three times",
+                [entry("a", guid: "a", "x.mp3"), entry("b", guid: "b", "x.mp3"), entry("c", guid: "c", "x.mp3")],
+                [
+                    .init(claim: .file("x.mp3"), first: name(1, "a"), second: name(2, "b")),
+                    .init(claim: .file("x.mp3"), first: name(1, "a"), second: name(3, "c")),
+                ]
+            ),
+        ]
+        for (label, episodes, clashes) in table {
+            // As read from disk: `record` would merge entries of one key or one file.
+            let index = ArchiveIndex(feed: "f", title: nil, episodes: episodes)
+            XCTAssertEqual(index.clashes(), clashes, label)
         }
     }
 }

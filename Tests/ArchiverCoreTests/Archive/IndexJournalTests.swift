@@ -22,21 +22,27 @@ final class IndexJournalTests: FakeArchiveTestCase {
         XCTAssertEqual(data.split(separator: 0x0A).count, 2, "a line break in a title stays inside its record")
         let read = IndexJournal.entries(in: data)
         XCTAssertEqual(read.entries, [entry(1), entry(2)])
-        XCTAssertFalse(read.damaged)
+        XCTAssertEqual(read.records, 2)
+        XCTAssertEqual(read.damaged, [])
     }
 
-    func test_aTornLastRecord_isIgnored_andADamagedOneEndsTheReading() {
+    func test_aTornLastRecord_isIgnored_andADamagedOneIsSkipped_theRecordsAfterItStillRead() {
         let whole = journal([entry(1), entry(2)])
         for cut in [whole.count - 1, whole.count - 20, whole.count / 2 + 5] {
             let read = IndexJournal.entries(in: whole.prefix(cut))
             XCTAssertEqual(read.entries, [entry(1)], "cut at \(cut)")
-            XCTAssertTrue(read.damaged)
+            XCTAssertEqual(read.damaged, [2], "cut at \(cut)")
+            XCTAssertEqual(read.damagedBeforeLast, [], "a crash tears the last record only: cut at \(cut)")
         }
-        var flipped = whole
+        var flipped = journal([entry(1), entry(2), entry(3)])
         flipped[12] ^= 0x01  // inside the first record's JSON: its checksum no longer matches
-        XCTAssertEqual(IndexJournal.entries(in: flipped).entries, [])
+        let read = IndexJournal.entries(in: flipped)
+        XCTAssertEqual(read.entries, [entry(2), entry(3)])
+        XCTAssertEqual(read.damaged, [1])
+        XCTAssertEqual(read.damagedBeforeLast, [1])
         XCTAssertEqual(IndexJournal.entries(in: Data("garbage\n".utf8)).entries, [])
-        XCTAssertEqual(IndexJournal.entries(in: Data()).damaged, false)
+        XCTAssertEqual(IndexJournal.entries(in: Data("garbage\n".utf8)).damaged, [1])
+        XCTAssertEqual(IndexJournal.entries(in: Data()).records, 0)
     }
 
     func test_firstSync_writesTheIndexWholeTwice_andAppendsOncePerBatch() async throws {

@@ -35,6 +35,25 @@ final class VerifyTests: FakeArchiveTestCase {
         XCTAssertEqual(fileSystem.visibleFiles.count, 4)
     }
 
+    func test_repair_keepsTheEntrysPublicationDate_evenOneWrittenInAnotherForm() async throws {
+        let feed = rss([("A", "https://example.com/a.mp3", "a")])
+        downloader.script("https://example.com/a.mp3", [audio("episode a"), audio("episode a")])
+        _ = try await sync(feed)
+        let path = "/archive/Show/.podarchive/index.json"
+        let text = String(decoding: try XCTUnwrap(fileSystem.file(path)), as: UTF8.self)
+        // A date as a hand edit (or another tool) may leave it: not the form podarchive writes.
+        fileSystem.put(
+            path, Data(text.replacingOccurrences(of: #""published": null"#, with: #""published": "2025-01-10""#).utf8))
+        let before = try index.episodes
+        XCTAssertEqual(before.first?.published, "2025-01-10")
+        fileSystem.put("/archive/Show/A.mp3", Data("episode X".utf8))
+
+        let repair = try await archiver(feed: feed).verify(root, repair: true)
+
+        XCTAssertEqual(repair.repaired.map(\.file), ["A.mp3"])
+        XCTAssertEqual(try index.episodes, before, "the repaired entry is the entry it was")
+    }
+
     func test_verify_repairKilledMidDownload_leavesTheFileInPlace_andLeftoverCopiesAreResolved() async throws {
         let feed = rss([("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b")])
         downloader.script("https://example.com/a.mp3", [audio("episode a")])

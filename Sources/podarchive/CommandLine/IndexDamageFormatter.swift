@@ -1,0 +1,61 @@
+// The lines for damage to a show's index: records of its journal that cannot be read, and two entries that claim
+// one file or one key (which a repair refuses to touch).
+import ArchiverCore
+import Foundation
+
+enum IndexDamageFormatter {
+    /// "record 2 of 3 cannot be read", "records 1 and 2 of 3 cannot be read".
+    static func records(_ damage: JournalDamage) -> String {
+        let numbers = damage.records.map(String.init)
+        let list =
+            numbers.count == 1
+            ? numbers[0] : numbers.dropLast().joined(separator: ", ") + " and " + numbers[numbers.count - 1]
+        return "record\(numbers.count == 1 ? "" : "s") \(list) of \(damage.total) cannot be read"
+    }
+
+    /// `verify`'s line for a damaged journal.
+    static func verifyLine(_ damage: JournalDamage, root: URL) -> String {
+        let one = damage.records.count == 1
+        return "damaged  \(SyncFormatter.relative(damage.journal, to: root)): \(records(damage)) (the index's "
+            + "journal); the records after \(one ? "it" : "them") are applied, and the next sync finds "
+            + "\(one ? "its episode" : "their episodes") again"
+    }
+
+    /// `sync`'s line (on standard error) for a damaged journal it folded.
+    static func syncLine(_ damage: JournalDamage, root: URL) -> String {
+        let one = damage.records.count == 1
+        return "\(SyncFormatter.relative(damage.journal, to: root)): \(records(damage)) (the index's journal); the "
+            + "records after \(one ? "it" : "them") were applied, and \(one ? "its episode is" : "their episodes are") "
+            + "looked for again in the feed, a file already in the folder adopted"
+    }
+
+    /// `entry 1 "One" and entry 2 "Two"`.
+    private static func entries(_ clash: ArchiveIndex.Clash) -> String {
+        "entry \(clash.first.position) \"\(SyncFormatter.oneLine(clash.first.name))\" and entry "
+            + "\(clash.second.position) \"\(SyncFormatter.oneLine(clash.second.name))\""
+    }
+
+    private static func claim(_ clash: ArchiveIndex.Clash) -> String {
+        switch clash.claim {
+        case .file(let file): return "both name the file \(SyncFormatter.oneLine(file))"
+        case .key(let key): return "are both the episode \(SyncFormatter.oneLine(key))"
+        }
+    }
+
+    private static func index(_ folder: URL, root: URL) -> String {
+        SyncFormatter.relative(
+            folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(ArchiveIndex.fileName),
+            to: root)
+    }
+
+    /// `verify`'s line for two entries that claim one file or one key.
+    static func clashLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+        "conflict \(index(folder, root: root)): \(entries(clash)) \(claim(clash))"
+    }
+
+    /// `verify --repair`'s refusal (on standard error) to touch either entry's files.
+    static func refusalLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+        "cannot repair \(entries(clash)) of \(index(folder, root: root)): they \(claim(clash)); neither is touched "
+            + "until the index gives each file and each episode one entry"
+    }
+}
