@@ -65,6 +65,16 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertFalse(output.text.contains("\u{1B}") || errors.text.contains("\u{1B}"))
     }
 
+    func test_aWaitBeforeARetry_isSaid() {
+        let console = console(terminal(tty: false))
+
+        console.handle(
+            .waitingToRetry(
+                Episode(title: "Pilot", guid: nil, url: "https://example.com/p.mp3"), seconds: 16.2, .httpStatus(429)))
+
+        XCTAssertEqual(output.lines, ["retrying Pilot in 17 s: server answered HTTP 429"])
+    }
+
     func test_aFileMovedOffTheSitesName_isOneLine_andOneThatCouldNotBe_isOneErrorLine() {
         let console = console(terminal(tty: false))
         let from = root.appendingPathComponent("Show/cover.jpg")

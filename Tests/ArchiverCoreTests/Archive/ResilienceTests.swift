@@ -244,11 +244,20 @@ final class ResilienceTests: LoopbackArchiveTestCase {
         var options = SyncOptions(jobs: 2)
         options.budget = DownloadBudget(total: 1, perHost: 1)
 
+        let events = EventLog()
         let report = try await withWatchdog(seconds: 60) { [folder, server, options] in
-            try await archiver.sync(.remote(server!.url("/feed.xml")), into: folder!.url, options: options)
+            try await archiver.sync(
+                .remote(server!.url("/feed.xml")), into: folder!.url, options: options, onEvent: events.append)
         }
 
         XCTAssertEqual(report.archived.count, 2)
+        XCTAssertTrue(
+            events.all.contains { event in
+                if case .waitingToRetry(let episode, let seconds, .httpStatus(429)) = event {
+                    return episode.title == "A" && seconds == 17
+                }
+                return false
+            }, "the wait is said, with the server's Retry-After")
         // A and B race for the one slot; whichever is first, B must not wait for A's retry (A holding the slot
         // while it waits would put B after A's second request).
         let paths = server.requests.map(\.path).filter { $0.hasSuffix(".mp3") }
