@@ -95,6 +95,29 @@ final class OtherCommandsTests: CommandLineTestCase {
             ])
     }
 
+    func test_listArchived_isNewestFirst_asTheSiteAndAppsList() async throws {
+        let xml = """
+            <rss version="2.0"><channel><title>Dated</title>
+            <item><title>Old</title><guid>o</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
+            <enclosure url="/o.mp3" type="audio/mpeg"/></item>
+            <item><title>Undated</title><guid>u</guid><enclosure url="/u.mp3" type="audio/mpeg"/></item>
+            <item><title>New</title><guid>n</guid><pubDate>Mon, 13 Jan 2025 08:00:00 GMT</pubDate>
+            <enclosure url="/n.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        server.route("/feed.xml", .ok(xml, type: "application/rss+xml"))
+        for name in ["o", "u", "n"] { server.route("/\(name).mp3", .ok(Data(repeating: 1, count: 10))) }
+        _ = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
+        output.clear()
+
+        let code = await run("list", "--archived", "Dated", "--to", "archive")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(
+            output.lines.dropFirst().map { $0.components(separatedBy: "  ").last ?? "" },
+            ["[New.mp3]", "[Old.mp3]", "[Undated.mp3]"], output.text)
+    }
+
     func test_sizes_readAsPeopleWriteThem() {
         XCTAssertEqual(SyncFormatter.size(0), "0 B")
         XCTAssertEqual(SyncFormatter.size(999), "999 B")

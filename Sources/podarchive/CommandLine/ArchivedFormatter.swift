@@ -3,8 +3,20 @@ import ArchiverCore
 import Foundation
 
 extension ListFormatter {
-    /// One line per archived episode: date, size, title, file; removed-upstream ones marked, with when.
-    static func archivedTable(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
+    /// One line per archived episode, newest first (undated ones last, in the order archived), as the site and
+    /// podcast apps list them: date, size, title, file; removed-upstream ones marked, with when.
+    static func archivedTable(title: String, _ unordered: [ArchiveIndex.Entry]) -> String {
+        let episodes = unordered.enumerated().sorted { lhs, rhs in
+            switch (
+                lhs.element.published.flatMap(FeedDate.parseRFC3339),
+                rhs.element.published.flatMap(FeedDate.parseRFC3339)
+            ) {
+            case (let left?, let right?): return left != right ? left > right : lhs.offset < rhs.offset
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return lhs.offset < rhs.offset
+            }
+        }.map(\.element)
         let removed = episodes.count { $0.removedUpstream != nil }
         var text =
             "\(SyncFormatter.oneLine(title)): \(episodes.count) archived episode\(episodes.count == 1 ? "" : "s")"
