@@ -117,7 +117,7 @@ public struct FeedLoader: Sendable {
             movedTo = fetched.movedTo
         } catch is Deadline.Exceeded {
             throw FeedError.transport(
-                url: url.absoluteString, reason: "not complete within \(String(format: "%g", limits.timeout)) seconds")
+                url: url.absoluteString, reason: "not complete within \(Deadline.describe(limits.timeout))")
         } catch FetchError.tooLarge(let limit) {
             throw FeedError.tooLarge(url: url.absoluteString, limit: limit)
         } catch {

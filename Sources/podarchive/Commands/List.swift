@@ -22,7 +22,9 @@ extension CommandLineTool {
             options = try archiver.access(
                 options.applying(access), for: source, in: try? archiveRoot(arguments.archiveDirectory).get())
             let walk = try await archiver.listPages(
-                source, limits: FeedLimits(maximumBytes: arguments.maximumFeedSize, policy: options.policy),
+                source,
+                limits: FeedLimits(
+                    maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
                 allPages: !arguments.firstPage)
             var feed = walk.feed
             feed.episodes = arguments.filter.apply(to: feed.episodes)
@@ -41,6 +43,9 @@ extension CommandLineTool {
                 return .episodesFailed
             }
             return .success
+        } catch  where Task.isCancelled {
+            errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
+            return .interrupted
         } catch {
             return report(error)
         }
