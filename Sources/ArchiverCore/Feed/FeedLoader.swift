@@ -133,6 +133,9 @@ public struct FeedLoader: Sendable {
             if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
                 throw FeedError.refusedRedirect(url: url.absoluteString, location: location)
             }
+            if http.statusCode == 401, limits.policy.profile?.sendsCredentials(to: finalURL, firstURL: url) == true {
+                throw FeedError.refusedCredentials(url: url.absoluteString)
+            }
             guard (200..<300).contains(http.statusCode) else {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
             }

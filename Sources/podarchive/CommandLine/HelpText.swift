@@ -46,7 +46,8 @@ enum HelpText {
           completions  print the completion script for bash, zsh or fish
           help    show help for a command
 
-        <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes.
+        <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes
+        ([{"url": "...", "title": "...", "published": "<RSS date>", "guid": "..."}]; only "url" is needed).
 
         \(exitCodes)
 

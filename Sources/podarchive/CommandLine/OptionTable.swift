@@ -111,7 +111,8 @@ enum OptionTable {
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
-                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\"}]}",
+                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\", "
+                + "\"skippedItems\": [{\"title\", \"reason\"}]}]}",
             helpFor: [
                 "verify": "with --upstream, print one JSON object: {\"checked\", \"online\", \"gone\", \"unknown\", "
                     + "\"episodes\": [{\"folder\", \"file\", \"title\", \"url\", \"state\", \"reason\"}]} (each "
