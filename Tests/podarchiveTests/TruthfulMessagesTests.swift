@@ -117,4 +117,53 @@ final class TruthfulMessagesTests: CommandLineTestCase {
         XCTAssertEqual(listed, .success)
         XCTAssertTrue(errors.text.contains("podarchive: item \"B\" skipped: it has \"enclosure\""), errors.text)
     }
+
+    // MARK: - verify --json
+
+    func test_verifyJSON_withoutUpstream_printsOneDocumentWithEveryFinding() async throws {
+        serveFeed(episodes: [("One", "/1.mp3"), ("Two", "/2.mp3"), ("Three", "/3.mp3")])
+        for number in 1...3 { server.route("/\(number).mp3", .ok(Data("audio \(number)".utf8))) }
+        let synced = await run("sync", feedURL, "--to", root.path)
+        XCTAssertEqual(synced, .success, errors.text)
+        let show = root.appendingPathComponent("CLI Show")
+        try Data("audio X".utf8).write(to: show.appendingPathComponent("One.mp3"))
+        try FileManager.default.removeItem(at: show.appendingPathComponent("Two.mp3"))
+        output.clear()
+
+        let code = await run("verify", root.path, "--json")
+
+        XCTAssertEqual(code, .episodesFailed)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any], output.text)
+        XCTAssertEqual(object["files"] as? Int, 3)
+        XCTAssertEqual(object["feeds"] as? Int, 1)
+        XCTAssertEqual(object["remaining"] as? Int, 2)
+        let problems = try XCTUnwrap(object["problems"] as? [[String: Any]])
+        XCTAssertEqual(problems.map { $0["file"] as? String }, ["One.mp3", "Two.mp3"])
+        XCTAssertEqual(problems.map { $0["kind"] as? String }, ["changed", "missing"])
+        XCTAssertEqual(problems.first?["folder"] as? String, "CLI Show")
+    }
+
+    // MARK: - Exit code order
+
+    func test_exitCodeOrder_isTheCodes_inHelpREADMEAndManPage() throws {
+        let codes: [ExitCode] = [.episodesFailed, .usage, .feedFailed, .locked, .archiveFailed]
+        let order = codes.sorted { CommandLineTool.severity($0) > CommandLineTool.severity($1) }
+            .map { String($0.rawValue) }.joined(separator: ", ")
+        XCTAssertEqual(order, "5, 2, 3, 4, 1")
+        let readme = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let manual = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/podarchive/Documentation/podarchive.1"),
+            encoding: .utf8)
+        for (name, text) in [("help", HelpText.exitCodes), ("README", readme), ("man page", manual)] {
+            XCTAssertTrue(text.contains("worst first: \(order)"), name)
+            XCTAssertNil(
+                text.range(of: "[0-9], then [0-9]", options: .regularExpression),
+                "\(name) gives the order once, in its exit code section")
+        }
+        for command in ["sync", "add", "list", "verify"] {
+            XCTAssertTrue(HelpText.text(for: command).contains("worst first: \(order)"), command)
+        }
+    }
 }

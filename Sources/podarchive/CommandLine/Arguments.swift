@@ -107,9 +107,6 @@ enum Arguments {
                 throw UsageError(
                     message: "unexpected argument '\(parsed.positionals[1])': verify takes one folder", command: name)
             }
-            if parsed.flags.contains("--json"), !parsed.flags.contains("--upstream") {
-                throw UsageError(message: "option '--json' of verify goes with '--upstream'", command: name)
-            }
             return .verify(
                 VerifyArguments(
                     directory: parsed.positionals.first ?? parsed.values["--to"],

@@ -114,7 +114,11 @@ enum OptionTable {
                 + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\", "
                 + "\"skippedItems\": [{\"title\", \"reason\"}]}]}",
             helpFor: [
-                "verify": "with --upstream, print one JSON object: {\"checked\", \"online\", \"gone\", \"unknown\", "
+                "verify": "print one JSON object instead of lines: {\"feeds\", \"files\", \"remaining\", \"problems\": "
+                    + "[{\"folder\", \"file\", \"kind\" (missing, resized, changed), \"size\", \"recorded\", \"state\" "
+                    + "(damaged, repaired, repair-failed, unrecoverable), \"reason\", \"replacedBy\"}], \"gone\": "
+                    + "[{\"folder\", \"title\", \"url\", \"reason\", \"since\"}], \"damagedHistory\": [{\"folder\", "
+                    + "\"file\", \"reason\"}]}; with --upstream: {\"checked\", \"online\", \"gone\", \"unknown\", "
                     + "\"episodes\": [{\"folder\", \"file\", \"title\", \"url\", \"state\", \"reason\"}]} (each "
                     + "episode asked about; state online, gone or unknown)",
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
