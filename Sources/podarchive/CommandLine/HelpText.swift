@@ -64,9 +64,9 @@ enum HelpText {
         --no-metadata, --limit, --since, --match) are saved with it. Each show syncs with the options on the
         command line, else its saved settings, else the defaults. Up to --feed-jobs shows sync at once, with at
         most --jobs downloads in all. One feed failing never stops the others; the exit code is the worst
-        outcome (below). Run it again and it fetches only what is new; episodes that failed and
-        files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since;
-        when it has not changed, only those are tried.
+        outcome (below). Run it again and it fetches only what is new; episodes that failed and files deleted
+        by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when it has not
+        changed, only those are tried.
 
         Options:
         \(OptionTable.helpBlock(for: "sync"))
