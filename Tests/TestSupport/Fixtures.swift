@@ -56,12 +56,14 @@ public struct TemporaryFolder: Sendable {
     }
 }
 
-/// Points HOME and the XDG folders at a temporary folder for the whole test process, because touching
-/// URLSessionConfiguration on Linux creates cache folders under them. Tests never write to the real home.
+/// Points HOME and the XDG folders at a temporary folder for the whole test process, so that nothing a test runs
+/// reads or writes the real home (podarchive itself makes no folder there: see `SessionTemplate`). The folder is
+/// removed when the process exits.
 public enum IsolatedHome {
     public static let folder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("podarchive-home-\(getpid())")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: IsolatedHome.folder) }
         setenv("HOME", url.path, 1)
         setenv("XDG_CACHE_HOME", url.appendingPathComponent(".cache").path, 1)
         setenv("XDG_DATA_HOME", url.appendingPathComponent(".local/share").path, 1)

@@ -313,7 +313,7 @@ public struct Archiver: Sendable {
                     stop = stop ?? error
                 }
             }
-            if let stop { throw stop }
+            if let stop { throw SpaceRefusal.stopping(stop) { folders.partialBytes(in: paths.stateFolder) } }
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)

@@ -238,12 +238,7 @@ struct EpisodeFetcher: Sendable {
             switch decision {
             case .claimed, nil: return nil
             case .wait: return SpaceClaim.Wait()
-            case .refused:
-                let kept = folders.partialBytes(in: folder)
-                return ArchiveError.storage(
-                    path: folder.path,
-                    reason: "the episode needs \(needed) bytes and only \(free) are free"
-                        + (kept > 0 ? "; partial downloads kept for resuming hold \(kept) bytes" : ""))
+            case .refused: return SpaceRefusal(folder: folder.path, needed: needed, free: free)
             }
         }
     }

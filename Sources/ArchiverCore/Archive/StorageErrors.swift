@@ -46,3 +46,28 @@ extension ArchiveError {
         .storage(path: path, reason: describe(error))
     }
 }
+
+/// A download the disk cannot hold even alone. The run stops, but only once the downloads in flight have ended
+/// (those that complete are put in place), so what the partial downloads kept for resuming hold is counted then:
+/// counted at the refusal, it took in the half-written files of downloads that went on to be archived.
+struct SpaceRefusal: Error, LocalizedError {
+    /// The show's state folder, where the download would have been written.
+    var folder: String
+    var needed: Int64
+    var free: Int64
+
+    private var reason: String { "the episode needs \(needed) bytes and only \(free) are free" }
+
+    /// What a run stopped by `error` throws once every download of the show has ended: for a refusal, the
+    /// storage error with what the partial downloads left for resuming hold (`kept`, counted now).
+    static func stopping(_ error: Error, kept: () -> Int64) -> Error {
+        guard let refusal = error as? SpaceRefusal else { return error }
+        let bytes = kept()
+        return ArchiveError.storage(
+            path: refusal.folder,
+            reason: refusal.reason + (bytes > 0 ? "; partial downloads kept for resuming hold \(bytes) bytes" : ""))
+    }
+
+    /// Said where the run does not stop for it itself (a repair, a companion): the refusal alone.
+    var errorDescription: String? { ArchiveError.storage(path: folder, reason: reason).errorDescription }
+}

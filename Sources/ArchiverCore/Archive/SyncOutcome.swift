@@ -114,6 +114,8 @@ public enum SyncEvent: Sendable, Equatable {
     case progress(position: Int, received: Int64, expected: Int64?)
     /// Download `position` ended, complete or not; `archived` or `failed` follows in feed order.
     case finished(position: Int)
+    /// Items of the feed in a shape its format does not read (see `Feed.skippedItems`): left out, each with why.
+    case itemsSkipped([SkippedItem])
     /// An episode of the feed is archived already (as `file`), so it was skipped.
     case skipped(Episode, file: String)
     /// An episode was downloaded, checked and moved into place.
@@ -215,6 +217,8 @@ public struct SyncReport: Sendable, Equatable {
     public var movedTo: String?
     /// Episodes the feed lists, not archived, that the filter (`limit`, `since`, `match`) left out.
     public var leftOut = 0
+    /// Items of the feed left out because their shape is not the format's (see `Feed.skippedItems`).
+    public var skippedItems: [SkippedItem] = []
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {
@@ -231,6 +235,7 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.feedUnchanged == rhs.feedUnchanged && lhs.artwork == rhs.artwork
             && lhs.artworkFailure == rhs.artworkFailure && lhs.pages == rhs.pages
             && lhs.pageProblem == rhs.pageProblem && lhs.movedTo == rhs.movedTo
+            && lhs.skippedItems == rhs.skippedItems
     }
 }
 

@@ -74,6 +74,8 @@ struct SyncRun {
                 episodes: feed?.episodes.count ?? report.alreadyArchived + work.count,
                 new: work.count, source: source.displayName, withoutMedia: feed?.itemsWithoutMedia ?? 0,
                 sharedGUIDs: feed?.sharedGUIDs ?? 0))
+        report.skippedItems = feed?.skippedItems ?? []
+        if !report.skippedItems.isEmpty { onEvent(.itemsSkipped(report.skippedItems)) }
         if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
         guard options.metadata, let feed else { return }

@@ -1,5 +1,7 @@
 // The pieces of an RFC 822 date as feeds write them (loosely: names in any case, missing commas, two-digit
-// years, odd zones), read from the bytes without Foundation's formatters.
+// years, odd zones), read from the bytes without Foundation's formatters. The other two forms of an HTTP-date
+// (RFC 9110 §5.6.7) are read by the same rules: RFC 850's "Sunday, 06-Nov-94 08:49:37 GMT" and asctime's
+// "Sun Nov  6 08:49:37 1994".
 import Foundation
 
 /// The words and numbers of an RFC 822 date, read loosely.
@@ -29,6 +31,11 @@ struct DateTokens {
                 } else {
                     tokens.append(.number(digits))
                 }
+            } else if byte == UInt8(ascii: "-"), reader.index > 0, Self.isLetter(reader.bytes[reader.index - 1]),
+                case .word(let word) = tokens.last, Self.month(word) != nil
+            {
+                // RFC 850's "06-Nov-94": the dash after the month is a separator, not a zone's sign.
+                reader.advance()
             } else if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
                 let sign = reader.sign() ?? 1
                 if let value = reader.numericOffset() {
@@ -50,11 +57,14 @@ struct DateTokens {
         var time: [Int] = [0, 0, 0]
         var fraction = 0.0
         var offset: Int?
+        var afternoon: Bool?
         for token in tokens {
             switch token {
             case .word(let word):
                 if monthIndex == nil, let month = Self.month(word) {
                     monthIndex = month
+                } else if word == "AM" || word == "PM" {
+                    afternoon = word == "PM"  // "1:00:00 PM": no RFC's, but read as written rather than as 01:00.
                 } else if let zone = Self.zones[word] {
                     offset = (offset ?? 0) + zone
                 } else if word == "T" {
@@ -71,6 +81,10 @@ struct DateTokens {
             }
         }
         guard let month = monthIndex, numbers.count >= 2 else { return nil }
+        if let afternoon {
+            guard (1...12).contains(time[0]) else { return nil }
+            time[0] = time[0] % 12 + (afternoon ? 12 : 0)
+        }
         // Day then year ("10 Jan 2025"), or year first as some feeds write ("2025 Jan 10").
         var dayText = numbers[0]
         var yearText = numbers[1]
@@ -78,6 +92,8 @@ struct DateTokens {
             swap(&dayText, &yearText)
         }
         guard dayText.count <= 2, let day = Int(dayText), var year = Int(yearText) else { return nil }
+        // Two-digit years (RFC 850's "06-Nov-94", and RSS dates written that way) as RFC 2822 §4.3 reads them:
+        // 00-49 are 2000-2049, 50-99 are 1950-1999. Three digits are years since 1900, as RFC 2822 says too.
         switch yearText.count {
         case 2: year += year < 50 ? 2000 : 1900
         case 3: year += 1900

@@ -107,6 +107,9 @@ public struct Feed: Equatable, Sendable {
     /// Items the document lists with nothing to download (no enclosure, no attachment, no `url`): left out of
     /// `episodes`, counted so that a report can say so.
     public var itemsWithoutMedia = 0
+    /// Items that look like episodes but are in a shape the format does not read (a JSON array item with an
+    /// `enclosure` instead of a `url`): left out of `episodes`, each with why, so that a report names them.
+    public var skippedItems: [SkippedItem] = []
     /// Where the rest of the feed is (further pages, archived documents) and where it moved.
     public var links = FeedLinks()
     /// Where fetching the feed was redirected for good (every redirect a 301 or 308), if it was.
@@ -159,4 +162,18 @@ public enum FeedFormat: String, Equatable, Sendable {
     case jsonFeed = "json-feed"
     /// A plain JSON array of `{"url", "title", "published"}` objects.
     case jsonArray = "json-array"
+}
+
+/// A feed item left out because its shape is not the format's, and why.
+public struct SkippedItem: Equatable, Sendable {
+    /// Its title, when it has one.
+    public var title: String?
+    /// Why it was left out: `it has "enclosure", which ...`.
+    public var reason: String
+
+    /// An item left out for `reason`.
+    public init(title: String?, reason: String) {
+        self.title = title
+        self.reason = reason
+    }
 }

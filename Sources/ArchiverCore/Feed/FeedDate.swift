@@ -1,4 +1,5 @@
-// Publication dates as real feeds write them: RFC 822 in all its variants, and RFC 3339.
+// Publication dates as real feeds write them: RFC 822 in all its variants (the HTTP-date forms of RFC 9110
+// §5.6.7 among them), and RFC 3339.
 //
 // DateFormatter rejects much of what feeds contain (CEST, a missing weekday or seconds, no zone) and is slow;
 // this hand-written reader accepts every variant podcast feeds are known to use and is exact about the rest.
@@ -9,9 +10,12 @@ import Foundation
 public enum FeedDate {
     /// Parses an RFC 822 / RFC 2822 date such as `Mon, 10 Jan 2025 13:00:00 GMT`, falling back to RFC 3339.
     ///
-    /// Accepts a missing or wrong weekday, one-digit days and hours, missing seconds, two-digit years
-    /// (00-49 are 2000-2049), named zones (`UT`, `GMT`, US and common European and Asian zones), numeric
-    /// offsets with or without a colon, and no zone at all (read as UTC).
+    /// Reads the three forms of an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, RFC 850's
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`, asctime's `Sun Nov  6 08:49:37 1994`). Accepts a missing or wrong
+    /// weekday, one-digit days and hours, missing seconds, names in any case, extra spaces, two-digit years
+    /// (RFC 2822 §4.3: 00-49 are 2000-2049, 50-99 are 1950-1999), named zones (`UT`, `GMT`, US and common
+    /// European and Asian zones), numeric offsets with or without a colon, a 12-hour time with AM or PM, and no
+    /// zone at all (read as UTC).
     public static func parseRFC822(_ text: String) -> Date? {
         // Most feeds write the canonical form: read it straight from the bytes, without tokens or strings.
         if let date = canonicalRFC822(text) { return date }

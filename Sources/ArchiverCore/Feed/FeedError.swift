@@ -11,6 +11,9 @@ public enum FeedError: Error, Equatable, Sendable {
     case unreadableFile(path: String, reason: String)
     /// The server answered with a status other than 2xx.
     case httpStatus(url: String, status: Int)
+    /// The server answered 401 to a request that carried credentials (a login, `.netrc`, headers): it refused
+    /// them, they are not missing.
+    case refusedCredentials(url: String)
     /// The request itself failed (connection refused, DNS, timeout...).
     case transport(url: String, reason: String)
     /// A redirect pointed somewhere podarchive refuses to go.
@@ -35,6 +38,9 @@ extension FeedError: LocalizedError {
             return "feed file \(path) cannot be read: \(reason)"
         case .httpStatus(let url, let status):
             return "feed \(url) answered HTTP \(status)\(HTTPStatusAdvice.advice(for: status))"
+        case .refusedCredentials(let url):
+            return "feed \(url) answered HTTP 401: the server refused the credentials sent (a wrong login or token, "
+                + "or one that has expired)"
         case .tooLarge(let url, let limit):
             return "feed \(url) is larger than \(limit) bytes (once decompressed); stopped reading there"
         case .transport(let url, let reason):

@@ -129,7 +129,7 @@ public struct FeedLoader: Sendable {
             movedTo = fetched.movedTo
         } catch is Deadline.Exceeded {
             throw FeedError.transport(
-                url: url.absoluteString, reason: "not complete within \(String(format: "%g", limits.timeout)) seconds")
+                url: url.absoluteString, reason: "not complete within \(Deadline.describe(limits.timeout))")
         } catch FetchError.tooLarge(let limit) {
             throw FeedError.tooLarge(url: url.absoluteString, limit: limit)
         } catch {
@@ -144,6 +144,9 @@ public struct FeedLoader: Sendable {
                 lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
             if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
                 throw FeedError.refusedRedirect(url: url.absoluteString, location: location)
+            }
+            if http.statusCode == 401, limits.policy.profile?.sendsCredentials(to: finalURL, firstURL: url) == true {
+                throw FeedError.refusedCredentials(url: url.absoluteString)
             }
             guard (200..<300).contains(http.statusCode) else {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)

@@ -18,7 +18,7 @@ enum JSONFeedReader {
         let decoder = JSONDecoder()
         decoder.userInfo[descriptionsKey] = descriptions
         if let array = try? decoder.decode([Lenient<ArrayEntry>].self, from: data) {
-            return readArray(array.compactMap(\.value), count: array.count, documentURL: documentURL)
+            return readArray(array.map(\.value), documentURL: documentURL)
         }
         if let object = try? decoder.decode(JSONFeedObject.self, from: data) {
             return readJSONFeed(object, documentURL: documentURL)
@@ -39,13 +39,16 @@ enum JSONFeedReader {
         var id: String?
         var type: String?
         var length: Int64?
+        /// RSS's word for the file, which this format does not use: such an item is skipped and named.
+        var hasEnclosure = false
 
         private enum Keys: String, CodingKey {
-            case url, title, published, guid, id, type, length
+            case url, title, published, guid, id, type, length, enclosure
         }
 
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
+            hasEnclosure = container.contains(.enclosure)
             url = container.urlString(.url)
             title = container.text(.title)
             published = container.text(.published)
@@ -56,12 +59,29 @@ enum JSONFeedReader {
         }
     }
 
-    private static func readArray(_ entries: [ArrayEntry], count: Int, documentURL: URL?) -> Result<Feed, NotAFeed> {
+    /// Why an item with an `enclosure` and no `url` is skipped.
+    static let enclosureReason =
+        "it has \"enclosure\", which a JSON array of episodes does not read (the file goes in \"url\")"
+
+    private static func readArray(_ items: [ArrayEntry?], documentURL: URL?) -> Result<Feed, NotAFeed> {
         let resolver = FeedURLResolver(base: documentURL)
         var episodes: [Episode] = []
-        episodes.reserveCapacity(entries.count)
-        for entry in entries {
-            guard let raw = entry.url else { continue }
+        episodes.reserveCapacity(items.count)
+        var skipped: [SkippedItem] = []
+        var withoutMedia = 0
+        for item in items {
+            guard let entry = item else {
+                skipped.append(SkippedItem(title: nil, reason: "it is not an object"))
+                continue
+            }
+            guard let raw = entry.url else {
+                if entry.hasEnclosure {
+                    skipped.append(SkippedItem(title: entry.title, reason: enclosureReason))
+                } else {
+                    withoutMedia += 1
+                }
+                continue
+            }
             episodes.append(
                 Episode(
                     title: entry.title, guid: entry.guid ?? entry.id, url: resolver.resolve(raw),
@@ -69,12 +89,19 @@ enum JSONFeedReader {
                     published: entry.published.flatMap(FeedDate.parseRFC822)))
         }
         if episodes.isEmpty {
+            guard !items.isEmpty else { return .failure(NotAFeed(reason: "its JSON array is empty")) }
+            let enclosures = skipped.count { $0.reason == enclosureReason }
             return .failure(
-                NotAFeed(reason: count > 0 ? "its JSON array has no entries with a \"url\"" : "its JSON array is empty")
-            )
+                NotAFeed(
+                    reason: "its JSON array has no entries with a \"url\""
+                        + (enclosures == 0
+                            ? ""
+                            : " (\(enclosures) \(enclosures == 1 ? "has" : "have") \"enclosure\", which this format "
+                                + "does not read)")))
         }
         var feed = Feed(title: nil, episodes: episodes, format: .jsonArray)
-        feed.itemsWithoutMedia = entries.count - episodes.count
+        feed.itemsWithoutMedia = withoutMedia
+        feed.skippedItems = skipped
         return .success(feed)
     }
 

@@ -42,7 +42,7 @@ extension FeedLoader {
                 try await fetcher.fetch(asked, maximumBytes: 1 << 16, policy: limits.policy).response
             }
         } catch is Deadline.Exceeded {
-            return .unknown("no answer within \(String(format: "%g", limits.timeout)) seconds")
+            return .unknown("no answer within \(Deadline.describe(limits.timeout))")
         } catch FetchError.tooLarge {
             // A server that ignored the Range and sent the file: it is there.
             return .online

@@ -8,6 +8,11 @@ enum Deadline {
     /// Waits out a deadline of the given seconds; thrown out of when cancelled (the work finished first).
     typealias Timer = @Sendable (TimeInterval) async throws -> Void
 
+    /// `1 second`, `2.5 seconds`: a deadline as messages say it.
+    static func describe(_ seconds: TimeInterval) -> String {
+        String(format: "%g", seconds) + (seconds == 1 ? " second" : " seconds")
+    }
+
     /// The wall clock's timer.
     static let realTime: Timer = { seconds in
         try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1e9))

@@ -153,6 +153,14 @@ public struct RequestProfile: Sendable, Equatable {
         return fields
     }
 
+    /// Whether a request to `url`, in a chain of redirects that began at `firstURL`, carries credentials (what
+    /// `authorize` gives it): a 401 to it then means they were refused, not missing.
+    func sendsCredentials(to url: URL, firstURL: URL?) -> Bool {
+        guard let origin = Origin(url) else { return false }
+        let sameHost = Origin(firstURL).map { $0.host == origin.host } ?? false
+        return !fields(for: origin, netrc: sameHost).isEmpty
+    }
+
     /// Every header name a credential may set, so that a redirect elsewhere drops them all.
     private var credentialHeaderNames: Set<String> {
         var names: Set<String> = ["Authorization", "Cookie"]

@@ -9,8 +9,7 @@ import Foundation
 /// libcurl or OpenSSL message, which means nothing to someone reading a nightly report).
 enum TransportReason {
     static func describe(_ error: Error) -> String {
-        // A request cancelled before it started (while it waited for a slot of its host) reads as one cancelled later.
-        if error is CancellationError { return describe(URLError(.cancelled)) }
+        if error is CancellationError { return "cancelled" }  // not "Swift.CancellationError error 1"
         guard let urlError = error as? URLError else {
             let nsError = error as NSError
             guard nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) as URLError.Code?

@@ -81,7 +81,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
 extension URLSessionConfiguration {
     /// podarchive's session settings: no cache, no cookies kept, a User-Agent of its own, an idle timeout.
     public static func podarchive(idleTimeout: TimeInterval = 60) -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = SessionTemplate.copy()  // not `.ephemeral`, which makes cache folders on Linux
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = idleTimeout

@@ -74,7 +74,7 @@ enum Arguments {
             return .add(
                 AddArguments(
                     feeds: parsed.positionals, archiveDirectory: parsed.values["--to"], settings: try settings(parsed),
-                    headers: try headers(parsed)))
+                    headers: try headers(parsed), timeout: try transfer(parsed).timeout))
         case "remove":
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or folder name", command: name)
@@ -100,14 +100,12 @@ enum Arguments {
                     feed: try parsed.onePositional(named: "feed URL or file"), json: parsed.flags.contains("--json"),
                     filter: try filter(parsed), maximumFeedSize: try maximumFeedSize(parsed),
                     firstPage: parsed.flags.contains("--first-page"), archived: parsed.flags.contains("--archived"),
-                    archiveDirectory: parsed.values["--to"], headers: try headers(parsed), access: try access(parsed)))
+                    archiveDirectory: parsed.values["--to"], headers: try headers(parsed), access: try access(parsed),
+                    timeout: try transfer(parsed).timeout))
         default:
             guard parsed.positionals.count <= 1 else {
                 throw UsageError(
                     message: "unexpected argument '\(parsed.positionals[1])': verify takes one folder", command: name)
-            }
-            if parsed.flags.contains("--json"), !parsed.flags.contains("--upstream") {
-                throw UsageError(message: "option '--json' of verify goes with '--upstream'", command: name)
             }
             return .verify(
                 VerifyArguments(

@@ -19,3 +19,25 @@ enum ExitCode: Int32, Equatable, Sendable {
     /// Stopped by SIGTERM (128 + 15: `systemctl stop`, `kill`): the same clean stop.
     case terminated = 143
 }
+
+extension ExitCode {
+    /// Which code wins when feeds end differently, worst first: an unusable archive (5), then a usage error such
+    /// as a bad feed-list line (2: it needs the user to change something), then a failed feed (3), then a locked
+    /// one (4), then failed episodes (1); an interrupted run above all. Help, README and man page say this order
+    /// (a test checks).
+    var severity: Int {
+        switch self {
+        case .success: return 0
+        case .episodesFailed: return 1
+        case .locked: return 2
+        case .feedFailed: return 3
+        case .usage: return 4
+        case .archiveFailed: return 5
+        case .interrupted, .terminated: return 6
+        }
+    }
+
+    /// The codes a run can end with, worst first: "5, 2, 3, 4, 1".
+    static let worstFirst = [ExitCode.episodesFailed, .usage, .feedFailed, .locked, .archiveFailed]
+        .sorted { $0.severity > $1.severity }.map { String($0.rawValue) }.joined(separator: ", ")
+}

@@ -51,7 +51,8 @@ enum SyncFormatter {
         parts.append("\(report.alreadyArchived) already archived")
         let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
         let pages = report.pages > 1 ? " (\(report.pages) pages)" : ""
-        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ") + pages + unchanged
+        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ")
+            + SkippedItemsFormatter.summaryPart(report.skippedItems) + pages + unchanged
     }
 
     /// What the summary adds when a filter left episodes out: how many, which filter, and, when it is the one
@@ -116,6 +117,7 @@ enum SyncFormatter {
         out.string(report?.pageProblem.map { "\($0.url): \($0.reason)" })
         out.raw(", \"movedTo\": ")
         out.string(report?.movedTo)
+        SkippedItemsFormatter.json(&out, report?.skippedItems ?? [])
         out.raw("}")
         return out.text
     }
@@ -215,6 +217,10 @@ enum SyncFormatter {
         switch error {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
         case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
+        case FeedError.refusedCredentials:
+            return line
+                + "; give the right ones with 'podarchive add <feed>' (user:password@ in the URL, or --header: they "
+                + "replace those saved) or in ~/.netrc"
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
         default: return line

@@ -26,6 +26,7 @@ enum HelpText {
           5  the archive could not be written: disk full, folder unwritable, index damaged
         130  interrupted by Ctrl-C (SIGINT); 143: stopped by SIGTERM. Partial downloads are kept and resumed
              next run; locks are released
+        When feeds end differently, the exit code is the worst outcome, worst first: \(ExitCode.worstFirst).
         """
 
     static let general = """
@@ -46,7 +47,8 @@ enum HelpText {
           completions  print the completion script for bash, zsh or fish
           help    show help for a command
 
-        <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes.
+        <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes
+        ([{"url": "...", "title": "...", "published": "<RSS date>", "guid": "..."}]; only "url" is needed).
 
         \(exitCodes)
 
@@ -62,9 +64,9 @@ enum HelpText {
         --no-metadata, --limit, --since, --match) are saved with it. Each show syncs with the options on the
         command line, else its saved settings, else the defaults. Up to --feed-jobs shows sync at once, with at
         most --jobs downloads in all. One feed failing never stops the others; the exit code is the worst
-        outcome (5, then 3, then 4, then 1). Run it again and it fetches only what is new; episodes that failed and
-        files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since;
-        when it has not changed, only those are tried.
+        outcome (below). Run it again and it fetches only what is new; episodes that failed and files deleted
+        by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when it has not
+        changed, only those are tried.
 
         Options:
         \(OptionTable.helpBlock(for: "sync"))

@@ -116,9 +116,14 @@ enum OptionTable {
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
-                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\"}]}",
+                + "\"reason\", \"since\"}], \"artwork\", \"artworkError\", \"pages\", \"pageError\", \"movedTo\", "
+                + "\"skippedItems\": [{\"title\", \"reason\"}]}]}",
             helpFor: [
-                "verify": "with --upstream, print one JSON object: {\"checked\", \"online\", \"gone\", \"unknown\", "
+                "verify": "print one JSON object instead of lines: {\"feeds\", \"files\", \"remaining\", \"problems\": "
+                    + "[{\"folder\", \"file\", \"kind\" (missing, resized, changed), \"size\", \"recorded\", \"state\" "
+                    + "(damaged, repaired, repair-failed, unrecoverable), \"reason\", \"replacedBy\"}], \"gone\": "
+                    + "[{\"folder\", \"title\", \"url\", \"reason\", \"since\"}], \"damagedHistory\": [{\"folder\", "
+                    + "\"file\", \"reason\"}]}; with --upstream: {\"checked\", \"online\", \"gone\", \"unknown\", "
                     + "\"episodes\": [{\"folder\", \"file\", \"title\", \"url\", \"state\", \"reason\"}]} (each "
                     + "episode asked about; state online, gone or unknown)",
                 "feeds": "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
@@ -171,9 +176,19 @@ enum OptionTable {
             help: "tries again after a connection failure, timeout, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... "
                 + "with jitter and honouring Retry-After (default 3)"),
         OptionDescriptor(
-            name: "--timeout", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds each episode may take",
+            name: "--timeout", value: "SECONDS", commands: ["sync", "verify", "add", "list"],
+            summary: "seconds each episode or feed may take",
             help: "each episode, and each feed, must be complete within this time, all tries included (default "
-                + "3600); what arrived of an episode is kept and resumed on the next run"),
+                + "3600); what arrived of an episode is kept and resumed on the next run",
+            helpFor: [
+                "add": "each feed must be complete within this time (default 3600, as for sync); a feed that is "
+                    + "not is not subscribed (exit 3)",
+                "list": "the feed, and each page it links to, must be complete within this time (default 3600, as "
+                    + "for sync; exit 3)",
+                "verify": "each file downloaded again must be complete within this time, all tries included "
+                    + "(default 3600, as for sync); with --upstream, each episode's answer within this time or "
+                    + "60 s, whichever is less (no answer: unknown)",
+            ]),
         OptionDescriptor(
             name: "--wait", value: "SECONDS", commands: ["sync", "verify"], summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default 0: exit 4 at once)"),

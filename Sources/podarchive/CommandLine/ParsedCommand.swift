@@ -108,6 +108,8 @@ struct AddArguments: Equatable, Sendable {
     var archiveDirectory: String?
     var settings = ShowSettings()
     var headers: [String] = []
+    /// `--timeout`: how long each feed may take to arrive.
+    var timeout = TransferSettings().timeout
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
@@ -143,6 +145,8 @@ struct ListArguments: Equatable, Sendable {
     /// `--header`, `--user-agent`, `--netrc-file`.
     var headers: [String] = []
     var access = ShowSettings()
+    /// `--timeout`: how long the feed, and each page it links to, may take to arrive.
+    var timeout = TransferSettings().timeout
 }
 
 struct VerifyArguments: Equatable, Sendable {

@@ -76,6 +76,9 @@ final class SyncConsole: @unchecked Sendable {
                         "\(feedTitle)\(from): feed lists \(episodes) episode\(episodes == 1 ? "" : "s")\(bare), "
                             + "\(new) to fetch\(shared)")
                 }
+            case .itemsSkipped(let items):
+                guard verbosity == .verbose, lines else { return }
+                for item in items { permanent(SkippedItemsFormatter.verboseLine(item)) }
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")

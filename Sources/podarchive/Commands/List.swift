@@ -22,10 +22,13 @@ extension CommandLineTool {
             options = try archiver.access(
                 options.applying(access), for: source, in: try? archiveRoot(arguments.archiveDirectory).get())
             let walk = try await archiver.listPages(
-                source, limits: FeedLimits(maximumBytes: arguments.maximumFeedSize, policy: options.policy),
+                source,
+                limits: FeedLimits(
+                    maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
                 allPages: !arguments.firstPage)
             var feed = walk.feed
             feed.episodes = arguments.filter.apply(to: feed.episodes)
+            for item in feed.skippedItems { errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n") }
             if arguments.json {
                 output.write(utf8: ListFormatter.json(feed))
             } else {
@@ -41,6 +44,9 @@ extension CommandLineTool {
                 return .episodesFailed
             }
             return .success
+        } catch  where Task.isCancelled {
+            errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
+            return .interrupted
         } catch {
             return report(error)
         }
@@ -50,16 +56,8 @@ extension CommandLineTool {
     private func listArchived(_ arguments: ListArguments) -> ExitCode {
         guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = configuredArchiver()
-        // A subscription's feed URL or folder name, else a folder path.
-        let shows = archiver.subscriptions(in: root).shows
-        let folder: URL
-        if let show = shows.first(where: { $0.feed == arguments.feed || $0.folder == arguments.feed }) {
-            folder = root.appendingPathComponent(show.folder, isDirectory: true)
-        } else {
-            folder = URL(fileURLWithPath: absolute(arguments.feed), isDirectory: true).standardizedFileURL
-        }
         do {
-            let (title, episodes) = try archiver.archivedEpisodes(in: folder)
+            let (title, episodes) = try archiver.archivedEpisodes(in: archivedFolder(arguments.feed, root: root))
             if arguments.json {
                 output.write(ListFormatter.archivedJSON(title: title, episodes))
             } else {
@@ -69,5 +67,31 @@ extension CommandLineTool {
         } catch {
             return report(error)
         }
+    }
+
+    /// The folder `text` names: a subscription's feed URL (in any spelling) or folder name, a show folder of the
+    /// archive root (one no longer subscribed too), or a path (with a `/`). A bare name is never looked for in
+    /// the current directory.
+    /// - Throws: `ArchiveError.unknownShow`, naming the archive's shows, for a name the archive does not hold.
+    private func archivedFolder(_ text: String, root: URL) throws -> URL {
+        let archiver = configuredArchiver()
+        let shows = archiver.subscriptions(in: root).shows
+        if let show = shows.first(where: { $0.feed == text || $0.folder == text }) {
+            return root.appendingPathComponent(show.folder, isDirectory: true)
+        }
+        if ["http://", "https://"].contains(where: text.lowercased().hasPrefix),
+            let source = try? FeedSource(text, currentDirectory: environment.currentDirectory),
+            let found = try? archiver.subscription(for: source, in: root)
+        {
+            return root.appendingPathComponent(found.record.folder, isDirectory: true)
+        }
+        if text.contains("/") || text == "." || text == ".." {
+            return URL(fileURLWithPath: absolute(text), isDirectory: true).standardizedFileURL
+        }
+        let folder = root.appendingPathComponent(text, isDirectory: true)
+        guard (try? archiver.archivedEpisodes(in: folder)) != nil else {
+            throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
+        }
+        return folder
     }
 }

@@ -21,6 +21,7 @@ extension CommandLineTool {
                 settings.netrcFile = settings.netrcFile.map(absolute)
                 // The feed is read with the access given, which is saved with it (the credentials 0600).
                 var options = try SyncOptions().applying(settings)
+                options.episodeTimeout = arguments.timeout
                 options.netrc = options.netrc ?? defaultNetrc
                 options.give(
                     Self.credentials(login: FeedSource.login(in: text), headers: arguments.headers, for: source))
@@ -32,6 +33,10 @@ extension CommandLineTool {
                 }
                 output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
                 code = .success
+            } catch  where Task.isCancelled {
+                errors.write(
+                    "podarchive: interrupted while reading \(URLSecrets.redacted(text)); it is not subscribed\n")
+                return .interrupted
             } catch {
                 code = report(error)
             }

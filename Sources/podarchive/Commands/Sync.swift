@@ -199,19 +199,8 @@ extension CommandLineTool {
                 + "'podarchive credentials --move'\n")
     }
 
-    /// Which exit code wins when feeds end differently: an unusable archive, then a failed feed, then a locked
-    /// one, then failed episodes.
-    static func severity(_ code: ExitCode) -> Int {
-        switch code {
-        case .success: return 0
-        case .episodesFailed: return 1
-        case .locked: return 2
-        case .feedFailed: return 3
-        case .usage: return 4
-        case .archiveFailed: return 5
-        case .interrupted, .terminated: return 6
-        }
-    }
+    /// Which exit code wins when feeds end differently (see `ExitCode.severity`).
+    static func severity(_ code: ExitCode) -> Int { code.severity }
 
     /// The options one show syncs with: the command line's transfer settings, the show's saved settings, then the
     /// settings given on the command line over them.

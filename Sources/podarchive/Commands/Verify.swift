@@ -12,41 +12,45 @@ extension CommandLineTool {
         if arguments.upstream { return await verifyUpstream(arguments, root: root) }
         let output = self.output
         let errors = self.errors
+        // With --json, every finding goes into one document at the end; errors still go to standard error.
+        let findings = arguments.json ? VerifyFindings() : nil
         do {
             let report = try await configuredArchiver().verify(
                 root, repair: arguments.repair, options: accessOptions(arguments)
             ) {
                 event in
+                findings?.record(event)
+                let say: (String) -> Void = { line in if findings == nil { output.write(line + "\n") } }
                 switch event {
                 case .problem(let problem):
-                    output.write(VerifyFormatter.line(problem, root: root) + "\n")
+                    say(VerifyFormatter.line(problem, root: root))
                 case .repaired(let problem):
-                    output.write("repaired \(VerifyFormatter.path(problem, root: root))\n")
+                    say("repaired \(VerifyFormatter.path(problem, root: root))")
                 case .upstreamChanged(let problem, let version):
                     errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
                             + "has changed since it was archived; the damaged file stays as the record, the new one "
                             + "is kept beside it as \(version)\n")
                 case .historyDamaged(let folder, let file, let reason):
-                    output.write(
+                    say(
                         "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
-                            + "\(reason) (a revision of the feed's history; kept as it is)\n")
+                            + "\(reason) (a revision of the feed's history; kept as it is)")
                 case .journalDamaged(let damage):
-                    output.write(IndexDamageFormatter.verifyLine(damage, root: root) + "\n")
+                    say(IndexDamageFormatter.verifyLine(damage, root: root))
                 case .clash(let folder, let clash):
-                    output.write(IndexDamageFormatter.clashLine(clash, folder: folder, root: root) + "\n")
+                    say(IndexDamageFormatter.clashLine(clash, folder: folder, root: root))
                     if arguments.repair {
                         errors.write(
                             "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
                     }
                 case .gone(let folder, let failure):
-                    output.write(VerifyFormatter.goneLine(failure, folder: folder, root: root) + "\n")
+                    say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
                 case .repairFailed(let problem, let failure):
                     errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
                 }
             }
-            output.write(VerifyFormatter.summary(report) + "\n")
+            output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
             // A repair that had to leave entries alone (two claim one file) leaves the archive unrepaired.
             if arguments.repair, !report.clashes.isEmpty { return .archiveFailed }
             return report.remaining == 0 ? .success : .episodesFailed

@@ -28,5 +28,7 @@ final class MessagesTests: XCTestCase {
             TransportReason.describe(NSError(domain: NSURLErrorDomain, code: URLError.cannotConnectToHost.rawValue)),
             "connection refused")
         XCTAssertEqual(TransportReason.describe(URLError(.backgroundSessionWasDisconnected)), "network error -997")
+        XCTAssertEqual(
+            TransportReason.describe(CancellationError()), "cancelled", "not Swift.CancellationError error 1")
     }
 }

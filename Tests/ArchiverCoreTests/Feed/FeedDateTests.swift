@@ -37,6 +37,56 @@ final class FeedDateTests: XCTestCase {
         assertRFC822("2025-01-10T13:00:00Z", base)  // RFC 3339 where RFC 822 belongs
     }
 
+    /// Every form RFC 9110 §5.6.7 says a recipient reads, then the broken ones RSS feeds write. Two-digit years
+    /// follow RFC 2822 §4.3 (and RFC 850's own readers): 00-49 are 2000-2049, 50-99 are 1950-1999.
+    func test_parseRFC822_readsEveryHTTPDateForm_andTheBrokenOnesFeedsWrite() {
+        let rfc9110Example: TimeInterval = 784_111_777  // Sun, 06 Nov 1994 08:49:37 GMT
+        let base: TimeInterval = 1_736_514_000  // 2025-01-10 13:00:00 UTC
+        let table: [(String, TimeInterval?, String)] = [
+            // RFC 9110 §5.6.7: the three forms of an HTTP-date.
+            ("Sun, 06 Nov 1994 08:49:37 GMT", rfc9110Example, "IMF-fixdate"),
+            ("Sunday, 06-Nov-94 08:49:37 GMT", rfc9110Example, "RFC 850"),
+            ("Sun Nov  6 08:49:37 1994", rfc9110Example, "asctime"),
+            // RFC 850 as feeds vary it.
+            ("Sunday, 06-Nov-1994 08:49:37 GMT", rfc9110Example, "RFC 850, four-digit year"),
+            ("Sunday, 6-Nov-94 08:49:37 GMT", rfc9110Example, "RFC 850, one-digit day"),
+            ("Sunday, 06-nov-94 08:49:37 gmt", rfc9110Example, "RFC 850, lower case"),
+            ("Sunday, 06-Nov-94 03:49:37 EST", rfc9110Example, "RFC 850, named zone"),
+            ("Sunday, 06-Nov-94 10:49:37 +0200", rfc9110Example, "RFC 850, numeric zone"),
+            ("06-Nov-94 08:49:37 GMT", rfc9110Example, "RFC 850, no weekday"),
+            ("Friday, 10-Jan-25 13:00:00 GMT", base, "RFC 850, 2025"),
+            ("Thursday, 01-Jan-70 00:00:00 GMT", 0, "RFC 850, 1970"),
+            ("Sun Nov 6 08:49:37 1994", rfc9110Example, "asctime, one space"),
+            // Broken RSS dates.
+            ("10 Jan 2025 13:00:00 GMT", base, "missing weekday"),
+            ("Fri, 10 Jan 25 13:00:00 GMT", base, "two-digit year, 00-49"),
+            ("Thu, 01 Jan 98 00:00:00 GMT", 883_612_800, "two-digit year, 50-99"),
+            ("Sat, 01 Jan 00 00:00:00 GMT", 946_684_800, "two-digit year 00"),
+            ("Fri, 31 Dec 49 00:00:00 GMT", 2_524_521_600, "two-digit year 49"),
+            ("Sat, 01 Jan 50 00:00:00 GMT", -631_152_000, "two-digit year 50"),
+            ("Fri, 10 Jan 2025 08:00:00 EST", base, "EST"),
+            ("Fri, 10 Jan 2025 06:00:00 PDT", base, "PDT"),
+            ("Fri, 10 Jan 2025 15:00:00 CEST", base, "CEST"),
+            ("Fri, 10 Jan 2025 14:00:00 CET", base, "CET"),
+            ("Fri, 10 Jan 2025 22:00:00 JST", base, "JST"),
+            ("Fri, 10 Jan 2025 13:00 GMT", base, "no seconds"),
+            ("Fri, 10 jan 2025 13:00:00 GMT", base, "lower-case month"),
+            ("FRI, 10 JAN 2025 13:00:00 GMT", base, "upper case"),
+            ("Fri,  10  Jan  2025  13:00:00  GMT", base, "extra spaces"),
+            ("  Fri, 10 Jan 2025 13:00:00 GMT  ", base, "spaces around"),
+            ("Fri, 10 Jan 2025 13:00:00", base, "no zone: UTC"),
+            ("Fri 10 Jan 2025 13:00:00 GMT", base, "no comma"),
+            ("Fri, 10 January 2025 13:00:00 GMT", base, "full month name"),
+            ("Fri, 10 Jan 2025 13:00:00 +00:00", base, "offset with a colon"),
+            ("Fri, 10 Jan 2025 1:00:00 PM GMT", base, "12-hour clock"),
+            ("Fri, 10 Jan 2025 12:30:00 AM GMT", 1_736_469_000, "12-hour clock, half past midnight"),
+            ("Fri, 10 Jan 2025 13:00:00 PM GMT", nil, "13 PM"),
+        ]
+        for (text, expected, form) in table {
+            XCTAssertEqual(FeedDate.parseRFC822(text)?.timeIntervalSince1970, expected, "\(form): \(text)")
+        }
+    }
+
     func test_parseRFC822_agreesWithFoundationOnCanonicalDates() {
         // The canonical form takes a fast path of its own: check it against Foundation's formatter over many
         // instants, zones and spellings.

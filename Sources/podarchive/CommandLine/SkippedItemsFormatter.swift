@@ -1,0 +1,38 @@
+// What podarchive says of feed items it left out because their shape is not their format's (a JSON array item
+// with an "enclosure"): counted in the summary, named with --verbose, in --json, and by `list`.
+import ArchiverCore
+
+enum SkippedItemsFormatter {
+    /// `, 2 items skipped (--verbose says why)` for the summary line; empty when none were.
+    static func summaryPart(_ items: [SkippedItem]) -> String {
+        guard !items.isEmpty else { return "" }
+        return ", \(items.count) item\(items.count == 1 ? "" : "s") skipped (--verbose says why)"
+    }
+
+    /// `skipped item "B": it has "enclosure", ...`, for --verbose.
+    static func verboseLine(_ item: SkippedItem) -> String {
+        "skipped item \(name(item)): \(item.reason)"
+    }
+
+    /// `item "B" skipped: ...`, for `list` on standard error.
+    static func listLine(_ item: SkippedItem) -> String {
+        "item \(name(item)) skipped: \(item.reason)"
+    }
+
+    /// `"skippedItems": [{"title", "reason"}]`, after the object's other fields.
+    static func json(_ out: inout JSONWriter, _ items: [SkippedItem]) {
+        out.raw(", \"skippedItems\": [")
+        for (position, item) in items.enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(item.title)
+            out.raw(", \"reason\": ")
+            out.string(item.reason)
+            out.raw("}")
+        }
+        out.raw("]")
+    }
+
+    private static func name(_ item: SkippedItem) -> String {
+        item.title.map { "\"\(SyncFormatter.oneLine($0))\"" } ?? "(untitled)"
+    }
+}
