@@ -137,20 +137,27 @@ final class DocumentationTests: XCTestCase {
             COMP_WORDS=(podarchive verify M); COMP_CWORD=2; _podarchive; show
             COMP_WORDS=(podarchive sync --to My); COMP_CWORD=3; _podarchive; show
             COMP_WORDS=(podarchive verify --jo); COMP_CWORD=2; _podarchive; show
+            COMP_WORDS=(podarchive remove ''); COMP_CWORD=2; _podarchive; show
             """
+        // `remove` offers the archive's shows, not the folders where the shell happens to be.
+        let archive = folder.url.appendingPathComponent("archive")
+        try FileManager.default.createDirectory(
+            at: archive.appendingPathComponent("Daily Show"), withIntermediateDirectories: true)
 
-        let result = try ProcessRunner.run(bash, ["-c", probe], environment: ["PATH": "/usr/bin:/bin"])
+        let result = try ProcessRunner.run(
+            bash, ["-c", probe], environment: ["PATH": "/usr/bin:/bin", "PODARCHIVE_DIR": archive.path])
 
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
             Set($0.split(separator: "|").map(String.init))
         }
-        XCTAssertEqual(lines.count, 6, result.stdout + result.stderr)
-        guard lines.count == 6 else { return }
+        XCTAssertEqual(lines.count, 7, result.stdout + result.stderr)
+        guard lines.count == 7 else { return }
         XCTAssertEqual(lines[0], ["verify"])
         XCTAssertEqual(lines[1], ["--json", "--jobs"])
         XCTAssertEqual(lines[2], ["My Show", "Mystery"], "a folder name with a space is one completion")
         XCTAssertEqual(lines[3], ["My Show", "Mystery"])
         XCTAssertEqual(lines[4], ["--jobs"])
+        XCTAssertEqual(lines[5], ["Daily Show"], "remove: the archive's shows")
     }
 
     func test_fishCompletion_completesFolderNamesWithSpacesAsOneAndOptionsPerCommand() throws {
@@ -168,7 +175,10 @@ final class DocumentationTests: XCTestCase {
         func complete(_ line: String) throws -> [String] {
             let result = try ProcessRunner.run(
                 fish, ["-c", "cd '\(folder.url.path)'; source '\(script.path)'; complete -C '\(line)'"],
-                environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
+                environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": folder.url.path,
+                    "PODARCHIVE_DIR": folder.url.appendingPathComponent("archive").path,
+                ])
             return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         }
 
@@ -176,5 +186,8 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(try complete("podarchive sync --to My"), ["My Show/", "Mystery/"])
         XCTAssertEqual(try complete("podarchive verify --jo"), ["--jobs"])
         XCTAssertEqual(try complete("podarchive list --re"), [], "list has no --repair")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("archive/Daily Show"), withIntermediateDirectories: true)
+        XCTAssertEqual(try complete("podarchive remove "), ["Daily Show"], "remove: the archive's shows")
     }
 }

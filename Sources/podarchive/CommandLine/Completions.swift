@@ -20,7 +20,7 @@ enum Completions {
 
     /// What each command's operands are: feeds (files or URLs) or a folder.
     private static let operands: [String: ValueCompletion] = [
-        "sync": .file, "list": .file, "verify": .directory, "add": .file, "remove": .directory,
+        "sync": .file, "list": .file, "verify": .directory, "add": .file, "remove": .shows,
     ]
 
     static func script(for shell: String) -> String? {
@@ -62,6 +62,11 @@ enum Completions {
                 compopt -o filenames 2>/dev/null
                 mapfile -t COMPREPLY < <(compgen "$1" -- "$2")
             }
+            # The shows of the archive root ($PODARCHIVE_DIR, else ~/Podcasts): the folder names `remove` takes.
+            _podarchive_shows() {
+                compopt -o filenames 2>/dev/null
+                mapfile -t COMPREPLY < <(cd "${PODARCHIVE_DIR:-$HOME/Podcasts}" 2>/dev/null && compgen -d -- "$1")
+            }
             _podarchive() {
                 local cur prev cmd
                 cur="${COMP_WORDS[COMP_CWORD]}"
@@ -85,11 +90,16 @@ enum Completions {
             """
     }
 
+    /// fish: the show folders of the archive root ($PODARCHIVE_DIR, else ~/Podcasts).
+    private static let fishShows =
+        "'(for d in (set -q PODARCHIVE_DIR; and echo $PODARCHIVE_DIR; or echo $HOME/Podcasts)/*/; basename $d; end)'"
+
     private static func bashValues(_ completion: ValueCompletion) -> String {
         switch completion {
         case .none: return "COMPREPLY=()"
         case .file: return "_podarchive_names -f \"$cur\""
         case .directory: return "_podarchive_names -d \"$cur\""
+        case .shows: return "_podarchive_shows \"$cur\""
         case .words(let words):
             // Suggestions with spaces in them: one a line, so each stays whole.
             let list = words.map { "'\($0)'" }.joined(separator: " ")
@@ -105,7 +115,8 @@ enum Completions {
         for command in OptionTable.commands {
             var specs = OptionTable.options(for: command).map { zshSpec($0) }
             switch (command, operands[command] ?? .none) {
-            case ("remove", _): specs.append("'*:show:_files -/'")
+            // The show folders of the archive root, wherever the shell is.
+            case ("remove", _): specs.append("'*:show:_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/'")
             case (_, .directory): specs.append("'1:folder:_files -/'")
             case (_, .file): specs.append(["sync", "add"].contains(command) ? "'*:feed:_files'" : "'1:feed:_files'")
             default: break
@@ -140,6 +151,7 @@ enum Completions {
             case .none: spec += ":\(value.lowercased()): "
             case .file: spec += ":\(value.lowercased()):_files"
             case .directory: spec += ":\(value.lowercased()):_files -/"
+            case .shows: spec += ":\(value.lowercased()):_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/"
             case .words(let words):
                 spec += ":\(value.lowercased()):(\(words.map { "\"\($0)\"" }.joined(separator: " ")))"
             }
@@ -164,8 +176,9 @@ enum Completions {
             "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
         lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from sync list add\" -F")
         lines.append(
-            "complete -c podarchive -n \"__fish_seen_subcommand_from verify remove\" -a '(__fish_complete_directories)'"
-        )
+            "complete -c podarchive -n \"__fish_seen_subcommand_from verify\" -a '(__fish_complete_directories)'")
+        // remove: the show folders of the archive root.
+        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from remove\" -f -a \(fishShows)")
         lines.append(
             "complete -c podarchive -n \"__fish_seen_subcommand_from completions\" -a '\(shells.joined(separator: " "))'"
         )
@@ -179,6 +192,7 @@ enum Completions {
                 case .none: line += " -x"
                 case .file: line += " -r -F"
                 case .directory: line += " -x -a '(__fish_complete_directories)'"
+                case .shows: line += " -x -a \(fishShows)"
                 case .words(let words): line += " -x -a '\(words.map { "\"\($0)\"" }.joined(separator: " "))'"
                 }
             }

@@ -7,6 +7,8 @@ enum ValueCompletion: Equatable, Sendable {
     case none
     case file
     case directory
+    /// A show of the archive root: one of its folders, wherever the shell is.
+    case shows
     /// One of these words (suggestions; any value is accepted where the parser allows).
     case words([String])
 }
