@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test demo screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
+.PHONY: all build release test test-release test-tsan demo screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
@@ -17,6 +17,14 @@ zlib:
 		{ apt-get install -y -q zlib1g-dev || { apt-get update -q && apt-get install -y -q zlib1g-dev; }; } >/dev/null \
 			|| { echo "zlib.h is missing: install zlib1g-dev (or zlib-devel)" >&2; exit 1; }; \
 	fi
+
+# The suite in a release build (optimised; test hooks absent, so the crash tests that need them skip) and under
+# ThreadSanitizer, each in a build folder of its own so neither invalidates the debug or release build.
+test-release: zlib
+	$(SWIFT) test -c release --disable-swift-testing --scratch-path .build/test-release
+
+test-tsan: zlib
+	$(SWIFT) test --sanitize=thread --disable-swift-testing --scratch-path .build/test-tsan
 
 build: zlib
 	$(SWIFT) build
