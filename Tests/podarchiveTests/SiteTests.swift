@@ -21,6 +21,7 @@ class SiteTestCase: CommandLineTestCase {
         let plain = """
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
              xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Plain Show</title>
+            <link>https://plain.example/</link><description>A plain &lt;b&gt;show&lt;/b&gt;.</description>
             <item><title>First &amp; Best</title><guid>plain-1</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
             <itunes:duration>1:02:03</itunes:duration><description>Notes of the first.</description>
             <enclosure url="p1.mp3" type="audio/mpeg"/><podcast:transcript url="p1.vtt" type="text/vtt" language="en"/></item>
@@ -32,6 +33,7 @@ class SiteTestCase: CommandLineTestCase {
             """
         let hostile = """
             <rss version="2.0"><channel><title>Evil &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>
+            <link>javascript:alert(1)</link><description>&lt;script&gt;document.title='PWNED'&lt;/script&gt;</description>
             <item><title>&lt;img src=x onerror=alert(1)&gt;</title><guid>evil-1</guid>
             <pubDate>Tue, 07 Jan 2025 08:00:00 GMT</pubDate>
             <description><![CDATA[<p>Hi</p><script>document.title='PWNED'</script><img src="http://tracker.invalid/p.gif"
@@ -88,6 +90,15 @@ final class SiteTests: SiteTestCase {
         XCTAssertTrue(feed.contains("<pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>"), feed)
         XCTAssertTrue(feed.contains("<pubDate>Mon, 13 Jan 2025 08:00:00 GMT</pubDate>"), feed)
         XCTAssertTrue(feed.contains("<description>&lt;p&gt;Notes of the first.&lt;/p&gt;</description>"), feed)
+        // The show page says what the show says of itself, made safe, and links its web site (http(s) only).
+        let showPage = try text("Plain Show/index.html")
+        XCTAssertTrue(showPage.contains("A plain <b>show</b>."), showPage)
+        XCTAssertTrue(showPage.contains(#"<a href="https://plain.example/" rel="noopener noreferrer">"#), showPage)
+        let evilFolder = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: root.path).first { $0.hasPrefix("Evil") })
+        let evilPage = try text("\(evilFolder)/index.html")
+        XCTAssertFalse(evilPage.contains("javascript:"), evilPage)
+        XCTAssertFalse(evilPage.contains("PWNED"), evilPage)
         // The transcript the archive keeps is in the feed too, served from the archive.
         XCTAssertTrue(
             feed.contains(#"<podcast:transcript url="First%20%26%20Best.en.vtt" type="text/vtt" language="en"/>"#),

@@ -118,6 +118,9 @@ public struct Feed: Equatable, Sendable {
     public var document: Data?
     /// The show's own GUID (`<podcast:guid>`), the same at every URL the show is published at.
     public var podcastGUID: String?
+    /// What the show says of itself (channel `description`, else `itunes:summary`), as given (often HTML); read
+    /// only when descriptions are.
+    public var description: String?
     /// Logins the publisher wrote into the document's URLs (`https://user:pw@host/e.mp3`): taken out of the URLs,
     /// which are kept and shown without them, and sent only to the origin of the URL that gave each.
     public var logins: [ShowCredentials] = []
@@ -135,6 +138,8 @@ public struct Feed: Equatable, Sendable {
 /// JSON Feed's `next_url`), the previous archive document of an RFC 5005 archived feed (`rel="prev-archive"`),
 /// and the show's new home (`<itunes:new-feed-url>`). Relative links are resolved against the document.
 public struct FeedLinks: Equatable, Sendable {
+    /// The show's web site (RSS channel `link`, Atom `link rel="alternate"`, JSON Feed `home_page_url`).
+    public var website: String?
     /// The next page (older episodes) of a paged feed.
     public var next: String?
     /// The previous archive document (RFC 5005): archive documents never change once published.

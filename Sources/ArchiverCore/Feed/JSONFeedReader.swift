@@ -113,12 +113,15 @@ enum JSONFeedReader {
         var icon: String?
         var nextURL: String?
         var feedURL: String?
+        var homePageURL: String?
+        var description: String?
         var items: [Lenient<Item>]?
 
         private enum Keys: String, CodingKey {
-            case version, title, items, icon
+            case version, title, items, icon, description
             case nextURL = "next_url"
             case feedURL = "feed_url"
+            case homePageURL = "home_page_url"
         }
 
         init(from decoder: Decoder) throws {
@@ -128,6 +131,10 @@ enum JSONFeedReader {
             icon = container.urlString(.icon)
             nextURL = container.urlString(.nextURL)
             feedURL = container.urlString(.feedURL)
+            homePageURL = container.urlString(.homePageURL)
+            // Read with the show notes only, as the episodes' descriptions are.
+            description =
+                decoder.userInfo[JSONFeedReader.descriptionsKey] as? Bool == true ? container.text(.description) : nil
             items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
         }
     }
@@ -222,6 +229,8 @@ enum JSONFeedReader {
         feed.itemsWithoutMedia = withoutMedia
         feed.links.next = object.nextURL.map(resolver.resolve)
         feed.links.selfURL = object.feedURL.map(resolver.resolve)
+        feed.links.website = object.homePageURL.map(resolver.resolve)
+        feed.description = object.description
         return .success(feed)
     }
 }

@@ -66,6 +66,8 @@ struct XMLFeedReader {
     var artwork: [Kind: String] = [:]
     /// The show's `<podcast:guid>`.
     var podcastGUID: String?
+    /// The show's own description (`descriptions` only).
+    var showDescription: String?
 
     let bytes: UnsafeBufferPointer<UInt8>
     let documentResolver: FeedURLResolver
@@ -159,6 +161,7 @@ struct XMLFeedReader {
         feed.itemsWithoutMedia = itemsWithoutMedia
         feed.links = links
         feed.podcastGUID = podcastGUID
+        feed.description = showDescription
         return .feed(feed)
     }
 
@@ -220,6 +223,8 @@ struct XMLFeedReader {
             case "next": if links.next == nil { links.next = resolver.resolve(href) }
             case "prev-archive": if links.previousArchive == nil { links.previousArchive = resolver.resolve(href) }
             case "self": if links.selfURL == nil { links.selfURL = resolver.resolve(href) }
+            case "alternate", nil:
+                if links.website == nil, parent == .atomFeed { links.website = resolver.resolve(href) }
             default: break
             }
         case .itunesImage:
@@ -246,6 +251,10 @@ struct XMLFeedReader {
                 || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
                 || (kind == .itunesNewFeedURL && item == nil && links.newFeedURL == nil)
                 || (kind == .podcastGUID && item == nil && podcastGUID == nil)
+                || (item == nil && parent == .channel
+                    && ((kind == .link && links.website == nil)
+                        || (descriptions && (kind == .description || kind == .itunesSummary)
+                            && showDescription == nil)))
                 || channelArtwork
             if wanted, captureDepth == nil {
                 captureDepth = depth
@@ -277,14 +286,7 @@ struct XMLFeedReader {
     private mutating func finishText(of kind: Kind, parent: Kind?) {
         let text = XMLText.trimmedString(captured)
         guard item != nil, parent == .item || parent == .entry else {
-            if kind == .title, feedTitle == nil, !text.isEmpty { feedTitle = text }
-            if kind == .itunesNewFeedURL, links.newFeedURL == nil, !text.isEmpty {
-                links.newFeedURL = resolver.resolve(text)
-            }
-            if kind == .podcastGUID, podcastGUID == nil, !text.isEmpty { podcastGUID = text }
-            if kind == .url || kind == .logo || kind == .icon, !text.isEmpty {
-                artwork[kind] = resolver.resolve(text)
-            }
+            finishChannelText(of: kind, text: text, parent: parent)
             return
         }
         let resolver = self.resolver

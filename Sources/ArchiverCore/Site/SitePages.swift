@@ -135,6 +135,7 @@ enum SitePages {
         let body = """
             <header><p><a href="../\(ArchiveLayout.sitePage)">All shows</a></p>
             <div class="show">\(cover)<h1>\(HTMLText.escape(show.title))</h1></div>
+            \(show.about.isEmpty ? "" : "<div class=\"notes\">\(show.about)</div>")\(show.website.map { "<p><a href=\"\(HTMLText.escape($0, attribute: true))\" rel=\"noopener noreferrer\">The show's web site</a></p>" } ?? "")
             <p class="muted">\(SiteFormat.count(show.episodes.count)) · \(SiteFormat.size(show.bytes))\(newest) · <a href="\(ArchiveLayout.siteFeed)">Podcast feed</a></p></header>
             <main><label for="filter">Filter episodes</label><input id="filter" type="search" autocomplete="off">
             <ol>

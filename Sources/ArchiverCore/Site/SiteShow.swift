@@ -24,6 +24,10 @@ struct SiteShow: Sendable {
     var episodes: [SiteEpisode]
     /// The show's artwork file in its folder (`cover.jpg`), when kept.
     var cover: String?
+    /// What the show says of itself, made safe for a page (see `ShowNotes.html`); empty when it says nothing.
+    var about = ""
+    /// The show's web site, when its feed names an http(s) one.
+    var website: String?
     var bytes: Int64 { episodes.reduce(0) { $0 + $1.entry.size } }
     var newest: Date? { episodes.compactMap(\.published).max() }
 }
@@ -34,12 +38,16 @@ extension SiteShow {
     static func read(_ folder: URL, index: ArchiveIndex, files: any FileReading, details: Bool) -> SiteShow {
         let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
         var fromFeed: [String: Episode] = [:]
+        var about = ""
+        var website: String?
         for ext in ["xml", "json"] where details {
             let path = state.appendingPathComponent("history/current.\(ext)").path
             guard let data = files.contents(atPath: path),
                 let feed = try? FeedParser.parse(data, url: URL(string: index.feed), descriptions: true)
             else { continue }
             for episode in feed.episodes { fromFeed[episode.identity] = episode }
+            about = feed.description.map(ShowNotes.html) ?? about
+            website = feed.links.website.flatMap { WebScheme.isWeb(URL(string: $0)) ? $0 : nil } ?? website
         }
         // A file kept under a live name by an earlier version (renamed by the next sync) is never linked.
         let episodes = index.episodes.filter { !LiveContent.isLive($0.file) }.map { entry -> SiteEpisode in
@@ -74,7 +82,7 @@ extension SiteShow {
         let cover = ArchiveLayout.coverNames.first { names.contains($0) && !index.holds(file: $0) }
         return SiteShow(
             folder: folder, title: ArchiveNames.showTitle(index.title, folder: folder),
-            episodes: order.map { episodes[$0] }, cover: cover)
+            episodes: order.map { episodes[$0] }, cover: cover, about: about, website: website)
     }
 }
 
