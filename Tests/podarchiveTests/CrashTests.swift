@@ -60,7 +60,7 @@ final class CrashTests: XCTestCase {
             // (make test, and the ThreadSanitizer run); the signal tests below run in every build.
             if point != nil { throw XCTSkip("the release binary has no crash switch") }
         #endif
-        try ProcessRunner.start(
+        return try ProcessRunner.start(
             ProcessRunner.podarchive,
             ["sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--jobs", "1"] + extra,
             environment: environment(crashingAt: point), currentDirectory: folder.url)
