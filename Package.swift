@@ -3,6 +3,16 @@
 import Foundation
 import PackageDescription
 
+// CCurlSockets defines three of libcurl's functions so that FoundationNetworking's calls reach it first. Linked
+// statically (the release build), Foundation binds to them at link time; linked dynamically (debug builds, tests), it
+// asks the loader for libcurl's versioned symbols, which bind to a program's own definitions only when exported.
+let exportsCurlSockets: [LinkerSetting] = [
+    .unsafeFlags(
+        ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_socket_action"].flatMap {
+            ["-Xlinker", "--export-dynamic-symbol=\($0)"]
+        }, .when(platforms: [.linux]))
+]
+
 let package = Package(
     name: "podarchive",
     platforms: [.macOS(.v13)],
@@ -17,22 +27,32 @@ let package = Package(
         .target(name: "CSHA256"),
         // sync_file_range(2), which Swift's Glibc module leaves out: starts writing a download to disk early.
         .target(name: "CWriteback"),
+        // Linux: corrects how FoundationNetworking watches libcurl's sockets (it never stops watching a connected
+        // socket for writing, so a transfer waiting for data kept a core busy). Linked into every URLSession user.
+        .target(name: "CCurlSockets"),
         // The system's zlib, for the gzip-compressed feed history (not a package: every Linux and macOS has it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "ArchiverCore", dependencies: ["CSHA256", "CWriteback", "CZlib"]),
+        .target(name: "ArchiverCore", dependencies: ["CCurlSockets", "CSHA256", "CWriteback", "CZlib"]),
         // Built without XCTest, so it ships: doubles report an unscripted call through a hook the test gives.
         .target(name: "ArchiverCoreTesting", dependencies: ["ArchiverCore"]),
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the systemd units.
-            exclude: ["Documentation", "Systemd"]),
+            exclude: ["Documentation", "Systemd"], linkerSettings: exportsCurlSockets),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
-        .executableTarget(name: "podarchive-bench", dependencies: ["ArchiverCore"]),
+        .executableTarget(
+            name: "podarchive-bench", dependencies: ["ArchiverCore", "CCurlSockets"], linkerSettings: exportsCurlSockets
+        ),
         // Loopback HTTP server and fixture helpers shared by both test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ArchiverCoreTests", dependencies: ["ArchiverCore", "ArchiverCoreTesting", "TestSupport"]),
         .testTarget(
-            name: "podarchiveTests", dependencies: ["podarchive", "ArchiverCore", "ArchiverCoreTesting", "TestSupport"]),
+            name: "ArchiverCoreTests",
+            dependencies: ["ArchiverCore", "ArchiverCoreTesting", "CCurlSockets", "TestSupport"],
+            linkerSettings: exportsCurlSockets),
+        .testTarget(
+            name: "podarchiveTests",
+            dependencies: ["podarchive", "ArchiverCore", "ArchiverCoreTesting", "TestSupport"],
+            linkerSettings: exportsCurlSockets),
     ]
 )
 

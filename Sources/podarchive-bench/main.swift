@@ -3,10 +3,14 @@
 //   podarchive-bench xmlparser FILE           a bare XMLParser pass that does no work
 //   podarchive-bench jsonserialization FILE   a bare JSONSerialization pass
 //   podarchive-bench feedparser FILE          podarchive's own FeedParser on the same file
-//   podarchive-bench urlsession LIST [N]      download each `URL<TAB>path` line of LIST, N at a time (4), with
-//                                             a URLSession that does nothing else (see URLSessionFloor)
+//   podarchive-bench urlsession LIST [N] [as-shipped]
+//                                             download each `URL<TAB>path` line of LIST, N at a time (4), with
+//                                             a URLSession that does nothing else (see URLSessionFloor);
+//                                             `as-shipped`: without podarchive's correction of FoundationNetworking's
+//                                             socket watching (CCurlSockets), as any other program on Linux runs
 // Each prints one line: "<mode> <bytes> <seconds>" (plus the digest for sha256).
 import ArchiverCore
+import CCurlSockets
 import Foundation
 
 #if canImport(FoundationXML)
@@ -25,6 +29,7 @@ if arguments.count >= 3, arguments[1] == "urlsession",
         guard parts.count == 2, let url = URL(string: String(parts[0])) else { return nil }
         return (url, String(parts[1]))
     }
+    if arguments.count > 4, arguments[4] == "as-shipped" { podarchive_curl_sockets_correct(0) }
     let start = DispatchTime.now().uptimeNanoseconds
     guard
         let failures = URLSessionFloor(jobs: jobs).run(
@@ -45,7 +50,8 @@ if arguments.count >= 3, arguments[1] == "urlsession",
 guard arguments.count >= 3, let data = FileManager.default.contents(atPath: arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: podarchive-bench sha256|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N]\n".utf8)
+            "usage: podarchive-bench sha256|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N] [as-shipped]\n"
+                .utf8)
     )
     exit(2)
 }

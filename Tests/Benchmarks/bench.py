@@ -11,6 +11,9 @@ with references in the same run (medians of several repetitions, and ratios):
   - 40 subscribed shows on 8 loopback addresses whose feeds each take 200 ms to answer: first sync and a
     no-op re-run, vs the same with --feed-jobs 1 (one show after another) and vs curl fetching the 40 feeds
     8 at a time; 500 subscribed shows with nothing new, no delay, vs curl's conditional requests for them;
+  - waiting on a slow network: one 200 KB episode trickling at 20 KB/s, the CPU time podarchive spends against
+    the wall time, vs a bare URLSession fetching the same body (as FoundationNetworking ships it, and with
+    podarchive's correction of its socket watching);
   - peak RSS of each podarchive run.
 
 Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv] [--shows-only]
@@ -60,6 +63,21 @@ class SlowFeedHandler(FastHandler):
         super().do_GET()
 
 
+class TrickleHandler(FastHandler):
+    """A slow network: every body `RATE` bytes a second, a tenth of that every 100 ms (a file's own bytes)."""
+    RATE = 20_000
+
+    def copyfile(self, source, destination):
+        piece = max(1, self.RATE // 10)
+        data = source.read(piece)
+        while data:
+            destination.write(data)
+            destination.flush()
+            data = source.read(piece)
+            if data:
+                time.sleep(0.1)
+
+
 def serve(directory, host="127.0.0.1", handler_class=FastHandler):
     handler = functools.partial(handler_class, directory=directory)
     server = http.server.ThreadingHTTPServer((host, 0), handler)
@@ -74,6 +92,12 @@ TIME = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time
 def run(command, env=None, cwd=None):
     """Runs a command; returns (seconds, peak RSS in MB). The RSS comes from GNU time when present: a child
     forked from this Python process would report Python's own high-water mark (it holds the generated data)."""
+    seconds, peak, _ = run_measured(command, env, cwd)
+    return seconds, peak
+
+
+def run_measured(command, env=None, cwd=None):
+    """`run`, plus the CPU seconds (user and system, getrusage of the child and what it waited for)."""
     rss_file = os.path.join(WORK, "rss.txt")
     wrapped = [TIME, "-f", "%M", "-o", rss_file] + command if TIME else command
     start = time.perf_counter()
@@ -85,10 +109,11 @@ def run(command, env=None, cwd=None):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise RuntimeError(f"{' '.join(command[:3])}... exited {code}: {stderr.strip()[-300:]}")
+    cpu = usage.ru_utime + usage.ru_stime
     if TIME:
         with open(rss_file) as source:
-            return elapsed, int(source.read().strip().splitlines()[-1]) / 1024
-    return elapsed, usage.ru_maxrss / 1024
+            return elapsed, int(source.read().strip().splitlines()[-1]) / 1024, cpu
+    return elapsed, usage.ru_maxrss / 1024, cpu
 
 
 def median_of(reps, prepare, command, env=None, cwd=None):
@@ -251,6 +276,46 @@ def many_shows(podarchive, data, env, reps, smoke):
     return rows
 
 
+def idle_waits(podarchive, reference, env, reps, smoke):
+    """One episode trickling in at 20 KB/s: how much of a core podarchive spends waiting for it (CPU seconds over
+    wall seconds, from getrusage), beside a bare URLSession fetching the same body, as FoundationNetworking ships it
+    and with podarchive's correction of its socket watching (see Sources/CCurlSockets)."""
+    size = 30_000 if smoke else 200_000
+    rate = TrickleHandler.RATE
+    slow_dir = os.path.join(WORK, "slow-data")
+    os.makedirs(slow_dir, exist_ok=True)
+    write_random(os.path.join(slow_dir, "slow.mp3"), size)
+    server, base = serve(slow_dir, handler_class=TrickleHandler)
+    try:
+        with open(os.path.join(slow_dir, "slow-feed.xml"), "w") as out:
+            out.write('<rss version="2.0"><channel><title>Slow</title><item><title>Slow</title><guid>slow</guid>'
+                      f'<enclosure url="{base}/slow.mp3" type="audio/mpeg" length="{size}"/></item></channel></rss>')
+        archive = os.path.join(WORK, "slow-archive")
+        listing = os.path.join(WORK, "slow.list")
+        with open(listing, "w") as out:
+            out.write(f"{base}/slow.mp3\t{os.path.join(WORK, 'slow-bare.mp3')}\n")
+        commands = [[podarchive, "sync", f"{base}/slow-feed.xml", "--to", archive],
+                    [reference, "urlsession", listing, "1", "as-shipped"],
+                    [reference, "urlsession", listing, "1"]]
+        samples = [[] for _ in commands]
+        for _ in range(reps):
+            for position, command in enumerate(commands):
+                shutil.rmtree(archive, ignore_errors=True)
+                samples[position].append(run_measured(command, env))
+    finally:
+        server.shutdown()
+    (wall, rss, cpu), (bare_wall, _, bare_cpu), (fixed_wall, _, fixed_cpu) = [
+        tuple(statistics.median(values) for values in zip(*runs)) for runs in samples]
+    share, bare_share, fixed_share = cpu / wall, bare_cpu / bare_wall, fixed_cpu / fixed_wall
+    if share > 0.05:
+        raise RuntimeError(f"waiting on a slow download took {share:.1%} of a core ({cpu:.2f} s in {wall:.2f} s)")
+    return [(f"waiting on a slow network: one {size // 1000} KB episode at {rate // 1000} KB/s", wall, rss,
+             f"CPU {cpu:.3f} s in {wall:.2f} s: {share:.1%} of a core (target 5%); a bare URLSession as "
+             f"FoundationNetworking ships it {bare_cpu:.2f} s in {bare_wall:.2f} s ({bare_share:.0%}, "
+             f"{bare_share / max(share, 1e-9):.0f}x podarchive's share); the same with podarchive's correction "
+             f"{fixed_cpu:.3f} s ({fixed_share:.1%})")]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
@@ -404,6 +469,9 @@ def main():
                      f"(podarchive {capped / ideal:.2f}x, curl {curl_capped / ideal:.2f}x)"))
         if capped < ideal * 7 / 8:
             raise RuntimeError(f"--limit-rate 1M read {rate_size} bytes in {capped:.2f} s: faster than the cap")
+
+        # --- a transfer waiting on a slow network costs no CPU -------------------------------------------------
+        rows += idle_waits(podarchive, reference, env, 1 if args.smoke else 3, args.smoke)
 
         # --- 10,000 archived episodes, feed changed --------------------------------------------------------
         archived_count = min(10_000, feed_items)
