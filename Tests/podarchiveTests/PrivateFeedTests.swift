@@ -143,6 +143,17 @@ final class PrivateFeedTests: CommandLineTestCase {
         XCTAssertEqual(episode, .episodesFailed)
         XCTAssertTrue(errors.text.contains("server answered HTTP 403: access denied"), errors.text)
         XCTAssertTrue(errors.text.contains("(--user-agent)"), errors.text)
+
+        // An episode refusing the credentials sent says so, rather than that it needs some.
+        errors.clear()
+        serveFeed(episodes: [("Members", "members.mp3")])
+        server.route("/members.mp3", .status(401, "wrong token"))
+        let refused = await run("sync", feedURL, "--to", root.path, "--header", "Authorization: Bearer OLD")
+        XCTAssertEqual(refused, .episodesFailed)
+        XCTAssertTrue(
+            errors.text.contains("server answered HTTP 401: it refused the credentials sent (a wrong login or token?"),
+            errors.text)
+        XCTAssertFalse(errors.text.contains("Bearer OLD"), errors.text)
     }
 
     func test_userAgent_isSentToEveryHost_andSaved() async throws {

@@ -189,8 +189,12 @@ struct EpisodeFetcher: Sendable {
                 folders.discard(partial)
             }
             if failure == .htmlPage || failure == .emptyBody { folders.discard(partial) }
-            throw AttemptFailure.failed(
-                failure, retryAfter: RetryPolicy.retryAfter(result.response, now: clock.now()))
+            // A 401 to a request that carried credentials: they were refused, not missing.
+            let said =
+                failure == .httpStatus(401)
+                    && options.profile.sendsCredentials(to: result.response.url ?? url, firstURL: url)
+                ? EpisodeFailure.credentialsRefused : failure
+            throw AttemptFailure.failed(said, retryAfter: RetryPolicy.retryAfter(result.response, now: clock.now()))
         }
         return result
     }

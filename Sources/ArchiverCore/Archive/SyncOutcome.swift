@@ -23,6 +23,8 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case storage(String)
     /// What was fetched can never be kept as it is (a chapters document that is not one): not retried.
     case invalid(String)
+    /// The server answered 401 to a request that carried credentials: it refused them.
+    case credentialsRefused
     /// The episode's deadline passed before it was complete.
     case timedOut(TimeInterval)
 
@@ -39,6 +41,7 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .transport(let reason): return reason
         case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
         case .storage(let reason), .invalid(let reason): return reason
+        case .credentialsRefused: return "server answered HTTP 401: it refused the credentials sent"
         case .timedOut(let seconds): return "not complete after \(Int(seconds)) s; it resumes next run"
         }
     }
@@ -217,6 +220,8 @@ public struct SyncReport: Sendable, Equatable {
     public var movedTo: String?
     /// Episodes the feed lists, not archived, that the filter (`limit`, `since`, `match`) left out.
     public var leftOut = 0
+    /// Items of the feed with nothing to download (no enclosure): not episodes, counted so a summary can say so.
+    public var itemsWithoutMedia = 0
     /// Items of the feed left out because their shape is not the format's (see `Feed.skippedItems`).
     public var skippedItems: [SkippedItem] = []
 

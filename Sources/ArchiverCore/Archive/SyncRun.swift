@@ -68,6 +68,7 @@ struct SyncRun {
         }
         let feed: Feed?
         if case .changed(let changed, _) = fetch { feed = changed } else { feed = nil }
+        report.itemsWithoutMedia = feed?.itemsWithoutMedia ?? 0
         onEvent(
             .feedRead(
                 title: report.feedTitle, folder: show.folder,

@@ -49,6 +49,10 @@ enum SyncFormatter {
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
         if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
         parts.append("\(report.alreadyArchived) already archived")
+        if report.itemsWithoutMedia > 0 {
+            let count = report.itemsWithoutMedia
+            parts.append("\(count) item\(count == 1 ? "" : "s") with nothing to download")
+        }
         let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
         let pages = report.pages > 1 ? " (\(report.pages) pages)" : ""
         return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ")
@@ -201,6 +205,7 @@ enum SyncFormatter {
         switch failure {
         case .timedOut: return " (--timeout sets how long an episode may take)"
         case .httpStatus(401): return ": the episode needs credentials \(credentialsHint)"
+        case .credentialsRefused: return " (a wrong login or token? give new ones: \(credentialsHint))"
         case .httpStatus(403): return ": access denied; it may need credentials \(credentialsHint) or \(clientHint)"
         default: return ""
         }
