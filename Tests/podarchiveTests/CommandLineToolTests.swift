@@ -44,6 +44,7 @@ final class CommandLineToolTests: CommandLineTestCase {
             [
                 "CLI Show <\(server.url("/feed.xml"))>: feed lists 2 episodes (and 1 item with nothing to download, "
                     + "left out), 1 to fetch",
+                "left out: item \"Trailer\" has nothing to download",
                 "skipped One: already archived as One.mp3",
                 "CLI Show: 0 archived, 1 failed, 1 already archived, 1 item with nothing to download",
             ], "the item with nothing to download is counted in the summary too")

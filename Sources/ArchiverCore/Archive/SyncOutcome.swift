@@ -121,6 +121,9 @@ public enum SyncEvent: Sendable, Equatable {
     case itemsSkipped([SkippedItem])
     /// An episode of the feed is archived already (as `file`), so it was skipped.
     case skipped(Episode, file: String)
+    /// An item of the feed has nothing to download (no enclosure): not an episode; named here, counted in the
+    /// report.
+    case itemWithoutMedia(title: String)
     /// An episode was downloaded, checked and moved into place.
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.

@@ -78,6 +78,7 @@ struct SyncRun {
         report.skippedItems = feed?.skippedItems ?? []
         if !report.skippedItems.isEmpty { onEvent(.itemsSkipped(report.skippedItems)) }
         if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
+        for title in feed?.titlesWithoutMedia ?? [] { onEvent(.itemWithoutMedia(title: title)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
         guard options.metadata, let feed else { return }
 

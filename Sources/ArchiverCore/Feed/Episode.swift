@@ -107,6 +107,8 @@ public struct Feed: Equatable, Sendable {
     /// Items the document lists with nothing to download (no enclosure, no attachment, no `url`): left out of
     /// `episodes`, counted so that a report can say so.
     public var itemsWithoutMedia = 0
+    /// The titles of those items ("" for an untitled one), so a report can name them.
+    public var titlesWithoutMedia: [String] = []
     /// Items that look like episodes but are in a shape the format does not read (a JSON array item with an
     /// `enclosure` instead of a `url`): left out of `episodes`, each with why, so that a report names them.
     public var skippedItems: [SkippedItem] = []

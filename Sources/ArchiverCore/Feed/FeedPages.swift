@@ -114,6 +114,7 @@ extension FeedLoader {
             let fresh = page.episodes.filter { identities.insert($0.identity).inserted }
             walk.feed.episodes += fresh
             walk.feed.itemsWithoutMedia += page.itemsWithoutMedia
+            walk.feed.titlesWithoutMedia += page.titlesWithoutMedia
             if link.archive {
                 readArchives.append(link.url)
                 walk.archiveLinks[link.url] = page.links.previousArchive ?? ""

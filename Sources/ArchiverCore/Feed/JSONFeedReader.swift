@@ -69,6 +69,7 @@ enum JSONFeedReader {
         episodes.reserveCapacity(items.count)
         var skipped: [SkippedItem] = []
         var withoutMedia = 0
+        var titles: [String] = []
         for item in items {
             guard let entry = item else {
                 skipped.append(SkippedItem(title: nil, reason: "it is not an object"))
@@ -79,6 +80,7 @@ enum JSONFeedReader {
                     skipped.append(SkippedItem(title: entry.title, reason: enclosureReason))
                 } else {
                     withoutMedia += 1
+                    titles.append(entry.title ?? "")
                 }
                 continue
             }
@@ -101,6 +103,7 @@ enum JSONFeedReader {
         }
         var feed = Feed(title: nil, episodes: episodes, format: .jsonArray)
         feed.itemsWithoutMedia = withoutMedia
+        feed.titlesWithoutMedia = titles
         feed.skippedItems = skipped
         return .success(feed)
     }
@@ -208,11 +211,13 @@ enum JSONFeedReader {
         var episodes: [Episode] = []
         episodes.reserveCapacity(object.items?.count ?? 0)
         var withoutMedia = 0
+        var titles: [String] = []
         for item in (object.items ?? []).compactMap(\.value) {
             guard let attachment = item.attachments?.lazy.compactMap(\.value).first(where: { $0.url != nil }),
                 let raw = attachment.url
             else {
                 withoutMedia += 1
+                titles.append(item.title ?? "")
                 continue
             }
             episodes.append(
@@ -227,6 +232,7 @@ enum JSONFeedReader {
         let icon = object.icon.map(resolver.resolve)
         var feed = Feed(title: object.title, episodes: episodes, format: .jsonFeed, imageURL: icon)
         feed.itemsWithoutMedia = withoutMedia
+        feed.titlesWithoutMedia = titles
         feed.links.next = object.nextURL.map(resolver.resolve)
         feed.links.selfURL = object.feedURL.map(resolver.resolve)
         feed.links.website = object.homePageURL.map(resolver.resolve)

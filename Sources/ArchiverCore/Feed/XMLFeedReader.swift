@@ -83,6 +83,7 @@ struct XMLFeedReader {
     var sawChannelOrItem = false
     /// Items that closed without an enclosure.
     var itemsWithoutMedia = 0
+    var titlesWithoutMedia: [String] = []
     var feedTitle: String?
     var episodes: [Episode] = []
     var item: ItemBuilder?
@@ -159,6 +160,7 @@ struct XMLFeedReader {
         let image = [Kind.itunesImage, .url, .logo, .icon].lazy.compactMap { artwork[$0] }.first
         var feed = Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image)
         feed.itemsWithoutMedia = itemsWithoutMedia
+        feed.titlesWithoutMedia = titlesWithoutMedia
         feed.links = links
         feed.podcastGUID = podcastGUID
         feed.description = showDescription
@@ -322,6 +324,7 @@ struct XMLFeedReader {
         defer { item = nil }
         guard let built = item, let url = built.url else {
             itemsWithoutMedia += 1
+            titlesWithoutMedia.append(item?.title ?? item?.itunesTitle ?? "")
             return
         }
         let title = built.title ?? built.itunesTitle

@@ -79,6 +79,11 @@ final class SyncConsole: @unchecked Sendable {
             case .itemsSkipped(let items):
                 guard verbosity == .verbose, lines else { return }
                 for item in items { permanent(SkippedItemsFormatter.verboseLine(item)) }
+            case .itemWithoutMedia(let title):
+                guard verbosity == .verbose, lines else { return }
+                permanent(
+                    "left out: item \(title.isEmpty ? "(untitled)" : "\"" + SyncFormatter.oneLine(title) + "\"") "
+                        + "has nothing to download")
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")
