@@ -60,11 +60,6 @@ enum RevisionName {
         number <= 1 ? "\(stamp).\(ext).gz" : "\(stamp)_\(String(format: "%03d", number)).\(ext).gz"
     }
 
-    /// Whether `code`, from link(2), says the file system has no hard links (exclusive creation then falls back).
-    static func hasNoHardLinks(_ code: Int32) -> Bool {
-        [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(code)
-    }
-
     /// Which revision within the second `stamp` the file `name` is (1 for the first), or nil when it is none.
     static func number(of name: String, stamp: String) -> Int? {
         guard name.hasPrefix(stamp), name.hasSuffix(".gz") else { return nil }
@@ -123,9 +118,10 @@ extension FeedFolders {
             let url = folder.appendingPathComponent(RevisionName.name(stamp: stamp, number: number, ext: ext))
             do {
                 if try writer.createExclusively(data, at: url) { return }
-            } catch let failure as FileSystemError where RevisionName.hasNoHardLinks(failure.code) {
-                // A file system without hard links (FAT, exFAT, some network shares): the show's lock keeps every
-                // other sync out of this folder, so a name no file has is taken with an atomic write.
+            } catch let failure as FileSystemError where FileSystemError.meansNoHardLinks(failure.code) {
+                // A file system without hard links (FAT, exFAT, some network shares), from a writer that does not
+                // fall back itself (the live one does, with O_EXCL): the show's lock keeps every other sync out of
+                // this folder, so a name no file has is taken with an atomic write.
                 guard !files.fileExists(atPath: url.path) else { continue }
                 do {
                     return try writer.writeAtomically(data, to: url, durable: true)

@@ -25,6 +25,12 @@ public struct FileSystemError: Error, Equatable, Sendable, LocalizedError {
     }
 
     public var errorDescription: String? { "\(path): \(String(cString: strerror(code)))" }
+
+    /// Whether `code`, from link(2), says the file system has no hard links (FAT, exFAT, some network shares):
+    /// exclusive creation then has to do without them.
+    static func meansNoHardLinks(_ code: Int32) -> Bool {
+        [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(code)
+    }
 }
 
 /// Writes to a file descriptor, the one place that knows a write may be partial or interrupted.
@@ -99,7 +105,7 @@ public struct DurableFileWriter: AtomicFileWriting {
         // link(2) never replaces what is there: the first process to link wins.
         guard link(temporary, url.path) == 0 else {
             if errno == EEXIST { return false }
-            guard [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS].contains(errno) else {
+            guard FileSystemError.meansNoHardLinks(errno) else {
                 throw FileSystemError(path: url.path, code: errno)
             }
             // A file system without hard links (FAT, exFAT, some shares): O_EXCL is as exclusive, if not atomic
