@@ -1,13 +1,8 @@
-// The index on disk: where it lives, how it is written (by hand, one episode a line) and read back, and the
-// checks that refuse a damaged one.
+// The index on disk: how it is written (by hand, one episode a line) and read back (where it lives: `ArchiveLayout`),
+// and the checks that refuse a damaged one.
 import Foundation
 
 extension ArchiveIndex {
-    /// The folder inside a feed folder that holds podarchive's own files.
-    public static let stateFolderName = ".podarchive"
-    /// The index's file name inside `<feed folder>/.podarchive/`.
-    public static let fileName = "index.json"
-
     /// The index as JSON, one episode a line. Written by hand: it is rewritten after every episode, and
     /// JSONEncoder made a first sync of a long feed quadratic in practice (milliseconds per save at 1,000 entries).
     public func encoded() throws -> Data {

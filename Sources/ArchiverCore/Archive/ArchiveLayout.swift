@@ -12,6 +12,77 @@ public enum ArchiveLayout {
     static let identityFile = "archive.json"
     /// In the root's state folder: the site's settings.
     static let siteSettingsFile = "site.json"
+    /// In the root's subscriptions folder: the record of the subscription `id`.
+    static func subscriptionFile(_ id: String) -> String { id + recordSuffix }
+    /// Whether `name`, in the subscriptions folder, is a subscription's record (not a temporary file).
+    static func isSubscriptionFile(_ name: String) -> Bool { name.hasSuffix(recordSuffix) && !name.hasPrefix(".") }
+    /// The subscription's id its record's file name says.
+    static func subscriptionID(ofFile name: String) -> String { String(name.dropLast(recordSuffix.count)) }
+
+    // MARK: - A show's state folder
+
+    /// The show's index.
+    public static let indexFile = "index.json"
+    /// The index's journal, beside it: the episodes archived since the index was last written whole.
+    public static let journalFile = "index.journal"
+    /// The feed's validators and what the last run read of it (`FeedValidators`).
+    static let validatorsFile = "feed.json"
+    /// Companions that failed, and how often (`CompanionMisses`).
+    static let companionMissesFile = "companions.json"
+    /// The lock a sync holds on the show (and the root's state folder, on the archive, while folders move).
+    static let lockFile = "lock"
+    /// The feed's own history (see `FeedHistory`): each revision gzipped, and the newest as it was fetched.
+    static let historyFolder = "history"
+    /// The extension of a revision kept in the history.
+    static let revisionSuffix = ".gz"
+    /// In the history folder: the newest document, kept as `ext` (`xml` or `json`).
+    static func currentDocument(_ ext: String) -> String { "current." + ext }
+    /// The extensions a feed's document is kept under.
+    static let documentExtensions = ["xml", "json"]
+    /// The history folder in the state folder `state`.
+    static func historyFolder(in state: URL) -> URL { state.appendingPathComponent(historyFolder, isDirectory: true) }
+    /// The newest document of the feed, kept as `ext`, in the state folder `state`.
+    static func currentDocument(_ ext: String, in state: URL) -> URL {
+        historyFolder(in: state).appendingPathComponent(currentDocument(ext), isDirectory: false)
+    }
+    /// What the show's pages of the site were made from (see `Archiver.siteStamp`).
+    static let siteStampFile = "site.stamp"
+    /// A download's hidden files (see `PartialFiles`): the bytes so far, and the record of them.
+    static func downloadBody(_ stem: String) -> String { downloadPrefix + stem + ".part" }
+    static func downloadRecord(_ stem: String) -> String { downloadPrefix + stem + recordSuffix }
+    /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
+    static func isDownloadBody(_ name: String) -> Bool { name.hasPrefix(downloadPrefix) && name.hasSuffix(".part") }
+    /// Whether `name`, in a state folder, is the record of a download.
+    static func isDownloadRecord(_ name: String) -> Bool {
+        name.hasPrefix(downloadPrefix) && name.hasSuffix(recordSuffix)
+    }
+    private static let downloadPrefix = "download-"
+    /// Where a repair keeps a damaged file (`stem` names it) for the instant of the rename that replaces it.
+    static func setAside(_ stem: String) -> String { asidePrefix + stem }
+    /// Whether `name`, in a state folder, is a damaged file set aside by a repair.
+    static func isSetAside(_ name: String) -> Bool { name.hasPrefix(asidePrefix) }
+    private static let asidePrefix = "damaged-"
+    /// What the temporary file of an atomic write carries after the name it replaces (`.<name>.tmp-<unique>`).
+    static let temporaryInfix = ".tmp-"
+    /// The temporary file an atomic write of `name` goes through, made unique by `unique`.
+    static func temporary(for name: String, unique: String) -> String { "." + name + temporaryInfix + unique }
+    /// Whether `name` is the temporary file of an atomic write a killed process never renamed.
+    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(temporaryInfix) }
+    /// What a record podarchive keeps as JSON ends with.
+    private static let recordSuffix = ".json"
+
+    /// What a sidecar's name ends with (`Season 1/Pilot.mp3` has `Season 1/Pilot.info.json`).
+    static let sidecarSuffix = ".info.json"
+
+    // MARK: - The configuration folder
+
+    /// The configuration folder under `$XDG_CONFIG_HOME`, and under the home folder without it.
+    static let configurationFolder = "podarchive"
+    static let configurationFolderInHome = ".config/podarchive"
+    /// In the configuration folder: the credentials of private feeds, a file each.
+    static let credentialsFolder = "credentials"
+    /// The credentials of the show `show` of the archive `archive`.
+    static func credentialsFile(archive: String, show: String) -> String { "\(archive).\(show)" + recordSuffix }
 
     /// The site's page, at the root (every show) and in each show's folder (its episodes).
     public static let sitePage = "index.html"
@@ -36,6 +107,18 @@ public enum ArchiveLayout {
     public static func stateFolder(of folder: URL) -> URL {
         folder.appendingPathComponent(stateFolderName, isDirectory: true)
     }
+
+    /// The file `name` in the state folder of `folder`.
+    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
+    static func stateFile(_ name: String, of folder: URL) -> URL {
+        stateFolder(of: folder).appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// The index of the show in `folder`.
+    public static func indexFile(of folder: URL) -> URL { stateFile(indexFile, of: folder) }
+
+    /// Where a message shows an archive's index: `.podarchive/index.json`.
+    static let indexPath = stateFolderName + "/" + indexFile
 
     /// Whether a show folder may not be called `name` (compared without case: macOS's file systems ignore it).
     public static func isReservedAtRoot(_ name: String) -> Bool {

@@ -21,19 +21,14 @@ public enum ArchiveNames {
                 dot = position
             }
         }
-        return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + sidecarSuffix
+        return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + ArchiveLayout.sidecarSuffix
     }
-
-    /// What a sidecar's name ends with.
-    static let sidecarSuffix = ".info.json"
 
     /// Whether `name`, in a show's state folder, is the record of a download (`PartialFiles`).
-    public static func isDownloadRecord(_ name: String) -> Bool {
-        name.hasPrefix("download-") && name.hasSuffix(".json")
-    }
+    public static func isDownloadRecord(_ name: String) -> Bool { ArchiveLayout.isDownloadRecord(name) }
 
     /// Where a repair keeps a damaged file, in the state folder, for the instant of the rename that replaces it.
-    static func aside(for file: String) -> String { "damaged-\(StableName.of(file))" }
+    static func aside(for file: String) -> String { ArchiveLayout.setAside(StableName.of(file)) }
 
     /// A name for a feed without a title: its host and path ("example.com/podcast/feed").
     static func fallbackTitle(for source: FeedSource) -> String {

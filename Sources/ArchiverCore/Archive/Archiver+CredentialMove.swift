@@ -43,11 +43,11 @@ extension Archiver {
     /// index is kept by `secureIndex`). Returns how many files changed.
     private func redactFiles(of show: FeedFolder) -> Int {
         let names = (try? folders.files.contentsOfDirectory(atPath: show.folder.path)) ?? []
-        let sidecars = names.filter { $0.hasSuffix(ArchiveNames.sidecarSuffix) }.map {
+        let sidecars = names.filter { $0.hasSuffix(ArchiveLayout.sidecarSuffix) }.map {
             show.folder.appendingPathComponent($0)
         }
         let state = stateFiles(under: show.stateFolder).filter {
-            ![ArchiveIndex.fileName, IndexJournal.fileName].contains($0.lastPathComponent)
+            ![ArchiveLayout.indexFile, ArchiveLayout.journalFile].contains($0.lastPathComponent)
         }
         return (sidecars + state).filter(redactFile).count
     }

@@ -18,8 +18,7 @@ extension Archiver {
         let folder =
             try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
             ?? folders.chooseFolder(for: feed, source: source, in: root)
-        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-            ArchiveIndex.fileName)
+        let indexURL = ArchiveLayout.indexFile(of: folder)
         var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).
         let identity = try? store.identity(of: root, create: false)
@@ -28,7 +27,7 @@ extension Archiver {
         }
         let indexed = index
         let validators: FeedValidators? = folders.loadRecord(
-            folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent("feed.json"))
+            ArchiveLayout.stateFile(ArchiveLayout.validatorsFile, of: folder))
         let (walked, _) = await walkPages(
             first, of: source, known: { indexed.entry(for: stored($0)) != nil },
             archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],

@@ -80,8 +80,7 @@ extension Archiver {
         if let out { try folders.createFolder(out) }
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
-            let indexURL = listed.appendingPathComponent(ArchiveIndex.stateFolderName)
-                .appendingPathComponent(ArchiveIndex.fileName)
+            let indexURL = ArchiveLayout.indexFile(of: listed)
             let loaded: ArchiveIndex
             do {
                 guard let index = try folders.loadIndex(at: indexURL) else { continue }
@@ -99,8 +98,7 @@ extension Archiver {
             }
             let target = out.map { $0.appendingPathComponent(folder.lastPathComponent, isDirectory: true) } ?? folder
             let stamp = siteStamp(of: folder, base: base, out: out)
-            let stampURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-                "site.stamp")
+            let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
             let present = ArchiveLayout.siteShowNames.allSatisfy {
                 folders.files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
@@ -132,15 +130,13 @@ extension Archiver {
     /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
     /// document's, journal's and cover's sizes and dates.
     private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
-        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        let state = ArchiveLayout.stateFolder(of: folder)
         var hasher = SHA256()
-        hasher.update(
-            folders.files.contents(atPath: state.appendingPathComponent(ArchiveIndex.fileName).path) ?? Data())
+        hasher.update(folders.files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
         var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
-            ["history/current.xml", "history/current.json", IndexJournal.fileName].map {
-                state.appendingPathComponent($0)
-            }
+            ArchiveLayout.documentExtensions.map { ArchiveLayout.currentDocument($0, in: state) }
+            + [ArchiveLayout.stateFile(ArchiveLayout.journalFile, of: folder)]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }

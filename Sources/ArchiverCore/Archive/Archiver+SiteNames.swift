@@ -18,7 +18,7 @@ extension Archiver {
         guard !stateFolderIsLink(folder) else { return record }
         if hasIndex(folder) {
             let lock = try await folders.acquireLock(
-                ArchiveLayout.stateFolder(of: folder).appendingPathComponent("lock"), folder: folder, wait: lockWait)
+                ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder), folder: folder, wait: lockWait)
             defer { lock.unlock() }
             // Another run may have renamed it while this one waited.
             if hasIndex(folder) {
@@ -47,7 +47,7 @@ extension Archiver {
         let renamed = ArchiveLayout.isReservedAtRoot(folder.lastPathComponent)
         guard renamed || EpisodePlacer.holdsSiteNames(index), !stateFolderIsLink(folder) else { return (folder, index) }
         let state = ArchiveLayout.stateFolder(of: folder)
-        guard let lock = try? folders.locker.tryLock(state.appendingPathComponent("lock")) else {
+        guard let lock = try? folders.locker.tryLock(state.appendingPathComponent(ArchiveLayout.lockFile)) else {
             report.skipped.append((folder, "it is being synced, and some of its names are the site's"))
             return nil
         }
@@ -66,7 +66,7 @@ extension Archiver {
             home = move.to
         }
         do {
-            guard let loaded = try folders.loadIndex(at: indexURL(of: home)) else { return nil }
+            guard let loaded = try folders.loadIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
             var show = FeedFolder(
                 folder: home, stateFolder: ArchiveLayout.stateFolder(of: home), index: loaded, validators: nil,
                 lock: lock)
@@ -111,7 +111,7 @@ extension Archiver {
             guard !ArchiveLayout.isReservedAtRoot(name) else { continue }
             let candidate = root.appendingPathComponent(name, isDirectory: true)
             guard folders.files.fileExists(atPath: candidate.path) else { return candidate }
-            if let feed, let index = try? folders.loadIndex(at: indexURL(of: candidate)),
+            if let feed, let index = try? folders.loadIndex(at: ArchiveLayout.indexFile(of: candidate)),
                 URLSecrets.redacted(index.feed) == URLSecrets.redacted(feed)
             {
                 return candidate
@@ -126,9 +126,7 @@ extension Archiver {
             == .typeSymbolicLink
     }
 
-    private func hasIndex(_ folder: URL) -> Bool { folders.files.fileExists(atPath: indexURL(of: folder).path) }
-
-    private func indexURL(of folder: URL) -> URL {
-        ArchiveLayout.stateFolder(of: folder).appendingPathComponent(ArchiveIndex.fileName, isDirectory: false)
+    private func hasIndex(_ folder: URL) -> Bool {
+        folders.files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path)
     }
 }

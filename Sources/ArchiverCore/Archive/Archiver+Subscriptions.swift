@@ -31,8 +31,7 @@ extension Archiver {
     /// from its index alone.
     /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
     public func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
-        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-            ArchiveIndex.fileName)
+        let indexURL = ArchiveLayout.indexFile(of: folder)
         guard let index = try folders.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
         return (ArchiveNames.showTitle(index.title, folder: folder), index.episodes)
     }
@@ -99,8 +98,7 @@ extension Archiver {
         var status = ShowStatus(
             subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,
             newest: nil, failing: 0, gone: 0)
-        let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-            ArchiveIndex.fileName)
+        let indexURL = ArchiveLayout.indexFile(of: folder)
         do {
             guard let index = try folders.loadIndex(at: indexURL) else { return status }
             status.title = ArchiveNames.showTitle(index.title, folder: folder)

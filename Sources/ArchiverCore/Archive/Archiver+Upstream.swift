@@ -45,8 +45,7 @@ extension Archiver {
         let showFolders = try verifier.feedFolders(in: directory)
         let records = records(around: showFolders)
         for folder in showFolders {
-            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-                ArchiveIndex.fileName)
+            let indexURL = ArchiveLayout.indexFile(of: folder)
             let index = try folders.loadIndex(at: indexURL)
             var own = limits
             let options = try withAccess(access, forShowIn: folder, records: records)

@@ -42,7 +42,7 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
     }
 
     static func url(in show: FeedFolder) -> URL {
-        show.stateFolder.appendingPathComponent("companions.json", isDirectory: false)
+        show.stateFolder.appendingPathComponent(ArchiveLayout.companionMissesFile, isDirectory: false)
     }
 
     static func load(in show: FeedFolder, folders: FeedFolders) -> CompanionMisses {

@@ -37,7 +37,7 @@ extension FeedFolders {
 
     /// How many downloads of the show in `folder` wait to be resumed.
     func partialDownloads(in folder: URL) -> Int {
-        let state = folder.appendingPathComponent(ArchiveIndex.stateFolderName)
+        let state = ArchiveLayout.stateFolder(of: folder)
         return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
     }
 

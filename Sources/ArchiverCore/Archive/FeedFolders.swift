@@ -30,9 +30,9 @@ struct FeedFolder {
     var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
 
     // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
-    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveIndex.fileName, isDirectory: false) }
-    var journalURL: URL { IndexJournal.url(besideIndex: indexURL) }
-    var validatorsURL: URL { stateFolder.appendingPathComponent("feed.json", isDirectory: false) }
+    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.indexFile, isDirectory: false) }
+    var journalURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false) }
+    var validatorsURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false) }
     var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
     var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
@@ -60,7 +60,7 @@ struct FeedFolders: Sendable {
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
     /// reads the index.
     func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
-        let stateFolder = folder.appendingPathComponent(ArchiveIndex.stateFolderName, isDirectory: true)
+        let stateFolder = ArchiveLayout.stateFolder(of: folder)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
         // lock and the partial downloads are written only where the show folder says.
         if (try? attributes.attributesOfItem(atPath: stateFolder.path))?[.type] as? FileAttributeType
@@ -71,18 +71,19 @@ struct FeedFolders: Sendable {
         }
         try createFolder(stateFolder)
         let lock = try await acquireLock(
-            stateFolder.appendingPathComponent("lock"), folder: folder, wait: lockWait)
+            stateFolder.appendingPathComponent(ArchiveLayout.lockFile), folder: folder, wait: lockWait)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         do {
-            let read = try readIndex(at: stateFolder.appendingPathComponent(ArchiveIndex.fileName))
+            let read = try readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
             if let index {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
-            let validators: FeedValidators? = loadRecord(stateFolder.appendingPathComponent("feed.json"))
+            let validators: FeedValidators? = loadRecord(
+                stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil), journal: read?.journal,
@@ -106,7 +107,7 @@ struct FeedFolders: Sendable {
     /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
     /// folder, so with the lock held none of them belongs to a live process.
     func removeLeftoverTemporaries(_ names: [String], in stateFolder: URL) {
-        for name in names where name.hasPrefix(".") && name.contains(".tmp-") {
+        for name in names where ArchiveLayout.isTemporary(name) {
             try? files.removeItem(at: stateFolder.appendingPathComponent(name))
         }
     }
@@ -128,7 +129,7 @@ struct FeedFolders: Sendable {
     /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
     /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
     func restoreSetAside(_ listed: [String], in stateFolder: URL, folder: URL, index: ArchiveIndex) {
-        let names = listed.filter { $0.hasPrefix("damaged-") }
+        let names = listed.filter(ArchiveLayout.isSetAside)
         guard !names.isEmpty else { return }
         let byAside = Dictionary(
             index.episodes.map { (ArchiveNames.aside(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
@@ -172,8 +173,7 @@ struct FeedFolders: Sendable {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
             if ArchiveLayout.isReservedAtRoot(name) { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
-            let indexURL = folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-                ArchiveIndex.fileName)
+            let indexURL = ArchiveLayout.indexFile(of: folder)
             guard let existing = try? loadIndex(at: indexURL) else { return folder }
             if FeedFolders.belongs(feed, source: source, to: existing) { return folder }
         }

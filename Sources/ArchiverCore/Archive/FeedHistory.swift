@@ -57,12 +57,13 @@ enum RevisionName {
 
     /// The file name of the `number`th revision (from 1) fetched within the second `stamp`.
     static func name(stamp: String, number: Int, ext: String) -> String {
-        number <= 1 ? "\(stamp).\(ext).gz" : "\(stamp)_\(String(format: "%03d", number)).\(ext).gz"
+        (number <= 1 ? "\(stamp).\(ext)" : "\(stamp)_\(String(format: "%03d", number)).\(ext)")
+            + ArchiveLayout.revisionSuffix
     }
 
     /// Which revision within the second `stamp` the file `name` is (1 for the first), or nil when it is none.
     static func number(of name: String, stamp: String) -> Int? {
-        guard name.hasPrefix(stamp), name.hasSuffix(".gz") else { return nil }
+        guard name.hasPrefix(stamp), name.hasSuffix(ArchiveLayout.revisionSuffix) else { return nil }
         let rest = name.dropFirst(stamp.count)
         if rest.hasPrefix(".") { return 1 }
         guard rest.hasPrefix("_") else { return nil }
@@ -73,7 +74,7 @@ enum RevisionName {
 extension FeedFolders {
     /// The history folder of a show.
     static func historyFolder(of show: FeedFolder) -> URL {
-        show.stateFolder.appendingPathComponent("history", isDirectory: true)
+        ArchiveLayout.historyFolder(in: show.stateFolder)
     }
 
     /// Keeps `feed`'s document as a new revision when what it says differs from `previous` (a digest), and as
@@ -88,15 +89,15 @@ extension FeedFolders {
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = URLSecrets.redactingURLs(in: document)
         try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, at: now)
-        let current = folder.appendingPathComponent("current.\(ext)")
+        let current = folder.appendingPathComponent(ArchiveLayout.currentDocument(ext))
         do {
             try writer.writeAtomically(kept, to: current, durable: false)
         } catch {
             throw ArchiveError.storage(error, path: current.path)
         }
         // A feed that changed format (RSS to JSON Feed) leaves no older current document beside the newest.
-        for other in ["xml", "json"] where other != ext {
-            let stale = folder.appendingPathComponent("current.\(other)")
+        for other in ArchiveLayout.documentExtensions where other != ext {
+            let stale = folder.appendingPathComponent(ArchiveLayout.currentDocument(other))
             guard files.fileExists(atPath: stale.path) else { continue }
             do {
                 try files.removeItem(at: stale)
@@ -139,7 +140,9 @@ extension FeedFolders {
     /// The revisions of `show`'s history that do not read back, with why.
     func damagedRevisions(in show: FeedFolder) -> [(file: String, reason: String)] {
         let folder = Self.historyFolder(of: show)
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".gz") }
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(ArchiveLayout.revisionSuffix)
+        }
         return names.sorted().compactMap { name in
             guard let data = files.contents(atPath: folder.appendingPathComponent(name).path) else {
                 return (name, "it cannot be read")

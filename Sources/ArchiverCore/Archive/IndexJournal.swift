@@ -23,12 +23,9 @@ public struct JournalDamage: Sendable, Equatable {
 
 /// Reads and writes the index's journal.
 public enum IndexJournal {
-    /// The journal's file name, beside `index.json`.
-    public static let fileName = "index.journal"
-
     /// The journal beside the index at `index`.
     public static func url(besideIndex index: URL) -> URL {
-        index.deletingLastPathComponent().appendingPathComponent(fileName, isDirectory: false)
+        index.deletingLastPathComponent().appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false)
     }
     /// A journal this large is folded into `index.json` at once (about 2,000 episodes).
     static let foldSize: Int64 = 1 << 20

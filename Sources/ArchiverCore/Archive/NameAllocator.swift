@@ -27,7 +27,7 @@ struct NameAllocator {
             // Compare the way case-insensitive file systems (macOS, Windows) would.
             taken.insert(name.lowercased())
             // The sidecars of files already there are theirs, written or not.
-            if sidecars, !name.hasSuffix(ArchiveNames.sidecarSuffix) {
+            if sidecars, !name.hasSuffix(ArchiveLayout.sidecarSuffix) {
                 taken.insert(ArchiveNames.sidecarName(for: name).lowercased())
             }
         }

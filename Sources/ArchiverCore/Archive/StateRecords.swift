@@ -66,13 +66,13 @@ struct PartialFiles {
     var record: URL
 
     init(key: String, stateFolder: URL) {
-        let base = "download-\(StableName.of(key))"
-        body = stateFolder.appendingPathComponent(base + ".part", isDirectory: false)
-        record = stateFolder.appendingPathComponent(base + ".json", isDirectory: false)
+        let stem = StableName.of(key)
+        body = stateFolder.appendingPathComponent(ArchiveLayout.downloadBody(stem), isDirectory: false)
+        record = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
     }
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
-    static func isBody(_ name: String) -> Bool { name.hasPrefix("download-") && name.hasSuffix(".part") }
+    static func isBody(_ name: String) -> Bool { ArchiveLayout.isDownloadBody(name) }
 }
 
 extension JSONEncoder {

@@ -92,7 +92,7 @@ extension ArchiveError: LocalizedError {
                     + (known.count > 10 ? " and \(known.count - 10) more (podarchive feeds lists them)" : "")
             return "no subscribed show has the feed URL or folder name '\(text)'; \(shows)"
         case .noArchive(let path):
-            return "\(path) holds no podarchive archive (no .podarchive/index.json in it or its folders)"
+            return "\(path) holds no podarchive archive (no \(ArchiveLayout.indexPath) in it or its folders)"
         case .interrupted(let partials):
             switch partials {
             case 0: return "interrupted: no partial download to keep"

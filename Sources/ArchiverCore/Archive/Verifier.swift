@@ -191,9 +191,7 @@ struct Verifier: Sendable {
     func feedFolders(in directory: URL) throws -> [URL] {
         func isFeedFolder(_ url: URL) -> Bool {
             folders.files.fileExists(
-                atPath: url.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(
-                    ArchiveIndex.fileName
-                ).path)
+                atPath: ArchiveLayout.indexFile(of: url).path)
         }
         if isFeedFolder(directory) { return [directory] }
         let children = ((try? folders.files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()

@@ -94,7 +94,9 @@ public struct DurableFileWriter: AtomicFileWriting {
     /// false when something was.
     public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
         // Unique per call: two tasks of one process may race to make the same file.
-        let temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).tmp-\(UUID().uuidString)"
+        let temporary =
+            url.deletingLastPathComponent().path + "/"
+            + ArchiveLayout.temporary(for: url.lastPathComponent, unique: UUID().uuidString)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
         var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
@@ -130,7 +132,7 @@ public struct DurableFileWriter: AtomicFileWriting {
 
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         let folder = url.deletingLastPathComponent().path
-        let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())"
+        let temporary = folder + "/" + ArchiveLayout.temporary(for: url.lastPathComponent, unique: "\(getpid())")
         // O_NOFOLLOW: a link planted at this name is refused, never written through. A secret's file is 0600 from
         // the start (a temporary file left by an earlier crash is removed first: O_CREAT keeps an old mode).
         if ownerOnly { unlink(temporary) }

@@ -23,15 +23,17 @@ public struct ConfigurationFolder: Sendable, Equatable {
         }
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             return ConfigurationFolder(
-                url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("podarchive"))
+                url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(
+                    ArchiveLayout.configurationFolder))
         }
         if let home = environment["HOME"], !home.isEmpty {
             return ConfigurationFolder(
-                url: URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config/podarchive"))
+                url: URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                    ArchiveLayout.configurationFolderInHome))
         }
         return nil
     }
 
     /// The folder of credentials: `credentials/` (0700), one 0600 file per show of each archive.
-    public var credentials: URL { url.appendingPathComponent("credentials", isDirectory: true) }
+    public var credentials: URL { url.appendingPathComponent(ArchiveLayout.credentialsFolder, isDirectory: true) }
 }

@@ -66,7 +66,8 @@ struct CredentialStore: Sendable {
     /// The file of one show of one archive.
     func url(archive: String, show: String) throws -> URL {
         guard let folder else { throw CredentialError.noFolder }
-        return folder.credentials.appendingPathComponent("\(archive).\(show).json", isDirectory: false)
+        return folder.credentials.appendingPathComponent(
+            ArchiveLayout.credentialsFile(archive: archive, show: show), isDirectory: false)
     }
 
     /// The show's secrets; nil when the folder has no file for it.

@@ -12,9 +12,8 @@ extension SubscriptionStore {
             let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
             mode.intValue & 0o077 != 0
         else { return }
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-            $0.hasSuffix(".json") && !$0.hasPrefix(".")
-        }
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
+            ArchiveLayout.isSubscriptionFile)
         for name in names {
             let path = folder.appendingPathComponent(name)
             guard var record = try? read(path.path).get() else { continue }
@@ -45,7 +44,9 @@ extension SubscriptionStore {
                 }
                 ?? records[0]
             for record in records where record.id != kept.id {
-                guard let url = try? recordsFolder(of: root).appendingPathComponent("\(record.id).json"),
+                guard
+                    let url = try? recordsFolder(of: root).appendingPathComponent(
+                        ArchiveLayout.subscriptionFile(record.id)),
                     (try? files.removeItem(at: url)) != nil
                 else { continue }
                 if record.secretFeed == true || record.storedCredentials == true,

@@ -64,9 +64,8 @@ struct SubscriptionStore: Sendable {
     func all(in root: URL) -> SubscriptionSet {
         guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
         secureLegacyRecords(in: root)
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-            $0.hasSuffix(".json") && !$0.hasPrefix(".")
-        }
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
+            ArchiveLayout.isSubscriptionFile)
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
         for name in names.sorted() {
@@ -91,7 +90,7 @@ struct SubscriptionStore: Sendable {
         guard var record = try? JSONDecoder().decode(Subscription.self, from: data) else {
             return .failure(Problem(reason: "it is not a subscription record"))
         }
-        record.id = String((path as NSString).lastPathComponent.dropLast(".json".count))
+        record.id = ArchiveLayout.subscriptionID(ofFile: (path as NSString).lastPathComponent)
         guard !FileNamer.sanitize(record.folder).isEmpty, WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
         else { return .failure(Problem(reason: "it names no usable feed and folder")) }
         return .success(record)
@@ -99,7 +98,7 @@ struct SubscriptionStore: Sendable {
 
     private func record(id: String, in root: URL) -> Subscription? {
         guard let folder = try? recordsFolder(of: root) else { return nil }
-        return try? read(folder.appendingPathComponent("\(id).json").path).get()
+        return try? read(folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path).get()
     }
 
     /// The subscription of `source` in `root`, whatever the spelling of its URL, with its real feed and
@@ -240,7 +239,9 @@ struct SubscriptionStore: Sendable {
         let folder = try recordsFolder(of: root)
         for counter in 1...1000 {
             let id = StableName.of(counter == 1 ? shown : "\(shown)#\(counter)")
-            if !files.fileExists(atPath: folder.appendingPathComponent("\(id).json").path) { return id }
+            if !files.fileExists(atPath: folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path) {
+                return id
+            }
         }
         throw ArchiveError.storage(path: folder.path, reason: "no free name for a new subscription record")
     }
@@ -256,7 +257,7 @@ struct SubscriptionStore: Sendable {
         }
         var record = record
         record.version = Subscription.currentVersion
-        let url = folder.appendingPathComponent("\(record.id).json", isDirectory: false)
+        let url = folder.appendingPathComponent(ArchiveLayout.subscriptionFile(record.id), isDirectory: false)
         do {
             try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: true)
         } catch {
@@ -271,7 +272,7 @@ struct SubscriptionStore: Sendable {
     ) throws -> Subscription {
         if let other = try find(target, in: root)?.record, other.id != record.id, other.folder != record.folder {
             throw ArchiveError.storage(
-                path: try recordsFolder(of: root).appendingPathComponent("\(other.id).json").path,
+                path: try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(other.id)).path,
                 reason: "\(target.shownName) is subscribed already, into \(other.folder)")
         }
         var updated = record
@@ -305,7 +306,7 @@ struct SubscriptionStore: Sendable {
             let show = byFeed
                 ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
         else { throw ArchiveError.unknownShow(text, known: set.shows.map(\.folder)) }
-        let url = try recordsFolder(of: root).appendingPathComponent("\(show.id).json")
+        let url = try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(show.id))
         do {
             try files.removeItem(at: url)
         } catch {

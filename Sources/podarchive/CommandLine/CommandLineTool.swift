@@ -52,7 +52,7 @@ struct CommandLineTool: Sendable {
         return Archiver.live(
             writer: DurableFileWriter(
                 beforeRename: { url in
-                    guard url.lastPathComponent == ArchiveIndex.fileName else { return }
+                    guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
                     let journal = IndexJournal.url(besideIndex: url)
                     // index-write: any whole write of the index; fold-write: one that folds a journal.
                     if point == "index-write"
@@ -62,7 +62,7 @@ struct CommandLineTool: Sendable {
                     }
                 },
                 midWrite: { url, data in
-                    if point == "journal-append", url.lastPathComponent == IndexJournal.fileName { die() }
+                    if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
                     // A download record that names where its body goes: the last write before the rename.
                     if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
                         String(decoding: data, as: UTF8.self).contains("\"target\"")

@@ -44,7 +44,7 @@ enum IndexDamageFormatter {
 
     private static func index(_ folder: URL, root: URL) -> String {
         SyncFormatter.relative(
-            folder.appendingPathComponent(ArchiveIndex.stateFolderName).appendingPathComponent(ArchiveIndex.fileName),
+            ArchiveLayout.indexFile(of: folder),
             to: root)
     }
 

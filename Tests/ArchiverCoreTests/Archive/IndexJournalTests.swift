@@ -137,7 +137,7 @@ private final class HeldJournalSync: AtomicFileWriting, @unchecked Sendable {
     func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
         let size = try fileSystem.append(data, to: url, durable: durable)
         let first = lock.withLock { () -> Bool in
-            guard durable, url.lastPathComponent == IndexJournal.fileName, !held else { return false }
+            guard durable, url.lastPathComponent == ArchiveLayout.journalFile, !held else { return false }
             held = true
             return true
         }
