@@ -31,7 +31,7 @@ extension Archiver {
 
     /// The logins of a `.netrc` file; nil for a default one that is not there.
     private func readNetrc(_ choice: NetrcChoice) throws -> Netrc? {
-        let files = folders.files
+        let files = self.files
         guard let data = files.contents(atPath: choice.path) else {
             guard choice.required else { return nil }
             throw NetrcError(path: choice.path, reason: FeedLoader.whyUnreadable(choice.path, files: files))

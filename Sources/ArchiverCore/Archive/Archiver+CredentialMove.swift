@@ -28,7 +28,7 @@ extension Archiver {
                 result.moved.append(record.folder)
             }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-            guard folders.files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
+            guard files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
             var show = try await folders.open(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, metadata: false)
             defer { show.lock.unlock() }
@@ -42,7 +42,7 @@ extension Archiver {
     /// sidecars beside the episodes, and the history, download records and other records in its state folder (the
     /// index is kept by `secureIndex`). Returns how many files changed.
     private func redactFiles(of show: FeedFolder) -> Int {
-        let names = (try? folders.files.contentsOfDirectory(atPath: show.folder.path)) ?? []
+        let names = (try? files.contentsOfDirectory(atPath: show.folder.path)) ?? []
         let sidecars = names.filter { $0.hasSuffix(ArchiveLayout.sidecarSuffix) }.map {
             show.folder.appendingPathComponent($0)
         }
@@ -54,10 +54,10 @@ extension Archiver {
 
     /// The regular files under `folder`, at any depth.
     private func stateFiles(under folder: URL) -> [URL] {
-        let names = (try? folders.files.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.flatMap { name -> [URL] in
             let url = folder.appendingPathComponent(name)
-            switch (try? folders.attributes.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType {
+            switch (try? attributes.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType {
             case .typeDirectory?: return stateFiles(under: url)
             case .typeRegular?: return [url]
             default: return []
@@ -68,7 +68,7 @@ extension Archiver {
     /// Rewrites the file at `url` with its URLs redacted (a gzip history revision decoded and encoded again);
     /// true when it changed. A file that cannot be read or written is left as it is.
     private func redactFile(_ url: URL) -> Bool {
-        guard let data = folders.files.contents(atPath: url.path) else { return false }
+        guard let data = files.contents(atPath: url.path) else { return false }
         let gzipped = url.pathExtension == "gz"
         guard let plain = gzipped ? try? Gzip.decompress(data) : data else { return false }
         // JSON may escape a URL's slashes (`https:\/\/`); unescaped, the same document says the same thing.
@@ -80,7 +80,7 @@ extension Archiver {
         let redacted = URLSecrets.redactingURLs(in: unescaped)
         guard redacted != unescaped else { return false }
         let kept = gzipped ? Gzip.compress(redacted) : redacted
-        return (try? folders.writer.writeAtomically(kept, to: url, durable: false)) != nil
+        return (try? writer.writeAtomically(kept, to: url, durable: false)) != nil
     }
 }
 
@@ -101,7 +101,7 @@ extension Archiver {
         do {
             _ = try store.resolve(show, in: root)
             let identity = try store.identity(of: root, create: false)
-            return .file(try store.secrets.url(archive: identity?.id ?? "?", show: show.id).path)
+            return .file(try store.secretsFile(archive: identity?.id ?? "?", show: show.id).path)
         } catch {
             return .missing((error as? LocalizedError)?.errorDescription ?? "\(error)")
         }

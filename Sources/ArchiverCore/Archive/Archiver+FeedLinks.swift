@@ -113,8 +113,8 @@ extension Archiver {
     func keepHistory(_ fetch: FeedFetch, in show: FeedFolder, onEvent: @Sendable (SyncEvent) -> Void) -> FeedFetch {
         guard case .changed(let feed, var validators) = fetch else { return fetch }
         do {
-            validators.revision = try folders.keepRevision(
-                of: feed, previous: show.lastRevision, in: show, at: placer.clock.now())
+            validators.revision = try history.keepRevision(
+                of: feed, previous: show.lastRevision, in: show, at: clock.now())
         } catch {
             validators.revision = show.lastRevision
             onEvent(.historyFailed(reason: error.reasonText))

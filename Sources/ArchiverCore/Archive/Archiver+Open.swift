@@ -117,6 +117,6 @@ extension Archiver {
     /// are new again to this sync: adopted from the folder, or fetched.
     private func foldDamagedJournal(of show: inout FeedFolder, onEvent: (SyncEvent) -> Void) throws {
         if let damage = show.journalDamage { onEvent(.journalDamaged(damage)) }
-        try folders.foldDamagedJournal(of: &show)
+        try indexes.foldDamagedJournal(of: &show)
     }
 }

@@ -19,14 +19,14 @@ extension Archiver {
             try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
             ?? folders.chooseFolder(for: feed, source: source, in: root)
         let indexURL = ArchiveLayout.indexFile(of: folder)
-        var index = try folders.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
+        var index = try indexes.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).
         let identity = try? store.identity(of: root, create: false)
         let stored: @Sendable (Episode) -> Episode = { episode in
             identity.map { SecretForms(identity: $0).episode(episode) } ?? episode
         }
         let indexed = index
-        let validators: FeedValidators? = folders.loadRecord(
+        let validators: FeedValidators? = records.load(
             ArchiveLayout.stateFile(ArchiveLayout.validatorsFile, of: folder))
         let (walked, _) = await walkPages(
             first, of: source, known: { indexed.entry(for: stored($0)) != nil },
@@ -35,7 +35,7 @@ extension Archiver {
         let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
         let planned = WorkPlan.make(
             fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
-            folders: folders)
+            contents: contents)
         let title = ArchiveNames.showTitle(index.title, folder: folder)
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in

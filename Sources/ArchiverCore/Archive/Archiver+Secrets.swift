@@ -20,12 +20,12 @@ extension Archiver {
             return (old, new)
         }
         show.index = kept
-        try folders.save(show.index, to: show.indexURL)
+        try indexes.save(show.index, to: show.indexURL)
         for (_, entry) in altered {
-            folders.setOrigin(of: show.folder.appendingPathComponent(entry.file), to: entry.url)
+            contents.setOrigin(of: show.folder.appendingPathComponent(entry.file), to: entry.url)
             for companion in entry.companions ?? [] {
                 guard let url = companion.url else { continue }
-                folders.setOrigin(of: show.folder.appendingPathComponent(companion.file), to: url)
+                contents.setOrigin(of: show.folder.appendingPathComponent(companion.file), to: url)
             }
         }
         // Sidecars name the feed, so a feed URL with a secret is in every one of them.
@@ -34,7 +34,7 @@ extension Archiver {
         for entry in sidecars {
             let sidecar = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file))
             if secureSidecar(sidecar, replacing: replacements.filter { $0.0 != $0.1 }) {
-                folders.setDates(of: sidecar, to: entry.published.flatMap(FeedDate.parseRFC3339))
+                contents.setDates(of: sidecar, to: entry.published.flatMap(FeedDate.parseRFC3339))
             }
         }
     }
@@ -47,7 +47,7 @@ extension Archiver {
     /// Rewrites a sidecar with each URL of `replacements` replaced by the second, redacted; a missing or
     /// unreadable sidecar is left alone (the next `--metadata` sync writes it again).
     private func secureSidecar(_ url: URL, replacing replacements: [(String, String)]) -> Bool {
-        guard var text = folders.files.contents(atPath: url.path).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard var text = files.contents(atPath: url.path).map({ String(decoding: $0, as: UTF8.self) }) else {
             return false
         }
         let original = text
@@ -56,7 +56,7 @@ extension Archiver {
             text = text.replacingOccurrences(of: from, with: to)
         }
         guard text != original else { return false }
-        return (try? folders.writer.writeAtomically(Data(text.utf8), to: url, durable: false)) != nil
+        return (try? writer.writeAtomically(Data(text.utf8), to: url, durable: false)) != nil
     }
 
     /// `text` as the sidecar encoder writes it inside a JSON document, quotes included.

@@ -47,15 +47,15 @@ public struct SiteReport: Sendable, Equatable {
 extension Archiver {
     /// The site settings of `root` (none set when it has none).
     public func siteSettings(in root: URL) -> SiteSettings {
-        (try? siteSettingsURL(in: root)).flatMap(folders.loadRecord) ?? SiteSettings()
+        (try? siteSettingsURL(in: root)).flatMap(records.load) ?? SiteSettings()
     }
 
     /// Saves the site settings of `root`.
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     public func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
         let url = try siteSettingsURL(in: root)
-        try folders.createFolder(url.deletingLastPathComponent())
-        try folders.saveRecord(settings, to: url)
+        try files.createFolder(url.deletingLastPathComponent())
+        try records.save(settings, to: url)
     }
 
     private func siteSettingsURL(in root: URL) throws -> URL {
@@ -77,13 +77,13 @@ extension Archiver {
         var report = SiteReport()
         let site = out ?? root
         report.folder = site
-        if let out { try folders.createFolder(out) }
+        if let out { try files.createFolder(out) }
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
             let indexURL = ArchiveLayout.indexFile(of: listed)
             let loaded: ArchiveIndex
             do {
-                guard let index = try folders.loadIndex(at: indexURL) else { continue }
+                guard let index = try indexes.loadIndex(at: indexURL) else { continue }
                 loaded = index
             } catch {
                 report.skipped.append((listed, error.reasonText))
@@ -100,15 +100,15 @@ extension Archiver {
             let stamp = siteStamp(of: folder, base: base, out: out)
             let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
             let present = ArchiveLayout.siteShowNames.allSatisfy {
-                folders.files.fileExists(atPath: target.appendingPathComponent($0).path)
+                files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
             // An unchanged show is read from its index alone, for the root page: no feed document parsed.
-            let unchanged = present && folders.files.contents(atPath: stampURL.path) == Data(stamp.utf8)
-            let show = SiteShow.read(folder, index: index, files: folders.files, details: !unchanged)
+            let unchanged = present && files.contents(atPath: stampURL.path) == Data(stamp.utf8)
+            let show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
             shows.append(show)
             if unchanged { continue }
             if out != nil {
-                try folders.createFolder(target)
+                try files.createFolder(target)
                 try publishFiles(of: show, index: index, into: target, report: &report)
             }
             let pages = [
@@ -132,16 +132,16 @@ extension Archiver {
     private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
         let state = ArchiveLayout.stateFolder(of: folder)
         var hasher = SHA256()
-        hasher.update(folders.files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
+        hasher.update(files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
         var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
             ArchiveLayout.documentExtensions.map { ArchiveLayout.currentDocument($0, in: state) }
             + [ArchiveLayout.stateFile(ArchiveLayout.journalFile, of: folder)]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
-            guard let attributes = try? folders.attributes.attributesOfItem(atPath: url.path) else { continue }
-            let date = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            parts.append("\(url.lastPathComponent) \((attributes[.size] as? NSNumber)?.int64Value ?? 0) \(date)")
+            guard let found = try? attributes.attributesOfItem(atPath: url.path) else { continue }
+            let date = (found[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            parts.append("\(url.lastPathComponent) \((found[.size] as? NSNumber)?.int64Value ?? 0) \(date)")
         }
         return parts.joined(separator: "\n") + "\n"
     }
@@ -149,9 +149,9 @@ extension Archiver {
     /// Replaces one page whole (written beside it, then renamed), only when its content changed.
     private func writePage(_ text: String, to url: URL) throws {
         let data = Data(text.utf8)
-        if folders.files.contents(atPath: url.path) == data { return }
+        if files.contents(atPath: url.path) == data { return }
         do {
-            try folders.writer.writeAtomically(data, to: url, durable: false)
+            try writer.writeAtomically(data, to: url, durable: false)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
@@ -168,10 +168,10 @@ extension Archiver {
         for name in names {
             let source = show.folder.appendingPathComponent(name)
             let published = target.appendingPathComponent(name)
-            guard !folders.files.fileExists(atPath: published.path), folders.files.fileExists(atPath: source.path)
+            guard !files.fileExists(atPath: published.path), files.fileExists(atPath: source.path)
             else { continue }
-            try folders.createFolder(published.deletingLastPathComponent())
-            let mover = folders.mover
+            try files.createFolder(published.deletingLastPathComponent())
+            let mover = self.mover
             if (try? mover.linkItem(at: source, to: published)) != nil {
                 report.linked += 1
             } else if (try? mover.createSymbolicLink(at: published, withDestinationURL: source)) != nil {

@@ -17,8 +17,7 @@ extension Archiver {
         // Nothing is written through a state folder that is a link (opening the show refuses it).
         guard !stateFolderIsLink(folder) else { return record }
         if hasIndex(folder) {
-            let lock = try await folders.acquireLock(
-                ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder), folder: folder, wait: lockWait)
+            let lock = try await locks.acquire(folder: folder, wait: lockWait)
             defer { lock.unlock() }
             // Another run may have renamed it while this one waited.
             if hasIndex(folder) {
@@ -46,8 +45,7 @@ extension Archiver {
     {
         let renamed = ArchiveLayout.isReservedAtRoot(folder.lastPathComponent)
         guard renamed || EpisodePlacer.holdsSiteNames(index), !stateFolderIsLink(folder) else { return (folder, index) }
-        let state = ArchiveLayout.stateFolder(of: folder)
-        guard let lock = try? folders.locker.tryLock(state.appendingPathComponent(ArchiveLayout.lockFile)) else {
+        guard let lock = locks.tryAcquire(folder: folder) else {
             report.skipped.append((folder, "it is being synced, and some of its names are the site's"))
             return nil
         }
@@ -66,7 +64,7 @@ extension Archiver {
             home = move.to
         }
         do {
-            guard let loaded = try folders.loadIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
+            guard let loaded = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
             var show = FeedFolder(
                 folder: home, stateFolder: ArchiveLayout.stateFolder(of: home), index: loaded, validators: nil,
                 lock: lock)
@@ -86,7 +84,7 @@ extension Archiver {
         }
         var move = SiteNameMove(from: folder, to: target)
         do {
-            try folders.mover.moveItem(at: folder, to: target)
+            try mover.moveItem(at: folder, to: target)
         } catch {
             move.failure = ArchiveError.describe(error)
             return move
@@ -98,7 +96,7 @@ extension Archiver {
         } catch {
             move.failure = error.reasonText
             // Where it was, so that the record and the folder agree.
-            try? folders.mover.moveItem(at: target, to: folder)
+            try? mover.moveItem(at: target, to: folder)
         }
         return move
     }
@@ -110,8 +108,8 @@ extension Archiver {
             let name = FileNamer.fileName(stem: folder.lastPathComponent, extension: nil, counter: counter)
             guard !ArchiveLayout.isReservedAtRoot(name) else { continue }
             let candidate = root.appendingPathComponent(name, isDirectory: true)
-            guard folders.files.fileExists(atPath: candidate.path) else { return candidate }
-            if let feed, let index = try? folders.loadIndex(at: ArchiveLayout.indexFile(of: candidate)),
+            guard files.fileExists(atPath: candidate.path) else { return candidate }
+            if let feed, let index = try? indexes.loadIndex(at: ArchiveLayout.indexFile(of: candidate)),
                 URLSecrets.redacted(index.feed) == URLSecrets.redacted(feed)
             {
                 return candidate
@@ -122,11 +120,11 @@ extension Archiver {
 
     private func stateFolderIsLink(_ folder: URL) -> Bool {
         let state = ArchiveLayout.stateFolder(of: folder)
-        return (try? folders.attributes.attributesOfItem(atPath: state.path))?[.type] as? FileAttributeType
+        return (try? attributes.attributesOfItem(atPath: state.path))?[.type] as? FileAttributeType
             == .typeSymbolicLink
     }
 
     private func hasIndex(_ folder: URL) -> Bool {
-        folders.files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path)
+        files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path)
     }
 }

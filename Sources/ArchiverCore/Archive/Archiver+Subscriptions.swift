@@ -32,7 +32,7 @@ extension Archiver {
     /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
     public func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
         let indexURL = ArchiveLayout.indexFile(of: folder)
-        guard let index = try folders.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
+        guard let index = try indexes.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
         return (ArchiveNames.showTitle(index.title, folder: folder), index.episodes)
     }
 
@@ -77,8 +77,8 @@ extension Archiver {
         defer { show.lock.unlock() }
         var index = show.index
         if case .changed(let feed, _) = fetch { index.title = feed.title ?? index.title }
-        if index != show.index || !folders.files.fileExists(atPath: show.indexURL.path) {
-            try folders.save(index, to: show.indexURL)
+        if index != show.index || !files.fileExists(atPath: show.indexURL.path) {
+            try indexes.save(index, to: show.indexURL)
         }
         // Given no settings (new credentials only, or the same URL again), a show keeps those it has.
         return try store.subscribe(
@@ -100,7 +100,7 @@ extension Archiver {
             newest: nil, failing: 0, gone: 0)
         let indexURL = ArchiveLayout.indexFile(of: folder)
         do {
-            guard let index = try folders.loadIndex(at: indexURL) else { return status }
+            guard let index = try indexes.loadIndex(at: indexURL) else { return status }
             status.title = ArchiveNames.showTitle(index.title, folder: folder)
             status.episodes = index.episodes.count
             status.bytes = index.episodes.reduce(0) { $0 + $1.size }

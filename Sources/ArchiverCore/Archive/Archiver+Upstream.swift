@@ -46,7 +46,7 @@ extension Archiver {
         let records = records(around: showFolders)
         for folder in showFolders {
             let indexURL = ArchiveLayout.indexFile(of: folder)
-            let index = try folders.loadIndex(at: indexURL)
+            let index = try indexes.loadIndex(at: indexURL)
             var own = limits
             let options = try withAccess(access, forShowIn: folder, records: records)
             own.policy.profile = options.profile

@@ -13,96 +13,37 @@ import Foundation
 /// Archives podcast feeds. Every effect goes through the injected seams.
 public struct Archiver: Sendable {
     let loader: FeedLoader
-    /// The registry, locks, index and records of feed folders.
+    /// Finds and opens show folders.
     let folders: FeedFolders
+    /// Each show's index and journal.
+    let indexes: IndexStore
+    /// The small records beside each index, and the hidden files of downloads.
+    let records: ShowRecords
+    /// Each show's feed history.
+    let history: HistoryStore
+    /// What a show's folder holds, and the dates and origins of its files.
+    let contents: FolderContents
+    /// The locks of show folders and archive roots.
+    let locks: ShowLocks
+    /// The file system, for what the archiver reads and writes itself (the site, secrets, moved folders).
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+    let writer: any AtomicFileWriting
     /// One episode's download, beside the others.
-    private let fetcher: EpisodeFetcher
+    let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
     let placer: EpisodePlacer
     /// Sidecars and artwork (`SyncOptions.metadata`).
-    private let metadata: MetadataWriter
+    let metadata: MetadataWriter
+    /// Transcripts, chapters and artwork kept beside archived episodes.
+    let companions: CompanionKeeper
+    /// Dates for the index, waits between retries and lock polls, deadlines.
+    let clock: SyncClock
     /// `verify`, with the same folders, fetcher and placer.
     let verifier: Verifier
     /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
-    private(set) var store: SubscriptionStore
-
-    /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
-    /// The live wiring is `Archiver.live(...)`.
-    /// - Parameters:
-    ///   - fetcher: fetches feeds (live: `FeedSession`, which refuses non-http(s) redirects).
-    ///   - downloader: streams episodes to disk (live: `URLSessionDownloader`).
-    ///   - mover, attributes, files: the file system (live: `FileManager.default`).
-    ///   - writer: atomic, durable replacement of small files (live: `DurableFileWriter`).
-    ///   - locker: per-feed locks (live: `FlockLocker`).
-    ///   - hasher: hashes files already on disk (live: `StreamingFileHasher`).
-    ///   - now: the clock, for dates recorded in the index.
-    ///   - sleep: waits between retries and lock polls.
-    ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
-    ///   - jitter: a random number in [0, 1) for backoff jitter.
-    ///   - faults: called at each `FaultPoint` (tests only).
-    ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
-    ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
-    public init(
-        fetcher: any URLDataFetcher,
-        downloader: any FileDownloading,
-        mover: any FileMovement,
-        attributes: any FileAttributes,
-        files: any FileStore,
-        writer: any AtomicFileWriting,
-        locker: any FileLocking,
-        hasher: any FileHashing,
-        now: @escaping @Sendable () -> Date,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
-        timer: @escaping @Sendable (TimeInterval) async throws -> Void,
-        jitter: @escaping @Sendable () -> Double,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil,
-        configuration: ConfigurationFolder? = nil
-    ) {
-        let clock = SyncClock(now: now, sleep: sleep, timer: timer)
-        store = SubscriptionStore(
-            files: files, attributes: attributes, writer: writer, clock: clock,
-            secrets: CredentialStore(folder: configuration, files: files, attributes: attributes, writer: writer))
-        loader = FeedLoader(fetcher: fetcher, files: files, timer: timer)
-        folders = FeedFolders(
-            files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, clock: clock)
-        self.fetcher = EpisodeFetcher(
-            downloader: downloader, hasher: hasher, folders: folders, clock: clock, jitter: jitter)
-        placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, clock: clock, faults: faults)
-        metadata = MetadataWriter(fetcher: self.fetcher, mover: mover, folders: folders)
-        verifier = Verifier(folders: folders, fetcher: self.fetcher, placer: placer, hasher: hasher)
-    }
-
-    /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
-    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part (`timer`: nil
-    /// is the wall clock's).
-    public static func live(
-        fetcher: any URLDataFetcher = FeedSession(),
-        downloader: any FileDownloading = URLSessionDownloader(),
-        files: any FileStore = FileManager.default,
-        writer: any AtomicFileWriting = DurableFileWriter(),
-        now: @escaping @Sendable () -> Date = { Date() },
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-        },
-        timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
-    ) -> Archiver {
-        Archiver(
-            fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
-            files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
-            timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
-    }
-
-    /// This archiver keeping credentials in `configuration` (see `init`).
-    public func using(configuration: ConfigurationFolder?) -> Archiver {
-        var copy = self
-        copy.store = SubscriptionStore(
-            files: store.files, attributes: store.attributes, writer: store.writer, clock: store.clock,
-            secrets: CredentialStore(
-                folder: configuration, files: store.files, attributes: store.attributes, writer: store.writer))
-        return copy
-    }
+    var store: SubscriptionStore
 
     /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
     /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
@@ -149,7 +90,7 @@ public struct Archiver: Sendable {
             let folder = (try? store.find(source, in: root))?.map {
                 root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true)
             }
-            throw ArchiveError.interrupted(partialDownloads: folder.map { folders.partialDownloads(in: $0) } ?? 0)
+            throw ArchiveError.interrupted(partialDownloads: folder.map { contents.partialDownloads(in: $0) } ?? 0)
         }
     }
 
@@ -204,7 +145,7 @@ public struct Archiver: Sendable {
             if home != source { report.movedTo = home.shownName }
             store.recordSync(
                 LastSync(
-                    finished: FeedDate.iso8601(placer.clock.now()),
+                    finished: FeedDate.iso8601(clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
                 of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root)
@@ -220,7 +161,7 @@ public struct Archiver: Sendable {
         let outcome: LastSync.Outcome = error is FeedError ? .feedFailed : .archiveFailed
         store.recordSync(
             LastSync(
-                finished: FeedDate.iso8601(placer.clock.now()), outcome: outcome,
+                finished: FeedDate.iso8601(clock.now()), outcome: outcome,
                 error: error.reasonText),
             of: id, in: root)
     }
@@ -234,7 +175,7 @@ public struct Archiver: Sendable {
         // A 304 leaves work for the index alone to describe; one whose URL's secret is kept only by the feed (a file
         // gone missing, see `SecretForms`) needs the feed after all.
         if case .notModified = fetch, show.index.episodes.contains(where: { URLSecrets.carriesRedaction($0.url) }) {
-            let present = folders.presentFiles(in: show.folder, index: show.index)
+            let present = contents.presentFiles(in: show.folder, index: show.index)
             if show.index.episodes.contains(where: { !present.contains($0.file) && URLSecrets.carriesRedaction($0.url) }
             ) {
                 fetch = forms.fetch(
@@ -249,16 +190,16 @@ public struct Archiver: Sendable {
         // Only a sync that read the whole feed can tell which episodes the feed no longer lists.
         let removals =
             pages?.complete == false
-            ? nil : Removals(now: FeedDate.iso8601(placer.clock.now()), lastSeen: show.lastFetched)
+            ? nil : Removals(now: FeedDate.iso8601(clock.now()), lastSeen: show.lastFetched)
         let planned = WorkPlan.make(
             fetch, index: &show.index, folder: show.folder, filter: options.filter, retryGone: options.retryGone,
-            folders: folders, removals: removals)
+            contents: contents, removals: removals)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
         let (work, adopted) = try placer.adoptUnindexedFiles(planned.work, in: &show, template: options.names)
         var run = SyncRun(
-            show: show, loadedIndex: loadedIndex, present: planned.present, placer: placer, metadata: metadata,
-            options: options, pages: pages, onEvent: onEvent)
+            show: show, loadedIndex: loadedIndex, present: planned.present, parts: syncParts, options: options,
+            pages: pages, onEvent: onEvent)
         defer { run.waitForCommits() }  // however the run ends, before the lock goes
         try await run.begin(
             fetch, of: source, work: work, skipped: planned.skipped + adopted, present: planned.present)
@@ -313,7 +254,7 @@ public struct Archiver: Sendable {
                     stop = stop ?? error
                 }
             }
-            if let stop { throw SpaceRefusal.stopping(stop) { folders.partialBytes(in: paths.stateFolder) } }
+            if let stop { throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) } }
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)

@@ -10,8 +10,12 @@ struct CompanionKeeper: Sendable {
     let fetcher: EpisodeFetcher
     /// Puts companions in place as it puts episodes (`EpisodePlacer.move`).
     let placer: EpisodePlacer
-
-    private var folders: FeedFolders { placer.folders }
+    let files: any FileStore
+    let writer: any AtomicFileWriting
+    let hasher: any FileHashing
+    let indexes: IndexStore
+    let records: ShowRecords
+    let contents: FolderContents
 
     /// Why a download of `size` bytes cannot be kept as a companion, or nil. The downloader stops a companion at
     /// the cap as it arrives; this catches a complete file an earlier run left.
@@ -38,12 +42,12 @@ struct CompanionKeeper: Sendable {
         _ feed: Feed, in show: inout FeedFolder, present: Set<String>, options: SyncOptions,
         onEvent: @Sendable (SyncEvent) -> Void
     ) async throws -> (failed: Int, updated: Set<String>) {
-        var misses = CompanionMisses.load(in: show, folders: folders)
+        var misses = CompanionMisses.load(in: show, records: records)
         let wanted = self.wanted(feed, in: show, present: present, options: options).filter {
             options.retryGone || !misses.gaveUp($0.name)
         }
         guard !wanted.isEmpty else { return (0, []) }
-        defer { misses.save(in: show, folders: folders) }
+        defer { misses.save(in: show, records: records) }
         var updated = Set<String>()
         let paths = show.paths
         let companionOptions = options.forCompanions
@@ -86,7 +90,7 @@ struct CompanionKeeper: Sendable {
                 }
             }
         }
-        if recorded { try folders.save(show.index, to: show.indexURL) }
+        if recorded { try indexes.save(show.index, to: show.indexURL) }
         return (failed, updated)
     }
 
@@ -132,22 +136,22 @@ struct CompanionKeeper: Sendable {
         case nil:
             // Chapters the feed gave inline: written as they are.
             let content = item.companion.content ?? Data()
-            if folders.files.fileExists(atPath: destination.path),
-                folders.files.contents(atPath: destination.path) != content
+            if files.fileExists(atPath: destination.path),
+                files.contents(atPath: destination.path) != content
             {
                 throw EpisodeFailure.storage("\(item.name) exists already and is another file")
             }
             do {
-                try folders.writer.writeAtomically(content, to: destination, durable: false)
+                try writer.writeAtomically(content, to: destination, durable: false)
             } catch {
                 throw ArchiveError.storage(error, path: destination.path)
             }
-            folders.setDates(of: destination, to: item.episode.published)
+            contents.setDates(of: destination, to: item.episode.published)
             (size, digest) = (Int64(content.count), SHA256.hex(content))
         case .some(.failure(let error)):
             // Refused for its size, or not there: nothing of it is worth keeping for a resume.
             switch error as? EpisodeFailure {
-            case .storage?, .httpStatus?: folders.discard(show.partial(item.companion.url ?? item.name))
+            case .storage?, .httpStatus?: records.discard(show.partial(item.companion.url ?? item.name))
             default: break
             }
             throw error
@@ -156,16 +160,16 @@ struct CompanionKeeper: Sendable {
         case .some(.success(.downloaded(let result))):
             let partial = show.partial(item.companion.url ?? item.name)
             if let refusal = Self.refusal(ofSize: result.fileSize, options: options) {
-                folders.discard(partial)
+                records.discard(partial)
                 throw refusal
             }
             if item.companion.kind == .chapters,
-                let problem = Self.chaptersProblem(folders.files.contents(atPath: partial.body.path) ?? Data())
+                let problem = Self.chaptersProblem(files.contents(atPath: partial.body.path) ?? Data())
             {
-                folders.discard(partial)
+                records.discard(partial)
                 throw EpisodeFailure.invalid("not a valid chapters document: \(problem)")
             }
-            let head = folders.files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data()
+            let head = files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data()
             name = LiveContent.name(
                 for: item.name, artwork: item.companion.kind == .artwork, sniffed: LiveContent.sniff(head))
             let moved: Bool
@@ -174,15 +178,15 @@ struct CompanionKeeper: Sendable {
                     partial.body, to: name, in: show, published: item.episode.published,
                     origin: item.companion.url ?? "")
             } catch {
-                folders.discard(partial)
+                records.discard(partial)
                 throw error
             }
             if moved {
-                folders.forget(partial)
+                records.forget(partial)
             } else {
-                folders.discard(partial)
+                records.discard(partial)
                 // The same bytes there, unindexed (an index rebuilt, a damaged journal record): they are this one.
-                let there = try? placer.hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path)
+                let there = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path)
                 guard there?.size == result.fileSize, there?.digest == result.sha256 else {
                     throw EpisodeFailure.storage("\(name) exists already and is another file")
                 }

@@ -45,13 +45,13 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
         show.stateFolder.appendingPathComponent(ArchiveLayout.companionMissesFile, isDirectory: false)
     }
 
-    static func load(in show: FeedFolder, folders: FeedFolders) -> CompanionMisses {
-        folders.loadRecord(url(in: show)) ?? CompanionMisses()
+    static func load(in show: FeedFolder, records: ShowRecords) -> CompanionMisses {
+        records.load(url(in: show)) ?? CompanionMisses()
     }
 
     /// Saves the record when it changed (a hint: losing it costs a few more tries, never a file).
-    func save(in show: FeedFolder, folders: FeedFolders) {
+    func save(in show: FeedFolder, records: ShowRecords) {
         guard changed else { return }
-        try? folders.saveRecord(self, to: Self.url(in: show))
+        try? records.save(self, to: Self.url(in: show))
     }
 }

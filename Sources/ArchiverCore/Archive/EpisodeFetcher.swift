@@ -10,7 +10,9 @@ import Foundation
 struct EpisodeFetcher: Sendable {
     let downloader: any FileDownloading
     let hasher: any FileHashing
-    let folders: FeedFolders
+    let files: any FileStore
+    let records: ShowRecords
+    let contents: FolderContents
     let clock: SyncClock
     let jitter: @Sendable () -> Double
 
@@ -31,11 +33,11 @@ struct EpisodeFetcher: Sendable {
     ) async throws -> Fetched {
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
-        var kept = folders.loadDownloadRecord(files.record)
+        var kept = records.loadDownloadRecord(files.record)
         // No record: nothing to resume (a body left without one is truncated when the download opens it; lines
         // that do not decode stay unread). A record of another URL: its bytes are not this episode's.
         if let record = kept, URLSecrets.redacted(record.url) != URLSecrets.redacted(episode.url) {
-            folders.discard(files)
+            records.discard(files)
             kept = nil
         }
         if let kept, let adopted = try adopt(kept, episode: episode, files: files, folder: paths.folder) {
@@ -63,7 +65,7 @@ struct EpisodeFetcher: Sendable {
             } catch let stop as AttemptFailure {
                 switch stop {
                 case .startOver:
-                    folders.discard(files)
+                    records.discard(files)
                     kept = nil
                     if attempt > options.retry.retries + 1 {
                         throw EpisodeFailure.transport("the server kept changing the file")
@@ -109,7 +111,7 @@ struct EpisodeFetcher: Sendable {
     ) async throws -> DownloadResult {
         let record = kept
         var offset: Int64 = 0
-        if let record, record.validator != nil, let size = folders.fileSize(partial.body), size > 0 {
+        if let record, record.validator != nil, let size = contents.fileSize(partial.body), size > 0 {
             offset = size
             if let expected = record.expectedSize, expected == size {
                 // Every byte arrived before the process stopped: nothing to fetch, only to check.
@@ -170,7 +172,7 @@ struct EpisodeFetcher: Sendable {
             case .unexpectedRange: throw AttemptFailure.startOver
             case .tooLarge(let limit, let announced):
                 // Nothing of a file refused for its size is worth keeping for a resume.
-                folders.discard(partial)
+                records.discard(partial)
                 throw AttemptFailure.failed(Self.sizeRefusal(limit: limit, announced: announced), retryAfter: nil)
             case .file(let path, let reason, let code):
                 if [ENOSPC, EDQUOT, EROFS, EACCES, EPERM].contains(code) {
@@ -186,9 +188,9 @@ struct EpisodeFetcher: Sendable {
             htmlAllowed: episode.mimeType?.lowercased().hasPrefix("text/html") == true)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected {
-                folders.discard(partial)
+                records.discard(partial)
             }
-            if failure == .htmlPage || failure == .emptyBody { folders.discard(partial) }
+            if failure == .htmlPage || failure == .emptyBody { records.discard(partial) }
             // A 401 to a request that carried credentials: they were refused, not missing.
             let said =
                 failure == .httpStatus(401)
@@ -205,8 +207,8 @@ struct EpisodeFetcher: Sendable {
         for url: String, files partial: PartialFiles, offset: Int64, expected: ExpectedSize,
         announced: AnnouncedRecord, claim: SpaceClaim, maximumBytes: Int64? = nil
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
-        let folders = self.folders
-        let files = folders.files
+        let records = self.records
+        let files = self.files
         return { response, appending in
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
             let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified")
@@ -225,7 +227,7 @@ struct EpisodeFetcher: Sendable {
             let record = PartialRecord(url: URLSecrets.redacted(url), validator: validator, expectedSize: total)
             if let total { expected.value = total }
             do {
-                try folders.saveDownloadRecord(record, to: partial.record)
+                try records.saveDownloadRecord(record, to: partial.record)
             } catch {
                 return error
             }
@@ -269,12 +271,12 @@ struct EpisodeFetcher: Sendable {
     ) throws -> Fetched? {
         guard let sha256 = record.sha256, let size = record.completeSize, let target = record.target else { return nil }
         let placed = folder.appendingPathComponent(target)
-        if folders.fileSize(partial.body) == nil, let hashed = try? hasher.sha256(ofFileAtPath: placed.path),
+        if contents.fileSize(partial.body) == nil, let hashed = try? hasher.sha256(ofFileAtPath: placed.path),
             hashed.size == size, hashed.digest == sha256
         {
             // Renamed into place; only the index entry was missing.
-            folders.setDates(of: placed, to: episode.published)
-            folders.setOrigin(of: placed, to: episode.url)
+            contents.setDates(of: placed, to: episode.published)
+            contents.setOrigin(of: placed, to: episode.url)
             return .placed(
                 ArchiveIndex.Entry(archiving: episode, file: target, size: size, sha256: sha256, at: clock.now()))
         }
@@ -288,7 +290,7 @@ struct EpisodeFetcher: Sendable {
                         url: URL(string: record.url)!, statusCode: 200, httpVersion: nil, headerFields: nil)!,
                     bytesWritten: size, fileSize: size, sha256: sha256, leadingBytes: hashed.leading))
         }
-        folders.discard(partial)
+        records.discard(partial)
         return nil
     }
 

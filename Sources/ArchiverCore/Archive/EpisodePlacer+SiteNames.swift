@@ -30,7 +30,7 @@ extension EpisodePlacer {
     /// - Throws: `ArchiveError.storage` when the index cannot be saved; the next run finds the moved files.
     func freeSiteNames(in show: inout FeedFolder) throws -> [SiteNameMove] {
         guard Self.holdsSiteNames(show.index) else { return [] }
-        let present = Set((try? folders.files.contentsOfDirectory(atPath: show.folder.path)) ?? [])
+        let present = Set((try? files.contentsOfDirectory(atPath: show.folder.path)) ?? [])
         var names = NameAllocator(taken: present.union(show.index.fileNames), sidecars: true)
         var moves: [SiteNameMove] = []
         var changed = false
@@ -57,7 +57,7 @@ extension EpisodePlacer {
                 changed = true
             }
         }
-        if changed { try folders.save(show.index, to: show.indexURL) }
+        if changed { try indexes.save(show.index, to: show.indexURL) }
         return moves
     }
 
@@ -103,7 +103,7 @@ extension EpisodePlacer {
     private func moveSidecar(of original: ArchiveIndex.Entry, to entry: ArchiveIndex.Entry, in show: FeedFolder) {
         let source = url(ArchiveNames.sidecarName(for: original.file), in: show)
         let target = url(ArchiveNames.sidecarName(for: entry.file), in: show)
-        let files = folders.files
+        let files = self.files
         if source != target, files.fileExists(atPath: source.path) {
             guard !files.fileExists(atPath: target.path), (try? mover.moveItem(at: source, to: target)) != nil
             else { return }
@@ -128,9 +128,9 @@ extension EpisodePlacer {
                 withJSONObject: sidecar, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
             patched != data
         else { return }
-        let dated = (try? folders.attributes.attributesOfItem(atPath: target.path))?[.modificationDate] as? Date
-        guard (try? folders.writer.writeAtomically(patched, to: target, durable: false)) != nil else { return }
-        folders.setDates(of: target, to: dated)
+        let dated = (try? attributes.attributesOfItem(atPath: target.path))?[.modificationDate] as? Date
+        guard (try? writer.writeAtomically(patched, to: target, durable: false)) != nil else { return }
+        contents.setDates(of: target, to: dated)
     }
 
     /// Renames `from` to `to` in the show's folder, never over another file.
@@ -164,11 +164,11 @@ extension EpisodePlacer {
     }
 
     private func movedEarlier(_ file: String, to name: String, size: Int64, in show: FeedFolder) -> Bool {
-        !show.index.holds(file: name) && !exists(file, in: show) && folders.fileSize(url(name, in: show)) == size
+        !show.index.holds(file: name) && !exists(file, in: show) && contents.fileSize(url(name, in: show)) == size
     }
 
     private func exists(_ name: String, in show: FeedFolder) -> Bool {
-        folders.files.fileExists(atPath: url(name, in: show).path)
+        files.fileExists(atPath: url(name, in: show).path)
     }
 
     private func url(_ name: String, in show: FeedFolder) -> URL {

@@ -6,16 +6,21 @@ import Foundation
 /// Puts checked downloads, and files already in the folder, into the index; runs on the sync's own task, in feed
 /// order.
 struct EpisodePlacer: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
     let mover: any FileMovement
+    let writer: any AtomicFileWriting
     let hasher: any FileHashing
-    let folders: FeedFolders
+    let indexes: IndexStore
+    let records: ShowRecords
+    let contents: FolderContents
     let clock: SyncClock
     /// Called at each `FaultPoint` (the crash tests).
     let faults: (@Sendable (FaultPoint) -> Void)?
 
     /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
     /// (unless an earlier run already had) and records it in the index; `SyncRun.commit` (or, for a repair,
-    /// `FeedFolders.commitJournal`) then makes the record durable, for several episodes at once, and the download
+    /// `IndexStore.commitJournal`) then makes the record durable, for several episodes at once, and the download
     /// record goes after that.
     func complete(
         _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
@@ -57,12 +62,12 @@ struct EpisodePlacer: Sendable {
             name = names.claim(exactly: entry.file) ? entry.file : names.claim(newFile)
         } else {
             // The same bytes already in the folder, unindexed (an index rebuilt): that file is this episode.
-            if let existing = folders.unindexedFile(newFile, in: show),
+            if let existing = contents.unindexedFile(newFile, in: show),
                 let hashed = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(existing).path),
                 hashed.size == result.fileSize, hashed.digest == result.sha256
             {
-                folders.discard(partial)
-                folders.setDates(of: show.folder.appendingPathComponent(existing), to: episode.published)
+                records.discard(partial)
+                contents.setDates(of: show.folder.appendingPathComponent(existing), to: episode.published)
                 return entry(for: episode, file: existing, size: hashed.size, sha256: hashed.digest)
             }
             name = names.claim(newFile)
@@ -74,7 +79,7 @@ struct EpisodePlacer: Sendable {
             url: URLSecrets.redacted(episode.url), completeSize: result.fileSize, sha256: result.sha256)
         for _ in 0..<100 {
             record.target = name
-            try folders.saveDownloadRecord(record, to: partial.record)
+            try records.saveDownloadRecord(record, to: partial.record)
             faults?(.beforeRename)
             if try move(partial.body, to: name, in: show, published: episode.published, origin: episode.url) {
                 faults?(.afterRename)
@@ -107,8 +112,8 @@ struct EpisodePlacer: Sendable {
                     size: result.fileSize, sha256: result.sha256, published: entry.published,
                     archived: FeedDate.iso8601(clock.now())))
             show.index.markReplaced(entry.file, by: name)
-            try folders.save(show.index, to: show.indexURL)
-            folders.forget(show.partial(entry.key))
+            try indexes.save(show.index, to: show.indexURL)
+            records.forget(show.partial(entry.key))
             return name
         }
         throw EpisodeFailure.storage("no free name for a new version of \(entry.file)")
@@ -125,7 +130,7 @@ struct EpisodePlacer: Sendable {
         var claimed = show.index.fileNames
         for item in work {
             guard case .new(let episode) = item, let length = episode.length, length > 0,
-                let name = folders.unindexedFile(template.newFile(for: episode, feedTitle: show.title), in: show),
+                let name = contents.unindexedFile(template.newFile(for: episode, feedTitle: show.title), in: show),
                 !claimed.contains(name),
                 let hashed = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path),
                 hashed.size == length
@@ -137,7 +142,7 @@ struct EpisodePlacer: Sendable {
             show.index.record(entry(for: episode, file: name, size: hashed.size, sha256: hashed.digest))
             adopted.append((episode, name))
         }
-        if !adopted.isEmpty { try folders.save(show.index, to: show.indexURL) }
+        if !adopted.isEmpty { try indexes.save(show.index, to: show.indexURL) }
         return (remaining, adopted)
     }
 
@@ -154,11 +159,11 @@ struct EpisodePlacer: Sendable {
         do {
             try mover.moveItem(at: body, to: destination)
         } catch {
-            if folders.files.fileExists(atPath: destination.path) { return false }
+            if files.fileExists(atPath: destination.path) { return false }
             throw ArchiveError.storage(error, path: destination.path)
         }
-        folders.setDates(of: destination, to: published)
-        folders.setOrigin(of: destination, to: origin)
+        contents.setDates(of: destination, to: published)
+        contents.setOrigin(of: destination, to: origin)
         return true
     }
 
@@ -168,7 +173,7 @@ struct EpisodePlacer: Sendable {
     private func makeSubfolders(for name: String, in show: FeedFolder, names: inout NameAllocator) throws {
         guard let slash = name.lastIndex(of: "/") else { return }
         let subfolder = show.folder.appendingPathComponent(String(name[..<slash]), isDirectory: true)
-        let files = folders.files
+        let files = self.files
         var ancestor = subfolder
         while ancestor.path.count > show.folder.path.count {
             if files.fileExists(atPath: ancestor.path), (try? files.contentsOfDirectory(atPath: ancestor.path)) == nil {
@@ -177,7 +182,7 @@ struct EpisodePlacer: Sendable {
             }
             ancestor.deleteLastPathComponent()
         }
-        try folders.createFolder(subfolder)
+        try files.createFolder(subfolder)
     }
 
     private func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {

@@ -1,60 +1,16 @@
-// A show's folder and what podarchive keeps in it: the registry that finds it, the lock that guards it, the index
-// and the small records beside it. Everything here is read and written under the folder's lock.
+// Show folders: the one a new feed gets, and opening one (its lock taken, what a killed run left cleared, its
+// index and records read). The index, records, history and locks are stores of their own (IndexStore,
+// ShowRecords, HistoryStore, ShowLocks).
 import Foundation
 
-/// One show's folder, opened and locked by `FeedFolders.open`: what its index and records say. Changed in
-/// memory by the sync and saved through `FeedFolders`.
-struct FeedFolder {
-    /// The show's folder.
-    var folder: URL
-    /// Its `.podarchive` folder: the index, the lock, records, partial downloads.
-    var stateFolder: URL
-    var index: ArchiveIndex
-    /// What reading the index's journal found when the folder was opened (nil without a journal, and once folded).
-    var journal: IndexJournal.Reading?
-    /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
-    var validators: FeedValidators?
-    var lock: any HeldLock
-    /// Archive documents of the feed already read in full (see `FeedValidators.archives`), and their links.
-    var archives: Set<String> = []
-    var archiveLinks: [String: String] = [:]
-    /// The page link refused last run (see `FeedValidators.refusedPage`).
-    var refusedPage: String?
-    /// When the feed was last fetched in full (see `FeedValidators.fetched`).
-    var lastFetched: String?
-    /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
-    var lastRevision: String?
-
-    /// Episodes recorded in `index` since it was last saved or journaled, and the download records to drop once
-    /// they are (see `SyncRun.commit`, `FeedFolders.commitJournal`).
-    var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
-
-    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
-    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.indexFile, isDirectory: false) }
-    var journalURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false) }
-    var validatorsURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false) }
-    var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
-    /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
-    var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
-
-    /// The hidden files of `key`'s download.
-    func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, stateFolder: stateFolder) }
-}
-
-/// The two folders one episode's download works in; what a child task of the sync takes along.
-struct FolderPaths: Sendable {
-    var folder: URL
-    var stateFolder: URL
-}
-
-/// Finds, locks and reads feed folders, and writes their index and records.
+/// Finds show folders, and opens one: locked, cleared of what a killed run left, its index and records read.
 struct FeedFolders: Sendable {
     let files: any FileStore
     let attributes: any FileAttributes
     let mover: any FileMovement
-    let writer: any AtomicFileWriting
-    let locker: any FileLocking
-    let clock: SyncClock
+    let locks: ShowLocks
+    let indexes: IndexStore
+    let records: ShowRecords
 
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
@@ -69,20 +25,19 @@ struct FeedFolders: Sendable {
             throw ArchiveError.storage(
                 path: stateFolder.path, reason: ArchiveError.linkRefusal)
         }
-        try createFolder(stateFolder)
-        let lock = try await acquireLock(
-            stateFolder.appendingPathComponent(ArchiveLayout.lockFile), folder: folder, wait: lockWait)
+        try files.createFolder(stateFolder)
+        let lock = try await locks.acquire(folder: folder, wait: lockWait)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         do {
-            let read = try readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
+            let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
             if let index {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
-            let validators: FeedValidators? = loadRecord(
+            let validators: FeedValidators? = records.load(
                 stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
@@ -121,7 +76,7 @@ struct FeedFolders: Sendable {
         for entry in index.episodes {
             let partial = PartialFiles(key: entry.key, stateFolder: stateFolder)
             if names.contains(partial.record.lastPathComponent), !names.contains(partial.body.lastPathComponent) {
-                forget(partial)
+                records.forget(partial)
             }
         }
     }
@@ -145,23 +100,6 @@ struct FeedFolders: Sendable {
         }
     }
 
-    func acquireLock(_ url: URL, folder: URL, wait: TimeInterval) async throws -> any HeldLock {
-        let poll: TimeInterval = 0.1
-        var waited: TimeInterval = 0
-        while true {
-            let held: (any HeldLock)?
-            do {
-                held = try locker.tryLock(url)
-            } catch {
-                throw ArchiveError.storage(path: url.path, reason: ArchiveError.describe(error))
-            }
-            if let held { return held }
-            guard waited < wait else { throw ArchiveError.locked(folder: folder.path, holder: locker.lockHolder(url)) }
-            try await clock.sleep(poll)
-            waited += poll
-        }
-    }
-
     /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
     /// at a new URL), which then continues there. A name the site writes at the root is never taken either
@@ -174,7 +112,7 @@ struct FeedFolders: Sendable {
             if ArchiveLayout.isReservedAtRoot(name) { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
             let indexURL = ArchiveLayout.indexFile(of: folder)
-            guard let existing = try? loadIndex(at: indexURL) else { return folder }
+            guard let existing = try? indexes.loadIndex(at: indexURL) else { return folder }
             if FeedFolders.belongs(feed, source: source, to: existing) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
@@ -186,61 +124,5 @@ struct FeedFolders: Sendable {
     static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
         index.feed == URLSecrets.redacted(source.displayName)
             || feed.episodes.contains(where: { index.entry(for: $0) != nil })
-    }
-
-    func createFolder(_ url: URL) throws {
-        do {
-            try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
-        } catch {
-            throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
-        }
-    }
-
-    func loadRecord<Record: Decodable>(_ url: URL) -> Record? {
-        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
-    }
-
-    /// A download record is a log of one-line JSON records, each appended (no temporary file, no rename, no sync:
-    /// two writes per episode, with no inode freed for either); the last whole line is the record. Killed mid-append,
-    /// the torn line is ignored and the record reads as it was before that write. Each line also starts with a
-    /// newline, so one appended after a torn line is a line of its own.
-    func saveDownloadRecord(_ record: PartialRecord, to url: URL) throws {
-        do {
-            var line = Data([UInt8(ascii: "\n")])
-            line.append(try JSONEncoder.records.encode(record))
-            line.append(UInt8(ascii: "\n"))
-            // An episode tried again over many attempts and nights appends a line each time: past a few, the
-            // record is replaced whole by its newest line, so it never grows without bound.
-            if try writer.append(line, to: url, durable: false) > Self.downloadRecordLimit {
-                try writer.writeAtomically(line, to: url, durable: false)
-            }
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
-    }
-
-    /// The size past which a download record is cut back to its newest line.
-    static let downloadRecordLimit: Int64 = 4096
-
-    /// The last line of the download record at `url` that decodes (a record written whole by an older version is
-    /// one line without a newline), or nil.
-    func loadDownloadRecord(_ url: URL) -> PartialRecord? {
-        guard let data = files.contents(atPath: url.path) else { return nil }
-        let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")).reversed() {
-            if let record = try? decoder.decode(PartialRecord.self, from: Data(line)) { return record }
-        }
-        return nil
-    }
-
-    /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
-    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
-    func saveRecord<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {
-        do {
-            try writer.writeAtomically(
-                try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: ownerOnly)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
     }
 }

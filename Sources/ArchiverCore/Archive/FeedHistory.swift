@@ -71,7 +71,11 @@ enum RevisionName {
     }
 }
 
-extension FeedFolders {
+/// Keeps the revisions of a show's feed in its history folder, and finds those that no longer read back.
+struct HistoryStore: Sendable {
+    let files: any FileStore
+    let writer: any AtomicFileWriting
+
     /// The history folder of a show.
     static func historyFolder(of show: FeedFolder) -> URL {
         ArchiveLayout.historyFolder(in: show.stateFolder)
@@ -84,7 +88,7 @@ extension FeedFolders {
         let digest = FeedRevision.digest(of: feed)
         guard digest != previous, let document = feed.document else { return previous ?? digest }
         let folder = Self.historyFolder(of: show)
-        try createFolder(folder)
+        try files.createFolder(folder)
         let ext = FeedRevision.fileExtension(of: feed)
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = URLSecrets.redactingURLs(in: document)

@@ -8,7 +8,8 @@ import Foundation
 /// Every wait here ends: the work on the queue is local file I/O that returns, and `drain` only waits for what is
 /// already queued (the one task that submits is the one that drains).
 final class JournalCommitter: @unchecked Sendable {
-    private let folders: FeedFolders
+    private let indexes: IndexStore
+    private let records: ShowRecords
     private let journal: URL
     private let queue = DispatchQueue(label: "podarchive.journal", qos: .userInitiated)
     private let lock = NSLock()
@@ -20,8 +21,9 @@ final class JournalCommitter: @unchecked Sendable {
     /// `removeCommittedRecords`).
     private var committed: [PartialFiles] = []
 
-    init(folders: FeedFolders, journal: URL) {
-        self.folders = folders
+    init(indexes: IndexStore, records: ShowRecords, journal: URL) {
+        self.indexes = indexes
+        self.records = records
         self.journal = journal
     }
 
@@ -47,7 +49,7 @@ final class JournalCommitter: @unchecked Sendable {
     private func commitPending() {
         while let batch = takeBatch() {
             do {
-                let newSize = try folders.appendToJournal(batch.map(\.entry), at: journal)
+                let newSize = try indexes.appendToJournal(batch.map(\.entry), at: journal)
                 lock.withLock {
                     size = newSize
                     committed += batch.map(\.partial)
@@ -83,11 +85,11 @@ final class JournalCommitter: @unchecked Sendable {
     /// Removes the download records of every episode synced so far (call after `drain`). A run killed before
     /// this leaves them to `FeedFolders.removeSettledRecords`.
     func removeCommittedRecords() {
-        let records = lock.withLock { () -> [PartialFiles] in
+        let settled = lock.withLock { () -> [PartialFiles] in
             defer { committed = [] }
             return committed
         }
-        for partial in records { folders.forget(partial) }
+        for partial in settled { records.forget(partial) }
     }
 
     /// The index was written whole and the journal removed (after `drain`): it starts again from nothing.

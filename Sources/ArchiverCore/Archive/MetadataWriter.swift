@@ -12,8 +12,11 @@ import Foundation
 /// Writes what `--metadata` keeps beside the episodes: sidecars, and the feed's artwork.
 struct MetadataWriter: Sendable {
     let fetcher: EpisodeFetcher
+    let files: any FileStore
     let mover: any FileMovement
-    let folders: FeedFolders
+    let writer: any AtomicFileWriting
+    let records: ShowRecords
+    let contents: FolderContents
 
     /// What a sidecar holds. Absent values are left out.
     struct Sidecar: Encodable {
@@ -59,11 +62,11 @@ struct MetadataWriter: Sendable {
             archived: entry.archived, companions: entry.companions.flatMap { $0.isEmpty ? nil : $0 })
         let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
         do {
-            try folders.writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)
+            try writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
-        folders.setDates(of: url, to: episode.published)
+        contents.setDates(of: url, to: episode.published)
     }
 
     // MARK: - Artwork
@@ -88,28 +91,28 @@ struct MetadataWriter: Sendable {
         // the archive is served) or anything else not a raster image is not kept as the show's cover.
         guard
             case .image(let ext) = LiveContent.sniff(
-                folders.files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data())
+                files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data())
         else {
-            folders.discard(partial)
+            records.discard(partial)
             return .failure(.storage("it is not a JPEG, PNG, WebP or GIF image; not kept"))
         }
         let name = ArchiveLayout.coverName(ext)
         guard names.claim(siteFile: name) else {
-            folders.discard(partial)
+            records.discard(partial)
             return .failure(.storage("\(name) is taken by an episode"))
         }
         let destination = show.folder.appendingPathComponent(name, isDirectory: false)
         do {
             try mover.moveItem(at: partial.body, to: destination)
         } catch {
-            folders.discard(partial)
-            if folders.files.fileExists(atPath: destination.path) {
+            records.discard(partial)
+            if files.fileExists(atPath: destination.path) {
                 return .failure(.storage("\(name) exists already"))
             }
             throw ArchiveError.storage(error, path: destination.path)
         }
-        folders.forget(partial)
-        folders.setOrigin(of: destination, to: imageURL)
+        records.forget(partial)
+        contents.setOrigin(of: destination, to: imageURL)
         return .success(destination)
     }
 }

@@ -44,7 +44,7 @@ public struct FeedValidators: Codable, Equatable, Sendable {
 
 /// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with
 /// `Range`/`If-Range`, or, if it finished and was being moved into place when the process died, adopt it.
-/// Appended to as a log of one-line records (`FeedFolders.saveDownloadRecord`): the last line that decodes is the
+/// Appended to as a log of one-line records (`ShowRecords.saveDownloadRecord`): the last line that decodes is the
 /// record, so a line torn by a crash leaves the record as it was before that write.
 struct PartialRecord: Codable, Equatable {
     /// The enclosure URL the bytes came from.

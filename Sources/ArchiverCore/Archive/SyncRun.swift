@@ -3,11 +3,26 @@
 // what the run saves when it ends. Downloads themselves run beside it (see `Archiver.archive`).
 import Foundation
 
+/// What the serial half of a sync works with: the archiver's parts, for one `SyncRun`.
+struct SyncParts: Sendable {
+    let placer: EpisodePlacer
+    let metadata: MetadataWriter
+    let companions: CompanionKeeper
+    let indexes: IndexStore
+    let records: ShowRecords
+    let files: any FileStore
+    let clock: SyncClock
+}
+
 /// One sync of one show, from the feed read to the saved validators.
 struct SyncRun {
     private let placer: EpisodePlacer
     private let metadata: MetadataWriter
-    private let folders: FeedFolders
+    private let companions: CompanionKeeper
+    private let indexes: IndexStore
+    private let records: ShowRecords
+    private let files: any FileStore
+    private let clock: SyncClock
     private let options: SyncOptions
     private let onEvent: @Sendable (SyncEvent) -> Void
     /// The show's folder, locked, its index as this run changes it.
@@ -32,13 +47,16 @@ struct SyncRun {
     private var indexWritten: Bool
 
     init(
-        show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, placer: EpisodePlacer,
-        metadata: MetadataWriter, options: SyncOptions, pages: PageWalk?,
-        onEvent: @escaping @Sendable (SyncEvent) -> Void
+        show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, parts: SyncParts, options: SyncOptions,
+        pages: PageWalk?, onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) {
-        self.placer = placer
-        self.metadata = metadata
-        self.folders = placer.folders
+        placer = parts.placer
+        metadata = parts.metadata
+        companions = parts.companions
+        indexes = parts.indexes
+        records = parts.records
+        files = parts.files
+        clock = parts.clock
         self.options = options
         self.onEvent = onEvent
         self.show = show
@@ -49,9 +67,9 @@ struct SyncRun {
         self.pages = pages
         report.pages = pages?.pages ?? 1
         report.pageProblem = pages?.problem
-        failuresSaved = placer.clock.now()
-        committer = JournalCommitter(folders: placer.folders, journal: show.journalURL)
-        indexWritten = placer.folders.files.fileExists(atPath: show.indexURL.path)
+        failuresSaved = clock.now()
+        committer = JournalCommitter(indexes: indexes, records: records, journal: show.journalURL)
+        indexWritten = files.fileExists(atPath: show.indexURL.path)
     }
 
     /// Reports the feed as read and what is skipped; with `--metadata`, writes the sidecars archived episodes
@@ -118,7 +136,7 @@ struct SyncRun {
     /// Writes the index whole, folding the journal, once every episode handed to the committer is synced.
     private mutating func saveIndex() throws {
         try committer.drain()
-        try folders.saveIndex(of: &show)
+        try indexes.saveIndex(of: &show)
         committer.journalFolded()
         indexWritten = true
     }
@@ -152,7 +170,7 @@ struct SyncRun {
     }
 
     private mutating func recordFailure(_ failure: EpisodeFailure, of episode: Episode) throws {
-        let now = placer.clock.now()
+        let now = clock.now()
         let key = episode.identity
         let previous = show.index.failures.first { $0.key == key }
         var record = ArchiveIndex.Failure(episode: episode, reason: failure.reason, failed: FeedDate.iso8601(now))
@@ -183,8 +201,7 @@ struct SyncRun {
     mutating func keepCompanions(_ fetch: FeedFetch) async throws {
         guard options.companions, case .changed(let feed, _) = fetch else { return }
         try committer.drain()  // the keeper writes the index whole
-        let keeper = CompanionKeeper(fetcher: metadata.fetcher, placer: placer)
-        let (failed, updated) = try await keeper.keep(
+        let (failed, updated) = try await companions.keep(
             feed, in: &show, present: present, options: options, onEvent: onEvent)
         companionsFailed += failed
         // Sidecars name what is kept beside their file: those of episodes that gained some are written again.
@@ -200,7 +217,7 @@ struct SyncRun {
     mutating func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {
         // The archived episodes are in the journal; the run folds it into the index (failures may wait for this).
         try committer.drain()
-        let journaled = !show.unjournaled.isEmpty || folders.files.fileExists(atPath: show.journalURL.path)
+        let journaled = !show.unjournaled.isEmpty || files.fileExists(atPath: show.journalURL.path)
         if journaled || unsavedFailures || (!hadWork && (show.index != loadedIndex || !indexWritten)) {
             if journaled { placer.faults?(.beforeFold) }
             try saveIndex()
@@ -211,8 +228,8 @@ struct SyncRun {
             validators.incomplete =
                 validators.incomplete == true || report.artworkFailure != nil || leftOut > 0 || companionsFailed > 0
             validators.sidecars = options.metadata
-            validators.fetched = FeedDate.iso8601(placer.clock.now())
-            try folders.saveRecord(validators, to: show.validatorsURL)
+            validators.fetched = FeedDate.iso8601(clock.now())
+            try records.save(validators, to: show.validatorsURL)
         }
         return report
     }

@@ -20,10 +20,10 @@ extension Verifier {
                     pseudo, in: show.paths, options: options.forCompanions)
             else { return .storage("an earlier run left a download record for another file") }
             if let refusal = CompanionKeeper.refusal(ofSize: result.fileSize, options: options) {
-                folders.discard(partial)
+                records.discard(partial)
                 return refusal
             }
-            aside = try folders.setAside(companion.file, in: show)
+            aside = try contents.setAside(companion.file, in: show)
             guard
                 try placer.move(
                     partial.body, to: companion.file, in: show,
@@ -31,23 +31,23 @@ extension Verifier {
             else {
                 throw EpisodeFailure.storage("\(companion.file) was taken meanwhile; the damaged file is kept")
             }
-            folders.forget(partial)
-            if let aside { try? folders.files.removeItem(at: aside) }
+            records.forget(partial)
+            if let aside { try? files.removeItem(at: aside) }
             var repaired = companion
             repaired.size = result.fileSize
             repaired.sha256 = result.sha256
             show.index.recordCompanion(repaired, forKey: entry.key)
-            try folders.save(show.index, to: show.indexURL)
+            try indexes.save(show.index, to: show.indexURL)
             return nil
         } catch let failure as EpisodeFailure {
             // Keep what there was rather than nothing.
             if let aside {
-                try? folders.mover.moveItem(at: aside, to: show.folder.appendingPathComponent(companion.file))
+                try? mover.moveItem(at: aside, to: show.folder.appendingPathComponent(companion.file))
             }
             return failure
         } catch {
             if let aside {
-                try? folders.mover.moveItem(at: aside, to: show.folder.appendingPathComponent(companion.file))
+                try? mover.moveItem(at: aside, to: show.folder.appendingPathComponent(companion.file))
             }
             return .storage(error.reasonText)
         }

@@ -47,16 +47,16 @@ extension Verifier {
                     onEvent(.upstreamChanged(unrecoverable, version: version))
                     continue
                 }
-                aside = try folders.setAside(entry.file, in: show)
+                aside = try contents.setAside(entry.file, in: show)
                 _ = try placer.complete(fetched, item: item, in: &show, names: &names, template: options.names)
-                try folders.commitJournal(of: &show)
-                if let aside { try? folders.files.removeItem(at: aside) }
+                try indexes.commitJournal(of: &show)
+                if let aside { try? files.removeItem(at: aside) }
                 report.repaired.append(problem)
                 onEvent(.repaired(problem))
             } catch let failure as EpisodeFailure {
                 // Keep what there was rather than nothing.
                 if let aside {
-                    try? folders.mover.moveItem(at: aside, to: show.folder.appendingPathComponent(entry.file))
+                    try? mover.moveItem(at: aside, to: show.folder.appendingPathComponent(entry.file))
                 }
                 onEvent(.repairFailed(problem, failure))
             }

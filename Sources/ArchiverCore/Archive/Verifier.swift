@@ -79,6 +79,12 @@ public struct VerifyReport: Sendable, Equatable {
 /// Rechecks archived files against their index, and repairs them with the sync's own fetcher and placer.
 struct Verifier: Sendable {
     let folders: FeedFolders
+    let indexes: IndexStore
+    let records: ShowRecords
+    let history: HistoryStore
+    let contents: FolderContents
+    let files: any FileStore
+    let mover: any FileMovement
     let fetcher: EpisodeFetcher
     let placer: EpisodePlacer
     let hasher: any FileHashing
@@ -108,13 +114,13 @@ struct Verifier: Sendable {
                 onEvent(.journalDamaged(damage))
             }
             // A repair appends to the journal: never after a torn or damaged record.
-            if repair { try folders.foldDamagedJournal(of: &show) }
+            if repair { try indexes.foldDamagedJournal(of: &show) }
             for failure in show.index.failures where failure.gone != nil {
                 report.gone += 1
                 onEvent(.gone(folder: folder, failure: failure))
             }
             // The feed's history: every kept revision must read back (gzip checks its own CRC and length).
-            for (file, reason) in folders.damagedRevisions(in: show) {
+            for (file, reason) in history.damagedRevisions(in: show) {
                 report.damagedHistory += 1
                 onEvent(.historyDamaged(folder: folder, file: file, reason: reason))
             }
@@ -126,7 +132,7 @@ struct Verifier: Sendable {
             }
             let untouchable = Set(clashes.flatMap { [$0.first.position, $0.second.position] })
             // Files in the subfolders `--name` templates make are found too (one listing per subfolder).
-            let present = folders.presentFiles(in: folder, index: show.index)
+            let present = contents.presentFiles(in: folder, index: show.index)
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             var damagedCompanions: [(ArchiveIndex.Entry, CompanionFile, VerifyProblem)] = []
             for (position, entry) in zip(1..., show.index.episodes) {
@@ -159,7 +165,7 @@ struct Verifier: Sendable {
                     damaged, damagedCompanions, in: &show, options: options, present: present, report: &report,
                     onEvent: onEvent, realURLs: realURLs)
                 // As a sync does when it ends: what the repair appended is folded into `index.json`.
-                try folders.foldJournal(of: &show)
+                try indexes.foldJournal(of: &show)
             }
         }
         return report
@@ -173,7 +179,7 @@ struct Verifier: Sendable {
         -> VerifyProblem?
     {
         let path = folder.appendingPathComponent(file).path
-        guard present.contains(file) || folders.files.fileExists(atPath: path),
+        guard present.contains(file) || files.fileExists(atPath: path),
             let digest = try? hasher.sha256(ofFileAtPath: path)
         else {
             return VerifyProblem(folder: folder, file: file, kind: .missing)
@@ -190,11 +196,11 @@ struct Verifier: Sendable {
     /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
     func feedFolders(in directory: URL) throws -> [URL] {
         func isFeedFolder(_ url: URL) -> Bool {
-            folders.files.fileExists(
+            files.fileExists(
                 atPath: ArchiveLayout.indexFile(of: url).path)
         }
         if isFeedFolder(directory) { return [directory] }
-        let children = ((try? folders.files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        let children = ((try? files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         let shows = children.filter { !$0.hasPrefix(".") }.map {
             directory.appendingPathComponent($0, isDirectory: true)
         }

@@ -17,7 +17,7 @@ struct WorkPlan {
     /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
     static func make(
         _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool,
-        folders: FeedFolders, removals: Removals? = nil
+        contents: FolderContents, removals: Removals? = nil
     ) -> WorkPlan {
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
@@ -64,7 +64,7 @@ struct WorkPlan {
                 .new($0)
             }
         }
-        let present = folders.presentFiles(in: folder, index: index)
+        let present = contents.presentFiles(in: folder, index: index)
         let missing = index.episodes.filter { !present.contains($0.file) }.map { entry -> WorkItem in
             var entry = entry
             if let url = listedAt[entry.key] { entry.url = url }

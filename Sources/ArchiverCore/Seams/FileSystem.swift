@@ -33,6 +33,15 @@ public protocol FileAttributes: Sendable {
     func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any]
 }
 
+extension FileAttributes {
+    /// The size of the item at `url`; nil when there is none (asked of `files` first: a missing file's attributes
+    /// cost an error to make).
+    func size(of url: URL, in files: any FileReading) -> Int64? {
+        guard files.fileExists(atPath: url.path) else { return nil }
+        return ((try? attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+    }
+}
+
 /// Creates the archive's folders.
 public protocol DirectoryCreation: Sendable {
     /// Creates the folder at `url`, and its parents when `createIntermediates`.

@@ -21,6 +21,9 @@ struct SubscriptionStore: Sendable {
     let clock: SyncClock
     let secrets: CredentialStore
 
+    /// The file the secrets of the show `show` of the archive `archive` are kept in (see `CredentialStore`).
+    func secretsFile(archive: String, show: String) throws -> URL { try secrets.url(archive: archive, show: show) }
+
     // MARK: - The root's state folder
 
     /// `<root>/.podarchive`, refused when it is a link: nothing of the archive's is written through one.

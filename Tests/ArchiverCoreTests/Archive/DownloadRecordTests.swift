@@ -12,11 +12,7 @@ final class DownloadRecordTests: XCTestCase {
     private let complete = PartialRecord(
         url: "http://a.example/1.mp3", completeSize: 10, sha256: "ab", target: "One.mp3")
 
-    private var folders: FeedFolders {
-        FeedFolders(
-            files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
-            clock: SyncClock(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in }))
-    }
+    private var records: ShowRecords { ShowRecords(files: fileSystem, writer: fileSystem) }
 
     override func setUpWithError() throws {
         try fileSystem.createDirectory(
@@ -24,22 +20,22 @@ final class DownloadRecordTests: XCTestCase {
     }
 
     func test_theLastRecordWritten_isTheRecord() throws {
-        XCTAssertNil(folders.loadDownloadRecord(url), "no file, no record")
-        try folders.saveDownloadRecord(admitted, to: url)
-        XCTAssertEqual(folders.loadDownloadRecord(url), admitted)
-        try folders.saveDownloadRecord(complete, to: url)
-        XCTAssertEqual(folders.loadDownloadRecord(url), complete)
+        XCTAssertNil(records.loadDownloadRecord(url), "no file, no record")
+        try records.saveDownloadRecord(admitted, to: url)
+        XCTAssertEqual(records.loadDownloadRecord(url), admitted)
+        try records.saveDownloadRecord(complete, to: url)
+        XCTAssertEqual(records.loadDownloadRecord(url), complete)
     }
 
     func test_aTornLastLine_leavesTheRecordAsItWas_andTheNextWriteIsALineOfItsOwn() throws {
-        try folders.saveDownloadRecord(admitted, to: url)
+        try records.saveDownloadRecord(admitted, to: url)
         let whole = try XCTUnwrap(fileSystem.contents(atPath: url.path))
         _ = try fileSystem.append(Data(#"{"completeSize":10,"sha"#.utf8), to: url, durable: false)
-        XCTAssertEqual(folders.loadDownloadRecord(url), admitted, "the torn line is not read")
+        XCTAssertEqual(records.loadDownloadRecord(url), admitted, "the torn line is not read")
 
-        try folders.saveDownloadRecord(complete, to: url)
+        try records.saveDownloadRecord(complete, to: url)
 
-        XCTAssertEqual(folders.loadDownloadRecord(url), complete)
+        XCTAssertEqual(records.loadDownloadRecord(url), complete)
         XCTAssertTrue(try XCTUnwrap(fileSystem.contents(atPath: url.path)).starts(with: whole))
     }
 
@@ -47,21 +43,21 @@ final class DownloadRecordTests: XCTestCase {
         for attempt in 0..<100 {
             var record = admitted
             record.validator = "\"attempt \(attempt)\""
-            try folders.saveDownloadRecord(record, to: url)
+            try records.saveDownloadRecord(record, to: url)
             XCTAssertLessThanOrEqual(
-                Int64(try XCTUnwrap(fileSystem.contents(atPath: url.path)).count), FeedFolders.downloadRecordLimit)
-            XCTAssertEqual(folders.loadDownloadRecord(url), record)
+                Int64(try XCTUnwrap(fileSystem.contents(atPath: url.path)).count), ShowRecords.downloadRecordLimit)
+            XCTAssertEqual(records.loadDownloadRecord(url), record)
         }
     }
 
     func test_aRecordAnOlderVersionWroteWhole_withoutANewline_isRead() throws {
         _ = try fileSystem.append(try JSONEncoder.records.encode(admitted), to: url, durable: false)
-        XCTAssertEqual(folders.loadDownloadRecord(url), admitted)
+        XCTAssertEqual(records.loadDownloadRecord(url), admitted)
     }
 
     func test_aFileOfNothingThatDecodes_isNoRecord() throws {
         _ = try fileSystem.append(Data("garbage\n{\"url\":\n".utf8), to: url, durable: false)
-        XCTAssertNil(folders.loadDownloadRecord(url))
+        XCTAssertNil(records.loadDownloadRecord(url))
     }
 
     /// A run killed after syncing its journal but before removing the download records: the next run's opening
@@ -71,7 +67,7 @@ final class DownloadRecordTests: XCTestCase {
         let archived = PartialFiles(key: "archived", stateFolder: state)
         let unindexed = PartialFiles(key: "renamed, not indexed", stateFolder: state)
         let resuming = PartialFiles(key: "being repaired", stateFolder: state)
-        for partial in [archived, unindexed, resuming] { try folders.saveDownloadRecord(complete, to: partial.record) }
+        for partial in [archived, unindexed, resuming] { try records.saveDownloadRecord(complete, to: partial.record) }
         _ = try fileSystem.append(Data("half".utf8), to: resuming.body, durable: false)
         var index = ArchiveIndex(feed: "https://example.com/feed.xml", title: "Show")
         for key in ["archived", "being repaired"] {
@@ -81,6 +77,12 @@ final class DownloadRecordTests: XCTestCase {
                     size: 1, sha256: "ab", published: nil, archived: "2027-01-01T00:00:00Z"))
         }
 
+        let folders = FeedFolders(
+            files: fileSystem, attributes: fileSystem, mover: fileSystem,
+            locks: ShowLocks(
+                locker: fileSystem,
+                clock: SyncClock(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in })),
+            indexes: IndexStore(files: fileSystem, attributes: fileSystem, writer: fileSystem), records: records)
         folders.removeSettledRecords(
             try fileSystem.contentsOfDirectory(atPath: state.path), in: state, index: index)
 

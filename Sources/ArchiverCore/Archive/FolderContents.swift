@@ -2,7 +2,12 @@
 // files of downloads, a damaged file set aside for a repair.
 import Foundation
 
-extension FeedFolders {
+/// What is in a show's folder, and the small changes podarchive makes to files there.
+struct FolderContents: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+
     // MARK: - Files in the folder
 
     /// The modification date (and, where the OS allows, the creation date) becomes the publication date.
@@ -24,24 +29,13 @@ extension FeedFolders {
     /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
     static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
 
-    /// Drops a download's hidden files: what was kept cannot be continued.
-    func discard(_ partial: PartialFiles) {
-        try? files.removeItem(at: partial.body)
-        try? files.removeItem(at: partial.record)
-    }
-
-    /// Drops a download's record once the index lists its episode.
-    func forget(_ partial: PartialFiles) {
-        try? files.removeItem(at: partial.record)
-    }
-
     /// How many downloads of the show in `folder` wait to be resumed.
     func partialDownloads(in folder: URL) -> Int {
         let state = ArchiveLayout.stateFolder(of: folder)
         return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
     }
 
-    /// Moves a damaged file into the state folder for the rename that replaces it (see `restoreSetAside`).
+    /// Moves a damaged file into the state folder for the rename that replaces it (see `FeedFolders.restoreSetAside`).
     func setAside(_ file: String, in show: FeedFolder) throws -> URL? {
         let source = show.folder.appendingPathComponent(file)
         guard files.fileExists(atPath: source.path) else { return nil }
@@ -55,10 +49,8 @@ extension FeedFolders {
         return aside
     }
 
-    func fileSize(_ url: URL) -> Int64? {
-        guard files.fileExists(atPath: url.path) else { return nil }
-        return ((try? attributes.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
-    }
+    /// The size of the file at `url`; nil when there is none.
+    func fileSize(_ url: URL) -> Int64? { attributes.size(of: url, in: files) }
 
     // MARK: - What the folder holds
 
@@ -92,6 +84,18 @@ extension FeedFolders {
         let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         return names.filter(PartialFiles.isBody).reduce(Int64(0)) {
             $0 + (fileSize(stateFolder.appendingPathComponent($1)) ?? 0)
+        }
+    }
+}
+
+extension DirectoryCreation {
+    /// Creates the folder at `url` and those it is in, as needed.
+    /// - Throws: `ArchiveError.cannotCreateFolder`, naming the folder and why.
+    func createFolder(_ url: URL) throws {
+        do {
+            try createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
+        } catch {
+            throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
         }
     }
 }

@@ -1,4 +1,4 @@
-// A show's index on disk as `FeedFolders` reads and writes it: `index.json` with its journal applied, written
+// A show's index on disk as a sync reads and writes it: `index.json` with its journal applied, written
 // whole (which folds the journal), or the journal appended to; and a journal found torn or damaged, folded
 // before anything is appended after the damage.
 import Foundation
@@ -14,7 +14,12 @@ extension FeedFolder {
     }
 }
 
-extension FeedFolders {
+/// Reads a show's index with its journal applied, and writes it: whole, or by appending to the journal.
+struct IndexStore: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let writer: any AtomicFileWriting
+
     /// The index at `url` with its journal applied (see `readIndex`); nil when there is none yet.
     /// - Throws: `ArchiveError.damagedIndex` or `.newerIndex` when it cannot be used.
     func loadIndex(at url: URL) throws -> ArchiveIndex? {
@@ -84,8 +89,7 @@ extension FeedFolders {
     /// now holds.
     func saveIndex(of show: inout FeedFolder) throws {
         try save(show.index, to: show.indexURL)
-        for (_, partial) in show.unjournaled { forget(partial) }
-        show.unjournaled = []
+        dropDownloadRecords(of: &show)
     }
 
     /// Makes the episodes recorded since the last commit durable: one append of their records to the journal and
@@ -96,8 +100,7 @@ extension FeedFolders {
         guard files.fileExists(atPath: show.indexURL.path) else { return try saveIndex(of: &show) }
         let size = try appendToJournal(show.unjournaled.map(\.entry), at: show.journalURL)
         if size > IndexJournal.foldSize { return try saveIndex(of: &show) }
-        for (_, partial) in show.unjournaled { forget(partial) }
-        show.unjournaled = []
+        dropDownloadRecords(of: &show)
     }
 
     /// Appends the entries' records to the journal at `journal` in one write, synced once for all of them.
@@ -127,4 +130,12 @@ extension FeedFolders {
         try saveIndex(of: &show)
         show.journal = nil
     }
+
+    /// The episodes recorded since the last commit are durable now: their download records go.
+    private func dropDownloadRecords(of show: inout FeedFolder) {
+        for (_, partial) in show.unjournaled { try? files.removeItem(at: partial.record) }
+        show.unjournaled = []
+    }
+
+    private func fileSize(_ url: URL) -> Int64? { attributes.size(of: url, in: files) }
 }

@@ -1,0 +1,47 @@
+// One show's folder as a sync holds it: locked, its index (as the run changes it) and the records read beside it.
+import Foundation
+
+/// One show's folder, opened and locked by `FeedFolders.open`: what its index and records say. Changed in
+/// memory by the sync and saved through `IndexStore` and `ShowRecords`.
+struct FeedFolder {
+    /// The show's folder.
+    var folder: URL
+    /// Its `.podarchive` folder: the index, the lock, records, partial downloads.
+    var stateFolder: URL
+    var index: ArchiveIndex
+    /// What reading the index's journal found when the folder was opened (nil without a journal, and once folded).
+    var journal: IndexJournal.Reading?
+    /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
+    var validators: FeedValidators?
+    var lock: any HeldLock
+    /// Archive documents of the feed already read in full (see `FeedValidators.archives`), and their links.
+    var archives: Set<String> = []
+    var archiveLinks: [String: String] = [:]
+    /// The page link refused last run (see `FeedValidators.refusedPage`).
+    var refusedPage: String?
+    /// When the feed was last fetched in full (see `FeedValidators.fetched`).
+    var lastFetched: String?
+    /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
+    var lastRevision: String?
+
+    /// Episodes recorded in `index` since it was last saved or journaled, and the download records to drop once
+    /// they are (see `SyncRun.commit`, `IndexStore.commitJournal`).
+    var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
+
+    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
+    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.indexFile, isDirectory: false) }
+    var journalURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false) }
+    var validatorsURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false) }
+    var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
+    /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
+    var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
+
+    /// The hidden files of `key`'s download.
+    func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, stateFolder: stateFolder) }
+}
+
+/// The two folders one episode's download works in; what a child task of the sync takes along.
+struct FolderPaths: Sendable {
+    var folder: URL
+    var stateFolder: URL
+}
