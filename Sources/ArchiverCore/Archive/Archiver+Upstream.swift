@@ -57,42 +57,32 @@ extension Archiver {
             showLimits[folder] = own
         }
         let perShow = showLimits
-        let budget = DownloadBudget(total: jobs, perHost: min(4, jobs))
+        let budget = DownloadBudget(jobs: jobs)
         let loader = self.loader
-        var checks = [UpstreamCheck?](repeating: nil, count: episodes.count)
-        try await withThrowingTaskGroup(of: (Int, UpstreamCheck).self) { group in
-            var started = 0
-            func startNext() {
-                let position = started
-                started += 1
-                let (folder, entry) = episodes[position]
-                group.addTask {
-                    let url = URL(string: entry.url)
-                    let host = url?.host ?? ""
-                    try await budget.acquire(host: host)
-                    defer { budget.release(host: host) }
-                    var state = UpstreamState.unknown("not a URL")
-                    if URLSecrets.carriesRedaction(entry.url) {
-                        state = .unknown("its URL's secret is not kept and the feed no longer lists it")
-                    } else if let url {
-                        state = await loader.probe(url, limits: perShow[folder] ?? limits)
-                    }
-                    return (
-                        position,
-                        UpstreamCheck(
-                            folder: folder, file: entry.file, title: entry.title, url: URLSecrets.redacted(entry.url),
-                            state: state)
-                    )
+        let listed = episodes
+        var checks: [UpstreamCheck] = []
+        // Enough tasks to keep every slot busy; the budget holds back those over a host's share. Each is reported
+        // as it is answered, and kept in show and index order.
+        try await OrderedTasks.run(
+            count: listed.count, width: max(1, jobs) * 4,
+            operation: { position in
+                let (folder, entry) = listed[position]
+                let url = URL(string: entry.url)
+                let host = url?.host ?? ""
+                try await budget.acquire(host: host)
+                defer { budget.release(host: host) }
+                var state = UpstreamState.unknown("not a URL")
+                if URLSecrets.carriesRedaction(entry.url) {
+                    state = .unknown("its URL's secret is not kept and the feed no longer lists it")
+                } else if let url {
+                    state = await loader.probe(url, limits: perShow[folder] ?? limits)
                 }
-            }
-            // Enough tasks to keep every slot busy; the budget holds back those over a host's share.
-            while started < min(episodes.count, max(1, jobs) * 4) { startNext() }
-            while let (position, check) = try await group.next() {
-                checks[position] = check
-                onCheck(check)
-                if started < episodes.count { startNext() }
-            }
-        }
-        return UpstreamReport(checks: checks.compactMap { $0 })
+                return UpstreamCheck(
+                    folder: folder, file: entry.file, title: entry.title, url: URLSecrets.redacted(entry.url),
+                    state: state)
+            },
+            finished: { _, check in onCheck(check) },
+            settle: { _, check in checks.append(check) })
+        return UpstreamReport(checks: checks)
     }
 }

@@ -206,14 +206,16 @@ public struct Archiver: Sendable {
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let paths = show.paths
-        try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
-            var started = 0
-            func startNext() {
-                let position = started
-                started += 1
-                onEvent(.started(work[position].episode, position: position, total: work.count))
-                group.addTask {
-                    let result = await Result {
+        do {
+            // Finished downloads wait, hidden and recorded as complete, until every earlier episode is settled:
+            // names, the index and the output then follow the feed's order, whatever finished first. An error that
+            // stops the run (a full disk) starts nothing new, but downloads already complete are still put in place
+            // (a rename needs no space) before it is thrown.
+            try await OrderedTasks.run(
+                count: work.count, width: options.jobs,
+                starting: { onEvent(.started(work[$0].episode, position: $0, total: work.count)) },
+                operation: { position in
+                    await Result {
                         let episode = work[position].episode
                         return try await fetcher.fetch(
                             episode, in: paths, options: options,
@@ -222,54 +224,20 @@ public struct Archiver: Sendable {
                             onEvent(.progress(position: position, received: received, expected: expected))
                         }
                     }
-                    return FetchOutcome(position: position, result: result)
-                }
-            }
-            while started < min(max(1, options.jobs), work.count) { startNext() }
-            // Finished downloads wait here, hidden and recorded as complete, until every earlier episode is
-            // settled: names, the index and the output then follow the feed's order, whatever finished first.
-            var finished: [Int: Result<EpisodeFetcher.Fetched, Error>] = [:]
-            var nextToSettle = 0
-            // An error that stops the run (a full disk): nothing new starts, but downloads already complete are
-            // still put in place (a rename needs no space) before it is thrown.
-            var stop: Error?
-            while let done = try await group.next() {
-                // Cancelled: what the cancellation cut short is no failure to record; stop here.
-                try Task.checkCancellation()
-                finished[done.position] = done.result
-                onEvent(.finished(position: done.position))
-                if stop == nil, started < work.count { startNext() }
-                while let outcome = finished.removeValue(forKey: nextToSettle) {
-                    do {
-                        try run.settle(outcome, item: work[nextToSettle])
-                    } catch {
-                        stop = stop ?? error
-                    }
-                    nextToSettle += 1
-                }
+                },
+                finished: { position, _ in
+                    // Cancelled: what the cancellation cut short is no failure to record; stop here.
+                    try Task.checkCancellation()
+                    onEvent(.finished(position: position))
+                },
+                settle: { position, outcome in try run.settle(outcome, item: work[position]) },
                 // Settled episodes go to the journal together, synced in the background (group commit).
-                do {
-                    try run.commit()
-                } catch {
-                    stop = stop ?? error
-                }
-            }
-            if let stop { throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) } }
+                settled: { try run.commit() })
+        } catch let stop where !(stop is CancellationError) {
+            throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
-    }
-
-    /// What one child task hands back. A class, so only a reference crosses the task group: returning the
-    /// (Int, Result) tuple by value came back corrupted in optimised builds (Swift 6.3.1, Linux).
-    private final class FetchOutcome: Sendable {
-        let position: Int
-        let result: Result<EpisodeFetcher.Fetched, Error>
-
-        init(position: Int, result: Result<EpisodeFetcher.Fetched, Error>) {
-            self.position = position
-            self.result = result
-        }
     }
 }
 

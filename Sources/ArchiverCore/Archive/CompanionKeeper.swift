@@ -53,43 +53,37 @@ struct CompanionKeeper: Sendable {
         let companionOptions = options.forCompanions
         var failed = 0
         var recorded = false
-        try await withThrowingTaskGroup(of: (Int, Result<EpisodeFetcher.Fetched, Error>?).self) { group in
-            var started = 0
-            func startNext() {
-                let position = started
-                started += 1
-                let item = wanted[position]
-                group.addTask {
-                    guard let url = item.companion.url else { return (position, nil) }
+        // Cancelled, the companions not started are tried next run; those kept are recorded below all the same.
+        do {
+            try await OrderedTasks.run(
+                count: wanted.count, width: companionOptions.jobs,
+                operation: { position -> Result<EpisodeFetcher.Fetched, Error>? in
+                    let item = wanted[position]
+                    guard let url = item.companion.url else { return nil }
                     let pseudo = Episode(title: item.name, guid: nil, url: url, mimeType: item.companion.type)
-                    return (
-                        position,
-                        await Result { try await fetcher.fetch(pseudo, in: paths, options: companionOptions) }
-                    )
-                }
-            }
-            while started < min(max(1, companionOptions.jobs), wanted.count) { startNext() }
-            while let (position, outcome) = try await group.next() {
-                if started < wanted.count { startNext() }
-                let item = wanted[position]
-                let url = item.companion.url.map(URLSecrets.redacted) ?? item.name
-                do {
-                    let file = try place(item, outcome, in: &show, options: companionOptions)
-                    recorded = true
-                    updated.insert(item.key)
-                    misses.settle(item.name)
-                    onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
-                } catch let failure as EpisodeFailure {
-                    // A companion is optional: one its server says is not there, run after run, is given up.
-                    if let reason = misses.missed(item.name, failure) {
-                        onEvent(.companionGivenUp(episode: item.episode, url: url, reason: reason))
-                    } else {
-                        failed += 1
-                        onEvent(.companionFailed(episode: item.episode, url: url, failure))
+                    return await Result { try await fetcher.fetch(pseudo, in: paths, options: companionOptions) }
+                },
+                settle: { position, outcome in
+                    let item = wanted[position]
+                    let url = item.companion.url.map(URLSecrets.redacted) ?? item.name
+                    do {
+                        let file = try place(item, outcome, in: &show, options: companionOptions)
+                        recorded = true
+                        updated.insert(item.key)
+                        misses.settle(item.name)
+                        onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
+                    } catch let failure as EpisodeFailure {
+                        // A companion is optional: one its server says is not there, run after run, is given up.
+                        if let reason = misses.missed(item.name, failure) {
+                            onEvent(.companionGivenUp(episode: item.episode, url: url, reason: reason))
+                        } else {
+                            failed += 1
+                            onEvent(.companionFailed(episode: item.episode, url: url, failure))
+                        }
                     }
                 }
-            }
-        }
+            )
+        } catch is CancellationError {}
         if recorded { try indexes.save(show.index, to: show.indexURL) }
         return (failed, updated)
     }

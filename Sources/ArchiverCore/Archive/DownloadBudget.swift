@@ -36,6 +36,15 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
         self.perHost = max(1, perHost)
     }
 
+    /// A run's budget: at most `jobs` downloads at once, and at most `requestsPerHost` requests of any kind to one
+    /// host (feeds, pages, companions, artwork and episodes together) whatever the jobs.
+    public convenience init(jobs: Int) {
+        self.init(total: jobs, perHost: Self.requestsPerHost)
+    }
+
+    /// The most requests podarchive sends one host at once: hosts throttle or block clients that open more.
+    public static let requestsPerHost = 4
+
     /// One budget is equal only to itself.
     public static func == (lhs: DownloadBudget, rhs: DownloadBudget) -> Bool { lhs === rhs }
 

@@ -46,9 +46,8 @@ extension CommandLineTool {
         if let shard = arguments.shard {
             shows = shows.filter { Subscription.shard(ofID: $0.id, among: shard.count) == shard.index }
         }
-        // At most 4 requests at once to one host (feeds, pages, companions, artwork and episodes together), whatever
-        // --jobs and --feed-jobs say: hosts throttle or block clients that open more. --jobs caps downloads in all.
-        let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: 4)
+        // --jobs caps downloads in all; requests to one host are capped whatever --jobs and --feed-jobs say.
+        let budget = DownloadBudget(jobs: arguments.transfer.jobs)
         let limits = RunLimits(
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
         let results = await syncShows(shows, arguments, root: root, archiver: archiver, limits: limits)

@@ -23,28 +23,19 @@ extension CommandLineTool {
         let printer = OrderedPrinter(
             shows: shows.map(\.source.shownName), output: output, errors: errors, terminal: terminal)
         defer { printer.end() }
-        return await withTaskGroup(of: (Int, ExitCode, String).self) { group in
-            var started = 0
-            func startNext() {
-                let index = started
-                started += 1
-                let tool = writing(to: printer.buffer(index))
-                printer.started(index)
-                group.addTask {
-                    let (code, entry) = await tool.sync(
-                        shows[index], arguments, into: root, with: archiver, limits: limits)
-                    return (index, code, entry)
-                }
-            }
-            while started < min(arguments.feedJobs, shows.count) { startNext() }
-            var results: [Int: (ExitCode, String)] = [:]
-            while let (index, code, entry) = await group.next() {
-                results[index] = (code, entry)
-                printer.finished(index)
-                if started < shows.count, !Task.isCancelled { startNext() }
-            }
-            return (0..<started).compactMap { results[$0] }
-        }
+        var results: [(ExitCode, String)] = []
+        // Each show is printed whole once every show before it is (the printer's order); the status line hears of
+        // each as it ends. Interrupted, no show starts after the cancellation, and those started are reported.
+        try? await OrderedTasks.run(
+            count: shows.count, width: arguments.feedJobs,
+            starting: { printer.started($0) },
+            operation: { index in
+                await writing(to: printer.buffer(index)).sync(
+                    shows[index], arguments, into: root, with: archiver, limits: limits)
+            },
+            finished: { index, _ in printer.finished(index) },
+            settle: { _, result in results.append(result) })
+        return results
     }
 
     /// This tool writing into `buffer` instead of the terminal (no live progress).
