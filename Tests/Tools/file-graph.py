@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Which files of a Swift module call into which, by the type names each declares: a file that uses a type
-declared in another file depends on that file. Prints every cycle (a group of files that reach each other), so
-`make lint` fails when a run could call back into a file it came from. Extensions count for the file they are in
-(`ArchiveIndex+Storage.swift` declares what it adds, and depends on `ArchiveIndex.swift`)."""
+"""Which types of a Swift module call into which, by the type names each mentions; prints every cycle (a group of
+types that reach each other), so `make lint` fails when a run could call back into a type it came from.
+
+A type is its declaration and all its extensions, wherever they are: the files that declare a type or extend it
+are one node (`Archiver.swift`, `Archiver+Site.swift`, ...), since a call into an extension's method names no
+type and a file graph would not see it. A file that uses a type declared or extended in another file depends on
+that node."""
 import pathlib
 import re
 import sys
 
-DECLARATION = re.compile(r"^\s*(?:public |private |fileprivate |internal |final |indirect )*"
+# Top-level declarations only: a nested type is reached through its parent's name, and nested names repeat
+# (`Kind` in several types) where a lookup by bare name would join types that never meet.
+DECLARATION = re.compile(r"^(?:public |private |fileprivate |internal |final |indirect )*"
                          r"(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z]\w*)", re.M)
+NESTED = re.compile(r"^\s+(?:\w+ )*(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z]\w*)", re.M)
+EXTENSION = re.compile(r"^(?:(?:public|private|fileprivate|internal)\s+)?extension\s+([A-Z]\w*)", re.M)
 IDENTIFIER = re.compile(r"\b[A-Z]\w*\b")
 COMMENT = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
 
@@ -16,29 +23,39 @@ COMMENT = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
 def main():
     roots = [pathlib.Path(arg) for arg in sys.argv[1:]] or [pathlib.Path("Sources/ArchiverCore")]
     files = sorted(path for root in roots for path in root.rglob("*.swift"))
+    texts = {path: COMMENT.sub("", path.read_text()) for path in files}
     declared = {}
-    texts = {}
-    for path in files:
-        text = COMMENT.sub("", path.read_text())
-        texts[path] = text
+    for path, text in texts.items():
         for name in DECLARATION.findall(text):
             declared.setdefault(name, set()).add(path)
-    edges = {path: set() for path in files}
+    # One node per type with its extensions: union the files that declare or extend a type of this module.
+    parent = {path: path for path in files}
+
+    def find(path):
+        while parent[path] != path:
+            parent[path] = parent[parent[path]]
+            path = parent[path]
+        return path
+
     for path, text in texts.items():
-        own = set(DECLARATION.findall(text))
+        for name in EXTENSION.findall(text):
+            for other in declared.get(name, ()):
+                parent[find(path)] = find(other)
+    node = {path: find(path) for path in files}
+    members = {}
+    for path in files:
+        members.setdefault(node[path], set()).add(path)
+    edges = {group: set() for group in members}
+    for path, text in texts.items():
+        own = set(DECLARATION.findall(text)) | set(NESTED.findall(text))
         for name in set(IDENTIFIER.findall(text)) - own:
             for other in declared.get(name, ()):
-                # An extension file depends on its type's file, never the other way round.
-                if other != path:
-                    edges[path].add(other)
-        # A file extending a type declared elsewhere depends on the type's file only.
-        for name in re.findall(r"^extension\s+([A-Z]\w*)", text, re.M):
-            for other in declared.get(name, ()):
-                if other != path:
-                    edges[path].add(other)
+                if node[other] != node[path]:
+                    edges[node[path]].add(node[other])
     cycles = strongly_connected(edges)
     for cycle in cycles:
-        print("files that call each other: " + ", ".join(str(path) for path in sorted(cycle)))
+        names = sorted(str(path) for group in cycle for path in members[group])
+        print("types that call each other (with their extensions): " + ", ".join(names))
     return 1 if cycles else 0
 
 

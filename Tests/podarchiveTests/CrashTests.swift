@@ -78,7 +78,7 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(
             FileManager.default.contents(atPath: show.appendingPathComponent("Small.mp3").path), small, file: file,
             line: line)
-        let index = try ArchiveIndex.decode(
+        let index = try IndexFormat.decode(
             XCTUnwrap(FileManager.default.contents(atPath: show.appendingPathComponent(".podarchive/index.json").path)))
         XCTAssertEqual(Set(index.episodes.map(\.file)), ["Big.mp3", "Small.mp3"], file: file, line: line)
         XCTAssertEqual(index.episodes.first { $0.file == "Big.mp3" }?.sha256, SHA256.hex(big), file: file, line: line)
@@ -247,7 +247,7 @@ final class CrashTests: XCTestCase {
         XCTAssertEqual(first.status, 128 + SIGKILL)
         let index = folder.url.appendingPathComponent("archive/Crash Show/.podarchive/index.json")
         if let data = FileManager.default.contents(atPath: index.path) {
-            XCTAssertNoThrow(try ArchiveIndex.decode(data), "the old index survived whole")
+            XCTAssertNoThrow(try IndexFormat.decode(data), "the old index survived whole")
         }
 
         let second = try start().wait()

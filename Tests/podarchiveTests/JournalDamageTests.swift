@@ -39,9 +39,9 @@ final class JournalDamageTests: CommandLineTestCase {
         serveShow()
         let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive")
         XCTAssertEqual(synced, .success, errors.text)
-        let index = try ArchiveIndex.decode(Data(contentsOf: indexURL))
+        let index = try IndexFormat.decode(Data(contentsOf: indexURL))
         XCTAssertEqual(index.episodes.count, 3)
-        try ArchiveIndex(feed: index.feed, title: index.title).encoded().write(to: indexURL)
+        try IndexFormat.encode(ArchiveIndex(feed: index.feed, title: index.title)).write(to: indexURL)
         var journal = Data()
         for entry in index.episodes { journal.append(try IndexJournal.line(for: entry)) }
         try journal.write(to: journalURL)
@@ -59,7 +59,7 @@ final class JournalDamageTests: CommandLineTestCase {
     }
 
     private func indexedEpisodes() throws -> [ArchiveIndex.Entry] {
-        try ArchiveIndex.decode(Data(contentsOf: indexURL)).episodes
+        try IndexFormat.decode(Data(contentsOf: indexURL)).episodes
     }
 
     func test_aDamagedRecordAtEachPosition_isNamedUnlessLast_theOthersApply_andTheNextSyncFindsItsEpisodeAgain()

@@ -56,7 +56,7 @@ final class RepairTests: CommandLineTestCase {
         serveShow()
         let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", "archive", "--metadata")
         XCTAssertEqual(synced, .success, errors.text)
-        let before = try ArchiveIndex.decode(Data(contentsOf: indexURL))
+        let before = try IndexFormat.decode(Data(contentsOf: indexURL))
         let pilot = try XCTUnwrap(before.episodes.first { $0.key == "p1" })
         XCTAssertEqual(
             pilot.companions?.map(\.file).sorted(), ["Pilot.chapters.json", "Pilot.en.srt", "Pilot.png"],
@@ -78,7 +78,7 @@ final class RepairTests: CommandLineTestCase {
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: show.appendingPathComponent(".podarchive/index.journal").path),
             "the repair's record is folded into index.json")
-        let after = try ArchiveIndex.decode(Data(contentsOf: indexURL))
+        let after = try IndexFormat.decode(Data(contentsOf: indexURL))
         XCTAssertEqual(after.episodes, before.episodes, "every entry as it was: companions, dates, key, title")
         XCTAssertEqual(contents(), files, "every file as it was, the repaired one as archived")
         XCTAssertEqual(try modified("Pilot.mp3"), published, "dated like the episode")
@@ -91,7 +91,7 @@ final class RepairTests: CommandLineTestCase {
         XCTAssertEqual(again, .success, errors.text)
         XCTAssertEqual(errors.text, "")
         XCTAssertFalse(output.text.contains("not kept"), output.text)
-        XCTAssertEqual(try ArchiveIndex.decode(Data(contentsOf: indexURL)).episodes, before.episodes)
+        XCTAssertEqual(try IndexFormat.decode(Data(contentsOf: indexURL)).episodes, before.episodes)
         output.clear()
         let verify = await run("verify", "archive")
         XCTAssertEqual(verify, .success)

@@ -183,7 +183,7 @@ final class SiteNamesTests: SiteTestCase {
     /// names they left are the site's.
     private func assertFixed(_ before: (modified: Date, bytes: Data), line: UInt = #line) throws {
         let show = root.appendingPathComponent("index.html (2)")
-        let index = try ArchiveIndex.decode(Data(contentsOf: show.appendingPathComponent(".podarchive/index.json")))
+        let index = try IndexFormat.decode(Data(contentsOf: show.appendingPathComponent(".podarchive/index.json")))
         let entry = try XCTUnwrap(index.episodes.first)
         XCTAssertEqual(entry.file, "cover (2).jpg", line: line)
         XCTAssertEqual(entry.companions?.map(\.file), ["cover (2).en.vtt"], line: line)

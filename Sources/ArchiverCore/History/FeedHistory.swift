@@ -88,7 +88,7 @@ struct HistoryStore: Sendable {
         let digest = FeedRevision.digest(of: feed)
         guard digest != previous, let document = feed.document else { return previous ?? digest }
         let folder = Self.historyFolder(of: show)
-        try files.createFolder(folder)
+        try FolderContents.createFolder(folder, with: files)
         let ext = FeedRevision.fileExtension(of: feed)
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = URLSecrets.redactingURLs(in: document)

@@ -26,7 +26,7 @@ extension IndexReader {
     /// Enters an object or an array: one level deeper, refused past the index's limit (before any recursion).
     private mutating func enter(_ bracket: UInt8) throws {
         try expect(bracket)
-        guard depth < ArchiveIndex.maximumDepth else { throw Unexpected() }
+        guard depth < maximumDepth else { throw Unexpected() }
         depth += 1
     }
 

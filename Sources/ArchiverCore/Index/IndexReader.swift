@@ -1,7 +1,7 @@
 // The index read by hand: JSONDecoder took about 48,000 instructions an entry (generic metadata lookups, a
 // container per object), a third of a nightly run over a 10,000-episode archive. This reads the JSON the index
 // is (any valid JSON: whitespace, key order, escapes, unknown keys) straight from the bytes. Anything it does not
-// expect makes it give up, and `ArchiveIndex.decode` then asks JSONDecoder, whose verdict stands.
+// expect makes it give up, and `IndexFormat.decode` then asks JSONDecoder, whose verdict stands.
 import Foundation
 
 struct IndexReader {
@@ -10,18 +10,21 @@ struct IndexReader {
     /// The index's bytes, and where the reader is in them (read by the JSON steps, `IndexReader+JSON`).
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
-    /// How many objects and arrays the reader is inside: past `ArchiveIndex.maximumDepth` it gives up before it
-    /// recurses any deeper (150,000 levels under an unknown key overflowed the stack).
+    /// How many objects and arrays the reader is inside: past `maximumDepth` it gives up before it recurses any
+    /// deeper (150,000 levels under an unknown key overflowed the stack).
     var depth = 0
+    let maximumDepth: Int
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
-    /// The index in `data`, or nil when it is not exactly what podarchive writes (JSONDecoder decides then).
-    static func read(_ data: Data) -> ArchiveIndex? {
+    /// The index in `data`, or nil when it is not exactly what podarchive writes (JSONDecoder decides then), or
+    /// nests deeper than `maximumDepth`.
+    static func read(_ data: Data, maximumDepth: Int) -> ArchiveIndex? {
         data.withUnsafeBytes { raw in
-            var reader = IndexReader(raw.bindMemory(to: UInt8.self))
+            var reader = IndexReader(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             return try? reader.index()
         }
     }

@@ -3,17 +3,6 @@
 // before anything is appended after the damage.
 import Foundation
 
-extension FeedFolder {
-    /// The damaged records of the show's journal before its last one, as read when the folder was opened; nil
-    /// when there are none (see `IndexJournal.Reading.damagedBeforeLast`).
-    var journalDamage: JournalDamage? {
-        guard let damaged = journal?.damagedBeforeLast, !damaged.isEmpty, let total = journal?.records else {
-            return nil
-        }
-        return JournalDamage(journal: journalURL, records: damaged, total: total)
-    }
-}
-
 /// Reads a show's index with its journal applied, and writes it: whole, or by appending to the journal.
 struct IndexStore: Sendable {
     let files: any FileStore
@@ -28,11 +17,11 @@ struct IndexStore: Sendable {
 
     /// The index at `url` with the intact records of its journal applied, and what reading the journal found (nil
     /// when there is no journal); nil when there is no index yet. Both files are refused past
-    /// `ArchiveIndex.maximumBytes` before they are read, and the index past `ArchiveIndex.maximumDepth` before it
+    /// `IndexFormat.maximumBytes` before they are read, and the index past `ArchiveIndex.maximumDepth` before it
     /// is parsed.
     func readIndex(at url: URL) throws -> (index: ArchiveIndex, journal: IndexJournal.Reading?)? {
-        if let size = fileSize(url), size > ArchiveIndex.maximumBytes {
-            throw ArchiveError.damagedIndex(path: url.path, reason: ArchiveIndex.tooLarge(size))
+        if let size = fileSize(url), size > IndexFormat.maximumBytes {
+            throw ArchiveError.damagedIndex(path: url.path, reason: IndexFormat.tooLarge(size))
         }
         guard let data = files.contents(atPath: url.path) else {
             // Something is there that cannot be read (a folder, no permission): not "no index yet".
@@ -43,8 +32,8 @@ struct IndexStore: Sendable {
         }
         var index: ArchiveIndex
         do {
-            index = try ArchiveIndex.decode(data)
-        } catch let refused as ArchiveIndex.LimitExceeded {
+            index = try IndexFormat.decode(data)
+        } catch let refused as IndexFormat.LimitExceeded {
             throw ArchiveError.damagedIndex(path: url.path, reason: refused.reason)
         } catch {
             // A newer podarchive may have changed the format: say so rather than call it damaged. Only this
@@ -60,8 +49,8 @@ struct IndexStore: Sendable {
         }
         // The episodes archived since the index was last written whole (see `IndexJournal`).
         let journalURL = IndexJournal.url(besideIndex: url)
-        if let size = fileSize(journalURL), size > ArchiveIndex.maximumBytes {
-            throw ArchiveError.damagedIndex(path: journalURL.path, reason: ArchiveIndex.tooLarge(size))
+        if let size = fileSize(journalURL), size > IndexFormat.maximumBytes {
+            throw ArchiveError.damagedIndex(path: journalURL.path, reason: IndexFormat.tooLarge(size))
         }
         var journal: IndexJournal.Reading?
         if let data = files.contents(atPath: journalURL.path) {
@@ -78,7 +67,7 @@ struct IndexStore: Sendable {
     /// Writes the index whole (atomically, fsynced), which folds the journal beside it into it: the journal goes.
     func save(_ index: ArchiveIndex, to url: URL) throws {
         do {
-            try writer.writeAtomically(try index.encoded(), to: url)
+            try writer.writeAtomically(IndexFormat.encode(index), to: url)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }

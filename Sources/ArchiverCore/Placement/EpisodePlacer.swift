@@ -182,7 +182,7 @@ struct EpisodePlacer: Sendable {
             }
             ancestor.deleteLastPathComponent()
         }
-        try files.createFolder(subfolder)
+        try FolderContents.createFolder(subfolder, with: files)
     }
 
     private func entry(for episode: Episode, file: String, size: Int64, sha256: String) -> ArchiveIndex.Entry {

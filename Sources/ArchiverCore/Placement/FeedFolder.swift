@@ -45,3 +45,14 @@ struct FolderPaths: Sendable {
     var folder: URL
     var stateFolder: URL
 }
+
+extension FeedFolder {
+    /// The damaged records of the show's journal before its last one, as read when the folder was opened; nil
+    /// when there are none (see `IndexJournal.Reading.damagedBeforeLast`).
+    var journalDamage: JournalDamage? {
+        guard let damaged = journal?.damagedBeforeLast, !damaged.isEmpty, let total = journal?.records else {
+            return nil
+        }
+        return JournalDamage(journal: journalURL, records: damaged, total: total)
+    }
+}

@@ -25,7 +25,7 @@ struct FeedFolders: Sendable {
             throw ArchiveError.storage(
                 path: stateFolder.path, reason: ArchiveError.linkRefusal)
         }
-        try files.createFolder(stateFolder)
+        try FolderContents.createFolder(stateFolder, with: files)
         let lock = try await locks.acquire(folder: folder, wait: lockWait)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []

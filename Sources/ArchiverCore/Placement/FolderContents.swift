@@ -8,6 +8,16 @@ struct FolderContents: Sendable {
     let attributes: any FileAttributes
     let mover: any FileMovement
 
+    /// Creates the folder at `url` with `files`, and those it is in, as needed.
+    /// - Throws: `ArchiveError.cannotCreateFolder`, naming the folder and why.
+    static func createFolder(_ url: URL, with files: any DirectoryCreation) throws {
+        do {
+            try files.createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
+        } catch {
+            throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
+        }
+    }
+
     // MARK: - Files in the folder
 
     /// The modification date (and, where the OS allows, the creation date) becomes the publication date.
@@ -84,18 +94,6 @@ struct FolderContents: Sendable {
         let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         return names.filter(PartialFiles.isBody).reduce(Int64(0)) {
             $0 + (fileSize(stateFolder.appendingPathComponent($1)) ?? 0)
-        }
-    }
-}
-
-extension DirectoryCreation {
-    /// Creates the folder at `url` and those it is in, as needed.
-    /// - Throws: `ArchiveError.cannotCreateFolder`, naming the folder and why.
-    func createFolder(_ url: URL) throws {
-        do {
-            try createDirectory(at: url, withIntermediateDirectories: true, attributes: nil)
-        } catch {
-            throw ArchiveError.cannotCreateFolder(path: url.path, reason: ArchiveError.describe(error))
         }
     }
 }

@@ -54,7 +54,7 @@ extension Archiver {
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     public func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
         let url = try siteSettingsURL(in: root)
-        try files.createFolder(url.deletingLastPathComponent())
+        try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
         try records.save(settings, to: url)
     }
 
@@ -77,7 +77,7 @@ extension Archiver {
         var report = SiteReport()
         let site = out ?? root
         report.folder = site
-        if let out { try files.createFolder(out) }
+        if let out { try FolderContents.createFolder(out, with: files) }
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
             let indexURL = ArchiveLayout.indexFile(of: listed)
@@ -108,7 +108,7 @@ extension Archiver {
             shows.append(show)
             if unchanged { continue }
             if out != nil {
-                try files.createFolder(target)
+                try FolderContents.createFolder(target, with: files)
                 try publishFiles(of: show, index: index, into: target, report: &report)
             }
             let pages = [
@@ -170,7 +170,7 @@ extension Archiver {
             let published = target.appendingPathComponent(name)
             guard !files.fileExists(atPath: published.path), files.fileExists(atPath: source.path)
             else { continue }
-            try files.createFolder(published.deletingLastPathComponent())
+            try FolderContents.createFolder(published.deletingLastPathComponent(), with: files)
             let mover = self.mover
             if (try? mover.linkItem(at: source, to: published)) != nil {
                 report.linked += 1

@@ -95,7 +95,7 @@ final class ArchiverTests: XCTestCase {
         XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(503)])
         XCTAssertEqual(world.downloader.requests.count, 4, "the first try and three retries")
         XCTAssertEqual(world.sleeper.delays, [1, 2, 4])
-        let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
+        let index = try IndexFormat.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
         XCTAssertEqual(index.failures.map(\.reason), ["server answered HTTP 503"], "remembered for the next run")
     }
 
@@ -180,7 +180,7 @@ final class ArchiverTests: XCTestCase {
             (wholeWrites, appends) == (1, 0) || (wholeWrites, appends) == (2, 1),
             "written whole with the first episodes settled, the rest journaled and folded once: \(wholeWrites), \(appends)"
         )
-        let index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
+        let index = try IndexFormat.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
         XCTAssertEqual(index.feed, feedURL)
         // Episodes download in parallel and are recorded as each completes: compare without order.
         let entries = index.episodes.sorted { $0.file < $1.file }

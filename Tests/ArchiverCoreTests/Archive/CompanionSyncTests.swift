@@ -62,7 +62,7 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
         let srt = folder.url.appendingPathComponent("Talk Show/Pilot.en.srt")
         let date = try FileManager.default.attributesOfItem(atPath: srt.path)[.modificationDate] as? Date
         XCTAssertEqual(date, FeedDate.parseRFC822("Fri, 10 Jan 2025 13:00:00 GMT"), "dated like its episode")
-        let index = try ArchiveIndex.decode(
+        let index = try IndexFormat.decode(
             Data(contentsOf: folder.url.appendingPathComponent("Talk Show/.podarchive/index.json")))
         let kept = try XCTUnwrap(index.episodes.first?.companions)
         XCTAssertEqual(

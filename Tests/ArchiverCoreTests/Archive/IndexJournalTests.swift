@@ -104,7 +104,7 @@ final class IndexJournalTests: FakeArchiveTestCase {
     func test_anIndexWithAJournal_isReadWithIt_byEveryReader() async throws {
         fileSystem.put(
             "/archive/Show/.podarchive/index.json",
-            try ArchiveIndex(feed: feedURL, title: "Show", episodes: [entry(1)]).encoded())
+            IndexFormat.encode(ArchiveIndex(feed: feedURL, title: "Show", episodes: [entry(1)])))
         fileSystem.put("/archive/Show/.podarchive/index.journal", journal([entry(2), entry(3)]).dropLast(3))
         for number in 1...3 { fileSystem.put("/archive/Show/Episode \(number).mp3", Data(count: number)) }
 

@@ -67,7 +67,7 @@ final class IndexReaderFuzzTests: XCTestCase {
 
     func test_deepNestingUnderUnknownKeys_isReadWithinTheLimit_andRefusedPastIt_neverRecursingFurther() throws {
         var generator = SplitMix64(seed: 25)
-        let text = [UInt8](try index.encoded())
+        let text = [UInt8](IndexFormat.encode(index))
         let starts = objectStarts(in: text)
         XCTAssertEqual(starts.map(\.depth).max(), 5, "the index, an entry, a companion (and the arrays between)")
         let depths = [1, 2, 30, 58, 59, 60, 61, 62, 63, 64, 65, 100, 513, 5_000, 150_000]
@@ -80,13 +80,17 @@ final class IndexReaderFuzzTests: XCTestCase {
             let data = Data(damaged)
             let context = "\(levels) levels under the object at \(offset) (level \(depth))"
 
-            if depth + levels <= ArchiveIndex.maximumDepth {
-                XCTAssertEqual(try ArchiveIndex.decode(data), index, context)
-                XCTAssertNotNil(IndexReader.read(data), "the fast reader takes it: \(context)")
+            if depth + levels <= IndexFormat.maximumDepth {
+                XCTAssertEqual(try IndexFormat.decode(data), index, context)
+                XCTAssertNotNil(
+                    IndexReader.read(data, maximumDepth: IndexFormat.maximumDepth),
+                    "the fast reader takes it: \(context)")
             } else {
-                XCTAssertTrue(IndexReader.read(data) == nil, "the fast reader gives up: \(context)")
-                XCTAssertThrowsError(try ArchiveIndex.decode(data), context) { error in
-                    XCTAssertTrue(error is ArchiveIndex.LimitExceeded, "\(context): \(error)")
+                XCTAssertTrue(
+                    IndexReader.read(data, maximumDepth: IndexFormat.maximumDepth) == nil,
+                    "the fast reader gives up: \(context)")
+                XCTAssertThrowsError(try IndexFormat.decode(data), context) { error in
+                    XCTAssertTrue(error is IndexFormat.LimitExceeded, "\(context): \(error)")
                 }
             }
         }
@@ -94,7 +98,7 @@ final class IndexReaderFuzzTests: XCTestCase {
 
     func test_truncatedAndRandomlyNestedIndexes_readOrThrow_neverCrash() throws {
         var generator = SplitMix64(seed: 2025)
-        let text = [UInt8](try index.encoded())
+        let text = [UInt8](IndexFormat.encode(index))
         for round in 0..<160 {
             var damaged = text
             if round % 2 == 0 {
@@ -107,23 +111,23 @@ final class IndexReaderFuzzTests: XCTestCase {
             let data = Data(damaged.prefix(cut))
 
             // Whatever it reads must be what JSONDecoder reads; the rest is refused.
-            if let read = try? ArchiveIndex.decode(data) {
+            if let read = try? IndexFormat.decode(data) {
                 XCTAssertEqual(read, try JSONDecoder().decode(ArchiveIndex.self, from: data), "round \(round)")
             }
             _ = IndexJournal.entries(in: data)
         }
         // Cut anywhere but after its last brace, the index as written is refused.
         for cut in stride(from: 0, to: text.count - 1, by: 7) + [text.count - 2] {
-            XCTAssertThrowsError(try ArchiveIndex.decode(Data(text.prefix(cut))), "cut at \(cut)")
+            XCTAssertThrowsError(try IndexFormat.decode(Data(text.prefix(cut))), "cut at \(cut)")
         }
     }
 
     func test_anIndexLargerThanAnyIndex_isRefusedUnread() {
-        let tooLarge = Data(count: Int(ArchiveIndex.maximumBytes) + 1)
+        let tooLarge = Data(count: Int(IndexFormat.maximumBytes) + 1)
 
-        XCTAssertThrowsError(try ArchiveIndex.decode(tooLarge)) { error in
+        XCTAssertThrowsError(try IndexFormat.decode(tooLarge)) { error in
             XCTAssertEqual(
-                (error as? ArchiveIndex.LimitExceeded)?.reason,
+                (error as? IndexFormat.LimitExceeded)?.reason,
                 "536870913 bytes, larger than any index (512 MB at most)")
         }
     }

@@ -12,7 +12,9 @@ final class IndexReaderTests: XCTestCase {
 
     private func assertSameAsJSONDecoder(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let data = Data(text.utf8)
-        let fast = try XCTUnwrap(IndexReader.read(data), "the reader gave up on \(text)", file: file, line: line)
+        let fast = try XCTUnwrap(
+            IndexReader.read(data, maximumDepth: IndexFormat.maximumDepth), "the reader gave up on \(text)", file: file,
+            line: line)
         let reference = try viaDecoder(data)
         XCTAssertEqual(fast, reference, file: file, line: line)
         XCTAssertEqual(fast.version, reference.version, file: file, line: line)
@@ -48,9 +50,10 @@ final class IndexReaderTests: XCTestCase {
                         published: Bool.random(using: &generator) ? Date(timeIntervalSince1970: 1e9) : nil),
                     reason: text(), failed: text())
             }
-            let data = try index.encoded()
+            let data = IndexFormat.encode(index)
 
-            let fast = try XCTUnwrap(IndexReader.read(data), String(decoding: data, as: UTF8.self))
+            let fast = try XCTUnwrap(
+                IndexReader.read(data, maximumDepth: IndexFormat.maximumDepth), String(decoding: data, as: UTF8.self))
             XCTAssertEqual(fast, index)
             XCTAssertEqual(fast, try viaDecoder(data))
         }
@@ -87,11 +90,13 @@ final class IndexReaderTests: XCTestCase {
             #"{"version":2,"feed":"f","title":"A","title":null,"episodes":[]}"#,
         ]
         for text in refused {
-            XCTAssertNil(IndexReader.read(Data(text.utf8)), text)
+            XCTAssertNil(IndexReader.read(Data(text.utf8), maximumDepth: IndexFormat.maximumDepth), text)
         }
-        XCTAssertNil(IndexReader.read(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])), "invalid UTF-8")
+        XCTAssertNil(
+            IndexReader.read(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]), maximumDepth: IndexFormat.maximumDepth),
+            "invalid UTF-8")
         // The cases JSONDecoder also refuses make decode throw, as before.
-        XCTAssertThrowsError(try ArchiveIndex.decode(Data(refused[0].utf8)))
-        XCTAssertThrowsError(try ArchiveIndex.decode(Data(refused[3].utf8)))
+        XCTAssertThrowsError(try IndexFormat.decode(Data(refused[0].utf8)))
+        XCTAssertThrowsError(try IndexFormat.decode(Data(refused[3].utf8)))
     }
 }

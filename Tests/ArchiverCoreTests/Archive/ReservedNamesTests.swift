@@ -58,12 +58,12 @@ final class ReservedNamesTests: XCTestCase {
             onUnexpected: failOnUnexpected)
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
         let indexPath = "/archive/Show/.podarchive/index.json"
-        var index = try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
+        var index = try IndexFormat.decode(XCTUnwrap(world.fileSystem.file(indexPath)))
         var entry = try XCTUnwrap(index.episodes.first)
         XCTAssertEqual(entry.file, "cover (2).jpg", "what podarchive names it now")
         entry.file = "cover.jpg"
         index.update(entry)
-        world.fileSystem.put(indexPath, try index.encoded())
+        world.fileSystem.put(indexPath, IndexFormat.encode(index))
         if file != "cover (2).jpg" {
             try world.fileSystem.moveItem(
                 at: root.appendingPathComponent("Show/cover (2).jpg"), to: root.appendingPathComponent("Show/\(file)"))
@@ -78,7 +78,7 @@ final class ReservedNamesTests: XCTestCase {
     }
 
     private func recordedFile(_ world: ArchiveWorld) throws -> String? {
-        try ArchiveIndex.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
+        try IndexFormat.decode(XCTUnwrap(world.fileSystem.file("/archive/Show/.podarchive/index.json")))
             .episodes.first?.file
     }
 

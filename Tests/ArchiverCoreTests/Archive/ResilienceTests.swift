@@ -32,7 +32,7 @@ final class ResilienceTests: LoopbackArchiveTestCase {
         XCTAssertEqual(tries[1].headers["range"], "bytes=120000-")
         XCTAssertEqual(tries[1].headers["if-range"], "\"v1\"")
         XCTAssertEqual(server.bytesSent("/big.mp3"), audio.count, "nothing was fetched twice")
-        let index = try ArchiveIndex.decode(
+        let index = try IndexFormat.decode(
             XCTUnwrap(
                 FileManager.default.contents(
                     atPath: folder.url.appendingPathComponent("Flaky/.podarchive/index.json").path)))

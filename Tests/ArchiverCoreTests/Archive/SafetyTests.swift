@@ -203,7 +203,7 @@ final class SafetyTests: FakeArchiveTestCase {
         let record =
             #"{"url":"https://example.com/1.mp3","completeSize":\#(body.count),"sha256":"\#(SHA256.hex(body))","target":"One.mp3"}"#
         fileSystem.put(base + ".json", Data(record.utf8))
-        fileSystem.put(state + "index.json", try ArchiveIndex(feed: feedURL, title: "Show").encoded())
+        fileSystem.put(state + "index.json", IndexFormat.encode(ArchiveIndex(feed: feedURL, title: "Show")))
     }
 
     func test_sync_downloadCompleteButNotRenamed_isRenamedWithoutDownloadingAgain() async throws {
@@ -274,7 +274,7 @@ final class SafetyTests: FakeArchiveTestCase {
                 // Show A finishes while B polls the lock.
                 if fileSystem.file("/archive/Show/.podarchive/index.json") == nil {
                     fileSystem.put("/archive/Show/A1.mp3", Data("a1".utf8))
-                    fileSystem.put("/archive/Show/.podarchive/index.json", try indexOfA.encoded())
+                    fileSystem.put("/archive/Show/.podarchive/index.json", IndexFormat.encode(indexOfA))
                     fileSystem.releaseLock(lockPath)
                 }
             }, timer: noDeadline, jitter: { 0.5 })
@@ -285,7 +285,7 @@ final class SafetyTests: FakeArchiveTestCase {
         XCTAssertEqual(report.folder.path, "/archive/Show (2)")
         XCTAssertEqual(fileSystem.visibleFiles, ["/archive/Show (2)/B1.mp3", "/archive/Show/A1.mp3"])
         XCTAssertEqual(
-            try ArchiveIndex.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))).feed,
+            try IndexFormat.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))).feed,
             "https://a.example/feed", "A's index is A's alone")
     }
 

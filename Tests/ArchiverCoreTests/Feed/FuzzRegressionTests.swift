@@ -34,12 +34,12 @@ final class FuzzRegressionTests: XCTestCase {
     func test_everyRegressionInput_asAnIndex_readsOrIsRefused_neverCrashes() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "README.md" }
         for name in names {
-            guard let index = try? ArchiveIndex.decode(Fixtures.data("fuzz/regressions/\(name)")) else { continue }
+            guard let index = try? IndexFormat.decode(Fixtures.data("fuzz/regressions/\(name)")) else { continue }
             if name == "index-climbing.json" {
                 XCTAssertNotNil(index.unsafeFile(), "an entry outside the folder is named as the damage")
             }
         }
-        XCTAssertThrowsError(try ArchiveIndex.decode(Fixtures.data("fuzz/regressions/index-deep-nesting.json")))
+        XCTAssertThrowsError(try IndexFormat.decode(Fixtures.data("fuzz/regressions/index-deep-nesting.json")))
     }
 
     func test_everyRegressionInput_asAJournal_readsItsIntactRecordsOnly() throws {

@@ -43,6 +43,6 @@ class FakeArchiveTestCase: XCTestCase {
     }
 
     var index: ArchiveIndex {
-        get throws { try ArchiveIndex.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))) }
+        get throws { try IndexFormat.decode(XCTUnwrap(fileSystem.file("/archive/Show/.podarchive/index.json"))) }
     }
 }
