@@ -1,0 +1,104 @@
+// `podarchive list <feed>`: a feed's episodes, as a table or as JSON, without downloading anything.
+import ArchiverCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct ListCommand: Sendable {
+    let context: CommandContext
+    let arguments: ListArguments
+
+    func run() async -> ExitCode {
+        if arguments.archived { return listArchived(arguments) }
+        do {
+            let source = try FeedSource(arguments.feed, currentDirectory: context.environment.currentDirectory)
+            let archiver = context.configuredArchiver()
+            // The feed's login and headers as given, over those saved with it when the archive follows it.
+            var options = SyncOptions()
+            options.netrc = context.defaultNetrc
+            options.give(
+                ShowCredentials.given(
+                    login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source))
+            var access = arguments.access
+            access.netrcFile = access.netrcFile.map(context.absolute)
+            options = try archiver.access(
+                options.applying(access), for: source, in: try? context.archiveRoot(arguments.archiveDirectory).get())
+            let walk = try await archiver.listPages(
+                source,
+                limits: FeedLimits(
+                    maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
+                allPages: !arguments.firstPage)
+            var feed = walk.feed
+            feed.episodes = arguments.filter.apply(to: feed.episodes)
+            for item in feed.skippedItems {
+                context.errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n")
+            }
+            if arguments.json {
+                context.output.write(utf8: ListFormatter.json(feed))
+            } else {
+                context.output.write(ListFormatter.table(feed))
+            }
+            if let cycle = walk.cycle {
+                context.errors.write(
+                    "podarchive: page <\(cycle)> of the feed is linked twice; the walk stopped there\n")
+            }
+            if let problem = walk.problem {
+                context.errors.write(
+                    "podarchive: page <\(problem.url)> of the feed could not be read: "
+                        + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
+                return .episodesFailed
+            }
+            return .success
+        } catch  where Task.isCancelled {
+            context.errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
+            return .interrupted
+        } catch {
+            return context.report(error)
+        }
+    }
+
+    /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
+    private func listArchived(_ arguments: ListArguments) -> ExitCode {
+        guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = context.configuredArchiver()
+        do {
+            let (title, episodes) = try archiver.archivedEpisodes(in: archivedFolder(arguments.feed, root: root))
+            if arguments.json {
+                context.output.write(ListFormatter.archivedJSON(title: title, episodes))
+            } else {
+                context.output.write(ListFormatter.archivedTable(title: title, episodes))
+            }
+            return .success
+        } catch {
+            return context.report(error)
+        }
+    }
+
+    /// The folder `text` names: a subscription's feed URL (in any spelling) or folder name, a show folder of the
+    /// archive root (one no longer subscribed too), or a path (with a `/`). A bare name is never looked for in
+    /// the current directory.
+    /// - Throws: `ArchiveError.unknownShow`, naming the archive's shows, for a name the archive does not hold.
+    private func archivedFolder(_ text: String, root: URL) throws -> URL {
+        let archiver = context.configuredArchiver()
+        let shows = archiver.subscriptions(in: root).shows
+        if let show = shows.first(where: { $0.feed == text || $0.folder == text }) {
+            return root.appendingPathComponent(show.folder, isDirectory: true)
+        }
+        if ["http://", "https://"].contains(where: text.lowercased().hasPrefix),
+            let source = try? FeedSource(text, currentDirectory: context.environment.currentDirectory),
+            let found = try? archiver.subscription(for: source, in: root)
+        {
+            return root.appendingPathComponent(found.record.folder, isDirectory: true)
+        }
+        if text.contains("/") || text == "." || text == ".." {
+            return URL(fileURLWithPath: context.absolute(text), isDirectory: true).standardizedFileURL
+        }
+        let folder = root.appendingPathComponent(text, isDirectory: true)
+        guard (try? archiver.archivedEpisodes(in: folder)) != nil else {
+            throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
+        }
+        return folder
+    }
+}

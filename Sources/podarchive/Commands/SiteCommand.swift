@@ -1,0 +1,76 @@
+// `podarchive site [DIR] [--base-url URL]`: the archive's web pages and podcast feeds; `sync --site` refreshes
+// them after every sync.
+import ArchiverCore
+import Foundation
+
+struct SiteCommand: Sendable {
+    let context: CommandContext
+    let arguments: SiteArguments
+
+    func run() -> ExitCode {
+        guard let root = context.resolveRoot(arguments.directory) else { return .usage }
+        let archiver = context.configuredArchiver()
+        var settings = archiver.siteSettings(in: root)
+        let out = arguments.out.map { URL(fileURLWithPath: context.absolute($0)).standardizedFileURL.path }
+        if let out, out == root.standardizedFileURL.path || out.hasPrefix(root.standardizedFileURL.path + "/") {
+            context.errors.write(
+                "podarchive: --out \(out) is inside the archive \(root.path): name a folder outside it, which a server "
+                    + "can serve without the archive's own files\n")
+            return .usage
+        }
+        let changed =
+            settings.baseURL != (arguments.baseURL ?? settings.baseURL) || settings.out != (out ?? settings.out)
+        if changed {
+            settings.baseURL = arguments.baseURL ?? settings.baseURL
+            settings.out = out ?? settings.out
+            do {
+                try archiver.saveSiteSettings(settings, in: root)
+            } catch {
+                return context.report(error)
+            }
+        }
+        return Self.write(root, context: context, archiver: archiver, settings: settings, quiet: false)
+    }
+
+    /// Writes the site and says so (unless `quiet`); a show left out is named on standard error (exit 1).
+    static func write(
+        _ root: URL, context: CommandContext, archiver: Archiver, settings: SiteSettings, quiet: Bool
+    ) -> ExitCode {
+        do {
+            let report = try archiver.writeSite(
+                root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) })
+            for move in report.moves {
+                if move.failure != nil {
+                    context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                } else if !quiet {
+                    context.output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                }
+            }
+            for (folder, reason) in report.skipped {
+                context.errors.write(
+                    "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
+            }
+            if !quiet {
+                let site = report.folder ?? root
+                let written =
+                    report.created == 0
+                    ? "\(report.rewritten) written again"
+                    : report.rewritten == 0
+                        ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
+                context.output.write(
+                    "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
+                        + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
+                let published = [
+                    (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
+                    (report.copied, "copy", "copies"),
+                ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
+                if !published.isEmpty {
+                    context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
+                }
+            }
+            return report.skipped.isEmpty ? .success : .episodesFailed
+        } catch {
+            return context.report(error)
+        }
+    }
+}
