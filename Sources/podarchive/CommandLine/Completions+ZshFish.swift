@@ -28,7 +28,11 @@ extension Completions {
                     _values 'command' \(commandValues)
                     return
                 fi
-                case $words[2] in
+                # The command is the word _arguments reads as the one its options follow.
+                local command=$words[2]
+                shift words
+                (( CURRENT-- ))
+                case $command in
             \(cases.joined(separator: "\n"))
                     completions) _values 'shell' \(shells.joined(separator: " ")) ;;
                     help) _values 'command' \(CommandTable.names.joined(separator: " ")) ;;
