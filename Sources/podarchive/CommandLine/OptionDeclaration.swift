@@ -85,7 +85,7 @@ extension OptionDescriptor {
         _ name: String, short: Character? = nil, _ field: WritableKeyPath<OptionValues, Bool> & Sendable,
         commands: [CommandName], summary: String, help: String, helpFor: [CommandName: String] = [:],
         excludes: [String] = [], saved: Saved = .no, describe: (@Sendable (ShowSettings) -> String?)? = nil,
-        manual: String = "", manualAlso: [String] = []
+        manualAlso: [String] = [], manual: String = ""
     ) -> OptionDescriptor {
         OptionDescriptor(
             name: name, short: short, value: nil, commands: commands, summary: summary, help: help, helpFor: helpFor,
