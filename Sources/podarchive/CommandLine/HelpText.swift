@@ -171,7 +171,7 @@ enum HelpText {
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, add, remove, feeds, list, verify, site, credentials, completions.
+        Shows help for a command: \(CommandTable.names.filter { $0 != "help" }.joined(separator: ", ")).
         """
 
     static let completions = """
@@ -212,19 +212,21 @@ enum HelpText {
         }.joined(separator: "\n")
     }
 
+    /// The help of `topic` (a command's name), else the general help. Every command has a page: the switch is over
+    /// all of them.
     static func text(for topic: String?) -> String {
-        switch topic {
-        case "sync": return sync
-        case "list": return list
-        case "verify": return verify
-        case "add": return add
-        case "remove": return remove
-        case "feeds": return feeds
-        case "site": return site
-        case "credentials": return credentials
-        case "help": return help
-        case "completions": return completions
-        default: return general
+        guard let command = topic.flatMap(CommandName.init(rawValue:)) else { return general }
+        switch command {
+        case .sync: return sync
+        case .list: return list
+        case .verify: return verify
+        case .add: return add
+        case .remove: return remove
+        case .feeds: return feeds
+        case .site: return site
+        case .credentials: return credentials
+        case .help: return help
+        case .completions: return completions
         }
     }
 }
