@@ -57,6 +57,45 @@ final class GeneratedArtifactsTests: XCTestCase {
         }
     }
 
+    func test_manPageSynopsis_givesEachCommandExactlyItsOptions() throws {
+        let page = try String(contentsOf: manual, encoding: .utf8).replacingOccurrences(of: #"\-"#, with: "-")
+        let synopsis = try XCTUnwrap(
+            page.components(separatedBy: ".SH SYNOPSIS\n").last?.components(separatedBy: "\n.SH ").first)
+        var named: [String: Set<String>] = [:]
+        for block in synopsis.components(separatedBy: ".B podarchive ").dropFirst() {
+            let command = String(block.prefix { $0.isLetter })
+            let options = block.matches(of: /(?:^|[ \n])(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) }
+            named[command, default: []].formUnion(options)
+        }
+        for command in CommandName.takingOptions {
+            let declared = OptionTable.options(for: command).filter { $0.name != "--help" }.flatMap {
+                [$0.name] + ($0.short.map { ["-\($0)"] } ?? [])
+            }
+            XCTAssertEqual(named[command.rawValue], Set(declared), command.rawValue)
+        }
+        XCTAssertEqual(Set(named.keys), Set(CommandTable.names).union([""]), "every command, and --version")
+    }
+
+    func test_readmeUsage_givesEachCommandExactlyItsOptions() throws {
+        let readme = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let usage = try XCTUnwrap(
+            readme.components(separatedBy: "## Usage\n").last?.components(separatedBy: "\nEvery option").first)
+        var named: [String: Set<String>] = [:]
+        for block in usage.components(separatedBy: "\n    podarchive ").dropFirst() {
+            let command = String(block.prefix { $0.isLetter })
+            let options = block.matches(of: /(?:^|[ \[|])(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) }
+            named[command, default: []].formUnion(options)
+        }
+        for command in CommandName.takingOptions {
+            let declared = OptionTable.options(for: command).filter { $0.name != "--help" }.flatMap {
+                [$0.name] + ($0.short.map { ["-\($0)"] } ?? [])
+            }
+            XCTAssertEqual(named[command.rawValue], Set(declared), command.rawValue)
+        }
+        XCTAssertEqual(Set(named.keys), Set(CommandTable.names).union([""]), "every command, and --version")
+    }
+
     func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
         let saved = [
             "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
