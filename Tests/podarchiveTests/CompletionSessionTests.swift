@@ -117,4 +117,18 @@ final class CompletionSessionTests: XCTestCase {
             XCTAssertEqual(answers[3 + index], spellings(command), command.rawValue)
         }
     }
+
+    func test_quotedText_readsBackWhole_inEachShell() throws {
+        let hostile = #"the feed's [host] \ a: $(touch x) `y` "z" ${HOME} ; end"#
+        for (path, quoted) in [
+            ("/bin/bash", Completions.shellQuoted(hostile)), ("/usr/bin/zsh", Completions.shellQuoted(hostile)),
+            ("/usr/bin/fish", Completions.fishQuoted(hostile)),
+        ] where FileManager.default.isExecutableFile(atPath: path) {
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: path), ["-c", "printf '%s' \(quoted)"], environment: ["PATH": "/usr/bin:/bin"])
+
+            XCTAssertEqual(result.stdout, hostile, path)
+            XCTAssertEqual(result.stderr, "", path)
+        }
+    }
 }
