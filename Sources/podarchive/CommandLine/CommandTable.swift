@@ -16,8 +16,8 @@ enum ValueCompletion: Equatable, Sendable {
 enum CommandName: String, CaseIterable, Sendable {
     case sync, add, remove, feeds, list, verify, site, credentials, completions, help
 
-    /// The commands that take options (each takes `--help`).
-    static let takingOptions: [CommandName] = [.sync, .list, .verify, .add, .remove, .feeds, .site, .credentials]
+    /// The commands that take options (each takes `--help`), in help order.
+    static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
 }
 
 /// One command: how `help`, the usage lines and the completions show it.
@@ -35,6 +35,8 @@ struct CommandDescriptor: Sendable {
     var completion = ValueCompletion.none
     /// Whether it takes more than one operand.
     var repeats = false
+    /// Whether it takes options (`completions` and `help` take only their operand).
+    var takesOptions = true
 }
 
 enum CommandTable {
@@ -75,10 +77,10 @@ enum CommandTable {
         CommandDescriptor(
             name: .completions, about: "print the completion script for bash, zsh or fish",
             summary: "print a shell completion script", operands: "bash|zsh|fish",
-            synopsis: "completions bash|zsh|fish"),
+            synopsis: "completions bash|zsh|fish", takesOptions: false),
         CommandDescriptor(
             name: .help, about: "show help for a command", summary: "show help for a command", operands: "[command]",
-            synopsis: "help [command]"),
+            synopsis: "help [command]", takesOptions: false),
     ]
 
     /// The names, in help order.
