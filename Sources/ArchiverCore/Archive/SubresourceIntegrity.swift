@@ -21,6 +21,7 @@ public struct SubresourceIntegrity: Equatable, Sendable, Codable {
             }
         }
 
+        /// Weaker first: SHA-256 < SHA-384 < SHA-512.
         public static func < (lhs: Algorithm, rhs: Algorithm) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
