@@ -88,7 +88,7 @@ final class ArgumentsTests: XCTestCase {
                     SyncArguments(
                         feeds: ["feed"], transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
             ))
-        XCTAssertEqual(CommandLineTool.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
+        XCTAssertEqual(CommandContext.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
         XCTAssertEqual(parse("sync feed --json"), .success(.sync(SyncArguments(feeds: ["feed"], json: true))))
         XCTAssertEqual(parse("sync feed --quiet"), .success(.sync(SyncArguments(feeds: ["feed"], verbosity: .quiet))))
         XCTAssertEqual(

@@ -18,10 +18,10 @@ final class DocumentationTests: XCTestCase {
         for command in Arguments.commands {
             XCTAssertTrue(page.contains(".B \(command)"), "command \(command)")
         }
-        for (command, options) in Arguments.options {
-            for option in options.keys {
+        for command in CommandName.takingOptions {
+            for option in Set(OptionTable.options(for: command).map(\.name)) {
                 XCTAssertTrue(page.contains(option), "\(command) \(option)")
-                XCTAssertTrue(HelpText.text(for: command).contains(option), "help \(command) \(option)")
+                XCTAssertTrue(HelpText.text(for: command.rawValue).contains(option), "help \(command) \(option)")
             }
         }
         for code in [ExitCode.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed] {
@@ -78,8 +78,8 @@ final class DocumentationTests: XCTestCase {
         // The help and the parser come from one table; this is the user's view of it: whatever `help` lists parses.
         for command in ["sync", "list", "verify"] {
             let help = HelpText.text(for: command)
-            let offered = Set(help.matches(of: /(?m)^  (?:-h, )?(--[a-z-]+)/).map { String($0.output.1) })
-            XCTAssertEqual(offered, Set(Arguments.options[command]!.keys), command)
+            let offered = Set(help.matches(of: /(?m)^  (?:-[a-zA-Z], )?(--[a-z-]+)/).map { String($0.output.1) })
+            XCTAssertEqual(offered, Set(OptionTable.options(for: CommandName(rawValue: command)!).map(\.name)), command)
         }
     }
 

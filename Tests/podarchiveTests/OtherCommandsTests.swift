@@ -53,11 +53,11 @@ final class OtherCommandsTests: CommandLineTestCase {
             environment: ProcessEnvironment(variables: [:], currentDirectory: "/cwd"), output: output, errors: errors,
             makeArchiver: { fatalError("not needed") })
 
-        XCTAssertEqual(try tool.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
-        XCTAssertEqual(try tool.archiveRoot(nil).get().path, "/env/podcasts")
-        XCTAssertEqual(try homeOnly.archiveRoot(nil).get().path, "/home/me/Podcasts")
+        XCTAssertEqual(try tool.context.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
+        XCTAssertEqual(try tool.context.archiveRoot(nil).get().path, "/env/podcasts")
+        XCTAssertEqual(try homeOnly.context.archiveRoot(nil).get().path, "/home/me/Podcasts")
         XCTAssertEqual(
-            nothing.archiveRoot(nil),
+            nothing.context.archiveRoot(nil),
             .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
     }
 

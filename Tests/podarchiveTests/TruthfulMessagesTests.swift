@@ -148,7 +148,7 @@ final class TruthfulMessagesTests: CommandLineTestCase {
 
     func test_exitCodeOrder_isTheCodes_inHelpREADMEAndManPage() throws {
         let codes: [ExitCode] = [.episodesFailed, .usage, .feedFailed, .locked, .archiveFailed]
-        let order = codes.sorted { CommandLineTool.severity($0) > CommandLineTool.severity($1) }
+        let order = codes.sorted { $0.severity > $1.severity }
             .map { String($0.rawValue) }.joined(separator: ", ")
         XCTAssertEqual(order, "5, 2, 3, 4, 1")
         let readme = try String(

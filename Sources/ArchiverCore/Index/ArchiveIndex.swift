@@ -1,8 +1,10 @@
 // The record of what a feed folder holds: `<feed folder>/.podarchive/index.json`.
 //
 // One entry per archived episode (GUID, enclosure URL, file name, size, SHA-256, dates) and one per episode that
-// failed, so that a run which gets `304 Not Modified` for the feed can still retry those. It is rewritten
-// atomically (and fsynced) after every episode, so a crash loses at most the episode in flight.
+// failed, so that a run which gets `304 Not Modified` for the feed can still retry those. Each settled episode is
+// appended to `index.journal` (synced in groups, see `JournalCommitter`); the journal is folded into this file,
+// written whole and atomically, when it passes 1 MB and when the run ends, so a crash loses at most the episodes
+// in flight.
 import Foundation
 
 /// The archive index of one feed folder.

@@ -6,8 +6,8 @@ import Foundation
 
 /// How an index is written to and read from its file.
 public enum IndexFormat {
-    /// The index as JSON, one episode a line. Written by hand: it is rewritten after every episode, and
-    /// JSONEncoder made a first sync of a long feed quadratic in practice (milliseconds per save at 1,000 entries).
+    /// The index as JSON, one episode a line. Written by hand: it is written whole at every fold of the journal,
+    /// and JSONEncoder took milliseconds per save at 1,000 entries.
     public static func encode(_ index: ArchiveIndex) -> Data {
         let (episodes, failures) = (index.episodes, index.failures)
         var out = JSONWriter()

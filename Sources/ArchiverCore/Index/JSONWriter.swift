@@ -1,5 +1,5 @@
-// JSON written by hand into one byte buffer: used where JSONEncoder is too slow for the size (the index is
-// rewritten after every episode; `list --json` prints 20,000 episodes).
+// JSON written by hand into one byte buffer: used where JSONEncoder is too slow for the size (the index and its
+// journal lines; `list --json` prints 20,000 episodes).
 
 /// Appends JSON tokens to a byte buffer; strings are escaped as JSON requires.
 public struct JSONWriter: Sendable {

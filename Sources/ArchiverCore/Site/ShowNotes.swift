@@ -5,69 +5,6 @@
 // loaded: each becomes a link. Every text is escaped.
 import Foundation
 
-/// Escapes text for HTML and XML.
-public enum HTMLText {
-    /// `text` safe inside an element or a double-quoted attribute: `& < > " '` escaped, control characters
-    /// (other than tab and line breaks) dropped; with `attribute`, tab and line breaks written as character
-    /// references, which an attribute value keeps (an XML reader turns them into spaces otherwise).
-    public static func escape(_ text: String, attribute: Bool = false) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r":
-                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE
-                    || scalar.value == 0xFFFF
-                {
-                    continue
-                }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    /// `&amp;`, `&eacute;`, `&#233;`, `&#xE9;` decoded; anything else left as written.
-    static func decodeEntities(_ text: Substring) -> String {
-        guard text.contains("&") else { return String(text) }
-        var out = ""
-        var rest = text
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semicolon = after.prefix(32).firstIndex(of: ";") else {
-                out += "&"
-                rest = after
-                continue
-            }
-            let name = after[..<semicolon]
-            var scalar: Unicode.Scalar?
-            if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-            } else if name.hasPrefix("#") {
-                scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
-            } else {
-                scalar = HTMLEntities.codePoints[String(name)].flatMap(Unicode.Scalar.init)
-            }
-            if let scalar, scalar.value != 0 {
-                out.unicodeScalars.append(scalar)
-                rest = after[after.index(after: semicolon)...]
-            } else {
-                out += "&"
-                rest = after
-            }
-        }
-        return out + rest
-    }
-}
-
 /// Turns show notes (HTML or plain text) into HTML that is safe to put in a page.
 public enum ShowNotes {
     /// Tags kept (with no attributes, but for a link's `href`); headings become `h4`, inside an episode's `h3`.
@@ -120,9 +57,11 @@ public enum ShowNotes {
                 rest = tag.range(of: "-->").map { tag[$0.upperBound...] } ?? ""
                 continue
             }
-            guard let parsed = Tag(tag) else {
-                if skipping == nil { out += "&lt;" }
-                rest = tag.dropFirst()
+            guard let parsed = HTMLTag(tag) else {
+                // A tag left open runs to the end: shown as text, read once (not again from each later `<`).
+                let unterminated = HTMLTag.startsTag(tag)
+                if skipping == nil { out += unterminated ? HTMLText.escape(HTMLText.decodeEntities(tag)) : "&lt;" }
+                rest = unterminated ? "" : tag.dropFirst()
                 continue
             }
             rest = tag[parsed.end...]
@@ -141,7 +80,7 @@ public enum ShowNotes {
     }
 
     /// The kept form of one tag, keeping `open` balanced.
-    private static func render(_ tag: Tag, open: inout [String]) -> String {
+    private static func render(_ tag: HTMLTag, open: inout [String]) -> String {
         if tag.name == "img" {
             guard !tag.closing, let source = safeURL(tag.attributes["src"]), !source.hasPrefix("mailto:") else {
                 return ""
@@ -183,71 +122,5 @@ public enum ShowNotes {
             return nil
         }
         return compact
-    }
-}
-
-/// One tag as written: `<name attr="v" attr=v attr>`, `</name>`, `<name/>`.
-private struct Tag {
-    var name: String
-    var closing: Bool
-    var selfClosing = false
-    var attributes: [String: String] = [:]
-    /// Just past the tag's `>`.
-    var end: Substring.Index
-
-    init?(_ text: Substring) {
-        var position = text.index(after: text.startIndex)
-        closing = position < text.endIndex && text[position] == "/"
-        if closing { position = text.index(after: position) }
-        let nameStart = position
-        while position < text.endIndex, text[position].isLetter || text[position].isNumber {
-            position = text.index(after: position)
-        }
-        guard position > nameStart, text[nameStart].isLetter else { return nil }
-        name = text[nameStart..<position].lowercased()
-        // Attributes, up to the `>` that is outside quotes.
-        while position < text.endIndex {
-            let character = text[position]
-            if character == ">" {
-                end = text.index(after: position)
-                return
-            }
-            if character == "/" {
-                selfClosing = true
-                position = text.index(after: position)
-                continue
-            }
-            if character.isWhitespace {
-                position = text.index(after: position)
-                continue
-            }
-            let attributeStart = position
-            while position < text.endIndex, !text[position].isWhitespace, !"=>/".contains(text[position]) {
-                position = text.index(after: position)
-            }
-            let attribute = text[attributeStart..<position].lowercased()
-            var value = ""
-            if position < text.endIndex, text[position] == "=" {
-                position = text.index(after: position)
-                if position < text.endIndex, text[position] == "\"" || text[position] == "'" {
-                    let quote = text[position]
-                    let valueStart = text.index(after: position)
-                    guard let close = text[valueStart...].firstIndex(of: quote) else { return nil }
-                    value = String(text[valueStart..<close])
-                    position = text.index(after: close)
-                } else {
-                    let valueStart = position
-                    while position < text.endIndex, !text[position].isWhitespace, text[position] != ">" {
-                        position = text.index(after: position)
-                    }
-                    value = String(text[valueStart..<position])
-                }
-            }
-            if !attribute.isEmpty, attributes[attribute] == nil {
-                attributes[attribute] = HTMLText.decodeEntities(Substring(value))
-            }
-            selfClosing = false
-        }
-        return nil
     }
 }

@@ -1,67 +1,104 @@
-// The options that say how podarchive reaches a host: headers, a .netrc file, a User-Agent, a bandwidth cap.
+// How each kind of option value is read: numbers in a range, sizes, dates, templates, headers, URLs. Each option's
+// declaration names one of these; a value that does not read is one line naming the option and the value.
 import ArchiverCore
 import Foundation
 
-extension Arguments {
-    /// `--header 'Name: value'`, each checked to be one header line.
-    static func headers(_ parsed: ParsedOptions) throws -> [String] {
-        try (parsed.allValues["--header"] ?? []).map { text in
-            guard ShowCredentials.parseHeader(text) != nil else {
-                throw UsageError(
-                    message: "option '--header' needs one header line such as 'Authorization: Bearer TOKEN', got "
-                        + "'\(URLSecrets.redactingURLs(in: String(text.prefix(40))))'",
-                    command: parsed.command)
-            }
-            return text
-        }
+extension ValueParser where Value == String {
+    /// Any text.
+    static let text = ValueParser { $0 }
+
+    /// A file or folder path, not empty.
+    static let path = ValueParser { text throws(ValueProblem) in
+        guard !text.isEmpty else { throw ValueProblem(text: " needs a file") }
+        return text
     }
 
-    /// `--user-agent` and `--netrc-file`, as the show settings they are saved as.
-    static func access(_ parsed: ParsedOptions) throws -> ShowSettings {
-        var settings = ShowSettings()
-        if let agent = parsed.values["--user-agent"] {
-            guard ShowSettings.isValidUserAgent(agent) else {
-                throw UsageError(
-                    message: "option '--user-agent' needs one line of text, got '\(agent)'", command: parsed.command)
-            }
-            settings.userAgent = agent
-        }
-        if let path = parsed.values["--netrc-file"] {
-            guard !path.isEmpty else {
-                throw UsageError(message: "option '--netrc-file' needs a file", command: parsed.command)
-            }
-            settings.netrcFile = path
-        }
-        return settings
-    }
+    /// A regular expression (for `--match`).
+    static let pattern = checked("a regular expression") { EpisodeFilter.validate(pattern: $0) ? $0 : nil }
 
-    /// `--limit-rate 500K`: bytes a second, at least 1K.
-    static func limitRate(_ parsed: ParsedOptions) throws -> Int64? {
-        guard let text = parsed.values["--limit-rate"] else { return nil }
-        guard let bytes = ByteSize.parse(text), bytes >= 1024 else {
-            throw UsageError(
-                message: "option '--limit-rate' needs bytes a second such as 500K or 2M (at least 1K), got '\(text)'",
-                command: parsed.command)
-        }
-        return bytes
-    }
+    /// One line of printable text (a User-Agent).
+    static let userAgent = checked("one line of text") { ShowSettings.isValidUserAgent($0) ? $0 : nil }
 
-    /// `--site` or `--no-site`.
-    static func site(_ parsed: ParsedOptions) -> Bool? {
-        if parsed.flags.contains("--site") { return true }
-        if parsed.flags.contains("--no-site") { return false }
-        return nil
-    }
+    /// An http(s) URL with a host.
+    static let webURL = checked("an http(s) URL such as http://nas.local/podcasts/") { WebURL.isWeb($0) ? $0 : nil }
 
-    /// `--base-url`: an http(s) URL with a host.
-    static func baseURL(_ parsed: ParsedOptions) throws -> String? {
-        guard let text = parsed.values["--base-url"] else { return nil }
-        guard WebURL.isWeb(text) else {
-            throw UsageError(
-                message: "option '--base-url' needs an http(s) URL such as http://nas.local/podcasts/, got '\(text)'",
-                command: parsed.command)
+    /// One header line, `Name: value`; a refused one is shown redacted and cut short (it may hold a secret).
+    static let header = ValueParser { text throws(ValueProblem) in
+        guard ShowCredentials.parseHeader(text) != nil else {
+            throw ValueProblem(
+                text: " needs one header line such as 'Authorization: Bearer TOKEN', got "
+                    + "'\(URLSecrets.redactingURLs(in: String(text.prefix(40))))'")
         }
         return text
+    }
+}
+
+extension ValueParser where Value == Int {
+    /// A whole number in `range`.
+    static func number(in range: ClosedRange<Int>) -> ValueParser {
+        checked("a whole number from \(range.lowerBound) to \(range.upperBound)") { text in
+            Int(text).flatMap { range.contains($0) ? $0 : nil }
+        }
+    }
+}
+
+extension ValueParser where Value == Int? {
+    /// A count of episodes, 1 or more.
+    static let episodes = ValueParser<Int?>.checked("a whole number of episodes") { text in
+        Int(text).flatMap { $0 >= 1 ? .some($0) : nil }
+    }
+}
+
+extension ValueParser where Value == TimeInterval {
+    /// Seconds, from `minimum` (excluded when `positive`) to a year.
+    static func seconds(positive: Bool) -> ValueParser {
+        checked("a number of seconds") { text in
+            guard let value = TimeInterval(text), value.isFinite, value >= 0, value <= 31_536_000,
+                !positive || value > 0
+            else { return nil }
+            return value
+        }
+    }
+}
+
+extension ValueParser {
+    /// A size such as 500K or 2G, at least 1K, as `what` says.
+    static func bytes(_ what: String) -> ValueParser<Value> where Value == Int64 {
+        checked(what) { text in ByteSize.parse(text).flatMap { $0 >= 1024 ? $0 : nil } }
+    }
+
+    /// A value that may be absent (nil until given).
+    static func given<Wrapped>(_ parser: ValueParser<Wrapped>) -> ValueParser<Wrapped?> where Value == Wrapped? {
+        ValueParser<Wrapped?> { text throws(ValueProblem) in try parser.read(text) }
+    }
+
+    /// `--since`: a date such as 2025-01-31 or RFC 3339, kept as written.
+    static var date: ValueParser<Written<Date>?> {
+        .checked("a date such as 2025-01-31 or 2025-01-31T18:00:00Z") { text in
+            FeedDate.parseRFC3339(text).map { Written(text: text, value: $0) }
+        }
+    }
+
+    /// `--name`: a file name template, kept as written.
+    static var template: ValueParser<Written<NameTemplate>?> {
+        ValueParser<Written<NameTemplate>?> { text throws(ValueProblem) in
+            do {
+                return Written(text: text, value: try NameTemplate(text))
+            } catch {
+                throw ValueProblem(text: ": \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// `--shard K/N`: K from 0 to N - 1.
+    static var shard: ValueParser<Shard?> {
+        .checked("K/N with K from 0 to N-1 (such as 0/4)") { text in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+                count <= 100_000, index >= 0, index < count
+            else { return nil }
+            return Shard(index: index, count: count)
+        }
     }
 }
 
@@ -71,5 +108,15 @@ enum WebURL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return false }
         return url.host?.isEmpty == false
+    }
+}
+
+extension ByteSize {
+    /// `268435456` as `256M`: the largest unit that divides it.
+    static func text(_ bytes: Int64) -> String {
+        for (unit, power) in [("G", 3), ("M", 2), ("K", 1)] where bytes % (Int64(1) << (10 * power)) == 0 {
+            return "\(bytes >> (10 * power))\(unit)"
+        }
+        return "\(bytes)"
     }
 }

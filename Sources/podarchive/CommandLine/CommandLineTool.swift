@@ -1,4 +1,5 @@
-// Runs one command line: parse, dispatch to a command, print, and return the exit code.
+// Runs one command line: parse, then hand the arguments to their command (a type each, in Commands/) with what
+// it needs; help, completions and the version are printed here.
 import ArchiverCore
 import Foundation
 
@@ -73,6 +74,13 @@ struct CommandLineTool: Sendable {
             faults: { fault in if fault.rawValue == point { die() } })
     }
 
+    /// What each command is given: this tool's outputs, environment, archiver factory, clock and terminal.
+    var context: CommandContext {
+        CommandContext(
+            environment: environment, output: output, errors: errors, makeArchiver: makeArchiver, now: now,
+            terminal: terminal)
+    }
+
     func run(_ arguments: [String]) async -> ExitCode {
         switch Arguments.parse(arguments) {
         case .failure(let usage):
@@ -91,79 +99,21 @@ struct CommandLineTool: Sendable {
             output.write("podarchive \(PodarchiveVersion.current)\n")
             return .success
         case .success(.list(let arguments)):
-            return await list(arguments)
+            return await ListCommand(context: context, arguments: arguments).run()
         case .success(.sync(let arguments)):
-            return await sync(arguments)
+            return await SyncCommand(context: context, arguments: arguments).run()
         case .success(.verify(let arguments)):
-            return await verify(arguments)
+            return await VerifyCommand(context: context, arguments: arguments).run()
         case .success(.add(let arguments)):
-            return await add(arguments)
+            return await AddCommand(context: context, arguments: arguments).run()
         case .success(.remove(let arguments)):
-            return remove(arguments)
+            return RemoveCommand(context: context, arguments: arguments).run()
         case .success(.feeds(let arguments)):
-            return feeds(arguments)
+            return FeedsCommand(context: context, arguments: arguments).run()
         case .success(.site(let arguments)):
-            return site(arguments)
+            return SiteCommand(context: context, arguments: arguments).run()
         case .success(.credentials(let arguments)):
-            return await credentials(arguments)
-        }
-    }
-
-    /// The configuration folder the environment names (credentials, the configuration file).
-    var configuration: ConfigurationFolder? {
-        ConfigurationFolder.resolve(environment: environment.variables, currentDirectory: environment.currentDirectory)
-    }
-
-    /// The archiver, keeping credentials in the configuration folder.
-    func configuredArchiver() -> Archiver {
-        makeArchiver().using(configuration: configuration)
-    }
-
-    static func options(_ settings: TransferSettings) -> SyncOptions {
-        SyncOptions(
-            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait,
-            jobs: settings.jobs)
-    }
-
-    func resolveRoot(_ option: String?) -> URL? {
-        switch archiveRoot(option) {
-        case .success(let url): return url
-        case .failure(let usage):
-            errors.write("podarchive: \(usage.message)\n")
-            return nil
-        }
-    }
-
-    /// `--to` (or verify's DIR), else `$PODARCHIVE_DIR`, else `~/Podcasts`; relative paths start at the current
-    /// directory.
-    func archiveRoot(_ option: String?) -> Result<URL, UsageError> {
-        let variables = environment.variables
-        let chosen = option ?? variables["PODARCHIVE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        let path: String
-        if let chosen {
-            path = chosen.hasPrefix("/") ? chosen : environment.currentDirectory + "/" + chosen
-        } else if let home = variables["HOME"], !home.isEmpty {
-            path = home + "/Podcasts"
-        } else {
-            return .failure(
-                UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync"))
-        }
-        return .success(URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
-    }
-
-    func report(_ error: Error) -> ExitCode {
-        errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
-        switch error {
-        case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: return .usage
-        case is FeedError: return .feedFailed
-        // Without its credentials the show's feed cannot be fetched; the configuration folder is the archive's
-        // other half: not writable, or not to be trusted, nothing can be kept.
-        case CredentialError.missing: return .feedFailed
-        case is CredentialError: return .archiveFailed
-        case ArchiveError.locked: return .locked
-        case ArchiveError.noArchive, ArchiveError.unknownShow: return .usage
-        case ArchiveError.interrupted: return .interrupted
-        default: return .archiveFailed
+            return await CredentialsCommand(context: context, arguments: arguments).run()
         }
     }
 }

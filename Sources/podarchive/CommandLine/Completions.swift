@@ -1,27 +1,10 @@
-// `podarchive completions bash|zsh|fish`: the completion scripts, made from the option table (as gh, kubectl and
-// rustup do). `make install` installs their output; nothing here is kept by hand.
+// `podarchive completions bash|zsh|fish`: the completion scripts, made from the command and option tables (as gh,
+// kubectl and rustup do). `make install` installs their output; nothing here is kept by hand. Every text from the
+// tables goes into the script through one quoting function per shell (as swift-argument-parser's generators do),
+// so an apostrophe or a bracket in a summary cannot end a string early.
 
 enum Completions {
     static let shells = ["bash", "zsh", "fish"]
-
-    /// The commands, with what each is for.
-    static let commands: [(name: String, summary: String)] = [
-        ("sync", "archive every episode not archived yet"),
-        ("list", "show the episodes of a feed"),
-        ("verify", "recheck archived files against their SHA-256"),
-        ("add", "subscribe to feeds without downloading"),
-        ("remove", "unsubscribe a show, keeping its files"),
-        ("feeds", "list the subscribed shows"),
-        ("site", "write the web pages and podcast feeds"),
-        ("credentials", "where secrets are kept; move them out"),
-        ("completions", "print a shell completion script"),
-        ("help", "show help for a command"),
-    ]
-
-    /// What each command's operands are: feeds (files or URLs) or a folder.
-    private static let operands: [String: ValueCompletion] = [
-        "sync": .file, "list": .file, "verify": .directory, "add": .file, "remove": .shows,
-    ]
 
     static func script(for shell: String) -> String? {
         switch shell {
@@ -32,27 +15,58 @@ enum Completions {
         }
     }
 
+    /// The commands that take options, with their declarations.
+    static var optionCommands: [CommandDescriptor] {
+        CommandTable.all.filter { CommandName.takingOptions.contains($0.name) }
+    }
+
+    // MARK: - Quoting
+
+    /// `text` as one word for bash or zsh: single quotes, a quote inside written `'\''`.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as one word for fish: single quotes, with `\` and `'` escaped by a backslash.
+    static func fishQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: "'", with: #"\'"#) + "'"
+    }
+
+    /// `text` inside a zsh `_arguments` or `_values` description, `[...]`: `\`, `[` and `]` escaped (and `:`
+    /// where `colons` says, as in a value's message, which a colon would end).
+    static func zshDescription(_ text: String, colons: Bool = false) -> String {
+        var escaped = ""
+        for character in text {
+            if "\\[]".contains(character) || (colons && character == ":") { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
     // MARK: - bash
 
     /// Names are read into COMPREPLY a line at a time (`mapfile`) and marked as file names (`compopt`), so a
     /// folder named "My Show" is one completion, quoted as the shell needs.
     private static func bash() -> String {
-        let names = commands.map(\.name).joined(separator: " ")
+        let names = CommandTable.names.joined(separator: " ")
         var valueCases: [String] = []
         for option in OptionTable.all where option.takesValue {
-            let patterns = option.commands.map { "\($0):\(option.name)" }.joined(separator: "|")
-            valueCases.append("        \(patterns)) \(bashValues(option.completion)); return ;;")
+            let spellings = [option.name] + (option.short.map { ["-\($0)"] } ?? [])
+            let patterns = option.commands.flatMap { command in spellings.map { "\(command.rawValue):\($0)" } }
+            valueCases.append("        \(patterns.joined(separator: "|"))) \(bashValues(option.completion)); return ;;")
         }
         var commandCases: [String] = []
-        for command in OptionTable.commands {
-            let flags = OptionTable.options(for: command).map(\.name).joined(separator: " ")
+        for command in optionCommands {
+            let flags = OptionTable.options(for: command.name).flatMap { option in
+                (option.short.map { ["-\($0)"] } ?? []) + [option.name]
+            }
             commandCases.append(
                 """
-                        \(command))
+                        \(command.name.rawValue))
                             if [[ $cur == -* ]]; then
-                                COMPREPLY=($(compgen -W "\(flags)" -- "$cur"))
+                                COMPREPLY=($(compgen -W \(shellQuoted(flags.joined(separator: " "))) -- "$cur"))
                             else
-                                \(bashValues(operands[command] ?? .none))
+                                \(bashValues(command.completion))
                             fi ;;
                 """)
         }
@@ -73,7 +87,7 @@ enum Completions {
                 prev="${COMP_WORDS[COMP_CWORD-1]}"
                 cmd="${COMP_WORDS[1]}"
                 if [[ $COMP_CWORD -eq 1 ]]; then
-                    COMPREPLY=($(compgen -W "\(names) --help --version" -- "$cur"))
+                    COMPREPLY=($(compgen -W \(shellQuoted(names + " --help --version")) -- "$cur"))
                     return
                 fi
                 case "$cmd:$prev" in
@@ -81,18 +95,14 @@ enum Completions {
                 esac
                 case "$cmd" in
             \(commandCases.joined(separator: "\n"))
-                    completions) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$cur")) ;;
-                    help) COMPREPLY=($(compgen -W "\(names)" -- "$cur")) ;;
+                    completions) COMPREPLY=($(compgen -W \(shellQuoted(shells.joined(separator: " "))) -- "$cur")) ;;
+                    help) COMPREPLY=($(compgen -W \(shellQuoted(names)) -- "$cur")) ;;
                 esac
             }
             complete -F _podarchive podarchive
 
             """
     }
-
-    /// fish: the show folders of the archive root ($PODARCHIVE_DIR, else ~/Podcasts).
-    private static let fishShows =
-        "'(for d in (set -q PODARCHIVE_DIR; and echo $PODARCHIVE_DIR; or echo $HOME/Podcasts)/*/; basename $d; end)'"
 
     private static func bashValues(_ completion: ValueCompletion) -> String {
         switch completion {
@@ -102,102 +112,8 @@ enum Completions {
         case .shows: return "_podarchive_shows \"$cur\""
         case .words(let words):
             // Suggestions with spaces in them: one a line, so each stays whole.
-            let list = words.map { "'\($0)'" }.joined(separator: " ")
+            let list = words.map(shellQuoted).joined(separator: " ")
             return "mapfile -t COMPREPLY < <(printf '%s\\n' \(list) | grep -F -- \"$cur\")"
         }
-    }
-
-    // MARK: - zsh
-
-    private static func zsh() -> String {
-        let commandValues = commands.map { "'\($0.name)[\($0.summary)]'" }.joined(separator: " ")
-        var cases: [String] = []
-        for command in OptionTable.commands {
-            var specs = OptionTable.options(for: command).map { zshSpec($0) }
-            switch (command, operands[command] ?? .none) {
-            // The show folders of the archive root, wherever the shell is.
-            case ("remove", _): specs.append("'*:show:_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/'")
-            case (_, .directory): specs.append("'1:folder:_files -/'")
-            case (_, .file): specs.append(["sync", "add"].contains(command) ? "'*:feed:_files'" : "'1:feed:_files'")
-            default: break
-            }
-            cases.append("        \(command)) _arguments \(specs.joined(separator: " ")) ;;")
-        }
-        return """
-            #compdef podarchive
-            # zsh completion for podarchive, made by `podarchive completions zsh`.
-            _podarchive() {
-                if (( CURRENT == 2 )); then
-                    _values 'command' \(commandValues)
-                    return
-                fi
-                case $words[2] in
-            \(cases.joined(separator: "\n"))
-                    completions) _values 'shell' \(shells.joined(separator: " ")) ;;
-                    help) _values 'command' \(commands.map(\.name).joined(separator: " ")) ;;
-                esac
-            }
-            _podarchive "$@"
-
-            """
-    }
-
-    private static func zshSpec(_ option: OptionDescriptor) -> String {
-        if option.name == "--help" { return "'(-h --help)'{-h,--help}'[show help]'" }
-        let exclusions = option.excludes.isEmpty ? "" : "(\(option.excludes.joined(separator: " ")))"
-        var spec = "\(exclusions)\(option.name)[\(option.summary)]"
-        if let value = option.value {
-            switch option.completion {
-            case .none: spec += ":\(value.lowercased()): "
-            case .file: spec += ":\(value.lowercased()):_files"
-            case .directory: spec += ":\(value.lowercased()):_files -/"
-            case .shows: spec += ":\(value.lowercased()):_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/"
-            case .words(let words):
-                spec += ":\(value.lowercased()):(\(words.map { "\"\($0)\"" }.joined(separator: " ")))"
-            }
-        }
-        return "'\(spec)'"
-    }
-
-    // MARK: - fish
-
-    private static func fish() -> String {
-        var lines = [
-            "# fish completion for podarchive, made by `podarchive completions fish`.",
-            "set -l commands \(commands.map(\.name).joined(separator: " "))",
-            "complete -c podarchive -f",
-        ]
-        for command in commands {
-            lines.append(
-                "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -a \(command.name) "
-                    + "-d '\(command.summary)'")
-        }
-        lines.append(
-            "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
-        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from sync list add\" -F")
-        lines.append(
-            "complete -c podarchive -n \"__fish_seen_subcommand_from verify\" -a '(__fish_complete_directories)'")
-        // remove: the show folders of the archive root.
-        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from remove\" -f -a \(fishShows)")
-        lines.append(
-            "complete -c podarchive -n \"__fish_seen_subcommand_from completions\" -a '\(shells.joined(separator: " "))'"
-        )
-        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from help\" -a \"$commands\"")
-        for option in OptionTable.all {
-            let condition = "-n \"__fish_seen_subcommand_from \(option.commands.joined(separator: " "))\""
-            var line = "complete -c podarchive \(condition)"
-            line += option.name == "--help" ? " -s h -l help" : " -l \(option.name.dropFirst(2))"
-            if option.takesValue {
-                switch option.completion {
-                case .none: line += " -x"
-                case .file: line += " -r -F"
-                case .directory: line += " -x -a '(__fish_complete_directories)'"
-                case .shows: line += " -x -a \(fishShows)"
-                case .words(let words): line += " -x -a '\(words.map { "\"\($0)\"" }.joined(separator: " "))'"
-                }
-            }
-            lines.append(line + " -d '\(option.summary)'")
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -115,17 +115,10 @@ enum FeedsFormatter {
         return parts.string ?? url
     }
 
-    /// A show's saved settings as the options that set them.
+    /// A show's saved settings as the options that set them (each show setting's declaration says how).
     static func describe(_ settings: ShowSettings) -> String {
-        var parts: [String] = []
-        if let name = settings.name { parts.append("--name '\(name)'") }
-        if let metadata = settings.metadata { parts.append(metadata ? "--metadata" : "--no-metadata") }
-        if let limit = settings.limit { parts.append("--limit \(limit)") }
-        if let since = settings.since { parts.append("--since \(since)") }
-        if let match = settings.match { parts.append("--match '\(match)'") }
-        if let companions = settings.companions { parts.append(companions ? "--companions" : "--no-companions") }
-        if let agent = settings.userAgent { parts.append("--user-agent '\(agent)'") }
-        if let netrc = settings.netrcFile { parts.append("--netrc-file \(netrc)") }
-        return parts.joined(separator: " ")
+        OptionTable.showSettings.compactMap { option in
+            option.describe?(settings).map { $0.isEmpty ? option.name : "\(option.name) \($0)" }
+        }.joined(separator: " ")
     }
 }

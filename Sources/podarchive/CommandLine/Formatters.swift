@@ -61,10 +61,10 @@ enum SyncFormatter {
 
     /// What the summary adds when a filter left episodes out: how many, which filter, and, when it is the one
     /// saved with the show, how to clear it.
-    static func leftOut(_ count: Int, saved: ShowSettings?, given: ShowSettings, feed: FeedSource) -> String {
+    static func leftOut(_ count: Int, settings layers: SettingsLayers, feed: FeedSource) -> String {
         guard count > 0 else { return "" }
-        let fromCommandLine = given.filters
-        let settings = fromCommandLine ? given : saved ?? ShowSettings()
+        let fromCommandLine = layers.filterLayer?.source == .given
+        let settings = layers.filterLayer?.settings ?? ShowSettings()
         var filter: [String] = []
         if let limit = settings.limit, limit != 0 { filter.append("--limit \(limit)") }
         if let since = settings.since, !since.isEmpty { filter.append("--since \(since)") }

@@ -2,19 +2,17 @@
 import ArchiverCore
 
 enum HelpText {
-    static let usage = """
-        usage: podarchive sync [<feed>...] [options]  (podarchive help sync)
-               podarchive add <feed>... [options]     (podarchive help add)
-               podarchive remove <feed or folder>...  (podarchive help remove)
-               podarchive feeds [--json | --opml]     (podarchive help feeds)
-               podarchive list <feed> [options]       (podarchive help list)
-               podarchive verify [DIR] [options]      (podarchive help verify)
-               podarchive site [DIR] [--out DIR]      (podarchive help site)
-               podarchive credentials [--move]        (podarchive help credentials)
-               podarchive completions bash|zsh|fish
-               podarchive help [command]
-               podarchive --version
-        """
+    /// The general help's usage block: each command's synopsis, and where its help is.
+    static let usage: String = {
+        var lines = CommandTable.all.map { command in
+            let line = "podarchive " + command.synopsis
+            guard CommandName.takingOptions.contains(command.name) else { return line }
+            return line.padding(toLength: 39, withPad: " ", startingAt: 0)
+                + "(podarchive help \(command.name.rawValue))"
+        }
+        lines.append("podarchive --version")
+        return "usage: " + lines.joined(separator: "\n       ")
+    }()
 
     static let exitCodes = """
         Exit codes:
@@ -35,17 +33,7 @@ enum HelpText {
         \(usage)
 
         Commands:
-          sync    download every episode not yet archived, of the feeds named or of every subscription
-          add     subscribe to feeds (with their settings) without downloading
-          remove  unsubscribe a show; its files stay
-          feeds   list the subscriptions: what each show holds, its last sync
-          list    show a feed's episodes without downloading anything
-          verify  recheck archived files against their recorded size and SHA-256
-          site    write the archive's web pages and podcast feeds (browse, play, subscribe)
-          credentials  say where each show's login, headers and feed token are kept; --move takes them
-                  out of the archive
-          completions  print the completion script for bash, zsh or fish
-          help    show help for a command
+        \(commandList)
 
         <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes
         ([{"url": "...", "title": "...", "published": "<RSS date>", "guid": "..."}]; only "url" is needed).
@@ -56,20 +44,12 @@ enum HelpText {
         """
 
     static let sync = """
-        \(OptionTable.usage(for: "sync", operands: "[<feed>...]"))
+        \(OptionTable.usage(for: .sync))
 
-        Downloads every episode of each <feed> that is not archived yet into DIR/<feed title>/, one file per
-        episode named after its title; with no <feed> (and no --opml or --feeds), of every show DIR is
-        subscribed to. A feed synced is subscribed, and the show settings given with it (--name, --metadata,
-        --no-metadata, --limit, --since, --match) are saved with it. Each show syncs with the options on the
-        command line, else its saved settings, else the defaults. Up to --feed-jobs shows sync at once, with at
-        most --jobs downloads in all. One feed failing never stops the others; the exit code is the worst
-        outcome (below). Run it again and it fetches only what is new; episodes that failed and files deleted
-        by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when it has not
-        changed, only those are tried.
+        \(syncIntro)
 
         Options:
-        \(OptionTable.helpBlock(for: "sync"))
+        \(OptionTable.helpBlock(for: .sync))
 
         Each episode is streamed to a hidden file in <feed folder>/.podarchive/ and renamed into place only
         after it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is
@@ -89,7 +69,7 @@ enum HelpText {
         """
 
     static let list = """
-        \(OptionTable.usage(for: "list", operands: "<feed>"))
+        \(OptionTable.usage(for: .list))
 
         Prints the episodes of <feed> in document order without downloading anything, then those of the
         further pages and archive documents it links to (rel="next", rel="prev-archive", JSON Feed's next_url,
@@ -99,13 +79,13 @@ enum HelpText {
         episodes the feed no longer lists are marked as removed upstream.
 
         Options:
-        \(OptionTable.helpBlock(for: "list"))
+        \(OptionTable.helpBlock(for: .list))
 
         \(exitCodes)
         """
 
     static let verify = """
-        \(OptionTable.usage(for: "verify", operands: "[DIR]"))
+        \(OptionTable.usage(for: .verify))
 
         Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
         the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
@@ -115,13 +95,13 @@ enum HelpText {
         folded into its index.json.
 
         Options:
-        \(OptionTable.helpBlock(for: "verify"))
+        \(OptionTable.helpBlock(for: .verify))
 
         \(exitCodes)
         """
 
     static let add = """
-        \(OptionTable.usage(for: "add", operands: "<feed>..."))
+        \(OptionTable.usage(for: .add))
 
         Subscribes DIR to each <feed> without downloading anything: the feed is fetched and read, its folder
         chosen and created, and the settings given saved with it (replacing any saved before; add a show again
@@ -129,24 +109,24 @@ enum HelpText {
         subscribed (exit 3); the others are.
 
         Options:
-        \(OptionTable.helpBlock(for: "add"))
+        \(OptionTable.helpBlock(for: .add))
 
         \(exitCodes)
         """
 
     static let remove = """
-        \(OptionTable.usage(for: "remove", operands: "<feed URL or folder name>..."))
+        \(OptionTable.usage(for: .remove))
 
         Unsubscribes each show, named by its feed URL or its folder's name. Nothing archived is deleted: the
         folder keeps every file and its index, and 'podarchive sync <feed>' subscribes it again. An unknown
         show is a usage error (exit 2).
 
         Options:
-        \(OptionTable.helpBlock(for: "remove"))
+        \(OptionTable.helpBlock(for: .remove))
         """
 
     static let feeds = """
-        \(OptionTable.usage(for: "feeds", operands: ""))
+        \(OptionTable.usage(for: .feeds))
 
         Lists every show DIR is subscribed to, in the order they were added: its title, episodes archived and
         their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended
@@ -154,11 +134,11 @@ enum HelpText {
         subscription record is named on standard error (exit 5).
 
         Options:
-        \(OptionTable.helpBlock(for: "feeds"))
+        \(OptionTable.helpBlock(for: .feeds))
         """
 
     static let site = """
-        \(OptionTable.usage(for: "site", operands: "[DIR]"))
+        \(OptionTable.usage(for: .site))
 
         Writes the archive's web pages and podcast feeds from what it holds (no network): DIR/index.html (every
         show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
@@ -171,11 +151,11 @@ enum HelpText {
         sync, with the saved --base-url and --out.
 
         Options:
-        \(OptionTable.helpBlock(for: "site"))
+        \(OptionTable.helpBlock(for: .site))
         """
 
     static let credentials = """
-        \(OptionTable.usage(for: "credentials", operands: ""))
+        \(OptionTable.usage(for: .credentials))
 
         Says, for each show with a secret (a login, --header values, a feed URL carrying a token), where it is
         kept: in the configuration folder ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else
@@ -185,13 +165,13 @@ enum HelpText {
         Every machine that syncs the archive then needs the same configuration folder.
 
         Options:
-        \(OptionTable.helpBlock(for: "credentials"))
+        \(OptionTable.helpBlock(for: .credentials))
         """
 
     static let help = """
         usage: podarchive help [command]
 
-        Shows help for a command: sync, add, remove, feeds, list, verify, site, credentials, completions.
+        Shows help for a command: \(CommandTable.names.filter { $0 != "help" }.joined(separator: ", ")).
         """
 
     static let completions = """
@@ -201,19 +181,52 @@ enum HelpText {
           source <(podarchive completions bash)
         """
 
+    /// The options saved with a show, as `help sync` and the man page name them.
+    static var savedSettings: String { OptionTable.showSettings.map(\.name).joined(separator: ", ") }
+
+    /// What `sync` does, wrapped: it names the settings a show keeps.
+    static var syncIntro: String {
+        let text =
+            "Downloads every episode of each <feed> that is not archived yet into DIR/<feed "
+            + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
+            + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
+            + "show settings given with it (\(savedSettings)) are saved with it. Each show syncs "
+            + "with the options on the command line, else its saved settings, else the defaults. Up "
+            + "to --feed-jobs shows sync at once, with at most --jobs downloads in all. One feed "
+            + "failing never stops the others; the exit code is the worst outcome (below). Run it "
+            + "again and it fetches only what is new; episodes that failed and files deleted by hand "
+            + "are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when "
+            + "it has not changed, only those are tried."
+        return OptionTable.wrap(
+            text.split(separator: " ").map(String.init), firstLine: "", indent: "", width: 103, join: "")
+    }
+
+    /// The general help's list of commands, each with what it is for.
+    static var commandList: String {
+        CommandTable.all.map { command in
+            let name = command.name.rawValue
+            let first = "  " + name + String(repeating: " ", count: max(2, 8 - name.count))
+            let words = command.about.split(separator: " ").map(String.init)
+            return OptionTable.wrap(
+                words, firstLine: first, indent: String(repeating: " ", count: 10), width: 96, join: "")
+        }.joined(separator: "\n")
+    }
+
+    /// The help of `topic` (a command's name), else the general help. Every command has a page: the switch is over
+    /// all of them.
     static func text(for topic: String?) -> String {
-        switch topic {
-        case "sync": return sync
-        case "list": return list
-        case "verify": return verify
-        case "add": return add
-        case "remove": return remove
-        case "feeds": return feeds
-        case "site": return site
-        case "credentials": return credentials
-        case "help": return help
-        case "completions": return completions
-        default: return general
+        guard let command = topic.flatMap(CommandName.init(rawValue:)) else { return general }
+        switch command {
+        case .sync: return sync
+        case .list: return list
+        case .verify: return verify
+        case .add: return add
+        case .remove: return remove
+        case .feeds: return feeds
+        case .site: return site
+        case .credentials: return credentials
+        case .help: return help
+        case .completions: return completions
         }
     }
 }

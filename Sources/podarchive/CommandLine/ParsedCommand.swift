@@ -36,12 +36,13 @@ enum Command: Equatable, Sendable {
     case version
 }
 
-/// Options shared by the commands that download.
+/// Options shared by the commands that download; the defaults are the archiver's own (`SyncOptions`), so each is
+/// written once, there, and help shows it from here.
 struct TransferSettings: Equatable, Sendable {
-    var retries = 3
-    var timeout: TimeInterval = 3600
-    var wait: TimeInterval = 0
-    var jobs = 4
+    var retries = SyncOptions().retry.retries
+    var timeout = SyncOptions().episodeTimeout
+    var wait = SyncOptions().lockWait
+    var jobs = SyncOptions().jobs
     /// Bytes a second the whole run may read (`--limit-rate`); nil for no cap.
     var limitRate: Int64? = nil
 }

@@ -1,63 +1,76 @@
-// One command's arguments as the parser first splits them, before any option's value is judged.
-/// One command's arguments split into flags, option values and positionals (`--name`, `--name=value`,
-/// `--name value`, `-h`, and `--` ending options).
+// One command's arguments as the parser first splits them, before any option's value is read.
+
+/// One command's arguments split into options (each with its value) and positionals, as getopt_long does:
+/// `--name`, `--name=value`, `--name value`, `-q`, combined short flags (`-qn`), a short option's value joined
+/// or next (`-j4`, `-nj 4`), and `--` ending options.
 struct ParsedOptions {
     let command: String
-    var flags: Set<String> = []
-    /// The last value given for each option.
-    var values: [String: String] = [:]
-    /// Every value given for each option, in order (`--header` may be given many times).
-    var allValues: [String: [String]] = [:]
+    /// Each option given, with its value (nil for a flag), in order.
+    var given: [(option: OptionDescriptor, value: String?)] = []
     var positionals: [String] = []
 
-    init(_ arguments: [String], command: String, accepted: [String: Bool]) throws {
+    /// The long names of the options given.
+    var names: Set<String> { Set(given.map(\.option.name)) }
+
+    init(_ arguments: [String], command: String, accepted: [OptionDescriptor]) throws {
         self.command = command
         var index = 0
         var onlyPositionals = false
+        /// The value of an option: joined to it, else the next argument.
+        func value(of option: OptionDescriptor, shownAs name: String, joined: String?) throws -> String {
+            if let joined {
+                guard !joined.isEmpty else {
+                    throw UsageError(message: "option '\(name)' needs a value", command: command)
+                }
+                return joined
+            }
+            // A value may start with "-" when it is a number ("--retries -1" is then judged as a number).
+            guard index < arguments.count,
+                !arguments[index].hasPrefix("-") || arguments[index] == "-" || Double(arguments[index]) != nil
+            else {
+                throw UsageError(message: "option '\(name)' needs a value", command: command)
+            }
+            index += 1
+            return arguments[index - 1]
+        }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
+            } else if argument == "--" {
                 onlyPositionals = true
-                continue
-            }
-            var name = argument == "-h" ? "--help" : argument
-            var inline: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            guard let takesValue = accepted[name] else {
-                let hint = Suggestion.text(for: name, among: accepted.keys.sorted())
-                throw UsageError(message: "unknown option '\(name)'" + hint, command: command)
-            }
-            guard takesValue else {
-                guard inline == nil else {
-                    throw UsageError(message: "option '\(name)' takes no value", command: command)
+            } else if argument.hasPrefix("--") {
+                let equals = argument.firstIndex(of: "=")
+                let name = equals.map { String(argument[..<$0]) } ?? argument
+                let inline = equals.map { String(argument[argument.index(after: $0)...]) }
+                guard let option = accepted.first(where: { $0.name == name }) else {
+                    let hint = Suggestion.text(for: name, among: accepted.map(\.name))
+                    throw UsageError(message: "unknown option '\(name)'" + hint, command: command)
                 }
-                flags.insert(name)
-                continue
-            }
-            if let inline {
-                guard !inline.isEmpty else {
-                    throw UsageError(message: "option '\(name)' needs a value", command: command)
+                guard option.takesValue else {
+                    guard inline == nil else {
+                        throw UsageError(message: "option '\(name)' takes no value", command: command)
+                    }
+                    given.append((option, nil))
+                    continue
                 }
-                values[name] = inline
-                allValues[name, default: []].append(inline)
+                given.append((option, try value(of: option, shownAs: name, joined: inline)))
             } else {
-                // A value may start with "-" when it is a number ("--retries -1" is then judged as a number).
-                guard index < arguments.count,
-                    !arguments[index].hasPrefix("-") || arguments[index] == "-" || Double(arguments[index]) != nil
-                else {
-                    throw UsageError(message: "option '\(name)' needs a value", command: command)
+                // Short options: flags combine (-qn); one that takes a value takes the rest, else the next argument.
+                var letters = Substring(argument.dropFirst())
+                while let letter = letters.popFirst() {
+                    guard let option = accepted.first(where: { $0.short == letter }) else {
+                        throw UsageError(message: "unknown option '-\(letter)'", command: command)
+                    }
+                    guard option.takesValue else {
+                        given.append((option, nil))
+                        continue
+                    }
+                    let rest = letters.isEmpty ? nil : String(letters)
+                    given.append((option, try value(of: option, shownAs: "-\(letter)", joined: rest)))
+                    break
                 }
-                values[name] = arguments[index]
-                allValues[name, default: []].append(arguments[index])
-                index += 1
             }
         }
     }

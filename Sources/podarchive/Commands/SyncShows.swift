@@ -1,27 +1,26 @@
-// Several shows at once: each syncs on a copy of the tool that writes into a buffer of its own, and the buffers
+// Several shows at once: each syncs on a copy of the run that writes into a buffer of its own, and the buffers
 // are printed whole, in the shows' order, as soon as every show before them is done; on a terminal, one status
 // line below them says how many are done and which are running. One show (or --feed-jobs 1) writes straight to
 // the terminal, with live progress per download, as before.
 import ArchiverCore
 import Foundation
 
-extension CommandLineTool {
+extension ShowSync {
     /// Syncs `shows`, up to `--feed-jobs` at once; each show's exit code and `--json` entry, in the shows' order
     /// (only those started, when the run is interrupted).
-    func syncShows(
-        _ shows: [SyncTarget], _ arguments: SyncArguments, root: URL, archiver: Archiver, limits: RunLimits
-    ) async -> [(ExitCode, String)] {
+    func runAll(_ shows: [SyncTarget]) async -> [(ExitCode, String)] {
         if shows.count <= 1 || arguments.feedJobs == 1 {
             var results: [(ExitCode, String)] = []
             for show in shows {
                 // Interrupted: the show that was running said so; the rest are not started.
                 if Task.isCancelled { break }
-                results.append(await sync(show, arguments, into: root, with: archiver, limits: limits))
+                results.append(await run(show))
             }
             return results
         }
         let printer = OrderedPrinter(
-            shows: shows.map(\.source.shownName), output: output, errors: errors, terminal: terminal)
+            shows: shows.map(\.source.shownName), output: context.output, errors: context.errors,
+            terminal: context.terminal)
         defer { printer.end() }
         var results: [(ExitCode, String)] = []
         // Each show is printed whole once every show before it is (the printer's order); the status line hears of
@@ -29,20 +28,17 @@ extension CommandLineTool {
         try? await OrderedTasks.run(
             count: shows.count, width: arguments.feedJobs,
             starting: { printer.started($0) },
-            operation: { index in
-                await writing(to: printer.buffer(index)).sync(
-                    shows[index], arguments, into: root, with: archiver, limits: limits)
-            },
+            operation: { index in await writing(to: printer.buffer(index)).run(shows[index]) },
             finished: { index, _ in printer.finished(index) },
             settle: { _, result in results.append(result) })
         return results
     }
 
-    /// This tool writing into `buffer` instead of the terminal (no live progress).
-    private func writing(to buffer: ShowBuffer) -> CommandLineTool {
-        CommandLineTool(
-            environment: environment, output: buffer.output, errors: buffer.errors, makeArchiver: makeArchiver,
-            now: now, terminal: .none)
+    /// This run writing into `buffer` instead of the terminal (no live progress).
+    private func writing(to buffer: ShowBuffer) -> ShowSync {
+        ShowSync(
+            context: context.writing(to: buffer.output, errors: buffer.errors), arguments: arguments, root: root,
+            archiver: archiver, limits: limits)
     }
 }
 

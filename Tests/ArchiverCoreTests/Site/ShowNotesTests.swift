@@ -64,6 +64,19 @@ final class ShowNotesTests: XCTestCase {
         XCTAssertEqual(ShowNotes.html("<!-- <script>alert(1)</script> --><p>ok</p>"), "<p>ok</p>")
     }
 
+    func test_aTagLeftOpen_isShownAsText_andReadOnce() {
+        // A quote or `>` that never comes: the tag runs to the end, shown as text (a browser would drop it).
+        XCTAssertEqual(
+            ShowNotes.html(#"<p>Hi</p><a title="x <b>bold</b>"#),
+            "<p>Hi</p>&lt;a title=&quot;x &lt;b&gt;bold&lt;/b&gt;")
+        // Read once, not again from every later `<` (which took minutes for notes like this one).
+        let hostile = "<p>" + String(repeating: "<a x=\" ", count: 50_000)
+        let html = ShowNotes.html(hostile)
+        XCTAssertEqual(html.components(separatedBy: "&lt;a x=&quot;").count - 1, 50_000)
+        XCTAssertEqual(String(html.prefix(22)), "<p>&lt;a x=&quot; &lt;")
+        XCTAssertTrue(html.hasSuffix(" &lt;a x=&quot;</p>"))
+    }
+
     func test_plainText_becomesParagraphs() {
         XCTAssertEqual(
             ShowNotes.html("First line\nsecond line\n\nNew paragraph: 1 < 2 & \"quoted\""),

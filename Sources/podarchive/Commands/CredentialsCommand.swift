@@ -3,13 +3,16 @@
 import ArchiverCore
 import Foundation
 
-extension CommandLineTool {
-    func credentials(_ arguments: CredentialsArguments) async -> ExitCode {
-        guard let root = resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = configuredArchiver()
+struct CredentialsCommand: Sendable {
+    let context: CommandContext
+    let arguments: CredentialsArguments
+
+    func run() async -> ExitCode {
+        guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let archiver = context.configuredArchiver()
         if arguments.move {
-            guard let configuration else {
-                errors.write(
+            guard let configuration = context.configuration else {
+                context.errors.write(
                     "podarchive: no configuration folder to move the credentials to: set PODARCHIVE_CONFIG_DIR, "
                         + "XDG_CONFIG_HOME or HOME\n")
                 return .archiveFailed
@@ -17,11 +20,11 @@ extension CommandLineTool {
             do {
                 let moved = try await archiver.moveCredentials(in: root)
                 let shows = moved.moved.count == 1 ? "1 show's" : "\(moved.moved.count) shows'"
-                output.write(
+                context.output.write(
                     "moved \(shows) credentials to \(configuration.credentials.path); "
                         + "redacted \(moved.redactedFiles) file\(moved.redactedFiles == 1 ? "" : "s") in the archive\n")
             } catch {
-                return report(error)
+                return context.report(error)
             }
         }
         var worst = ExitCode.success
@@ -29,11 +32,12 @@ extension CommandLineTool {
         where show.holdsSecrets || show.hasCredentials || show.secretFeed == true {
             switch archiver.secretsPlace(of: show, in: root) {
             case .insideArchive:
-                output.write("\(show.folder): inside the archive (podarchive credentials --move takes them out)\n")
+                context.output.write(
+                    "\(show.folder): inside the archive (podarchive credentials --move takes them out)\n")
             case .file(let path):
-                output.write("\(show.folder): \(path)\n")
+                context.output.write("\(show.folder): \(path)\n")
             case .missing(let reason):
-                errors.write("podarchive: \(reason)\n")
+                context.errors.write("podarchive: \(reason)\n")
                 worst = .feedFailed
             }
         }

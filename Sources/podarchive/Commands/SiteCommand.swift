@@ -3,14 +3,17 @@
 import ArchiverCore
 import Foundation
 
-extension CommandLineTool {
-    func site(_ arguments: SiteArguments) -> ExitCode {
-        guard let root = resolveRoot(arguments.directory) else { return .usage }
-        let archiver = configuredArchiver()
+struct SiteCommand: Sendable {
+    let context: CommandContext
+    let arguments: SiteArguments
+
+    func run() -> ExitCode {
+        guard let root = context.resolveRoot(arguments.directory) else { return .usage }
+        let archiver = context.configuredArchiver()
         var settings = archiver.siteSettings(in: root)
-        let out = arguments.out.map { URL(fileURLWithPath: absolute($0)).standardizedFileURL.path }
+        let out = arguments.out.map { URL(fileURLWithPath: context.absolute($0)).standardizedFileURL.path }
         if let out, out == root.standardizedFileURL.path || out.hasPrefix(root.standardizedFileURL.path + "/") {
-            errors.write(
+            context.errors.write(
                 "podarchive: --out \(out) is inside the archive \(root.path): name a folder outside it, which a server "
                     + "can serve without the archive's own files\n")
             return .usage
@@ -23,26 +26,29 @@ extension CommandLineTool {
             do {
                 try archiver.saveSiteSettings(settings, in: root)
             } catch {
-                return report(error)
+                return context.report(error)
             }
         }
-        return writeSite(root, archiver: archiver, settings: settings, quiet: false)
+        return Self.write(root, context: context, archiver: archiver, settings: settings, quiet: false)
     }
 
     /// Writes the site and says so (unless `quiet`); a show left out is named on standard error (exit 1).
-    func writeSite(_ root: URL, archiver: Archiver, settings: SiteSettings, quiet: Bool) -> ExitCode {
+    static func write(
+        _ root: URL, context: CommandContext, archiver: Archiver, settings: SiteSettings, quiet: Bool
+    ) -> ExitCode {
         do {
             let report = try archiver.writeSite(
                 root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) })
             for move in report.moves {
                 if move.failure != nil {
-                    errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                    context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
                 } else if !quiet {
-                    output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+                    context.output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
                 }
             }
             for (folder, reason) in report.skipped {
-                errors.write("podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
+                context.errors.write(
+                    "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
             }
             if !quiet {
                 let site = report.folder ?? root
@@ -51,7 +57,7 @@ extension CommandLineTool {
                     ? "\(report.rewritten) written again"
                     : report.rewritten == 0
                         ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
-                output.write(
+                context.output.write(
                     "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
                         + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
                 let published = [
@@ -59,12 +65,12 @@ extension CommandLineTool {
                     (report.copied, "copy", "copies"),
                 ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
                 if !published.isEmpty {
-                    output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
+                    context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
                 }
             }
             return report.skipped.isEmpty ? .success : .episodesFailed
         } catch {
-            return report(error)
+            return context.report(error)
         }
     }
 }

@@ -6,28 +6,29 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension CommandLineTool {
-    func verify(_ arguments: VerifyArguments) async -> ExitCode {
-        guard let root = resolveRoot(arguments.directory) else { return .usage }
+struct VerifyCommand: Sendable {
+    let context: CommandContext
+    let arguments: VerifyArguments
+
+    func run() async -> ExitCode {
+        guard let root = context.resolveRoot(arguments.directory) else { return .usage }
         if arguments.upstream { return await verifyUpstream(arguments, root: root) }
-        let output = self.output
-        let errors = self.errors
         // With --json, every finding goes into one document at the end; errors still go to standard error.
         let findings = arguments.json ? VerifyFindings() : nil
         do {
-            let report = try await configuredArchiver().verify(
+            let report = try await context.configuredArchiver().verify(
                 root, repair: arguments.repair, options: accessOptions(arguments)
             ) {
                 event in
                 findings?.record(event)
-                let say: (String) -> Void = { line in if findings == nil { output.write(line + "\n") } }
+                let say: (String) -> Void = { line in if findings == nil { context.output.write(line + "\n") } }
                 switch event {
                 case .problem(let problem):
                     say(VerifyFormatter.line(problem, root: root))
                 case .repaired(let problem):
                     say("repaired \(VerifyFormatter.path(problem, root: root))")
                 case .upstreamChanged(let problem, let version):
-                    errors.write(
+                    context.errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
                             + "has changed since it was archived; the damaged file stays as the record, the new one "
                             + "is kept beside it as \(version)\n")
@@ -40,56 +41,55 @@ extension CommandLineTool {
                 case .clash(let folder, let clash):
                     say(IndexDamageFormatter.clashLine(clash, folder: folder, root: root))
                     if arguments.repair {
-                        errors.write(
+                        context.errors.write(
                             "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
                     }
                 case .gone(let folder, let failure):
                     say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
                 case .repairFailed(let problem, let failure):
-                    errors.write(
+                    context.errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
                 }
             }
-            output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
+            context.output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
             // A repair that had to leave entries alone (two claim one file) leaves the archive unrepaired.
             if arguments.repair, !report.clashes.isEmpty { return .archiveFailed }
             return report.remaining == 0 ? .success : .episodesFailed
         } catch {
-            return report(error)
+            return context.report(error)
         }
     }
 
     /// `verify --upstream`: which episodes exist only in this archive now. Exit 0 whatever the answers: link rot
     /// upstream is no fault of the archive.
     private func verifyUpstream(_ arguments: VerifyArguments, root: URL) async -> ExitCode {
-        let output = self.output
         let json = arguments.json
         do {
-            let report = try await configuredArchiver().checkUpstream(
+            let report = try await context.configuredArchiver().checkUpstream(
                 root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60)),
                 access: accessOptions(arguments)
             ) { check in
                 guard !json, case .gone(let reason) = check.state else { return }
-                output.write(
+                context.output.write(
                     "only in this archive: \(SyncFormatter.relative(check.folder.appendingPathComponent(check.file), to: root)) "
                         + "<\(check.url)>: \(reason)\n")
             }
-            output.write(
+            context.output.write(
                 json ? VerifyFormatter.upstreamJSON(report, root: root) : VerifyFormatter.upstreamSummary(report))
             return .success
         } catch {
-            return report(error)
+            return context.report(error)
         }
     }
 
     /// The transfer options, `--user-agent` and `--netrc-file` (else ~/.netrc) and `--limit-rate`; each show's
     /// saved credentials and settings are added by the archiver.
     private func accessOptions(_ arguments: VerifyArguments) throws -> SyncOptions {
-        var options = Self.options(arguments.transfer)
-        options.netrc = defaultNetrc
+        var options = CommandContext.options(arguments.transfer)
+        options.netrc = context.defaultNetrc
         options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
         var access = arguments.access
-        access.netrcFile = access.netrcFile.map(absolute)
+        access.netrcFile = access.netrcFile.map(context.absolute)
         return try options.applying(access)
     }
 }

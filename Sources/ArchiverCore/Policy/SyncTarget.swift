@@ -1,0 +1,44 @@
+// One show a sync run takes on, as the selection chose it: its feed, the settings saved with it and to save,
+// and the credentials given for it.
+import Foundation
+
+/// One show a sync run takes on.
+public struct SyncTarget: Equatable, Sendable {
+    /// Its feed.
+    public var source: FeedSource
+    /// Settings saved with the subscription (nil: none, or not subscribed yet).
+    public var saved: ShowSettings?
+    /// Settings to save with it: those given for the run, for feeds named or listed (nil: save none).
+    public var save: ShowSettings?
+    /// Credentials given for it with the run (a login in its URL, headers), used and saved.
+    public var credentials: ShowCredentials?
+    /// Its subscription's ID (what a shard is chosen by), or the one it will get.
+    public var id: String
+
+    /// A show to sync.
+    public init(
+        source: FeedSource, saved: ShowSettings? = nil, save: ShowSettings? = nil, credentials: ShowCredentials? = nil,
+        id: String
+    ) {
+        self.source = source
+        self.saved = saved
+        self.save = save
+        self.credentials = credentials
+        self.id = id
+    }
+
+    /// Its settings: `given` for the run over those saved with it.
+    public func layers(given: ShowSettings) -> SettingsLayers {
+        SettingsLayers(given: given, saved: saved)
+    }
+}
+
+extension ShowCredentials {
+    /// What a run gives a feed: the login in its URL and `headers`, for its origin; nil when it gives neither,
+    /// or the feed is a local file.
+    public static func given(login: ShowCredentials?, headers: [String], for source: FeedSource) -> ShowCredentials? {
+        guard let origin = source.origin, login != nil || !headers.isEmpty else { return nil }
+        return ShowCredentials(
+            origin: origin, user: login?.user, password: login?.password, headers: headers.isEmpty ? nil : headers)
+    }
+}

@@ -1,0 +1,103 @@
+// SHA-1 (FIPS 180-4), only because the web archives index WARC records by it (`WARC-Payload-Digest: sha1:…`).
+// Never used to decide whether a file is intact: that is SHA-256's job (and the publisher's SRI value's).
+
+import Foundation
+
+/// A SHA-1 hash, fed in pieces.
+public struct SHA1: Sendable {
+    private var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+    private var buffer = [UInt8](repeating: 0, count: 64)
+    private var buffered = 0
+    private var length: UInt64 = 0
+
+    /// A fresh hash.
+    public init() {}
+
+    /// Adds `bytes` to the hash.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var remaining = bytes.count
+        length &+= UInt64(remaining)
+        if buffered > 0 {
+            let take = min(64 - buffered, remaining)
+            for index in 0..<take { buffer[buffered + index] = pointer[index] }
+            buffered += take
+            pointer += take
+            remaining -= take
+            guard buffered == 64 else { return }
+            let block = buffer
+            block.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
+            buffered = 0
+        }
+        let blocks = remaining / 64
+        if blocks > 0 {
+            compress(pointer, blocks: blocks)
+            pointer += blocks * 64
+            remaining -= blocks * 64
+        }
+        for index in 0..<remaining { buffer[index] = pointer[index] }
+        buffered = remaining
+    }
+
+    /// Adds `bytes` to the hash.
+    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The 20-byte digest of everything added.
+    public func finalize() -> [UInt8] {
+        var copy = self
+        let bitLength = length &* 8
+        let padTo = (buffered + 1) % 64 <= 56 ? 56 - (buffered + 1) % 64 : 120 - (buffered + 1) % 64
+        var padding: [UInt8] = [0x80] + [UInt8](repeating: 0, count: padTo)
+        for index in 0..<8 { padding.append(UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))) }
+        let savedLength = copy.length
+        copy.update(padding)
+        copy.length = savedLength
+        return copy.state.flatMap { word in
+            stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
+        }
+    }
+
+    private mutating func compress(_ input: UnsafePointer<UInt8>, blocks: Int) {
+        var w = [UInt32](repeating: 0, count: 80)
+        for blockIndex in 0..<blocks {
+            let block = input + blockIndex * 64
+            for t in 0..<16 {
+                w[t] =
+                    UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
+                    | UInt32(block[t * 4 + 3])
+            }
+            for t in 16..<80 {
+                let x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]
+                w[t] = x << 1 | x >> 31
+            }
+            var a = state[0]
+            var b = state[1]
+            var c = state[2]
+            var d = state[3]
+            var e = state[4]
+            for t in 0..<80 {
+                let f: UInt32
+                let k: UInt32
+                switch t {
+                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[t]
+                e = d
+                d = c
+                c = b << 30 | b >> 2
+                b = a
+                a = temp
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// The zsh and fish completion scripts, from the same tables as bash's.
+
+extension Completions {
+    // MARK: - zsh
+
+    static func zsh() -> String {
+        let commandValues = CommandTable.all.map {
+            shellQuoted("\($0.name.rawValue)[\(zshDescription($0.summary))]")
+        }.joined(separator: " ")
+        var cases: [String] = []
+        for command in optionCommands {
+            var specs = OptionTable.options(for: command.name).map { zshSpec($0, command.name) }
+            let many = command.repeats ? "*" : "1"
+            switch command.completion {
+            case .file: specs.append(shellQuoted("\(many):feed:_files"))
+            case .directory: specs.append(shellQuoted("\(many):folder:_files -/"))
+            // The show folders of the archive root, wherever the shell is.
+            case .shows: specs.append(shellQuoted("\(many):show:\(zshAction(.shows))"))
+            case .none, .words: break
+            }
+            cases.append("        \(command.name.rawValue)) _arguments \(specs.joined(separator: " ")) ;;")
+        }
+        return """
+            #compdef podarchive
+            # zsh completion for podarchive, made by `podarchive completions zsh`.
+            _podarchive() {
+                if (( CURRENT == 2 )); then
+                    _values 'command' \(commandValues)
+                    return
+                fi
+                # The command is the word _arguments reads as the one its options follow.
+                local command=$words[2]
+                shift words
+                (( CURRENT-- ))
+                case $command in
+            \(cases.joined(separator: "\n"))
+                    completions) _values 'shell' \(shells.joined(separator: " ")) ;;
+                    help) _values 'command' \(CommandTable.names.joined(separator: " ")) ;;
+                esac
+            }
+            _podarchive "$@"
+
+            """
+    }
+
+    /// One option's `_arguments` spec: `'(excluded)'{-q,--quiet}'[summary]'`, then `:value:action`.
+    private static func zshSpec(_ option: OptionDescriptor, _ command: CommandName) -> String {
+        let spellings = (option.short.map { ["-\($0)"] } ?? []) + [option.name]
+        let excluded = OptionTable.options(for: command).filter { option.excludes.contains($0.name) }.flatMap {
+            ($0.short.map { ["-\($0)"] } ?? []) + [$0.name]
+        }
+        // An option with a short name excludes its other spelling; a repeatable one may come again.
+        let group = (option.short == nil ? [] : spellings) + excluded
+        var tail = "[\(zshDescription(option.summary))]"
+        if let value = option.value {
+            tail += ":\(zshDescription(value.lowercased(), colons: true)):\(zshAction(option.completion))"
+        }
+        let prefix = group.isEmpty ? "" : "(\(group.joined(separator: " ")))"
+        guard spellings.count > 1 else { return shellQuoted(prefix + option.name + tail) }
+        return shellQuoted(prefix) + "{\(spellings.joined(separator: ","))}" + shellQuoted(tail)
+    }
+
+    private static func zshAction(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .none: return " "
+        case .file: return "_files"
+        case .directory: return "_files -/"
+        case .shows: return "_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/"
+        case .words(let words):
+            return "("
+                + words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
+                    separator: " ") + ")"
+        }
+    }
+
+    // MARK: - fish
+
+    /// fish: the show folders of the archive root ($PODARCHIVE_DIR, else ~/Podcasts).
+    private static let fishShows = fishQuoted(
+        "(for d in (set -q PODARCHIVE_DIR; and echo $PODARCHIVE_DIR; or echo $HOME/Podcasts)/*/; basename $d; end)")
+
+    static func fish() -> String {
+        let all = CommandTable.names.joined(separator: " ")
+        var lines = [
+            "# fish completion for podarchive, made by `podarchive completions fish`.",
+            "set -l commands \(all)",
+            "complete -c podarchive -f",
+        ]
+        for command in CommandTable.all {
+            lines.append(
+                "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -a \(command.name.rawValue) "
+                    + "-d \(fishQuoted(command.summary))")
+        }
+        lines.append(
+            "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
+        for command in optionCommands {
+            let condition = "-n \"__fish_seen_subcommand_from \(command.name.rawValue)\""
+            switch command.completion {
+            case .file: lines.append("complete -c podarchive \(condition) -F")
+            case .directory: lines.append("complete -c podarchive \(condition) -a '(__fish_complete_directories)'")
+            case .shows: lines.append("complete -c podarchive \(condition) -f -a \(fishShows)")
+            case .none, .words: break
+            }
+        }
+        lines.append(
+            "complete -c podarchive -n \"__fish_seen_subcommand_from completions\" -a \(fishQuoted(shells.joined(separator: " ")))"
+        )
+        lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from help\" -a \"$commands\"")
+        for option in OptionTable.all {
+            let commands = option.commands.map(\.rawValue).joined(separator: " ")
+            var line = "complete -c podarchive -n \"__fish_seen_subcommand_from \(commands)\""
+            line += option.short.map { " -s \($0)" } ?? ""
+            line += " -l \(option.name.dropFirst(2))"
+            if option.takesValue {
+                switch option.completion {
+                case .none: line += " -x"
+                case .file: line += " -r -F"
+                case .directory: line += " -x -a '(__fish_complete_directories)'"
+                case .shows: line += " -x -a \(fishShows)"
+                case .words(let words): line += " -x -a \(fishQuoted(words.map(shellQuoted).joined(separator: " ")))"
+                }
+            }
+            lines.append(line + " -d \(fishQuoted(option.summary))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

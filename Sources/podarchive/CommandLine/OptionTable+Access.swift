@@ -1,0 +1,146 @@
+// The options that say how a host is reached (headers, logins, User-Agent, bandwidth) and how the site is published.
+
+extension OptionTable {
+    static let access: [OptionDescriptor] = [
+        .repeated(
+            "--header", "HEADER", \.headers, .header, commands: [.sync, .add, .list],
+            summary: "a header for the feed's host (repeatable)",
+            help: "send HEADER, 'Name: value' (a cookie, Authorization: Bearer TOKEN, a Referer), with every request "
+                + "to the feed's own scheme, host and port, never elsewhere, not even after a redirect; repeatable; "
+                + "saved with the show (readable by you only) and replacing the headers saved before",
+            helpFor: [.list: "send this header with every request to the feed's own scheme, host and port"],
+            saved: .showCredentials,
+            manual: #"""
+                With
+                .BR sync ,
+                .B add
+                and
+                .BR list :
+                send this header (a cookie, \fBAuthorization: Bearer\fR \fItoken\fR, a Referer a host wants) with every
+                request to the feed's own scheme, host and port: the feed, its pages, and every episode, transcript, chapters
+                and artwork file there; never to another host, not even after a redirect.
+                Repeatable.
+                With
+                .B sync
+                and
+                .BR add ,
+                saved with the show (in its subscription record, readable by you only), replacing the headers saved before;
+                only for feeds named on the command line.
+                A login in the feed URL
+                .RI ( https://user:password@host/feed )
+                is treated the same way: sent as HTTP Basic to that origin only, saved, and never kept or shown in a URL.
+                """#),
+        .value(
+            "--netrc-file", "FILE", \.netrcFile, .given(.path), commands: [.sync, .add, .list, .verify],
+            summary: "logins by host from FILE",
+            help: "read logins from FILE (the .netrc format of curl and wget: machine HOST login USER password PW) "
+                + "instead of ~/.netrc, which is read when it exists; each login goes to the host it names; a saved "
+                + "setting (the path, never the passwords)", completion: .file, saved: .show,
+            describe: { $0.netrcFile },
+            manual: #"""
+                Read logins from
+                .I file
+                (the
+                .B .netrc
+                format of curl and wget:
+                .BI machine " host " login " user " password " password" ,
+                and
+                .BR default )
+                instead of
+                .IR ~/.netrc ,
+                which is read whenever it exists.
+                Each login goes to the host it names, as in curl.
+                With
+                .B sync
+                and
+                .BR add ,
+                the path is saved with the show; the passwords stay in the file.
+                A file named here that cannot be read is a usage error (exit 2).
+                """#),
+        .value(
+            "--user-agent", "STRING", \.userAgent, .given(.userAgent), commands: [.sync, .add, .list, .verify],
+            summary: "the User-Agent to send",
+            help: "send STRING as the User-Agent (default podarchive/VERSION) for hosts that refuse unknown "
+                + "clients; a saved setting", saved: .show, describe: { $0.userAgent.map { "'\($0)'" } },
+            manual: #"""
+                Send
+                .I string
+                as the User\-Agent instead of
+                .BR podarchive/ \fIversion\fR,
+                for hosts that refuse clients they do not know.
+                With
+                .B sync
+                and
+                .BR add ,
+                a saved setting.
+                """#),
+        .value(
+            "--limit-rate", "RATE", \.limitRate,
+            .given(.bytes("bytes a second such as 500K or 2M (at least 1K)")), commands: [.sync, .verify],
+            summary: "cap the bandwidth",
+            help: "read at most RATE bytes a second in all, across shows and downloads (500K, 2M; at least 1K), "
+                + "as wget and curl do: for a nightly run on a shared connection",
+            manual: #"""
+                With
+                .B sync
+                and
+                .BR "verify \-\-repair" :
+                read at most
+                .I rate
+                bytes a second in all, across every show and download of the run
+                .RB ( 500K ,
+                .BR 2M ;
+                at least 1K), as wget and curl do; for a nightly run on a connection others share.
+                """#),
+        .value(
+            "--base-url", "URL", \.baseURL, .given(.webURL), commands: [.site], summary: "the archive's public URL",
+            help: "the URL the archive root is served at (http://nas.local/podcasts/): each feed.xml then points at "
+                + "its files with absolute URLs, as podcast apps on other machines need; saved for the syncs that "
+                + "refresh the site", saved: .archive,
+            manual: #"""
+                With
+                .BR site :
+                the URL the archive root is served at
+                .RB ( http://nas.local/podcasts/ );
+                each
+                .B feed.xml
+                then points at its files with absolute URLs, as podcast apps on other machines need (without it, relative).
+                Saved for the syncs that refresh the site.
+                """#),
+        .value(
+            "--out", "DIR", \.out, .given(.text), commands: [.site], summary: "publish into a folder of its own",
+            help: "write the pages and feeds into DIR instead of the archive root, with every archived file they "
+                + "name linked into it (hard links, else symbolic links, else copies), so a server serves DIR and "
+                + "never sees the archive's own .podarchive folders; saved for the syncs that refresh the site",
+            completion: .directory, saved: .archive,
+            manual: #"""
+                With
+                .BR site :
+                publish the site into
+                .I dir
+                (outside the archive), saved for the syncs that refresh it.
+                """#),
+        .flag(
+            "--site", \.site, commands: [.sync], summary: "refresh the web pages after each sync",
+            help: "after syncing, write the archive's web pages and podcast feeds again (as podarchive site does); "
+                + "a setting of the archive, saved: every later sync does it too (--no-site stops)",
+            excludes: ["--no-site"], saved: .archive, manualAlso: ["--no-site"],
+            manual: #"""
+                With
+                .BR sync :
+                write the site again after syncing, as
+                .B podarchive site
+                does; a setting of the archive, saved, so every later sync does it too, until
+                .BR \-\-no\-site .
+                """#),
+        .flag(
+            "--no-site", \.noSite, commands: [.sync], summary: "stop refreshing the web pages",
+            help: "turn a saved --site off", excludes: ["--site"], saved: .archive),
+        .flag(
+            "--help", short: "h", \.help, commands: CommandName.takingOptions, summary: "show help",
+            help: "show this help",
+            manual: #"""
+                Show help.
+                """#),
+    ]
+}

@@ -1,0 +1,74 @@
+// The options that say where feeds come from and where the archive is, and what a few commands print.
+
+extension OptionTable {
+    static let sources: [OptionDescriptor] = [
+        .value(
+            "--opml", "FILE", \.opmlFile, .given(.text), commands: [.sync], summary: "OPML subscription list",
+            help: "also sync every feed of an OPML subscription list (as podcast apps export)", completion: .file,
+            manual: #"""
+                With
+                .BR sync :
+                also sync every feed of an OPML 1.0/2.0 subscription list, as podcast apps export them.
+                """#),
+        .flag(
+            "--opml", \.opmlOutput, commands: [.feeds], summary: "print OPML",
+            help: "print the subscriptions as OPML 2.0, which any podcast app (and sync --opml) reads",
+            excludes: ["--json"],
+            manual: #"""
+                With
+                .BR feeds :
+                print the subscriptions as OPML 2.0, which podcast apps and
+                .B sync \-\-opml
+                read back, each feed URL redacted (see
+                .BR \-\-include\-secrets ).
+                """#),
+        .flag(
+            "--include-secrets", \.includeSecrets, commands: [.feeds], summary: "keep tokens in the OPML",
+            help: "with --opml: write each feed URL whole, its login and token included, to move subscriptions to "
+                + "another app (without it, secret values are replaced by REDACTED); keep that file private",
+            manual: #"""
+                With
+                .BR "feeds \-\-opml" :
+                write each feed URL whole, its login and token included; a line on standard error says so.
+                """#),
+        .flag(
+            "--move", \.move, commands: [.credentials], summary: "move secrets out of the archive",
+            help: "write every login, header and feed token an earlier podarchive kept inside the archive to the "
+                + "configuration folder, then delete them from the archive and redact its sidecars, history and "
+                + "download records",
+            manual: #"""
+                With
+                .BR credentials :
+                move the secrets an earlier podarchive kept inside the archive to the configuration folder.
+                """#),
+        .value(
+            "--feeds", "FILE", \.feedList, .given(.text), commands: [.sync], summary: "file of feeds, one a line",
+            help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "
+                + "start at FILE's folder", completion: .file,
+            manual: #"""
+                With
+                .BR sync :
+                also sync every feed named in
+                .IR file ,
+                one URL or path a line; blank lines and text after
+                .B #
+                are ignored.
+                One feed failing never stops the others; the exit status is the worst outcome (see
+                .BR "EXIT STATUS" ).
+                """#),
+        .value(
+            "--to", "DIR", \.archiveDirectory, .given(.text),
+            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .credentials], summary: "archive root",
+            help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
+            helpFor: [
+                .verify: "the archive root, when DIR is not given", .site: "the archive root, when DIR is not given",
+            ],
+            completion: .directory,
+            manual: #"""
+                The archive root, which also keeps the subscriptions (default:
+                .BR $PODARCHIVE_DIR ,
+                else
+                .IR ~/Podcasts ).
+                """#),
+    ]
+}

@@ -1,0 +1,88 @@
+// What every command is given: where it writes, the process's environment, the archiver it builds on demand,
+// the clock and the terminal; and the few things each derives from them the same way (the archive root, the
+// configuration folder, absolute paths, an error's line and exit code).
+import ArchiverCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct CommandContext: Sendable {
+    let environment: ProcessEnvironment
+    let output: any TextOutput
+    let errors: any TextOutput
+    /// Builds the archiver only when a command needs it (so `--help` never touches the network stack).
+    let makeArchiver: @Sendable () -> Archiver
+    /// The clock, for the seconds `sync --json` reports and the rates progress shows.
+    let now: @Sendable () -> Date
+    /// What standard output and error are connected to: progress is drawn only on a terminal.
+    let terminal: TerminalInfo
+
+    /// This context writing to `output` and `errors` instead, with no terminal (no live progress).
+    func writing(to output: any TextOutput, errors: any TextOutput) -> CommandContext {
+        CommandContext(
+            environment: environment, output: output, errors: errors, makeArchiver: makeArchiver, now: now,
+            terminal: .none)
+    }
+
+    /// The configuration folder the environment names (credentials, the configuration file).
+    var configuration: ConfigurationFolder? {
+        ConfigurationFolder.resolve(environment: environment.variables, currentDirectory: environment.currentDirectory)
+    }
+
+    /// The archiver, keeping credentials in the configuration folder.
+    func configuredArchiver() -> Archiver {
+        makeArchiver().using(configuration: configuration)
+    }
+
+    /// The transfer options the command line gives (retries, timeout, wait, jobs).
+    static func options(_ settings: TransferSettings) -> SyncOptions {
+        SyncOptions(
+            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait,
+            jobs: settings.jobs)
+    }
+
+    /// The archive root, or nil once its problem is said.
+    func resolveRoot(_ option: String?) -> URL? {
+        switch archiveRoot(option) {
+        case .success(let url): return url
+        case .failure(let usage):
+            errors.write("podarchive: \(usage.message)\n")
+            return nil
+        }
+    }
+
+    /// `--to` (or verify's DIR), else `$PODARCHIVE_DIR`, else `~/Podcasts`; relative paths start at the current
+    /// directory.
+    func archiveRoot(_ option: String?) -> Result<URL, UsageError> {
+        let variables = environment.variables
+        let chosen = option ?? variables["PODARCHIVE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let path: String
+        if let chosen {
+            path = chosen.hasPrefix("/") ? chosen : environment.currentDirectory + "/" + chosen
+        } else if let home = variables["HOME"], !home.isEmpty {
+            path = home + "/Podcasts"
+        } else {
+            return .failure(
+                UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync"))
+        }
+        return .success(URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
+    }
+
+    /// Says what went wrong in one line; the exit code it ends with (`RunStatus(for:)`).
+    func report(_ error: Error) -> ExitCode {
+        errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
+        return ExitCode(for: error)
+    }
+
+    /// `path` from the current directory, when it is relative.
+    func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path
+    }
+
+    /// `~/.netrc`, read when it exists, as wget does.
+    var defaultNetrc: NetrcChoice? {
+        environment.variables["HOME"].map { NetrcChoice(path: $0 + "/.netrc", required: false) }
+    }
+}

@@ -1,0 +1,117 @@
+// `podarchive sync`: the feeds named (and listed), or every subscription; several shows at once, each with its
+// saved settings under the command line's; the exit code is the worst outcome. Which shows, which settings and
+// which outcome wins are ArchiverCore's (`ShowSelection`, `SettingsLayers`, `RunStatus`); this says them.
+import ArchiverCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct SyncCommand: Sendable {
+    let context: CommandContext
+    let arguments: SyncArguments
+
+    func run() async -> ExitCode {
+        guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
+        var arguments = self.arguments
+        arguments.given.netrcFile = arguments.given.netrcFile.map(context.absolute)
+        let selection = ShowSelection(
+            feeds: arguments.feeds,
+            lists: [(arguments.opml, true), (arguments.feedList, false)].compactMap { path, opml in
+                path.map { ShowSelection.FeedList(path: context.absolute($0), opml: opml) }
+            },
+            headers: arguments.headers, given: arguments.given,
+            shard: arguments.shard.map { ShowSelection.Shard(index: $0.index, count: $0.count) },
+            currentDirectory: context.environment.currentDirectory)
+        // Headers are a show's secrets: they go with the feeds they were given for, never to every subscription.
+        if let problem = selection.requestProblem {
+            say(problem)
+            return problem.status
+        }
+        let archiver = context.configuredArchiver()
+        let subscriptions = archiver.subscriptions(in: root)
+        warnOfSecretsInside(subscriptions, root: root)
+        sayMerged(subscriptions)
+        let choice = selection.choose(from: subscriptions, in: root, catalog: archiver)
+        for problem in choice.problems { say(problem, root: root) }
+        guard let shows = choice.shows else { return choice.status }
+        // --jobs caps downloads in all; requests to one host are capped whatever --jobs and --feed-jobs say.
+        let budget = DownloadBudget(jobs: arguments.transfer.jobs)
+        let limits = RunLimits(
+            budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
+        let run = ShowSync(context: context, arguments: arguments, root: root, archiver: archiver, limits: limits)
+        let results = await run.runAll(shows)
+        var statuses = [choice.status] + results.map(\.0)
+        if !arguments.dryRun, !Task.isCancelled {
+            statuses.append(refreshSite(root, archiver: archiver, arguments))
+        }
+        if arguments.json { context.output.write(SyncFormatter.json(entries: results.map(\.1))) }
+        return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
+    }
+
+    /// `--site`/`--no-site` saved for the archive; the site written again when it is on.
+    private func refreshSite(_ root: URL, archiver: Archiver, _ arguments: SyncArguments) -> ExitCode {
+        var settings = archiver.siteSettings(in: root)
+        if let wanted = arguments.site, wanted != (settings.enabled ?? false) {
+            settings.enabled = wanted
+            do {
+                try archiver.saveSiteSettings(settings, in: root)
+            } catch {
+                return context.report(error)
+            }
+        }
+        guard settings.enabled == true else { return .success }
+        return SiteCommand.write(
+            root, context: context, archiver: archiver, settings: settings,
+            quiet: arguments.json || arguments.verbosity == .quiet)
+    }
+
+    /// One line on standard error for a problem met choosing the shows.
+    private func say(_ problem: SelectionProblem, root: URL? = nil) {
+        let line: String
+        switch problem {
+        case .headersWithoutNamedFeeds:
+            line =
+                "option '--header' needs the feeds it is for named on the command line (and no --opml or --feeds "
+                + "list): it is sent to their hosts only"
+        case .damagedRecord(let path, let reason):
+            line = "subscription record \(path) is damaged (\(reason)); skipped"
+        case .noSubscriptions:
+            line =
+                "\(root?.path ?? "") has no subscriptions; add one with 'podarchive add <feed>' or name a feed"
+        case .credentialsMissing(let reason):
+            line = reason
+        case .unusableSubscription(let feed):
+            line = "subscription \(feed) is not a feed URL or path; skipped"
+        case .invalidFeed(let reason), .unreadableList(let reason), .lookupFailed(let reason):
+            line = SyncFormatter.oneLine(reason)
+        case .invalidListLine(let list, let reason):
+            line = "feed list \(list): \(SyncFormatter.oneLine(reason))"
+        case .emptyLists:
+            line = "the feed lists name no feeds"
+        }
+        context.errors.write("podarchive: \(line)\n")
+    }
+
+    /// Says, once, which records of one show were merged (an archive made before addresses were normalised).
+    private func sayMerged(_ subscriptions: SubscriptionSet) {
+        for merge in subscriptions.merged {
+            context.output.write(
+                "<\(merge.removed.shownFeed)> and <\(merge.kept.shownFeed)> are one show, in \(merge.kept.folder)/: "
+                    + "its subscription is <\(merge.kept.shownFeed)> from now on\n")
+        }
+    }
+
+    /// Says once a run, while any subscription record still holds a secret an earlier podarchive kept inside the
+    /// archive, where they are and the one command that moves them out. They are used as they are meanwhile.
+    private func warnOfSecretsInside(_ subscriptions: SubscriptionSet, root: URL) {
+        let holding = subscriptions.shows.filter(\.holdsSecrets)
+        guard !holding.isEmpty else { return }
+        let shows = holding.count == 1 ? "1 show's credentials are" : "\(holding.count) shows' credentials are"
+        context.errors.write(
+            "podarchive: \(shows) kept inside the archive, in \(root.path)/.podarchive/feeds, where anyone the "
+                + "archive is served or copied to can read them; move them to the configuration folder with "
+                + "'podarchive credentials --move'\n")
+    }
+}

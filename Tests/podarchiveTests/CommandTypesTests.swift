@@ -1,0 +1,53 @@
+// A command is a type given what it needs: run on its own with a context of the test's, it writes there and
+// builds the archiver only when it has work for it.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class CommandTypesTests: XCTestCase {
+    private let output = CapturedOutput()
+    private let errors = CapturedOutput()
+
+    override func setUp() {
+        super.setUp()
+        IsolatedHome.activate()
+    }
+
+    private func context(building archiver: @escaping @Sendable () -> Archiver) -> CommandContext {
+        CommandContext(
+            environment: ProcessEnvironment(variables: ["HOME": "/home/me"], currentDirectory: "/cwd"),
+            output: output, errors: errors, makeArchiver: archiver, now: { Date(timeIntervalSince1970: 0) },
+            terminal: .none)
+    }
+
+    func test_syncCommand_headersWithoutTheirFeeds_areRefusedBeforeTheArchiverIsBuilt() async {
+        var arguments = SyncArguments(feeds: [], archiveDirectory: "/archive")
+        arguments.headers = ["X-Token: t"]
+        let code = await SyncCommand(
+            context: context { fatalError("no archiver for a refused run") }, arguments: arguments
+        )
+        .run()
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(
+            errors.text,
+            "podarchive: option '--header' needs the feeds it is for named on the command line (and no --opml or "
+                + "--feeds list): it is sent to their hosts only\n")
+        XCTAssertEqual(output.text, "")
+    }
+
+    func test_syncCommand_anEmptyArchive_saysHowToAddAShow_andEndsAsUsage() async throws {
+        let folder = try TemporaryFolder("command-types")
+        defer { folder.remove() }
+        let code = await SyncCommand(
+            context: context { Archiver.live() }, arguments: SyncArguments(feeds: [], archiveDirectory: folder.url.path)
+        ).run()
+        XCTAssertEqual(code, .usage)
+        XCTAssertEqual(
+            errors.text,
+            "podarchive: \(folder.url.standardizedFileURL.path) has no subscriptions; add one with "
+                + "'podarchive add <feed>' or name a feed\n")
+    }
+}

@@ -1,0 +1,134 @@
+// Each completion script, sourced in its shell, completes a command, each command's options (exactly the declared
+// ones) and a subscription (a show folder of an archive root made here). Skipped only where the shell is absent;
+// CI installs bash, zsh and fish.
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class CompletionSessionTests: XCTestCase {
+    private var folder: TemporaryFolder!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        folder = try TemporaryFolder("completion-session")
+        // The archive root: one subscribed show, named with an apostrophe and a space.
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("archive/Tom's Show"), withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        folder.remove()
+        super.tearDown()
+    }
+
+    private func spellings(_ command: CommandName, long: Bool = false) -> Set<String> {
+        Set(OptionTable.options(for: command).flatMap { [$0.name] + (long ? [] : $0.short.map { ["-\($0)"] } ?? []) })
+    }
+
+    private func shell(_ path: String) throws -> URL {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: path), "\(path) is not installed")
+        return URL(fileURLWithPath: path)
+    }
+
+    func test_bash_completesCommandsEachCommandsOptionsAndASubscription() throws {
+        let bash = try shell("/bin/bash")
+        let script = folder.url.appendingPathComponent("podarchive.bash")
+        try Data(Completions.script(for: "bash")!.utf8).write(to: script)
+        var probe = """
+            source '\(script.path)'
+            show() { local IFS='|'; echo "${COMPREPLY[*]}"; }
+            COMP_WORDS=(podarchive ''); COMP_CWORD=1; _podarchive; show
+            COMP_WORDS=(podarchive sy); COMP_CWORD=1; _podarchive; show
+            COMP_WORDS=(podarchive remove ''); COMP_CWORD=2; _podarchive; show
+
+            """
+        for command in CommandName.takingOptions {
+            probe += "COMP_WORDS=(podarchive \(command.rawValue) -); COMP_CWORD=2; _podarchive; show\n"
+        }
+
+        let result = try ProcessRunner.run(
+            bash, ["-c", probe],
+            environment: ["PATH": "/usr/bin:/bin", "PODARCHIVE_DIR": folder.url.appendingPathComponent("archive").path])
+
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Set($0.split(separator: "|").map(String.init))
+        }
+        XCTAssertEqual(lines.count, 3 + CommandName.takingOptions.count + 1, result.stdout + result.stderr)
+        guard lines.count > 3 + CommandName.takingOptions.count else { return }
+        XCTAssertEqual(lines[0], Set(CommandTable.names + ["--help", "--version"]))
+        XCTAssertEqual(lines[1], ["sync"])
+        XCTAssertEqual(lines[2], ["Tom's Show"])
+        for (index, command) in CommandName.takingOptions.enumerated() {
+            XCTAssertEqual(lines[3 + index], spellings(command), command.rawValue)
+        }
+    }
+
+    func test_fish_completesCommandsEachCommandsOptionsAndASubscription() throws {
+        let fish = try shell("/usr/bin/fish")
+        let script = folder.url.appendingPathComponent("podarchive.fish")
+        try Data(Completions.script(for: "fish")!.utf8).write(to: script)
+        func complete(_ line: String) throws -> Set<String> {
+            let result = try ProcessRunner.run(
+                fish, ["-c", "source '\(script.path)'; complete -C '\(line)'"],
+                environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": folder.url.path,
+                    "PODARCHIVE_DIR": folder.url.appendingPathComponent("archive").path,
+                ])
+            XCTAssertEqual(result.stderr, "", line)
+            return Set(result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) })
+        }
+
+        XCTAssertEqual(try complete("podarchive "), Set(CommandTable.names))
+        XCTAssertEqual(try complete("podarchive sy"), ["sync"])
+        XCTAssertEqual(try complete("podarchive remove "), ["Tom's Show"])
+        for command in CommandName.takingOptions {
+            XCTAssertEqual(try complete("podarchive \(command.rawValue) -"), spellings(command), "\(command)")
+            XCTAssertEqual(
+                try complete("podarchive \(command.rawValue) --"), spellings(command, long: true), "\(command)")
+        }
+    }
+
+    func test_zsh_completesCommandsEachCommandsOptionsAndASubscription() throws {
+        let zsh = try shell("/usr/bin/zsh")
+        let functions = folder.url.appendingPathComponent("functions")
+        try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+        try Data(Completions.script(for: "zsh")!.utf8).write(to: functions.appendingPathComponent("_podarchive"))
+        let driver = Fixtures.repositoryRoot.appendingPathComponent("Tests/Tools/zsh-complete.zsh")
+        let requests =
+            ["podarchive ", "podarchive sy", "podarchive remove "]
+            + CommandName.takingOptions.map { "podarchive \($0.rawValue) -" }
+
+        // One interactive zsh (in a pseudo-terminal) completes each line in turn with its completion system.
+        let result = try ProcessRunner.run(
+            zsh, ["-f", driver.path, functions.path] + requests,
+            environment: ["PATH": "/usr/bin:/bin", "PODARCHIVE_DIR": folder.url.appendingPathComponent("archive").path])
+
+        let answers = result.stdout.components(separatedBy: "--\n").map {
+            Set($0.split(separator: "\n").map(String.init))
+        }
+        XCTAssertEqual(answers.count, requests.count + 1, result.stdout + result.stderr)
+        guard answers.count > requests.count else { return }
+        XCTAssertEqual(answers[0], Set(CommandTable.names))
+        XCTAssertEqual(answers[1], ["sync"])
+        XCTAssertEqual(answers[2], [#"Tom\'s\ Show"#], "the show's folder, quoted as zsh inserts it")
+        for (index, command) in CommandName.takingOptions.enumerated() {
+            XCTAssertEqual(answers[3 + index], spellings(command), command.rawValue)
+        }
+    }
+
+    func test_quotedText_readsBackWhole_inEachShell() throws {
+        let hostile = #"the feed's [host] \ a: $(touch x) `y` "z" ${HOME} ; end"#
+        for (path, quoted) in [
+            ("/bin/bash", Completions.shellQuoted(hostile)), ("/usr/bin/zsh", Completions.shellQuoted(hostile)),
+            ("/usr/bin/fish", Completions.fishQuoted(hostile)),
+        ] where FileManager.default.isExecutableFile(atPath: path) {
+            let result = try ProcessRunner.run(
+                URL(fileURLWithPath: path), ["-c", "printf '%s' \(quoted)"], environment: ["PATH": "/usr/bin:/bin"])
+
+            XCTAssertEqual(result.stdout, hostile, path)
+            XCTAssertEqual(result.stderr, "", path)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+// Every command and option declared appears in every artifact made from the declarations, and no other: each help
+// page, the man page, and each shell's completions, asked in a real shell session where the shell is installed.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class GeneratedArtifactsTests: XCTestCase {
+    private let manual = Fixtures.repositoryRoot.appendingPathComponent("Sources/podarchive/Documentation/podarchive.1")
+
+    /// Each command's options as a shell offers them: long names and short ones.
+    private func spellings(_ command: CommandName) -> Set<String> {
+        Set(OptionTable.options(for: command).flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
+    }
+
+    func test_helpOfEachCommand_offersExactlyItsOptions_withTheirShortNames() {
+        for command in CommandName.takingOptions {
+            let help = HelpText.text(for: command.rawValue)
+            let block = help.matches(of: #/(?m)^  (?:(-[a-zA-Z]), )?(--[a-z-]+)/#)
+            let offered = Set(block.flatMap { [String($0.output.2)] + ($0.output.1.map { [String($0)] } ?? []) })
+            XCTAssertEqual(offered, spellings(command), command.rawValue)
+            let usage = Set(help.matches(of: /\[(--[a-z-]+)/).map { String($0.output.1) })
+            XCTAssertEqual(usage, Set(OptionTable.options(for: command).map(\.name)).subtracting(["--help"]))
+        }
+        let general = HelpText.text(for: nil)
+        let listed = Set(general.matches(of: #/(?m)^  ([a-z]+)  /#).map { String($0.output.1) })
+        XCTAssertEqual(listed, Set(CommandTable.names))
+        let usage = Set(general.matches(of: #/(?m)^(?:usage:|      ) podarchive ([a-z]+)/#).map { String($0.output.1) })
+        XCTAssertEqual(usage, Set(CommandTable.names))
+    }
+
+    func test_manPage_optionsSection_isTheGeneratedOne_namingEveryDeclaredOptionAndNoOther() throws {
+        var page = try String(contentsOf: manual, encoding: .utf8)
+        if ProcessInfo.processInfo.environment["PODARCHIVE_WRITE_MANUAL"] == "1" {
+            page = ManualPage.withGeneratedOptions(page)
+            try Data(page.utf8).write(to: manual)
+        }
+        let section = try XCTUnwrap(
+            page.components(separatedBy: "\n.SH OPTIONS\n").last?.components(separatedBy: "\n.SH ")
+                .first)
+        XCTAssertEqual(
+            ".SH OPTIONS\n" + section + "\n", ManualPage.options,
+            "the man page's OPTIONS differ from the declarations: PODARCHIVE_WRITE_MANUAL=1 writes them")
+        let headings = section.components(separatedBy: ".TP\n").dropFirst().map { $0.prefix { $0 != "\n" } }
+        let named = headings.flatMap {
+            $0.replacingOccurrences(of: #"\-"#, with: "-").matches(of: /(--?[a-zA-Z][a-z-]*)/).map {
+                String($0.output.1)
+            }
+        }
+        let declared = OptionTable.all.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+        XCTAssertEqual(Set(named), Set(declared + ["-V", "--version"]))
+        XCTAssertTrue(page.contains(ManualPage.savedSettings + "\nare saved with it."), ManualPage.savedSettings)
+        for command in CommandTable.names {
+            XCTAssertTrue(page.contains(".B \(command)\n"), command)
+        }
+    }
+
+    func test_manPageSynopsis_givesEachCommandExactlyItsOptions() throws {
+        let page = try String(contentsOf: manual, encoding: .utf8).replacingOccurrences(of: #"\-"#, with: "-")
+        let synopsis = try XCTUnwrap(
+            page.components(separatedBy: ".SH SYNOPSIS\n").last?.components(separatedBy: "\n.SH ").first)
+        var named: [String: Set<String>] = [:]
+        for block in synopsis.components(separatedBy: ".B podarchive ").dropFirst() {
+            let command = String(block.prefix { $0.isLetter })
+            let options = block.matches(of: /(?:^|[ \n])(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) }
+            named[command, default: []].formUnion(options)
+        }
+        for command in CommandName.takingOptions {
+            let declared = OptionTable.options(for: command).filter { $0.name != "--help" }.flatMap {
+                [$0.name] + ($0.short.map { ["-\($0)"] } ?? [])
+            }
+            XCTAssertEqual(named[command.rawValue], Set(declared), command.rawValue)
+        }
+        XCTAssertEqual(Set(named.keys), Set(CommandTable.names).union([""]), "every command, and --version")
+    }
+
+    func test_readmeUsage_givesEachCommandExactlyItsOptions() throws {
+        let readme = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let usage = try XCTUnwrap(
+            readme.components(separatedBy: "## Usage\n").last?.components(separatedBy: "\nEvery option").first)
+        var named: [String: Set<String>] = [:]
+        for block in usage.components(separatedBy: "\n    podarchive ").dropFirst() {
+            let command = String(block.prefix { $0.isLetter })
+            let options = block.matches(of: /(?:^|[ \[|])(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) }
+            named[command, default: []].formUnion(options)
+        }
+        for command in CommandName.takingOptions {
+            let declared = OptionTable.options(for: command).filter { $0.name != "--help" }.flatMap {
+                [$0.name] + ($0.short.map { ["-\($0)"] } ?? [])
+            }
+            XCTAssertEqual(named[command.rawValue], Set(declared), command.rawValue)
+        }
+        XCTAssertEqual(Set(named.keys), Set(CommandTable.names).union([""]), "every command, and --version")
+    }
+
+    func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
+        let saved = [
+            "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
+            "--match", "--netrc-file", "--user-agent",
+        ]
+        XCTAssertEqual(OptionTable.showSettings.map(\.name), saved)
+        XCTAssertTrue(
+            HelpText.text(for: "sync").replacingOccurrences(of: "\n", with: " ").contains(
+                "(" + saved.joined(separator: ", ") + ")"))
+        let every = ShowSettings(
+            name: "{date} {title}", metadata: true, limit: 3, since: "2025-01-31", match: "(?i)news", companions: false,
+            userAgent: "Agent/1", netrcFile: "/home/x/.netrc")
+        XCTAssertEqual(
+            FeedsFormatter.describe(every),
+            "--name '{date} {title}' --metadata --no-companions --limit 3 --since 2025-01-31 --match '(?i)news' "
+                + "--netrc-file /home/x/.netrc --user-agent 'Agent/1'")
+    }
+
+    func test_zshScript_offersEachCommandExactlyItsOptions() throws {
+        let script = try XCTUnwrap(Completions.script(for: "zsh"))
+        for command in CommandName.takingOptions {
+            let line = try XCTUnwrap(
+                script.split(separator: "\n").first { $0.hasPrefix("        \(command.rawValue)) _arguments") })
+            // Each spec names its option as '--name[', '(group)--name[' or {-n,--name}.
+            let names = line.matches(of: /(?:'|\)|\{|,)(--?[a-zA-Z][a-z-]*)(?=\[|,|\})/).map { String($0.output.1) }
+            XCTAssertEqual(Set(names), spellings(command), command.rawValue)
+        }
+        let values = script.matches(of: /'([a-z]+)\[/).map { String($0.output.1) }
+        XCTAssertEqual(Set(values), Set(CommandTable.names))
+    }
+
+    func test_completionText_isQuotedForEachShell() {
+        XCTAssertEqual(Completions.shellQuoted("feed's host"), #"'feed'\''s host'"#)
+        XCTAssertEqual(Completions.fishQuoted(#"feed's \ host"#), #"'feed\'s \\ host'"#)
+        XCTAssertEqual(Completions.zshDescription("a [b]: c"), #"a \[b\]: c"#)
+        XCTAssertEqual(Completions.zshDescription("k:n", colons: true), #"k\:n"#)
+    }
+}
