@@ -1,61 +1,73 @@
 #!/usr/bin/env python3
-"""Which types of a Swift module call into which, by the type names each mentions; prints every cycle (a group of
-types that reach each other), so `make lint` fails when a run could call back into a type it came from.
+"""Which types of a Swift module call into which; prints every cycle (a group of types that reach each other), so
+`make lint` fails when a run could call back into a type it came from.
 
-A type is its declaration and all its extensions, wherever they are: the files that declare a type or extend it
-are one node (`Archiver.swift`, `Archiver+Site.swift`, ...), since a call into an extension's method names no
-type and a file graph would not see it. A file that uses a type declared or extended in another file depends on
-that node."""
+A type is its declaration and all its extensions, wherever they are (`Archiver.swift`, `Archiver+Site.swift`,
+...): a call into an extension's method names no type, so a graph of files would miss a cycle through one. Each
+top-level declaration or extension is read as a block (swift-format puts its closing brace at the start of a
+line); the type names a block mentions are what its type depends on. Only top-level types are looked up: nested
+names repeat (`Kind` in several types) and would join types that never meet. Code outside any type (top-level
+functions and constants) counts for its file. Types of one file may call each other."""
 import pathlib
 import re
 import sys
 
-# Top-level declarations only: a nested type is reached through its parent's name, and nested names repeat
-# (`Kind` in several types) where a lookup by bare name would join types that never meet.
-DECLARATION = re.compile(r"^(?:public |private |fileprivate |internal |final |indirect )*"
-                         r"(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z]\w*)", re.M)
-NESTED = re.compile(r"^\s+(?:\w+ )*(?:struct|class|enum|actor|protocol|typealias)\s+([A-Z]\w*)", re.M)
-EXTENSION = re.compile(r"^(?:(?:public|private|fileprivate|internal)\s+)?extension\s+([A-Z]\w*)", re.M)
+BLOCK = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|open|final|indirect|nonisolated)\s+)*"
+    r"(struct|class|enum|actor|protocol|extension|typealias)\s+([A-Z]\w*)")
 IDENTIFIER = re.compile(r"\b[A-Z]\w*\b")
 COMMENT = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+def blocks(text):
+    """(kind, type name, text) of each top-level block; code outside them as (None, None, text)."""
+    lines = text.split("\n")
+    found, loose = [], []
+    index = 0
+    while index < len(lines):
+        match = BLOCK.match(lines[index])
+        if not match:
+            loose.append(lines[index])
+            index += 1
+            continue
+        start = index
+        stripped = lines[index].rstrip()
+        one_line = match.group(1) == "typealias" or (
+            stripped.endswith("}") and stripped.count("{") == stripped.count("}"))
+        if not one_line:
+            index += 1
+            while index < len(lines) and not lines[index].startswith("}"):
+                index += 1
+        found.append((match.group(1), match.group(2), "\n".join(lines[start:index + 1])))
+        index += 1
+    found.append((None, None, "\n".join(loose)))
+    return found
 
 
 def main():
     roots = [pathlib.Path(arg) for arg in sys.argv[1:]] or [pathlib.Path("Sources/ArchiverCore")]
     files = sorted(path for root in roots for path in root.rglob("*.swift"))
-    texts = {path: COMMENT.sub("", path.read_text()) for path in files}
-    declared = {}
-    for path, text in texts.items():
-        for name in DECLARATION.findall(text):
-            declared.setdefault(name, set()).add(path)
-    # One node per type with its extensions: union the files that declare or extend a type of this module.
-    parent = {path: path for path in files}
-
-    def find(path):
-        while parent[path] != path:
-            parent[path] = parent[parent[path]]
-            path = parent[path]
-        return path
-
-    for path, text in texts.items():
-        for name in EXTENSION.findall(text):
-            for other in declared.get(name, ()):
-                parent[find(path)] = find(other)
-    node = {path: find(path) for path in files}
-    members = {}
-    for path in files:
-        members.setdefault(node[path], set()).add(path)
-    edges = {group: set() for group in members}
-    for path, text in texts.items():
-        own = set(DECLARATION.findall(text)) | set(NESTED.findall(text))
-        for name in set(IDENTIFIER.findall(text)) - own:
-            for other in declared.get(name, ()):
-                if node[other] != node[path]:
-                    edges[node[path]].add(node[other])
-    cycles = strongly_connected(edges)
+    parsed = {path: blocks(COMMENT.sub("", path.read_text())) for path in files}
+    declared = {name for found in parsed.values() for kind, name, _ in found if kind and kind != "extension"}
+    edges, where = {}, {}
+    for path, found in parsed.items():
+        for kind, name, text in found:
+            # An extension of a type from elsewhere (Foundation's) is a node of its own file.
+            node = name if name in declared else f"{path.name} (outside any type)"
+            where.setdefault(node, set()).add(str(path))
+            targets = edges.setdefault(node, set())
+            for used in set(IDENTIFIER.findall(text)):
+                if used in declared and used != node:
+                    targets.add(used)
+    for node in list(edges):
+        for target in edges[node]:
+            edges.setdefault(target, set())
+    # Types of one file that call each other (a helper and the type it serves) are read together anyway.
+    cycles = [cycle for cycle in strongly_connected(edges)
+              if len(set().union(*(where.get(name, set()) for name in cycle))) > 1]
     for cycle in cycles:
-        names = sorted(str(path) for group in cycle for path in members[group])
-        print("types that call each other (with their extensions): " + ", ".join(names))
+        print("types that call each other: " + ", ".join(
+            f"{name} ({', '.join(sorted(where.get(name, [])))})" for name in sorted(cycle)))
     return 1 if cycles else 0
 
 

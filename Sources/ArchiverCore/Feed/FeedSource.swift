@@ -77,3 +77,13 @@ public enum FeedSource: Equatable, Sendable {
         }
     }
 }
+
+extension FeedSource {
+    /// What a run gives this feed: the login in its URL and `headers`, for its origin; nil when it gives neither,
+    /// or the feed is a local file. (Here, not on `ShowCredentials`: the request seams know nothing of feeds.)
+    public func givenCredentials(login: ShowCredentials?, headers: [String]) -> ShowCredentials? {
+        guard let origin, login != nil || !headers.isEmpty else { return nil }
+        return ShowCredentials(
+            origin: origin, user: login?.user, password: login?.password, headers: headers.isEmpty ? nil : headers)
+    }
+}

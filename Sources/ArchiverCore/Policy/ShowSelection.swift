@@ -111,8 +111,8 @@ public struct ShowSelection: Equatable, Sendable {
             do {
                 let source = try FeedSource(text, currentDirectory: currentDirectory)
                 feeds.append(source)
-                logins[source.displayName] = ShowCredentials.given(
-                    login: FeedSource.login(in: text), headers: headers, for: source)
+                logins[source.displayName] = source.givenCredentials(
+                    login: FeedSource.login(in: text), headers: headers)
             } catch {
                 return choice.stopped(by: .invalidFeed(reason: error.localizedDescription))
             }

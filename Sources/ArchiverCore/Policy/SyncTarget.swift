@@ -32,13 +32,3 @@ public struct SyncTarget: Equatable, Sendable {
         SettingsLayers(given: given, saved: saved)
     }
 }
-
-extension ShowCredentials {
-    /// What a run gives a feed: the login in its URL and `headers`, for its origin; nil when it gives neither,
-    /// or the feed is a local file.
-    public static func given(login: ShowCredentials?, headers: [String], for source: FeedSource) -> ShowCredentials? {
-        guard let origin = source.origin, login != nil || !headers.isEmpty else { return nil }
-        return ShowCredentials(
-            origin: origin, user: login?.user, password: login?.password, headers: headers.isEmpty ? nil : headers)
-    }
-}

@@ -28,7 +28,7 @@ struct AddCommand: Sendable {
                 options.episodeTimeout = arguments.timeout
                 options.netrc = options.netrc ?? context.defaultNetrc
                 options.give(
-                    ShowCredentials.given(login: FeedSource.login(in: text), headers: arguments.headers, for: source))
+                    source.givenCredentials(login: FeedSource.login(in: text), headers: arguments.headers))
                 let said = CapturedEvents()
                 let subscription = try await archiver.subscribe(
                     source, into: root, settings: settings, options: options, onEvent: said.append)

@@ -19,8 +19,7 @@ struct ListCommand: Sendable {
             var options = SyncOptions()
             options.netrc = context.defaultNetrc
             options.give(
-                ShowCredentials.given(
-                    login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source))
+                source.givenCredentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers))
             var access = arguments.access
             access.netrcFile = access.netrcFile.map(context.absolute)
             options = try archiver.access(
