@@ -22,7 +22,7 @@ public func fuzzFeedReaders(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     // The index reader against JSONDecoder: whatever the fast reader accepts, JSONDecoder must read the same.
     if let fast = try? IndexFormat.decode(data) {
-        _ = fast.unsafeFile()
+        _ = IndexFormat.unsafeFile(in: fast)
         guard let reference = try? JSONDecoder().decode(ArchiveIndex.self, from: data), reference == fast,
             reference.version == fast.version
         else { fatalError("the index reader and JSONDecoder disagree") }

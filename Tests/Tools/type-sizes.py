@@ -20,7 +20,6 @@ LIMIT = 400
 CEILINGS = {
     "ArchiverCore/Archiver": 1295,
     "ArchiverCore/XMLFeedReader": 551,
-    "ArchiverCore/ArchiveIndex": 423,
     "ArchiverCore/IndexReader": 404,
     "podarchive/OptionTable": 724,
 }

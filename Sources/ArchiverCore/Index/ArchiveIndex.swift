@@ -41,6 +41,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// The transcripts, chapters and artwork kept beside the episode's file.
         public var companions: [CompanionFile]?
 
+        /// The entry's keys in the index and its journal: the one list of them, which JSON's Codable, the
+        /// writer (`IndexFormat.encode`) and the reader (`IndexReader`, which must handle each) all use.
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case key, guid, title, url, file, size, sha256, published, archived, replacedBy, companions
+            case removedUpstream, lastSeen
+        }
+
         /// An entry as sync records it; `key` is the episode's `identity`.
         public init(
             key: String, guid: String? = nil, title: String?, url: String, file: String, size: Int64,
@@ -94,6 +101,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// When it was recorded as gone upstream (see `goneAfter`): no longer retried by default, no longer a
         /// failure of the run.
         public var gone: String?
+
+        /// The failure's keys in the index (see `Entry.CodingKeys`).
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case key, guid, title, url, type, published, reason, failed, status, missingSince, missingRuns, gone
+        }
 
         /// An episode is gone upstream once it answered 404 or 410 on at least `goneAfterRuns` runs spanning at
         /// least `goneAfter` seconds: long enough that a publisher's passing mistake is not taken for deletion.
@@ -181,7 +193,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         return secret ? 3 : 2
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The index's own keys (see `Entry.CodingKeys`).
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version, feed, title, episodes, failures
     }
 

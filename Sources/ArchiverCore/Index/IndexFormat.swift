@@ -1,6 +1,6 @@
 // The index on disk as bytes: written by hand (one episode a line), read by hand (`IndexReader`) with JSONDecoder
-// judging what that reader does not expect, and the limits that refuse a damaged or hostile index before it is
-// read. The model is `ArchiveIndex`; where the file lives, `ArchiveLayout`; reading it with its journal applied,
+// judging what that reader does not expect, the limits that refuse a damaged or hostile index before it is read,
+// and the check that refuses one whose files are not names inside the show's folder. The model is `ArchiveIndex`; where the file lives, `ArchiveLayout`; reading it with its journal applied,
 // `IndexStore`.
 import Foundation
 
@@ -9,95 +9,120 @@ public enum IndexFormat {
     /// The index as JSON, one episode a line. Written by hand: it is written whole at every fold of the journal,
     /// and JSONEncoder took milliseconds per save at 1,000 entries.
     public static func encode(_ index: ArchiveIndex) -> Data {
-        let (episodes, failures) = (index.episodes, index.failures)
+        typealias Key = ArchiveIndex.CodingKeys
         var out = JSONWriter()
-        out.raw("{\"version\": \(index.writtenVersion), \"feed\": ")
+        out.member(Key.version, first: true)
+        out.raw(String(index.writtenVersion))
+        out.member(Key.feed)
         out.string(index.feed)
-        out.raw(", \"title\": ")
+        out.member(Key.title)
         out.string(index.title)
-        out.raw(",\n\"episodes\": [")
-        for (position, entry) in episodes.enumerated() {
-            out.raw(position == 0 ? "\n  {\"key\": " : ",\n  {\"key\": ")
-            out.string(entry.key)
-            out.raw(", \"guid\": ")
-            out.string(entry.guid)
-            out.raw(", \"title\": ")
-            out.string(entry.title)
-            out.raw(", \"url\": ")
-            out.string(entry.url)
-            out.raw(", \"file\": ")
-            out.string(entry.file)
-            out.raw(", \"size\": ")
-            out.number(entry.size)
-            out.raw(", \"sha256\": ")
-            out.string(entry.sha256)
-            out.raw(", \"published\": ")
-            out.string(entry.published)
-            out.raw(", \"archived\": ")
-            out.string(entry.archived)
-            if let replacedBy = entry.replacedBy {
-                out.raw(", \"replacedBy\": ")
-                out.string(replacedBy)
-            }
-            if let companions = entry.companions, !companions.isEmpty {
-                out.raw(", \"companions\": [")
-                for (number, companion) in companions.enumerated() {
-                    out.raw(number == 0 ? "{\"kind\": " : ", {\"kind\": ")
-                    out.string(companion.kind)
-                    out.raw(", \"file\": ")
-                    out.string(companion.file)
-                    out.raw(", \"url\": ")
-                    out.string(companion.url)
-                    out.raw(", \"type\": ")
-                    out.string(companion.type)
-                    out.raw(", \"language\": ")
-                    out.string(companion.language)
-                    out.raw(", \"size\": ")
-                    out.number(companion.size)
-                    out.raw(", \"sha256\": ")
-                    out.string(companion.sha256)
-                    out.raw("}")
-                }
-                out.raw("]")
-            }
-            if let removed = entry.removedUpstream {
-                out.raw(", \"removedUpstream\": ")
-                out.string(removed)
-                out.raw(", \"lastSeen\": ")
-                out.string(entry.lastSeen)
-            }
-            out.raw("}")
+        out.raw(",\n\"\(Key.episodes.stringValue)\": [")
+        for (position, entry) in index.episodes.enumerated() {
+            out.raw(position == 0 ? "\n  " : ",\n  ")
+            write(entry, to: &out)
         }
-        out.raw(episodes.isEmpty ? "],\n\"failures\": [" : "\n],\n\"failures\": [")
-        for (position, failure) in failures.enumerated() {
-            out.raw(position == 0 ? "\n  {\"key\": " : ",\n  {\"key\": ")
-            out.string(failure.key)
-            out.raw(", \"guid\": ")
-            out.string(failure.guid)
-            out.raw(", \"title\": ")
-            out.string(failure.title)
-            out.raw(", \"url\": ")
-            out.string(failure.url)
-            out.raw(", \"type\": ")
-            out.string(failure.type)
-            out.raw(", \"published\": ")
-            out.string(failure.published)
-            out.raw(", \"reason\": ")
-            out.string(failure.reason)
-            out.raw(", \"failed\": ")
-            out.string(failure.failed)
-            out.raw(", \"status\": ")
-            out.number(failure.status.map(Int64.init))
-            out.raw(", \"missingSince\": ")
-            out.string(failure.missingSince)
-            out.raw(", \"missingRuns\": ")
-            out.number(failure.missingRuns.map(Int64.init))
-            out.raw(", \"gone\": ")
-            out.string(failure.gone)
-            out.raw("}")
+        out.raw(index.episodes.isEmpty ? "],\n" : "\n],\n")
+        out.raw("\"\(Key.failures.stringValue)\": [")
+        for (position, failure) in index.failures.enumerated() {
+            out.raw(position == 0 ? "\n  " : ",\n  ")
+            write(failure, to: &out)
         }
-        out.raw(failures.isEmpty ? "]}\n" : "\n]}\n")
+        out.raw(index.failures.isEmpty ? "]}\n" : "\n]}\n")
         return Data(out.bytes)
+    }
+
+    /// One entry as an object on one line. Its keys are `ArchiveIndex.Entry.CodingKeys`; a key whose value is
+    /// absent is left out only where an older index had no such key (`replacedBy`, `companions`, `removedUpstream`
+    /// and `lastSeen`).
+    private static func write(_ entry: ArchiveIndex.Entry, to out: inout JSONWriter) {
+        typealias Key = ArchiveIndex.Entry.CodingKeys
+        out.member(Key.key, first: true)
+        out.string(entry.key)
+        out.member(Key.guid)
+        out.string(entry.guid)
+        out.member(Key.title)
+        out.string(entry.title)
+        out.member(Key.url)
+        out.string(entry.url)
+        out.member(Key.file)
+        out.string(entry.file)
+        out.member(Key.size)
+        out.number(entry.size)
+        out.member(Key.sha256)
+        out.string(entry.sha256)
+        out.member(Key.published)
+        out.string(entry.published)
+        out.member(Key.archived)
+        out.string(entry.archived)
+        if let replacedBy = entry.replacedBy {
+            out.member(Key.replacedBy)
+            out.string(replacedBy)
+        }
+        if let companions = entry.companions, !companions.isEmpty {
+            out.member(Key.companions)
+            out.raw("[")
+            for (number, companion) in companions.enumerated() {
+                if number > 0 { out.raw(", ") }
+                write(companion, to: &out)
+            }
+            out.raw("]")
+        }
+        if let removed = entry.removedUpstream {
+            out.member(Key.removedUpstream)
+            out.string(removed)
+            out.member(Key.lastSeen)
+            out.string(entry.lastSeen)
+        }
+        out.raw("}")
+    }
+
+    private static func write(_ companion: CompanionFile, to out: inout JSONWriter) {
+        typealias Key = CompanionFile.CodingKeys
+        out.member(Key.kind, first: true)
+        out.string(companion.kind)
+        out.member(Key.file)
+        out.string(companion.file)
+        out.member(Key.url)
+        out.string(companion.url)
+        out.member(Key.type)
+        out.string(companion.type)
+        out.member(Key.language)
+        out.string(companion.language)
+        out.member(Key.size)
+        out.number(companion.size)
+        out.member(Key.sha256)
+        out.string(companion.sha256)
+        out.raw("}")
+    }
+
+    private static func write(_ failure: ArchiveIndex.Failure, to out: inout JSONWriter) {
+        typealias Key = ArchiveIndex.Failure.CodingKeys
+        out.member(Key.key, first: true)
+        out.string(failure.key)
+        out.member(Key.guid)
+        out.string(failure.guid)
+        out.member(Key.title)
+        out.string(failure.title)
+        out.member(Key.url)
+        out.string(failure.url)
+        out.member(Key.type)
+        out.string(failure.type)
+        out.member(Key.published)
+        out.string(failure.published)
+        out.member(Key.reason)
+        out.string(failure.reason)
+        out.member(Key.failed)
+        out.string(failure.failed)
+        out.member(Key.status)
+        out.number(failure.status.map(Int64.init))
+        out.member(Key.missingSince)
+        out.string(failure.missingSince)
+        out.member(Key.missingRuns)
+        out.number(failure.missingRuns.map(Int64.init))
+        out.member(Key.gone)
+        out.string(failure.gone)
+        out.raw("}")
     }
 
     /// The deepest nesting an index may have: podarchive writes 5 levels (the index, its episodes, an entry, its
@@ -130,5 +155,43 @@ public enum IndexFormat {
     /// Why a file of `size` bytes is refused as an index or a journal.
     static func tooLarge(_ size: Int64) -> String {
         "\(size) bytes, larger than any index (\(maximumBytes >> 20) MB at most)"
+    }
+
+    /// Why an entry's file could not be used as it is: a path that is empty, absolute, or climbs out (`..`). Nil
+    /// when every file is fine. Such an index was not written by podarchive (names written by older versions,
+    /// under other naming rules, stay valid: only what could leave the folder is refused).
+    public static func unsafeFile(in index: ArchiveIndex) -> String? {
+        for entry in index.episodes where !isInside(entry.file) {
+            return "the file \"\(entry.file)\" of \"\(entry.title ?? entry.key)\" is not a name inside the folder"
+        }
+        for entry in index.episodes {
+            for companion in entry.companions ?? [] where !isInside(companion.file) {
+                return "the file \"\(companion.file)\" kept with \"\(entry.title ?? entry.key)\" is not a name inside "
+                    + "the folder"
+            }
+        }
+        return nil
+    }
+
+    /// A relative path of non-empty parts, none `.` or `..`, no NUL: read a byte at a time (it runs for every
+    /// entry of every index read, 10,000 of them for a long show).
+    static func isInside(_ path: String) -> Bool {
+        var part = 0  // bytes in the current part
+        var dots = 0  // of which dots, while only dots
+        for byte in path.utf8 {
+            switch byte {
+            case 0: return false
+            case UInt8(ascii: "/"):
+                if part == 0 || (part == dots && dots <= 2) { return false }
+                part = 0
+                dots = 0
+            case UInt8(ascii: "."):
+                if part == dots { dots += 1 }
+                part += 1
+            default:
+                part += 1
+            }
+        }
+        return part > 0 && !(part == dots && dots <= 2)
     }
 }

@@ -38,13 +38,13 @@ struct IndexReader {
         var episodes: [ArchiveIndex.Entry]?
         var failures: [ArchiveIndex.Failure] = []
         try object { reader, key in
-            switch key {
-            case "version": version = try reader.integer().flatMap { Int(exactly: $0) }
-            case "feed": feed = try reader.string()
-            case "title": title = try reader.optionalString()
-            case "episodes": episodes = try reader.array { try $0.entry() }
-            case "failures": failures = try reader.nullOr { try $0.array { try $0.failure() } } ?? []
-            default: try reader.skipValue()
+            switch ArchiveIndex.CodingKeys(rawValue: key) {
+            case .version?: version = try reader.integer().flatMap { Int(exactly: $0) }
+            case .feed?: feed = try reader.string()
+            case .title?: title = try reader.optionalString()
+            case .episodes?: episodes = try reader.array { try $0.entry() }
+            case .failures?: failures = try reader.nullOr { try $0.array { try $0.failure() } } ?? []
+            case nil: try reader.skipValue()
             }
         }
         skipSpace()
@@ -76,21 +76,21 @@ struct IndexReader {
         var lastSeen: String?
         var companions: [CompanionFile]?
         try object { reader, name in
-            switch name {
-            case "key": key = try reader.string()
-            case "guid": guid = try reader.optionalString()
-            case "title": title = try reader.optionalString()
-            case "url": url = try reader.string()
-            case "file": file = try reader.string()
-            case "size": size = try reader.integer()
-            case "sha256": sha256 = try reader.optionalString()
-            case "published": published = try reader.optionalString()
-            case "archived": archived = try reader.string()
-            case "replacedBy": replacedBy = try reader.optionalString()
-            case "removedUpstream": removedUpstream = try reader.optionalString()
-            case "lastSeen": lastSeen = try reader.optionalString()
-            case "companions": companions = try reader.nullOr { try $0.array { try $0.companion() } }
-            default: try reader.skipValue()
+            switch ArchiveIndex.Entry.CodingKeys(rawValue: name) {
+            case .key?: key = try reader.string()
+            case .guid?: guid = try reader.optionalString()
+            case .title?: title = try reader.optionalString()
+            case .url?: url = try reader.string()
+            case .file?: file = try reader.string()
+            case .size?: size = try reader.integer()
+            case .sha256?: sha256 = try reader.optionalString()
+            case .published?: published = try reader.optionalString()
+            case .archived?: archived = try reader.string()
+            case .replacedBy?: replacedBy = try reader.optionalString()
+            case .removedUpstream?: removedUpstream = try reader.optionalString()
+            case .lastSeen?: lastSeen = try reader.optionalString()
+            case .companions?: companions = try reader.nullOr { try $0.array { try $0.companion() } }
+            case nil: try reader.skipValue()
             }
         }
         guard let key, let url, let file, let size, let archived else { throw Unexpected() }
@@ -113,15 +113,15 @@ struct IndexReader {
         var size: Int64?
         var sha256: String?
         try object { reader, name in
-            switch name {
-            case "kind": kind = try reader.string()
-            case "file": file = try reader.string()
-            case "url": url = try reader.optionalString()
-            case "type": type = try reader.optionalString()
-            case "language": language = try reader.optionalString()
-            case "size": size = try reader.integer()
-            case "sha256": sha256 = try reader.string()
-            default: try reader.skipValue()
+            switch CompanionFile.CodingKeys(rawValue: name) {
+            case .kind?: kind = try reader.string()
+            case .file?: file = try reader.string()
+            case .url?: url = try reader.optionalString()
+            case .type?: type = try reader.optionalString()
+            case .language?: language = try reader.optionalString()
+            case .size?: size = try reader.integer()
+            case .sha256?: sha256 = try reader.string()
+            case nil: try reader.skipValue()
             }
         }
         guard let kind, let file, let size, let sha256 else { throw Unexpected() }
@@ -143,20 +143,20 @@ struct IndexReader {
         var missingRuns: Int64?
         var gone: String?
         try object { reader, name in
-            switch name {
-            case "key": key = try reader.string()
-            case "guid": guid = try reader.optionalString()
-            case "title": title = try reader.optionalString()
-            case "url": url = try reader.string()
-            case "type": type = try reader.optionalString()
-            case "published": published = try reader.optionalString()
-            case "reason": reason = try reader.string()
-            case "failed": failed = try reader.string()
-            case "status": status = try reader.integer()
-            case "missingSince": missingSince = try reader.optionalString()
-            case "missingRuns": missingRuns = try reader.integer()
-            case "gone": gone = try reader.optionalString()
-            default: try reader.skipValue()
+            switch ArchiveIndex.Failure.CodingKeys(rawValue: name) {
+            case .key?: key = try reader.string()
+            case .guid?: guid = try reader.optionalString()
+            case .title?: title = try reader.optionalString()
+            case .url?: url = try reader.string()
+            case .type?: type = try reader.optionalString()
+            case .published?: published = try reader.optionalString()
+            case .reason?: reason = try reader.string()
+            case .failed?: failed = try reader.string()
+            case .status?: status = try reader.integer()
+            case .missingSince?: missingSince = try reader.optionalString()
+            case .missingRuns?: missingRuns = try reader.integer()
+            case .gone?: gone = try reader.optionalString()
+            case nil: try reader.skipValue()
             }
         }
         guard let key, let url, let reason, let failed else { throw Unexpected() }

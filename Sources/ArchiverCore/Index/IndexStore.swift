@@ -58,7 +58,7 @@ struct IndexStore: Sendable {
             for entry in reading.entries { index.record(entry) }
             journal = reading
         }
-        if let problem = index.unsafeFile() {
+        if let problem = IndexFormat.unsafeFile(in: index) {
             throw ArchiveError.damagedIndex(path: url.path, reason: problem)
         }
         return (index, journal)

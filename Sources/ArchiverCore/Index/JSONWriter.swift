@@ -49,6 +49,13 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends the start of an object member, `key`'s name: `{"name": ` for the object's first, else `, "name": `.
+    mutating func member(_ key: some CodingKey, first: Bool = false) {
+        bytes.append(contentsOf: first ? [UInt8(ascii: "{"), UInt8(ascii: "\"")] : [UInt8(ascii: ","), 0x20, 0x22])
+        bytes.append(contentsOf: key.stringValue.utf8)
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":"), 0x20])
+    }
+
     /// Appends a number, or `null` for nil.
     public mutating func number(_ value: Int64?) {
         raw(value.map { String($0) } ?? "null")

@@ -18,6 +18,11 @@ public struct CompanionFile: Codable, Equatable, Sendable {
     /// SHA-256 of the file, hex.
     public var sha256: String
 
+    /// The companion's keys in the index (see `ArchiveIndex.Entry.CodingKeys`).
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case kind, file, url, type, language, size, sha256
+    }
+
     /// A companion as sync records it.
     public init(
         kind: String, file: String, url: String?, type: String?, language: String?, size: Int64, sha256: String

@@ -58,10 +58,10 @@ final class ArchiveIndexTests: XCTestCase {
                 ])
         }
         for unsafe in ["../x.mp3", "a/../../x.mp3", "/etc/passwd", "", "a//b.mp3", ".", "a/..", "a/", "x\0.mp3"] {
-            XCTAssertNotNil(index(unsafe).unsafeFile(), unsafe)
+            XCTAssertNotNil(IndexFormat.unsafeFile(in: index(unsafe)), unsafe)
         }
         for safe in ["x.mp3", "Season 2/007 x.mp3", "...mp3", "a/...", "x..mp3", "é/ü.mp3"] {
-            XCTAssertNil(index(safe).unsafeFile(), safe)
+            XCTAssertNil(IndexFormat.unsafeFile(in: index(safe)), safe)
         }
     }
 

@@ -20,6 +20,43 @@ final class IndexReaderTests: XCTestCase {
         XCTAssertEqual(fast.version, reference.version, file: file, line: line)
     }
 
+    func test_theWriterWritesEveryKeyOfTheFormat() throws {
+        // The keys are declared once (the CodingKeys of each record); the reader's switch must handle each, and
+        // this checks the writer leaves none out of a record that has every value.
+        var entry = ArchiveIndex.Entry(
+            key: "k", guid: "g", title: "Pilot", url: "https://e.com/1.mp3", file: "Pilot.mp3", size: 3, sha256: "ab",
+            published: "2027-01-01T00:00:00Z", archived: "2027-01-02T00:00:00Z")
+        entry.replacedBy = "Pilot (2).mp3"
+        entry.removedUpstream = "2027-02-01T00:00:00Z"
+        entry.lastSeen = "2027-01-20T00:00:00Z"
+        entry.companions = [
+            CompanionFile(
+                kind: "transcript", file: "Pilot.vtt", url: "https://e.com/1.vtt", type: "text/vtt", language: "en",
+                size: 1, sha256: "cd")
+        ]
+        var failure = ArchiveIndex.Failure(
+            episode: Episode(title: "Two", guid: "g2", url: "https://e.com/2.mp3"), reason: "HTTP 404",
+            failed: "2027-01-02T00:00:00Z")
+        failure.type = "audio/mpeg"
+        failure.published = "2027-01-01T00:00:00Z"
+        failure.status = 404
+        failure.missingSince = "2027-01-02T00:00:00Z"
+        failure.missingRuns = 2
+        failure.gone = "2027-01-09T00:00:00Z"
+        let data = IndexFormat.encode(
+            ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure]))
+
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let episode = try XCTUnwrap((object["episodes"] as? [[String: Any]])?.first)
+        let companion = try XCTUnwrap((episode["companions"] as? [[String: Any]])?.first)
+        let failed = try XCTUnwrap((object["failures"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(object.keys), Set(ArchiveIndex.CodingKeys.allCases.map(\.stringValue)))
+        XCTAssertEqual(Set(episode.keys), Set(ArchiveIndex.Entry.CodingKeys.allCases.map(\.stringValue)))
+        XCTAssertEqual(Set(companion.keys), Set(CompanionFile.CodingKeys.allCases.map(\.stringValue)))
+        XCTAssertEqual(Set(failed.keys), Set(ArchiveIndex.Failure.CodingKeys.allCases.map(\.stringValue)))
+        XCTAssertEqual(try IndexFormat.decode(data).episodes, [entry], "and it reads back as written")
+    }
+
     func test_generatedIndexes_readBackExactlyAsWrittenAndAsJSONDecoderReadsThem() throws {
         var generator = SplitMix64(seed: 7)
         let pieces = [
