@@ -52,12 +52,15 @@ public struct ArchiveWorld {
             onUnexpected: onUnexpected)
         let sleeper = self.sleeper
         archiver = Archiver(
-            fetcher: fetcher, downloader: downloader, mover: mover, attributes: attributes, files: fileSystem,
-            writer: fileSystem, locker: fileSystem, hasher: fileSystem, now: clock,
-            sleep: { try await sleeper.sleep($0) },
-            // Deadlines in real time: they pass only when a test's script never ends.
-            timer: { seconds in try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1e9)) },
-            jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: attributes, mover: mover, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(fetcher: fetcher, downloader: downloader),
+            clock: SyncClock(
+                now: clock, sleep: { try await sleeper.sleep($0) },
+                // Deadlines in real time: they pass only when a test's script never ends.
+                timer: { seconds in try await Task.sleep(nanoseconds: UInt64(min(max(seconds, 0), 1e9) * 1e9)) },
+                jitter: { 0.5 }))
     }
 
     /// Every request nobody scripted, feed or episode.

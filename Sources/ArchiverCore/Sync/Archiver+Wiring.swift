@@ -3,43 +3,27 @@
 import Foundation
 
 extension Archiver {
-    /// Every seam is given: a test that forgets one does not compile (it never falls through to the real disk).
-    /// The live wiring is `Archiver.live(...)`.
+    /// An archiver built from three groups of seams: a test that forgets one does not compile (it never falls
+    /// through to the real disk). The live wiring is `Archiver.live(...)`.
     /// - Parameters:
-    ///   - fetcher: fetches feeds (live: `FeedSession`, which refuses non-http(s) redirects).
-    ///   - downloader: streams episodes to disk (live: `URLSessionDownloader`).
-    ///   - mover, attributes, files: the file system (live: `FileManager.default`).
-    ///   - writer: atomic, durable replacement of small files (live: `DurableFileWriter`).
-    ///   - locker: per-feed locks (live: `FlockLocker`).
-    ///   - hasher: hashes files already on disk (live: `StreamingFileHasher`).
-    ///   - now: the clock, for dates recorded in the index.
-    ///   - sleep: waits between retries and lock polls.
-    ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
-    ///   - jitter: a random number in [0, 1) for backoff jitter.
+    ///   - fileSystem: files, attributes, moves, atomic writes, locks and hashing.
+    ///   - network: feeds (`fetcher`) and downloads (`downloader`).
+    ///   - clock: the dates recorded, waits between retries and lock polls, deadlines, backoff jitter.
     ///   - faults: called at each `FaultPoint` (tests only).
     ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
     ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
     public init(
-        fetcher: any URLDataFetcher,
-        downloader: any FileDownloading,
-        mover: any FileMovement,
-        attributes: any FileAttributes,
-        files: any FileStore,
-        writer: any AtomicFileWriting,
-        locker: any FileLocking,
-        hasher: any FileHashing,
-        now: @escaping @Sendable () -> Date,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
-        timer: @escaping @Sendable (TimeInterval) async throws -> Void,
-        jitter: @escaping @Sendable () -> Double,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil,
-        configuration: ConfigurationFolder? = nil
+        fileSystem: FileSystemSeams, network: NetworkSeams, clock: SyncClock,
+        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
     ) {
-        let clock = SyncClock(now: now, sleep: sleep, timer: timer)
+        let (files, attributes, mover, writer) = (
+            fileSystem.files, fileSystem.attributes, fileSystem.mover, fileSystem.writer
+        )
+        let (locker, hasher) = (fileSystem.locker, fileSystem.hasher)
         store = SubscriptionStore(
             files: files, attributes: attributes, writer: writer, clock: clock,
             secrets: CredentialStore(folder: configuration, files: files, attributes: attributes, writer: writer))
-        loader = FeedLoader(fetcher: fetcher, files: files, timer: timer)
+        loader = FeedLoader(fetcher: network.fetcher, files: files, timer: clock.timer)
         (self.files, self.attributes, self.mover, self.writer) = (files, attributes, mover, writer)
         locks = ShowLocks(locker: locker, clock: clock)
         indexes = IndexStore(files: files, attributes: attributes, writer: writer)
@@ -49,8 +33,8 @@ extension Archiver {
         folders = FeedFolders(
             files: files, attributes: attributes, mover: mover, locks: locks, indexes: indexes, records: records)
         self.fetcher = EpisodeFetcher(
-            downloader: downloader, hasher: hasher, files: files, records: records, contents: contents, clock: clock,
-            jitter: jitter)
+            downloader: network.downloader, hasher: hasher, files: files, records: records, contents: contents,
+            clock: clock)
         placer = EpisodePlacer(
             files: files, attributes: attributes, mover: mover, writer: writer, hasher: hasher, indexes: indexes,
             records: records, contents: contents, clock: clock, faults: faults)
@@ -82,9 +66,10 @@ extension Archiver {
         faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
     ) -> Archiver {
         Archiver(
-            fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
-            files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
-            timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
+            fileSystem: .live(files: files, writer: writer),
+            network: NetworkSeams(fetcher: fetcher, downloader: downloader),
+            clock: SyncClock(now: now, sleep: sleep, timer: timer ?? Deadline.realTime, jitter: jitter),
+            faults: faults, configuration: configuration)
     }
 
     /// What the serial half of each sync works with.

@@ -14,7 +14,6 @@ struct EpisodeFetcher: Sendable {
     let records: ShowRecords
     let contents: FolderContents
     let clock: SyncClock
-    let jitter: @Sendable () -> Double
 
     /// What `fetch` produced.
     enum Fetched: Sendable {
@@ -77,7 +76,8 @@ struct EpisodeFetcher: Sendable {
                     if let budget = options.budget { try await budget.spaceReturned() }
                 case .failed(let failure, let retryAfter):
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
-                    let delay = options.retry.delay(beforeRetry: attempt, jitter: jitter(), retryAfter: retryAfter)
+                    let delay = options.retry.delay(
+                        beforeRetry: attempt, jitter: clock.jitter(), retryAfter: retryAfter)
                     // No time left to wait and try again: the partial file stays for the next run to resume.
                     let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
                     guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }

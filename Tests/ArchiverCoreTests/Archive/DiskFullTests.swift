@@ -19,10 +19,15 @@ final class DiskFullTests: FakeArchiveTestCase {
         fileSystem.freeSpace = 1500
         let downloads = OrderedDownloads(fileSystem: fileSystem)
         let archiver = Archiver(
-            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
-            downloader: downloads, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            sleep: { _ in }, timer: noDeadline, jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                downloader: downloads),
+            clock: SyncClock(
+                now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }
+            ))
 
         do {
             _ = try await archiver.sync(

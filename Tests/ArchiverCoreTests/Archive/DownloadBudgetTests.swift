@@ -210,14 +210,16 @@ final class DeadlineAndBudgetTests: XCTestCase {
             clock.advance(2 * 3600)
         }
         let archiver = Archiver(
-            fetcher: StubFetcher(
-                logger: logger, feedURL: "https://example.com/feed.xml",
-                body: FeedText.rss([
-                    ("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b"),
-                ]), onUnexpected: failOnUnexpected),
-            downloader: slow, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { clock.now }, sleep: { _ in }, timer: noDeadline,
-            jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(
+                    logger: logger, feedURL: "https://example.com/feed.xml",
+                    body: FeedText.rss([
+                        ("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b"),
+                    ]), onUnexpected: failOnUnexpected), downloader: slow),
+            clock: SyncClock(now: { clock.now }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }))
         var options = SyncOptions(episodeTimeout: 3600, jobs: 2)
         options.budget = budget
 

@@ -81,7 +81,8 @@ final class DownloadRecordTests: XCTestCase {
             files: fileSystem, attributes: fileSystem, mover: fileSystem,
             locks: ShowLocks(
                 locker: fileSystem,
-                clock: SyncClock(now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in })),
+                clock: SyncClock(
+                    now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in }, jitter: { 0.5 })),
             indexes: IndexStore(files: fileSystem, attributes: fileSystem, writer: fileSystem), records: records)
         folders.removeSettledRecords(
             try fileSystem.contentsOfDirectory(atPath: state.path), in: state, index: index)

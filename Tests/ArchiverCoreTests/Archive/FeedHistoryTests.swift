@@ -137,14 +137,18 @@ final class FeedHistoryTests: XCTestCase {
             let logger = RequestLogger()
             let writer: any AtomicFileWriting = run == 0 ? fileSystem : NoHardLinks(fileSystem)
             let archiver = Archiver(
-                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
-                downloader: SpyDownloader(
-                    logger: logger, fileSystem: fileSystem,
-                    canned: ["https://example.com/One.mp3": SpyDownloader.Canned(body: Data("audio".utf8))],
-                    onUnexpected: failOnUnexpected),
-                mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: writer,
-                locker: fileSystem, hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
-                sleep: { _ in }, timer: noDeadline, jitter: { 0.5 })
+                fileSystem: FileSystemSeams(
+                    files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: writer, locker: fileSystem,
+                    hasher: fileSystem),
+                network: NetworkSeams(
+                    fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                    downloader: SpyDownloader(
+                        logger: logger, fileSystem: fileSystem,
+                        canned: ["https://example.com/One.mp3": SpyDownloader.Canned(body: Data("audio".utf8))],
+                        onUnexpected: failOnUnexpected)),
+                clock: SyncClock(
+                    now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }, timer: noDeadline,
+                    jitter: { 0.5 }))
             _ = try await archiver.sync(.remote(URL(string: feedURL)!), into: URL(fileURLWithPath: "/archive"))
         }
 

@@ -84,11 +84,16 @@ final class IndexJournalTests: FakeArchiveTestCase {
             for _ in 0..<count where moves.wait(timeout: deadline) == .timedOut { break }
         }
         let archiver = Archiver(
-            fetcher: StubFetcher(
-                logger: logger, feedURL: feedURL, body: rss(items), onUnexpected: failOnUnexpected),
-            downloader: downloader, mover: SignallingMover(fileSystem, moves), attributes: fileSystem,
-            files: fileSystem, writer: writer, locker: fileSystem, hasher: fileSystem,
-            now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: SignallingMover(fileSystem, moves), writer: writer,
+                locker: fileSystem, hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(
+                    logger: logger, feedURL: feedURL, body: rss(items), onUnexpected: failOnUnexpected),
+                downloader: downloader),
+            clock: SyncClock(
+                now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }
+            ))
 
         let report = try await archiver.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(jobs: 4))

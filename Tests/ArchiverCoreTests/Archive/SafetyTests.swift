@@ -34,15 +34,18 @@ final class SafetyTests: FakeArchiveTestCase {
         let fileSystem = self.fileSystem
         let sleeper = SpySleeper()
         let releasing = Archiver(
-            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
-            downloader: downloader,
-            mover: fileSystem,
-            attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem, hasher: fileSystem,
-            now: { Date() },
-            sleep: { seconds in
-                try await sleeper.sleep(seconds)
-                if sleeper.delays.count == 3 { fileSystem.releaseLock("/archive/Show/.podarchive/lock") }
-            }, timer: noDeadline, jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                downloader: downloader),
+            clock: SyncClock(
+                now: { Date() },
+                sleep: { seconds in
+                    try await sleeper.sleep(seconds)
+                    if sleeper.delays.count == 3 { fileSystem.releaseLock("/archive/Show/.podarchive/lock") }
+                }, timer: noDeadline, jitter: { 0.5 }))
 
         let report = try await releasing.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(lockWait: 10))
@@ -237,12 +240,15 @@ final class SafetyTests: FakeArchiveTestCase {
         downloader.script("https://other.example.org/x.mp3", [audio("x")])
         _ = try await sync(rss([("One", "https://example.com/1.mp3", "1")]))
         let other = Archiver(
-            fetcher: StubFetcher(
-                logger: logger, feedURL: "https://other.example.org/feed",
-                body: rss([("X", "https://other.example.org/x.mp3", "x")]), onUnexpected: failOnUnexpected),
-            downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { Date() }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }
-        )
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(
+                    logger: logger, feedURL: "https://other.example.org/feed",
+                    body: rss([("X", "https://other.example.org/x.mp3", "x")]), onUnexpected: failOnUnexpected),
+                downloader: downloader),
+            clock: SyncClock(now: { Date() }, sleep: { _ in }, timer: noDeadline, jitter: { 0.5 }))
 
         let report = try await other.sync(.remote(URL(string: "https://other.example.org/feed")!), into: root)
 
@@ -265,19 +271,24 @@ final class SafetyTests: FakeArchiveTestCase {
             ])
         downloader.script("https://b.example/1.mp3", [audio("b1")])
         let showB = Archiver(
-            fetcher: StubFetcher(
-                logger: logger, feedURL: "https://b.example/feed", body: rss([("B1", "https://b.example/1.mp3", "b1")]),
-                onUnexpected: failOnUnexpected),
-            downloader: downloader, mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem,
-            locker: fileSystem, hasher: fileSystem, now: { Date() },
-            sleep: { _ in
-                // Show A finishes while B polls the lock.
-                if fileSystem.file("/archive/Show/.podarchive/index.json") == nil {
-                    fileSystem.put("/archive/Show/A1.mp3", Data("a1".utf8))
-                    fileSystem.put("/archive/Show/.podarchive/index.json", IndexFormat.encode(indexOfA))
-                    fileSystem.releaseLock(lockPath)
-                }
-            }, timer: noDeadline, jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(
+                    logger: logger, feedURL: "https://b.example/feed",
+                    body: rss([("B1", "https://b.example/1.mp3", "b1")]),
+                    onUnexpected: failOnUnexpected), downloader: downloader),
+            clock: SyncClock(
+                now: { Date() },
+                sleep: { _ in
+                    // Show A finishes while B polls the lock.
+                    if fileSystem.file("/archive/Show/.podarchive/index.json") == nil {
+                        fileSystem.put("/archive/Show/A1.mp3", Data("a1".utf8))
+                        fileSystem.put("/archive/Show/.podarchive/index.json", IndexFormat.encode(indexOfA))
+                        fileSystem.releaseLock(lockPath)
+                    }
+                }, timer: noDeadline, jitter: { 0.5 }))
 
         let report = try await showB.sync(
             .remote(URL(string: "https://b.example/feed")!), into: root, options: SyncOptions(lockWait: 5))

@@ -22,12 +22,15 @@ class FakeArchiveTestCase: XCTestCase {
     func archiver(feed: Data) -> Archiver {
         let sleeper = self.sleeper
         return Archiver(
-            fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
-            downloader: downloader,
-            mover: fileSystem, attributes: fileSystem, files: fileSystem, writer: fileSystem, locker: fileSystem,
-            hasher: fileSystem, now: { Date(timeIntervalSince1970: 1_800_000_000) },
-            sleep: { try await sleeper.sleep($0) },
-            timer: noDeadline, jitter: { 0.5 })
+            fileSystem: FileSystemSeams(
+                files: fileSystem, attributes: fileSystem, mover: fileSystem, writer: fileSystem, locker: fileSystem,
+                hasher: fileSystem),
+            network: NetworkSeams(
+                fetcher: StubFetcher(logger: logger, feedURL: feedURL, body: feed, onUnexpected: failOnUnexpected),
+                downloader: downloader),
+            clock: SyncClock(
+                now: { Date(timeIntervalSince1970: 1_800_000_000) }, sleep: { try await sleeper.sleep($0) },
+                timer: noDeadline, jitter: { 0.5 }))
     }
 
     func rss(_ items: [(title: String, url: String, guid: String?)]) -> Data {
