@@ -13,7 +13,7 @@ extension Archiver {
     ) async throws -> (FeedFolder, FeedFetch, Subscription) {
         if var record = known {
             if ArchiveLayout.isReservedAtRoot(FileNamer.sanitize(record.folder)) {
-                record = try await freeSiteName(of: record, in: root, lockWait: options.lockWait, onEvent: onEvent)
+                record = try await site.freeSiteName(of: record, in: root, lockWait: options.lockWait, onEvent: onEvent)
             }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             var show = try await folders.open(

@@ -4,7 +4,7 @@
 // it for the show it opens, the site for every show, each under the show's lock.
 import Foundation
 
-extension Archiver {
+extension SiteWriter {
     /// Before a sync opens the show of `record`, whose folder is named like a file the site writes at the root:
     /// the folder is renamed under its lock (waited for as a sync waits) and the record saved with the new name.
     /// A folder renamed by a run that stopped before saving the record is found again (its index is this feed's).

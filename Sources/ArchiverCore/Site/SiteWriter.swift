@@ -1,0 +1,204 @@
+// `podarchive site`: the archive's web pages and podcast feeds, written from what the archive holds (no
+// network). Each page is written atomically (a browser never sees half of one), and a show whose index, kept
+// feed document and cover have not changed since its pages were written is left alone.
+import Foundation
+
+/// The archive's site settings, kept in `<root>/.podarchive/site.json`.
+public struct SiteSettings: Codable, Equatable, Sendable {
+    /// Every `sync` refreshes the site when true.
+    public var enabled: Bool?
+    /// The archive root's public URL (`http://nas.local/podcasts/`), for absolute enclosure URLs.
+    public var baseURL: String?
+    /// A folder of its own to publish the site into (absolute path), instead of the archive root.
+    public var out: String?
+
+    /// Settings; nil leaves one unset.
+    public init(enabled: Bool? = nil, baseURL: String? = nil, out: String? = nil) {
+        self.enabled = enabled
+        self.baseURL = baseURL
+        self.out = out
+    }
+}
+
+/// What `writeSite` did.
+public struct SiteReport: Sendable, Equatable {
+    /// Shows on the site.
+    public var shows = 0
+    /// Shows whose pages were written again.
+    public var rewritten = 0
+    /// Shows whose pages were written for the first time.
+    public var created = 0
+    /// Shows left out: the folder, and why.
+    public var skipped: [(folder: URL, reason: String)] = []
+    /// Where the site was written: the archive root, or the folder it was published into.
+    public var folder: URL?
+    /// Archived files published into that folder this time, by how: hard links, symbolic links, copies.
+    public var linked = 0, symlinked = 0, copied = 0
+    /// Show folders and archived files moved off names the site writes (an archive made by an earlier version),
+    /// and those that could not be.
+    public var moves: [SiteNameMove] = []
+
+    public static func == (lhs: SiteReport, rhs: SiteReport) -> Bool {
+        lhs.shows == rhs.shows && lhs.rewritten == rhs.rewritten
+            && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder) && lhs.moves == rhs.moves
+    }
+}
+
+/// Writes the archive's site, and keeps its names free: show folders and files an earlier version gave one of them.
+struct SiteWriter: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+    let writer: any AtomicFileWriting
+    let indexes: IndexStore
+    let records: ShowRecords
+    let locks: ShowLocks
+    /// Moves a show's files off the site's names (`EpisodePlacer.freeSiteNames`).
+    let placer: EpisodePlacer
+    /// Finds the show folders of a root.
+    let verifier: Verifier
+    /// The subscriptions, whose folders follow a show renamed.
+    let store: SubscriptionStore
+
+    /// The site settings of `root` (none set when it has none).
+    func siteSettings(in root: URL) -> SiteSettings {
+        (try? siteSettingsURL(in: root)).flatMap(records.load) ?? SiteSettings()
+    }
+
+    /// Saves the site settings of `root`.
+    /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
+    func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
+        let url = try siteSettingsURL(in: root)
+        try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
+        try records.save(settings, to: url)
+    }
+
+    private func siteSettingsURL(in root: URL) throws -> URL {
+        try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
+    }
+
+    /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
+    /// `ArchiveLayout` reserves); with `out`, writes them into that folder instead (`<out>/<show>/index.html`...)
+    /// and publishes there every archived file the pages name, so a server can serve `out` and never see the
+    /// archive's own files. A show folder or archived file an earlier version gave one of the site's names is
+    /// moved to a free name first (see `freeSiteNames`).
+    /// - Parameters:
+    ///   - baseURL: the root's (or `out`'s) public URL; enclosures are relative without it.
+    ///   - out: a folder of its own to publish into, made if missing.
+    /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
+    ///   written.
+    func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
+        let base = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        var report = SiteReport()
+        let site = out ?? root
+        report.folder = site
+        if let out { try FolderContents.createFolder(out, with: files) }
+        var shows: [SiteShow] = []
+        for listed in try verifier.feedFolders(in: root) {
+            let indexURL = ArchiveLayout.indexFile(of: listed)
+            let loaded: ArchiveIndex
+            do {
+                guard let index = try indexes.loadIndex(at: indexURL) else { continue }
+                loaded = index
+            } catch {
+                report.skipped.append((listed, error.reasonText))
+                continue
+            }
+            guard let freed = freeSiteNames(of: listed, index: loaded, in: root, report: &report) else { continue }
+            let (folder, index) = freed
+            // A file that could not be moved (said in `report.moves`) leaves the show out rather than overwritten.
+            if let taken = ArchiveLayout.siteShowNames.sorted().first(where: index.holds) {
+                report.skipped.append((folder, "an archived file is named \(taken)"))
+                continue
+            }
+            let target = out.map { $0.appendingPathComponent(folder.lastPathComponent, isDirectory: true) } ?? folder
+            let stamp = siteStamp(of: folder, base: base, out: out)
+            let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
+            let present = ArchiveLayout.siteShowNames.allSatisfy {
+                files.fileExists(atPath: target.appendingPathComponent($0).path)
+            }
+            // An unchanged show is read from its index alone, for the root page: no feed document parsed.
+            let unchanged = present && files.contents(atPath: stampURL.path) == Data(stamp.utf8)
+            let show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
+            shows.append(show)
+            if unchanged { continue }
+            if out != nil {
+                try FolderContents.createFolder(target, with: files)
+                try publishFiles(of: show, index: index, into: target, report: &report)
+            }
+            let pages = [
+                (ArchiveLayout.sitePage, SitePages.show(show)),
+                (ArchiveLayout.siteFeed, PodcastFeed.xml(show, base: base)),
+            ]
+            for (name, text) in pages { try writePage(text, to: target.appendingPathComponent(name)) }
+            try writePage(stamp, to: stampURL)
+            if present { report.rewritten += 1 } else { report.created += 1 }
+        }
+        guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
+        report.shows = shows.count
+        let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
+        try writePage(SitePages.root(ordered), to: site.appendingPathComponent(ArchiveLayout.sitePage))
+        try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent(ArchiveLayout.siteOPML))
+        return report
+    }
+
+    /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
+    /// document's, journal's and cover's sizes and dates.
+    private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
+        let state = ArchiveLayout.stateFolder(of: folder)
+        var hasher = SHA256()
+        hasher.update(files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
+        var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
+        let names =
+            ArchiveLayout.documentExtensions.map { ArchiveLayout.currentDocument($0, in: state) }
+            + [ArchiveLayout.stateFile(ArchiveLayout.journalFile, of: folder)]
+            + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
+        for url in names {
+            guard let found = try? attributes.attributesOfItem(atPath: url.path) else { continue }
+            let date = (found[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            parts.append("\(url.lastPathComponent) \((found[.size] as? NSNumber)?.int64Value ?? 0) \(date)")
+        }
+        return parts.joined(separator: "\n") + "\n"
+    }
+
+    /// Replaces one page whole (written beside it, then renamed), only when its content changed.
+    private func writePage(_ text: String, to url: URL) throws {
+        let data = Data(text.utf8)
+        if files.contents(atPath: url.path) == data { return }
+        do {
+            try writer.writeAtomically(data, to: url, durable: false)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
+
+    /// Publishes into `target` each archived file of `show` its pages name (episodes, companions, cover) that
+    /// `target` lacks: a hard link where the file system allows, else a symbolic link, else a copy.
+    private func publishFiles(of show: SiteShow, index: ArchiveIndex, into target: URL, report: inout SiteReport)
+        throws
+    {
+        let names =
+            show.episodes.flatMap { [$0.entry.file] + ($0.entry.companions ?? []).map(\.file) }
+            + (show.cover.map { [$0] } ?? [])
+        for name in names {
+            let source = show.folder.appendingPathComponent(name)
+            let published = target.appendingPathComponent(name)
+            guard !files.fileExists(atPath: published.path), files.fileExists(atPath: source.path)
+            else { continue }
+            try FolderContents.createFolder(published.deletingLastPathComponent(), with: files)
+            let mover = self.mover
+            if (try? mover.linkItem(at: source, to: published)) != nil {
+                report.linked += 1
+            } else if (try? mover.createSymbolicLink(at: published, withDestinationURL: source)) != nil {
+                report.symlinked += 1
+            } else {
+                do {
+                    try mover.copyItem(at: source, to: published)
+                } catch {
+                    throw ArchiveError.storage(error, path: published.path)
+                }
+                report.copied += 1
+            }
+        }
+    }
+}
