@@ -31,14 +31,14 @@ public enum OrderedTasks {
         settled: () throws -> Void = {}
     ) async throws {
         guard count > 0 else { return }
-        try await withThrowingTaskGroup(of: Ended<Output>.self) { group in
+        try await withThrowingTaskGroup(of: (position: Int, output: Output).self) { group in
             var started = 0
             var stop: Error?
             func startNext() {
                 let position = started
                 started += 1
                 starting(position)
-                group.addTask { Ended(position: position, output: try await operation(position)) }
+                group.addTask { (position, try await operation(position)) }
             }
             while started < min(max(1, width), count), !Task.isCancelled { startNext() }
             var waiting: [Int: Output] = [:]
@@ -64,18 +64,6 @@ public enum OrderedTasks {
             if let stop { throw stop }
             // Cancelled before every operation started: the run is not whole, and never looks it.
             if started < count { throw CancellationError() }
-        }
-    }
-
-    /// What one child task hands back. A class, so only a reference crosses the task group: returning an
-    /// (Int, Result) tuple by value came back corrupted in optimised builds (Swift 6.3.1, Linux).
-    private final class Ended<Output: Sendable>: Sendable {
-        let position: Int
-        let output: Output
-
-        init(position: Int, output: Output) {
-            self.position = position
-            self.output = output
         }
     }
 }
