@@ -95,6 +95,37 @@ final class OtherCommandsTests: CommandLineTestCase {
             ])
     }
 
+    func test_list_namesEachAlternateEnclosure_inTheTableAndAsJSON() async throws {
+        let table = await run("list", Fixtures.url("feeds/alternates.xml").path)
+        XCTAssertEqual(table, .success, errors.text)
+        XCTAssertEqual(
+            output.lines,
+            [
+                "Alternates: 2 episodes",
+                "----------     1.0 kB  Both ways",
+                "                       also as: audio/mpeg (128 kb/s, 1.0 kB, hash given); audio/opus (opus, 32 kb/s, "
+                    + "600 B)",
+                "----------     2.0 kB  Plain",
+            ])
+        let json = CapturedOutput()
+        let code = await tool(output: json).run(["list", Fixtures.url("feeds/alternates.xml").path, "--json"])
+        XCTAssertEqual(code, .success)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        let episodes = try XCTUnwrap(object["episodes"] as? [[String: Any]])
+        let alternates = try XCTUnwrap(episodes[0]["alternates"] as? [[String: Any]])
+        XCTAssertEqual(alternates.count, 2)
+        XCTAssertEqual(alternates[1]["type"] as? String, "audio/opus")
+        XCTAssertEqual(alternates[1]["codecs"] as? String, "opus")
+        XCTAssertEqual(alternates[1]["lang"] as? String, "en-GB")
+        XCTAssertEqual(alternates[1]["bitrate"] as? Int, 32000)
+        XCTAssertEqual(alternates[1]["pgpSignature"] as? Bool, true)
+        XCTAssertEqual(alternates[0]["default"] as? Bool, true)
+        XCTAssertEqual(
+            alternates[1]["sources"] as? [String],
+            ["ipfs://QmExample", Fixtures.url("feeds/opus/e1.opus").absoluteString])
+        XCTAssertNil(episodes[1]["alternates"], "an episode without alternates keeps the contract's fields only")
+    }
+
     func test_listArchived_isNewestFirst_asTheSiteAndAppsList() async throws {
         let xml = """
             <rss version="2.0"><channel><title>Dated</title>
