@@ -52,6 +52,11 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
+extension DirectoryError: LocalizedError {
+    /// The same line as `description`, for whoever reads `localizedDescription`.
+    public var errorDescription: String? { description }
+}
+
 /// The Apple Podcasts directory (the iTunes Search API), at `base`.
 public struct PodcastDirectory: Sendable {
     /// Where the directory's API is served (`https://itunes.apple.com`, or a test server's address).

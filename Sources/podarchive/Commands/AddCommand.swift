@@ -15,9 +15,24 @@ struct AddCommand: Sendable {
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
+        // A web page or an Apple Podcasts link is followed to its feed first: the feed is what is subscribed.
+        let finding = FeedFinding(
+            context: context, archiver: archiver, root: root,
+            limits: FeedLimits(
+                timeout: arguments.timeout,
+                policy: TransferPolicy(
+                    profile: RequestProfile(userAgent: arguments.settings.userAgent ?? PodarchiveVersion.userAgent))),
+            headersGiven: !arguments.headers.isEmpty, saying: true, verbose: arguments.verbose)
         var worst = ExitCode.success
-        for text in arguments.feeds {
+        for typed in arguments.feeds {
             if Task.isCancelled { return .interrupted }
+            let text: String
+            switch await finding.feed(for: typed) {
+            case .success(let feed): text = feed
+            case .failure(let failure):
+                worst.include(failure.code)
+                continue
+            }
             let code: ExitCode
             do {
                 let source = try FeedSource(text, currentDirectory: context.environment.currentDirectory)

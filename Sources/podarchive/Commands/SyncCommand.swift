@@ -16,6 +16,20 @@ struct SyncCommand: Sendable {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         var arguments = self.arguments
         arguments.given.netrcFile = arguments.given.netrcFile.map(context.absolute)
+        if !arguments.headers.isEmpty, arguments.feeds.isEmpty || arguments.opml != nil || arguments.feedList != nil {
+            say(.headersWithoutNamedFeeds)
+            return SelectionProblem.headersWithoutNamedFeeds.status
+        }
+        let archiver = context.configuredArchiver()
+        // Web pages and Apple Podcasts links named are followed to their feeds first: the feed is what is synced
+        // and saved. One that leads to none is said and left out; when that leaves nothing named, nothing syncs
+        // (not every subscription instead).
+        let (feeds, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
+        if !arguments.feeds.isEmpty, feeds.isEmpty, arguments.opml == nil, arguments.feedList == nil {
+            if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
+            return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
+        }
+        arguments.feeds = feeds
         let selection = ShowSelection(
             feeds: arguments.feeds,
             lists: [(arguments.opml, true), (arguments.feedList, false)].compactMap { path, opml in
@@ -29,7 +43,6 @@ struct SyncCommand: Sendable {
             say(problem)
             return problem.status
         }
-        let archiver = context.configuredArchiver()
         let subscriptions = archiver.subscriptions(in: root)
         warnOfSecretsInside(subscriptions, root: root)
         sayMerged(subscriptions)
@@ -43,12 +56,47 @@ struct SyncCommand: Sendable {
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
         let run = ShowSync(context: context, arguments: arguments, root: root, archiver: archiver, limits: limits)
         let results = await run.runAll(shows)
-        var statuses = [choice.status] + results.map(\.0)
+        var statuses = [choice.status] + unfound.map(\.code) + results.map(\.0)
         if !arguments.dryRun, !Task.isCancelled {
             statuses.append(refreshSite(root, archiver: archiver, arguments))
         }
-        if arguments.json { context.output.write(SyncFormatter.json(entries: results.map(\.1))) }
+        if arguments.json {
+            context.output.write(SyncFormatter.json(entries: unfound.map(\.entry) + results.map(\.1)))
+        }
         return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
+    }
+
+    /// The feeds named, each page or directory link followed to its feed; and those that led to none, with their
+    /// exit codes and `--json` entries.
+    private func findFeeds(_ arguments: SyncArguments, root: URL, archiver: Archiver) async -> (
+        [String], [(code: ExitCode, entry: String)]
+    ) {
+        let finding = FeedFinding(
+            context: context, archiver: archiver, root: root,
+            limits: FeedLimits(
+                maximumBytes: arguments.maximumFeedSize, timeout: arguments.transfer.timeout,
+                policy: TransferPolicy(
+                    profile: RequestProfile(userAgent: arguments.given.userAgent ?? PodarchiveVersion.userAgent),
+                    throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })),
+            headersGiven: !arguments.headers.isEmpty,
+            saying: !arguments.json && arguments.verbosity != .quiet, verbose: arguments.verbosity == .verbose)
+        var feeds: [String] = []
+        var unfound: [(code: ExitCode, entry: String)] = []
+        for typed in arguments.feeds {
+            let started = context.now()
+            switch await finding.feed(for: typed) {
+            case .success(let feed): feeds.append(feed)
+            case .failure(let failure):
+                unfound.append(
+                    (
+                        failure.code,
+                        SyncFormatter.jsonEntry(
+                            feed: URLSecrets.redacted(typed), report: nil, root: root, code: failure.code,
+                            seconds: context.now().timeIntervalSince(started), error: failure.error)
+                    ))
+            }
+        }
+        return (feeds, unfound)
     }
 
     /// `--site`/`--no-site` saved for the archive; the site written again when it is on.
