@@ -65,6 +65,23 @@ final class FindShowTests: CommandLineTestCase {
         XCTAssertEqual(server.requestedPaths.filter { $0 == "/" }.count, before)
     }
 
+    func test_aPageIsToldFromItsBytes_notItsURL() async throws {
+        server.route("/feed.xml", page(link("/real/podcast.rss")))
+        server.route(
+            "/real/podcast.rss",
+            .ok("<rss version=\"2.0\"><channel><title>Real</title></channel></rss>", type: "text/html"))
+        server.route(
+            "/index.html", .ok("<rss version=\"2.0\"><channel><title>Plain</title></channel></rss>", type: "text/html"))
+
+        let code = await run(
+            "add", server.url("/feed.xml").absoluteString, server.url("/index.html").absoluteString, "--to",
+            root.path)
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertTrue(output.text.contains("subscribed \(server.url("/real/podcast.rss").absoluteString) into Real/"))
+        XCTAssertTrue(output.text.contains("subscribed \(server.url("/index.html").absoluteString) into Plain/"))
+    }
+
     func test_aHeaderGivenWithAPage_goesToTheFeedsHost_neverThePages() async throws {
         let token = "Bearer t0ken-for-feeds"
         let xml =
@@ -100,7 +117,9 @@ final class FindShowTests: CommandLineTestCase {
 
     func test_ofSeveralFeedLinks_thePodcastIsSubscribed_andVerboseListsTheOthers() async throws {
         serveFeed(episodes: [("One", "/one.mp3")])
-        server.route("/posts.xml", .ok("<rss version=\"2.0\"><channel><title>Posts</title></channel></rss>", type: "application/rss+xml"))
+        server.route(
+            "/posts.xml",
+            .ok("<rss version=\"2.0\"><channel><title>Posts</title></channel></rss>", type: "application/rss+xml"))
         server.route(
             "/blog",
             page(

@@ -103,12 +103,15 @@ public struct FeedResolver: Sendable {
     }
 
     /// The page at `url` and where it was reached, when it answers 2xx with HTML within the limits; nil for
-    /// anything else (a feed, a refusal, a failure: the feed's own fetch says what is wrong).
+    /// anything else (a feed, a refusal, a failure: the feed's own fetch says what is wrong). Only the part a
+    /// page's feed links can be in is asked for (`Range`): a server that honours it (static files, feeds on a
+    /// CDN) sends no more, so a large feed is not read whole twice.
     private func readPage(_ url: URL, limits: FeedLimits) async -> (data: Data, url: URL)? {
         guard
             let fetched = try? await get(
                 url, maximumBytes: min(Self.maximumPage, limits.maximumBytes), limits: limits,
-                accept: "text/html, application/xhtml+xml;q=0.9, application/rss+xml;q=0.9, */*;q=0.8"),
+                accept: "text/html, application/xhtml+xml;q=0.9, application/rss+xml;q=0.9, */*;q=0.8",
+                range: FeedDiscovery.maximumHead),
             let http = fetched.response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
             FeedDiscovery.isHTML(fetched.data)
         else { return nil }
@@ -141,10 +144,14 @@ public struct FeedResolver: Sendable {
         + "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"
 
     /// One request with the User-Agent of `limits` and no credentials, within its deadline and `maximumBytes`.
-    func get(_ url: URL, maximumBytes: Int64, limits: FeedLimits, accept: String) async throws -> FetchedBody {
+    /// With `range`, only the first `range` bytes are asked for (a server may send them all, as 200).
+    func get(_ url: URL, maximumBytes: Int64, limits: FeedLimits, accept: String, range: Int? = nil) async throws
+        -> FetchedBody
+    {
         let profile = RequestProfile(userAgent: limits.policy.profile?.userAgent ?? PodarchiveVersion.userAgent)
         var request = profile.request(for: url)
         request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let range { request.setValue("bytes=0-\(range - 1)", forHTTPHeaderField: "Range") }
         let policy = TransferPolicy(profile: profile, throttle: limits.policy.throttle)
         let finalRequest = request
         return try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in

@@ -74,6 +74,7 @@ final class FeedResolverTests: XCTestCase {
         XCTAssertEqual(resolved.text, "https://show.example/feed.xml")
         XCTAssertEqual(resolved.page?.absoluteString, "https://show.example/")
         XCTAssertEqual(fetcher.requests.count, 1, "one link is taken without reading it")
+        XCTAssertEqual(fetcher.requests.first?.value(forHTTPHeaderField: "Range"), "bytes=0-1048575")
     }
 
     func testOfSeveralLinksThePodcastFeedWins_theOthersListed() async throws {
