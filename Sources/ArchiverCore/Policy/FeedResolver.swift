@@ -2,11 +2,13 @@
 // Podcasts link more often than its feed URL: an Apple link is looked up in the directory (its `feedUrl`), and an
 // address that answers with an HTML page is followed to the feed its head links to. What is saved is the feed.
 //
-// Credentials never reach a page: the address is first read without any (no login, no header, no `.netrc`), so a
-// page on one host never sees the secrets meant for a feed on another. What answers that request with anything
-// but an HTML page (a feed, a 401, an error) is taken to be the feed itself, and the sync that follows reads it with
-// the credentials and reports what is wrong. Every answer is hostile: pages are read up to `maximumPage` bytes,
-// directory answers up to `maximumAnswer`, each request within the run's deadline, only http(s) anywhere.
+// A feed is read once: an address is taken as the feed it almost always is, and only when reading it finds no feed
+// is it read again as a page (`follow`). Credentials never reach a page: an address given with credentials is read
+// first without any (no login, no header, no `.netrc`), so a page on one host never sees the secrets meant for a
+// feed on another; what answers that with anything but an HTML page (a feed, a 401, an error) is taken to be the
+// feed itself, read with them, and judged by that fetch. Every answer is hostile: pages are read up to
+// `maximumPage` bytes, directory answers up to `maximumAnswer`, each request within the run's deadline, only
+// http(s) anywhere.
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -26,8 +28,12 @@ public struct ResolvedFeed: Equatable, Sendable {
     public var page: URL?
     /// The Apple Podcasts link the feed was looked up from.
     public var link: String?
+    /// The feed the directory lists for `link` (followed further when it is a page).
+    public var listed: URL?
     /// The other feeds the page links to, in the page's order.
     public var others: [DiscoveredFeed] = []
+    /// `text` was not read: when reading it as a feed finds none, it may be a web page to `follow`.
+    public var followable = false
 
     /// `typed`, taken as it is.
     public init(typed: String) {
@@ -60,45 +66,67 @@ public struct FeedResolver: Sendable {
         self.timer = timer
     }
 
-    /// The feed `typed` names. An Apple Podcasts link is looked up; an http(s) address that `known` does not
-    /// already hold as a subscription is read, and when it is an HTML page, its feed links are tried in order:
-    /// the first that parses as a feed with at least one episode wins (the first of them when none does; one
-    /// link is taken without reading it). Anything else is `typed` as it is.
+    /// What `typed` names, before it is read. An Apple Podcasts link is looked up (its `feedUrl` is the address
+    /// from then on). An address given with credentials (`credentialsGiven`, or a login in it) is read here,
+    /// without them, and followed when it is a page (see `follow`), so that they only ever go to the feed; any
+    /// other http(s) address is `followable`: the caller reads it as a feed, with what it has, and calls
+    /// `follow` only when that finds no feed. An address `known` holds as a subscription is neither.
     /// - Parameters:
     ///   - limits: each request's deadline, the feed size cap and the User-Agent (its credentials are not sent).
-    ///   - credentialsGiven: credentials were given with `typed` (a login in it counts without this): a page that
-    ///     names no feed is then taken as the feed itself, since it may be what the feed shows without them.
-    ///   - known: whether a feed is subscribed already (it is then not read here).
+    ///   - known: whether a feed is subscribed already (it is then taken as it is).
     /// - Throws: `DirectoryError` for a link the directory cannot resolve; `FeedError.pageWithoutFeed` for a
-    ///   page that links to no feed.
+    ///   page read here that links to no feed (never when credentials were given: a private feed may show a
+    ///   page to a request without them, so the address is then taken as the feed).
     public func resolve(
         _ typed: String, currentDirectory: String, limits: FeedLimits, credentialsGiven: Bool = false,
         known: @Sendable (FeedSource) -> Bool = { _ in false }
     ) async throws -> ResolvedFeed {
         var resolved = ResolvedFeed(typed: typed)
-        let withCredentials = credentialsGiven || FeedSource.login(in: typed) != nil
-        var address = typed
         if let id = PodcastDirectory.showID(inLink: typed) {
             let feed = try await lookUp(id, link: typed, limits: limits)
             resolved.link = URLSecrets.redacted(typed)
+            resolved.listed = feed
             resolved.feed = feed
             resolved.text = feed.absoluteString
-            address = feed.absoluteString
         }
-        guard let source = try? FeedSource(address, currentDirectory: currentDirectory), case .remote(let url) = source,
-            !known(source)
+        // An address that carries the redaction marker is never read as it is (see `FeedError.lacksSecret`).
+        guard !URLSecrets.carriesRedaction(resolved.text),
+            let source = try? FeedSource(resolved.text, currentDirectory: currentDirectory),
+            case .remote = source, !known(source)
         else { return resolved }
-        guard let page = await readPage(url, limits: limits) else { return resolved }
+        guard credentialsGiven || FeedSource.login(in: typed) != nil else {
+            resolved.followable = true
+            return resolved
+        }
+        do {
+            return try await follow(resolved, limits: limits, known: known)
+        } catch FeedError.pageWithoutFeed {
+            return resolved
+        }
+    }
+
+    /// `resolved`'s address read without credentials and, when it is an HTML page, followed to the feed its head
+    /// links to: of several, the first already subscribed or that parses as a feed with an episode (the first
+    /// link when none does; one link is taken without reading it). Anything but an HTML page (a feed, a
+    /// refusal, a failure) leaves `resolved` as it is, for the feed's own fetch to judge.
+    /// - Throws: `FeedError.pageWithoutFeed` for a page that links to no feed.
+    public func follow(
+        _ resolved: ResolvedFeed, limits: FeedLimits, known: @Sendable (FeedSource) -> Bool = { _ in false }
+    ) async throws -> ResolvedFeed {
+        var resolved = resolved
+        resolved.followable = false
+        guard let source = try? FeedSource(resolved.text, currentDirectory: "/"), case .remote(let url) = source,
+            let page = await readPage(url, limits: limits)
+        else { return resolved }
         let candidates = Array(FeedDiscovery.feeds(inPage: page.data, at: page.url).prefix(Self.maximumCandidates))
         guard !candidates.isEmpty else {
-            if withCredentials { return resolved }
             throw FeedError.pageWithoutFeed(url: URLSecrets.redacted(url.absoluteString))
         }
         let chosen = await choose(among: candidates, limits: limits, known: known)
         resolved.page = page.url
         resolved.feed = chosen.url
         resolved.others = candidates.filter { $0 != chosen }
-        resolved.text = Self.carryingLogin(of: typed, to: chosen.url)
+        resolved.text = Self.carryingLogin(of: resolved.typed, to: chosen.url)
         return resolved
     }
 

@@ -113,7 +113,7 @@ enum HelpText {
         followed to the feed its head links to (<link rel="alternate">; of several, the first that reads as a
         feed with episodes; --verbose lists the others), and an Apple Podcasts link is looked up in the
         directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
-        feed's origin; a page is always read without them. A page that links to no feed is exit 3.
+        feed's origin, never the page's. A page that links to no feed is exit 3.
 
         Options:
         \(OptionTable.helpBlock(for: .add))

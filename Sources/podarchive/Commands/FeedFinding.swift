@@ -6,7 +6,7 @@ import Foundation
 
 /// Follows the shows named on one command line to their feeds.
 struct FeedFinding: Sendable {
-    let context: CommandContext
+    private(set) var context: CommandContext
     let resolver: FeedResolver
     let root: URL
     let catalog: Archiver
@@ -35,23 +35,43 @@ struct FeedFinding: Sendable {
         self.verbose = verbose
     }
 
-    /// The feed `typed` names (as text to read it from), what was found said; or the failure, said, and its
-    /// exit code.
-    func feed(for typed: String) async -> Result<String, FindingFailure> {
+    /// What `typed` names (`FeedResolver.resolve`), what was found said; or the failure, said, and its exit code.
+    func feed(for typed: String) async -> Result<ResolvedFeed, FindingFailure> {
         let root = self.root
         let catalog = self.catalog
-        do {
-            let resolved = try await resolver.resolve(
+        return await finding(typed, linkSaid: false) {
+            try await resolver.resolve(
                 typed, currentDirectory: context.environment.currentDirectory, limits: limits,
                 credentialsGiven: headersGiven,
                 known: { source in ((try? catalog.subscription(for: source, in: root)) ?? nil) != nil })
-            say(resolved)
-            return .success(resolved.text)
+        }
+    }
+
+    /// The feed the web page `resolved` names links to, what was found said; nil when it is no web page (the
+    /// error that reading it as a feed met stands); or the failure, said, and its exit code.
+    func follow(_ resolved: ResolvedFeed) async -> Result<ResolvedFeed?, FindingFailure> {
+        let root = self.root
+        let catalog = self.catalog
+        let found = await finding(resolved.typed, linkSaid: true) {
+            try await resolver.follow(
+                resolved, limits: limits,
+                known: { source in ((try? catalog.subscription(for: source, in: root)) ?? nil) != nil })
+        }
+        return found.map { $0.page == nil ? nil : $0 }
+    }
+
+    private func finding(_ typed: String, linkSaid: Bool, _ body: () async throws -> ResolvedFeed) async
+        -> Result<ResolvedFeed, FindingFailure>
+    {
+        do {
+            let resolved = try await body()
+            say(resolved, linkSaid: linkSaid)
+            return .success(resolved)
         } catch {
             if Task.isCancelled {
                 context.errors.write(
-                    "podarchive: interrupted while finding the feed of \(URLSecrets.redacted(typed)); nothing saved for it\n"
-                )
+                    "podarchive: interrupted while finding the feed of \(URLSecrets.redacted(typed)); nothing saved for "
+                        + "it\n")
                 return .failure(FindingFailure(code: .interrupted, error: "interrupted"))
             }
             return .failure(
@@ -59,11 +79,18 @@ struct FeedFinding: Sendable {
         }
     }
 
-    private func say(_ resolved: ResolvedFeed) {
+    /// This finder writing through `context` instead (a show's buffer, when shows sync side by side).
+    func writing(through context: CommandContext) -> FeedFinding {
+        var copy = self
+        copy.context = context
+        return copy
+    }
+
+    private func say(_ resolved: ResolvedFeed, linkSaid: Bool) {
         guard saying, let feed = resolved.feed else { return }
         let output = context.output
-        if let link = resolved.link {
-            output.write("\(link) is a show of the podcast directory; its feed is <\(feed.absoluteString)>\n")
+        if let link = resolved.link, let listed = resolved.listed, !linkSaid {
+            output.write("\(link) is a show of the podcast directory; its feed is <\(listed.absoluteString)>\n")
         }
         guard let page = resolved.page else { return }
         let others = resolved.others.count
@@ -80,4 +107,12 @@ struct FeedFinding: Sendable {
 struct FindingFailure: Error, Sendable {
     let code: ExitCode
     let error: String
+}
+
+extension FeedError {
+    /// The document read is no feed at all (an HTML page among others): the address may be a show's web page.
+    var isNotAFeed: Bool {
+        if case .notAFeed = self { return true }
+        return false
+    }
 }

@@ -24,7 +24,7 @@ struct SyncCommand: Sendable {
         // Web pages and Apple Podcasts links named are followed to their feeds first: the feed is what is synced
         // and saved. One that leads to none is said and left out; when that leaves nothing named, nothing syncs
         // (not every subscription instead).
-        let (feeds, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
+        let (feeds, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
         if !arguments.feeds.isEmpty, feeds.isEmpty, arguments.opml == nil, arguments.feedList == nil {
             if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
             return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
@@ -54,7 +54,9 @@ struct SyncCommand: Sendable {
         let budget = DownloadBudget(total: arguments.transfer.jobs, perHost: 4)
         let limits = RunLimits(
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
-        let run = ShowSync(context: context, arguments: arguments, root: root, archiver: archiver, limits: limits)
+        let run = ShowSync(
+            context: context, arguments: arguments, root: root, archiver: archiver, limits: limits,
+            following: following)
         let results = await run.runAll(shows)
         var statuses = [choice.status] + unfound.map(\.code) + results.map(\.0)
         if !arguments.dryRun, !Task.isCancelled {
@@ -66,10 +68,11 @@ struct SyncCommand: Sendable {
         return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
     }
 
-    /// The feeds named, each page or directory link followed to its feed; and those that led to none, with their
-    /// exit codes and `--json` entries.
+    /// The feeds named, each directory link looked up (and an address given with credentials followed when it
+    /// is a page); how to follow the others when they turn out to be pages; and those that led to no feed, with
+    /// their exit codes and `--json` entries.
     private func findFeeds(_ arguments: SyncArguments, root: URL, archiver: Archiver) async -> (
-        [String], [(code: ExitCode, entry: String)]
+        [String], PageFollowing, [(code: ExitCode, entry: String)]
     ) {
         let finding = FeedFinding(
             context: context, archiver: archiver, root: root,
@@ -81,11 +84,18 @@ struct SyncCommand: Sendable {
             headersGiven: !arguments.headers.isEmpty,
             saying: !arguments.json && arguments.verbosity != .quiet, verbose: arguments.verbosity == .verbose)
         var feeds: [String] = []
+        var followable: [String: ResolvedFeed] = [:]
         var unfound: [(code: ExitCode, entry: String)] = []
         for typed in arguments.feeds {
             let started = context.now()
             switch await finding.feed(for: typed) {
-            case .success(let feed): feeds.append(feed)
+            case .success(let resolved):
+                feeds.append(resolved.text)
+                if resolved.followable,
+                    let source = try? FeedSource(resolved.text, currentDirectory: context.environment.currentDirectory)
+                {
+                    followable[source.displayName] = resolved
+                }
             case .failure(let failure):
                 unfound.append(
                     (
@@ -96,7 +106,7 @@ struct SyncCommand: Sendable {
                     ))
             }
         }
-        return (feeds, unfound)
+        return (feeds, PageFollowing(finding: finding, addresses: followable, headers: arguments.headers), unfound)
     }
 
     /// `--site`/`--no-site` saved for the archive; the site written again when it is on.

@@ -55,9 +55,29 @@ final class FeedResolverTests: XCTestCase {
         + #"<enclosure url="https://cdn.example/e.mp3" type="audio/mpeg"/></item></channel></rss>"#
     private let emptyRSS = #"<rss version="2.0"><channel><title>News</title></channel></rss>"#
 
+    /// What a command does: resolve, then follow what may be a page (a command does that only once reading it
+    /// as a feed found no feed).
     private func resolve(_ typed: String, credentials: Bool = false) async throws -> ResolvedFeed {
-        try await resolver.resolve(
+        let first = try await resolver.resolve(
             typed, currentDirectory: "/tmp", limits: FeedLimits(timeout: 60), credentialsGiven: credentials)
+        return first.followable ? try await resolver.follow(first, limits: FeedLimits(timeout: 60)) : first
+    }
+
+    func testAnAddressIsNotReadBeforeItIsReadAsAFeed_unlessCredentialsCameWithIt() async throws {
+        fetcher.answer("https://show.example/feed.xml", rss)
+        let plain = try await resolver.resolve(
+            "https://show.example/feed.xml", currentDirectory: "/", limits: FeedLimits())
+        XCTAssertTrue(plain.followable)
+        XCTAssertTrue(fetcher.requests.isEmpty, "a feed is read once, by the sync")
+        let withHeader = try await resolver.resolve(
+            "https://show.example/feed.xml", currentDirectory: "/", limits: FeedLimits(), credentialsGiven: true)
+        XCTAssertFalse(withHeader.followable)
+        XCTAssertEqual(fetcher.requests.count, 1, "read first without the credentials, to keep them from a page")
+        let redacted = try await resolver.resolve(
+            "https://show.example/feed.xml?token=REDACTED", currentDirectory: "/", limits: FeedLimits(),
+            credentialsGiven: true)
+        XCTAssertFalse(redacted.followable)
+        XCTAssertEqual(fetcher.requests.count, 1, "an address carrying the redaction marker is never read")
     }
 
     func testAFeedIsTakenAsItIs() async throws {
@@ -160,6 +180,7 @@ final class FeedResolverTests: XCTestCase {
         let resolved = try await resolve(link)
         XCTAssertEqual(resolved.text, "https://feeds.example/loopback.xml")
         XCTAssertEqual(resolved.link, link)
+        XCTAssertEqual(resolved.listed?.absoluteString, "https://feeds.example/loopback.xml")
         XCTAssertEqual(
             fetcher.requests.map { $0.url!.absoluteString },
             ["https://dir.example/lookup?id=1200361736&entity=podcast", "https://feeds.example/loopback.xml"])
