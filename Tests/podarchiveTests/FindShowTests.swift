@@ -83,6 +83,39 @@ final class FindShowTests: CommandLineTestCase {
     }
 
     func test_aHeaderGivenWithAPage_goesToTheFeedsHost_neverThePages() async throws {
+        try await headerGoesToTheFeedsHost(command: "add")
+    }
+
+    func test_syncOfAPage_withAHeader_sendsItToTheFeedsHostOnly() async throws {
+        try await headerGoesToTheFeedsHost(command: "sync")
+    }
+
+    func test_severalPagesSyncedSideBySide_eachFollowedToItsFeed() async throws {
+        for show in ["a", "b"] {
+            server.route(
+                "/\(show)/feed.xml",
+                .ok(
+                    "<rss version=\"2.0\"><channel><title>Show \(show)</title><item><title>One</title>"
+                        + "<enclosure url=\"one.mp3\" type=\"audio/mpeg\"/></item></channel></rss>",
+                    type: "application/rss+xml"))
+            server.route("/\(show)/one.mp3", .ok(Data(show.utf8)))
+            other.route("/\(show)/", page(link(server.url("/\(show)/feed.xml").absoluteString)))
+        }
+
+        let code = await run(
+            "sync", other.url("/a/").absoluteString, other.url("/b/").absoluteString, "--feed-jobs", "2", "--to",
+            root.path)
+
+        XCTAssertEqual(code, .success, errors.text)
+        for show in ["a", "b"] {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: root.appendingPathComponent("Show \(show)/One.mp3").path),
+                Data(show.utf8))
+            XCTAssertTrue(output.text.contains("\(other.url("/\(show)/").absoluteString) is a web page"), output.text)
+        }
+    }
+
+    private func headerGoesToTheFeedsHost(command: String) async throws {
         let token = "Bearer t0ken-for-feeds"
         let xml =
             "<rss version=\"2.0\"><channel><title>Paid Show</title><item><title>One</title>"
@@ -100,7 +133,7 @@ final class FindShowTests: CommandLineTestCase {
         other.route("/show", page(link(server.url("/feed.xml").absoluteString)))
 
         let code = await run(
-            "add", other.url("/show").absoluteString, "--header", "Authorization: \(token)", "--to", root.path)
+            command, other.url("/show").absoluteString, "--header", "Authorization: \(token)", "--to", root.path)
 
         XCTAssertEqual(code, .success, errors.text)
         XCTAssertEqual(other.requestedPaths, ["/show"])
@@ -108,7 +141,8 @@ final class FindShowTests: CommandLineTestCase {
             XCTAssertNil(request.headers["authorization"], "the page's host got the header: \(request)")
         }
         XCTAssertEqual(server.requests.last?.headers["authorization"], token)
-        XCTAssertTrue(output.text.contains("subscribed \(server.url("/feed.xml").absoluteString) into Paid Show/"))
+        XCTAssertTrue(
+            output.text.contains("its feed is <\(server.url("/feed.xml").absoluteString)>"), output.text)
         // Saved for the feed's origin: the run that names no show reaches the feed with it.
         let again = await run("sync", "--to", root.path)
         XCTAssertEqual(again, .success, errors.text)
