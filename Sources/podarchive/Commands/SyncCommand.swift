@@ -16,21 +16,7 @@ struct SyncCommand: Sendable {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         var arguments = self.arguments
         arguments.given.netrcFile = arguments.given.netrcFile.map(context.absolute)
-        if !arguments.headers.isEmpty, arguments.feeds.isEmpty || arguments.opml != nil || arguments.feedList != nil {
-            say(.headersWithoutNamedFeeds)
-            return SelectionProblem.headersWithoutNamedFeeds.status
-        }
-        let archiver = context.configuredArchiver()
-        // Web pages and Apple Podcasts links named are followed to their feeds first: the feed is what is synced
-        // and saved. One that leads to none is said and left out; when that leaves nothing named, nothing syncs
-        // (not every subscription instead).
-        let (feeds, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
-        if !arguments.feeds.isEmpty, feeds.isEmpty, arguments.opml == nil, arguments.feedList == nil {
-            if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
-            return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
-        }
-        arguments.feeds = feeds
-        let selection = ShowSelection(
+        var selection = ShowSelection(
             feeds: arguments.feeds,
             lists: [(arguments.opml, true), (arguments.feedList, false)].compactMap { path, opml in
                 path.map { ShowSelection.FeedList(path: context.absolute($0), opml: opml) }
@@ -43,6 +29,16 @@ struct SyncCommand: Sendable {
             say(problem)
             return problem.status
         }
+        let archiver = context.configuredArchiver()
+        // Apple Podcasts links named are looked up first, and web pages followed to their feeds (when reading them
+        // finds no feed): the feed is what is synced and saved. One that leads to none is said and left out; when
+        // that leaves nothing named, nothing syncs (never every subscription instead).
+        let (feeds, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
+        if !arguments.feeds.isEmpty, feeds.isEmpty, selection.lists.isEmpty {
+            if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
+            return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
+        }
+        selection.feeds = feeds
         let subscriptions = archiver.subscriptions(in: root)
         warnOfSecretsInside(subscriptions, root: root)
         sayMerged(subscriptions)
