@@ -75,6 +75,8 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         switch error {
         case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: self = .usage
         case is FeedError: self = .feedFailed
+        // The directory that names a show's feed is asked as the feed itself would be.
+        case is DirectoryError: self = .feedFailed
         // Without its credentials the show's feed cannot be fetched; the configuration folder is the archive's
         // other half: not writable, or not to be trusted, nothing can be kept.
         case CredentialError.missing: self = .feedFailed

@@ -76,7 +76,17 @@ enum Arguments {
             return .add(
                 AddArguments(
                     feeds: parsed.positionals, archiveDirectory: values.archiveDirectory, settings: values.settings,
-                    headers: values.headers, timeout: values.timeout))
+                    headers: values.headers, timeout: values.timeout, verbose: values.verbose))
+        case .search:
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "missing the words to search for", command: parsed.command)
+            }
+            if let limit = values.limit, !(1...200).contains(limit) {
+                throw UsageError(
+                    message: "option '--limit' of search takes 1 to 200 shows, got \(limit)", command: parsed.command)
+            }
+            return .search(
+                SearchArguments(terms: parsed.positionals, json: values.json, limit: values.limit ?? 10))
         case .remove:
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or folder name", command: parsed.command)

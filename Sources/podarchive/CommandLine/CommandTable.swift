@@ -14,7 +14,7 @@ enum ValueCompletion: Equatable, Sendable {
 
 /// A command's name.
 enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, remove, feeds, list, verify, site, credentials, completions, help
+    case sync, add, search, remove, feeds, list, verify, site, credentials, completions, help
 
     /// The commands that take options (each takes `--help`), in help order.
     static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
@@ -50,6 +50,10 @@ enum CommandTable {
             name: .add, about: "subscribe to feeds (with their settings) without downloading",
             summary: "subscribe to feeds without downloading", operands: "<feed>...",
             synopsis: "add <feed>... [options]", completion: .file, repeats: true),
+        CommandDescriptor(
+            name: .search, about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
+            summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [--json] [--limit N]",
+            repeats: true),
         CommandDescriptor(
             name: .remove, about: "unsubscribe a show; its files stay",
             summary: "unsubscribe a show, keeping its files",

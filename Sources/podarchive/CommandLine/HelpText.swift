@@ -37,6 +37,7 @@ enum HelpText {
 
         <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes
         ([{"url": "...", "title": "...", "published": "<RSS date>", "guid": "..."}]; only "url" is needed).
+        sync and add also take a show's web page or Apple Podcasts link, and follow it to the feed.
 
         \(exitCodes)
 
@@ -108,8 +109,29 @@ enum HelpText {
         to change them). 'podarchive sync' with no feed then syncs it. A feed that cannot be read is not
         subscribed (exit 3); the others are.
 
+        <feed> may also be the show's web page or its Apple Podcasts link (sync takes them too): a page is
+        followed to the feed its head links to (<link rel="alternate">; of several, the first that reads as a
+        feed with episodes; --verbose lists the others), and an Apple Podcasts link is looked up in the
+        directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
+        feed's origin, never the page's. A page that links to no feed is exit 3.
+
         Options:
         \(OptionTable.helpBlock(for: .add))
+
+        \(exitCodes)
+        """
+
+    static let search = """
+        \(OptionTable.usage(for: .search))
+
+        Searches the podcast directory (Apple Podcasts: https://itunes.apple.com, or the address in
+        $PODARCHIVE_DIRECTORY_URL) for shows matching the words given, and prints each one's title, author,
+        episode count and feed URL, which 'podarchive add' and 'podarchive sync' take as it is. Finding no
+        show is not an error (exit 0, said on standard error); a directory that cannot be asked, or answers
+        with anything but its JSON, is exit 3.
+
+        Options:
+        \(OptionTable.helpBlock(for: .search))
 
         \(exitCodes)
         """
@@ -221,6 +243,7 @@ enum HelpText {
         case .list: return list
         case .verify: return verify
         case .add: return add
+        case .search: return search
         case .remove: return remove
         case .feeds: return feeds
         case .site: return site

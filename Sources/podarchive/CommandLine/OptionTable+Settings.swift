@@ -137,8 +137,10 @@ extension OptionTable {
                 off.
                 """#),
         .value(
-            "--limit", "N", \.limit, .episodes, commands: [.sync, .list, .add], summary: "only the newest N episodes",
-            help: "only the newest N episodes", saved: .show, describe: { $0.limit.map { "\($0)" } },
+            "--limit", "N", \.limit, .episodes, commands: [.sync, .list, .add, .search],
+            summary: "only the newest N episodes", help: "only the newest N episodes",
+            helpFor: [.search: "at most N shows (1 to 200; 10 unless given)"], saved: .show,
+            describe: { $0.limit.map { "\($0)" } },
             manual: #"""
                 With
                 .B list
@@ -147,6 +149,11 @@ extension OptionTable {
                 only the newest
                 .I n
                 episodes (undated ones count as oldest).
+                With
+                .BR search :
+                at most
+                .I n
+                shows (1 to 200; 10 unless given).
                 """#),
         .value(
             "--since", "DATE", \.since, .date, commands: [.sync, .list, .add],

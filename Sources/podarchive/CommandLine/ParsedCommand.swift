@@ -31,6 +31,7 @@ enum Command: Equatable, Sendable {
     case feeds(FeedsArguments)
     case site(SiteArguments)
     case credentials(CredentialsArguments)
+    case search(SearchArguments)
     case help(topic: String?)
     case completions(shell: String)
     case version
@@ -111,6 +112,17 @@ struct AddArguments: Equatable, Sendable {
     var headers: [String] = []
     /// `--timeout`: how long each feed may take to arrive.
     var timeout = TransferSettings().timeout
+    /// `--verbose`: also list the other feeds a show's web page links to.
+    var verbose = false
+}
+
+/// `podarchive search TERM... [--json] [--limit N]`: shows of the podcast directory.
+struct SearchArguments: Equatable, Sendable {
+    /// The words searched for, joined by spaces.
+    var terms: [String]
+    var json = false
+    /// At most this many shows (1 to 200).
+    var limit = 10
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.

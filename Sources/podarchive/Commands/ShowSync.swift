@@ -21,6 +21,8 @@ struct ShowSync: Sendable {
     let root: URL
     let archiver: Archiver
     let limits: RunLimits?
+    /// The shows named that may be web pages (followed when reading them finds no feed).
+    var following: PageFollowing? = nil
 
     /// The options one show syncs with: the command line's transfer settings, then its settings in layers (those
     /// given on the command line over those saved with it).
@@ -67,6 +69,24 @@ struct ShowSync: Sendable {
             )
         } catch {
             console.abandon()
+            if let feedError = error as? FeedError, feedError.isNotAFeed, !Task.isCancelled, let following,
+                let retarget = await following.retarget(target, catalog: archiver, root: root)
+            {
+                switch retarget {
+                case .success(let found):
+                    // Followed once: a page whose feed is a page again is not followed on (it fails as it is).
+                    var once = self
+                    once.following = nil
+                    return await once.run(found)
+                case .failure(let failure):
+                    return (
+                        failure.code,
+                        SyncFormatter.jsonEntry(
+                            feed: source.displayName, report: nil, root: root, code: failure.code,
+                            seconds: context.now().timeIntervalSince(started), error: failure.error)
+                    )
+                }
+            }
             let code: ExitCode
             if let settings = error as? SettingsError {
                 context.errors.write("podarchive: \(source.displayName): \(settings.localizedDescription)\n")
