@@ -42,6 +42,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var throttle: Throttle?
     /// The `.netrc` file whose logins go to the hosts they name (read once the show is known).
     public var netrc: NetrcChoice?
+    /// The show settings the run gives every show (the command line's over the configuration file's), for a
+    /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
+    /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
+    public var runSettings = SettingsLayers([])
 
     /// Sync options; the defaults are the command line's.
     public init(

@@ -36,7 +36,7 @@ extension OptionTable {
                 also say how many episodes the feed lists and which were skipped because they are archived already.
                 """#),
         .flag(
-            "--json", \.json, commands: [.sync, .list, .feeds, .verify], summary: "print JSON",
+            "--json", \.json, commands: [.sync, .list, .feeds, .verify, .config], summary: "print JSON",
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
@@ -56,6 +56,9 @@ extension OptionTable {
                     + "any are saved; never what they are)}]}",
                 .list: "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
+                .config: "print one JSON object: {\"file\" (the configuration file, or null), \"settings\": "
+                    + "[{\"key\", \"value\" (null: none), \"source\" (command line, saved, environment, config "
+                    + "file, default), \"line\"}]}",
             ],
             manual: #"""
                 With
@@ -76,6 +79,10 @@ extension OptionTable {
                 .BR "sync \-\-dry\-run" :
                 the plan, {"feeds": [{"feed", "title", "folder", "alreadyArchived", "downloads": [{"title", "url", "file",
                 "missing"}]}]}.
+                With
+                .BR config :
+                {"file", "settings": [{"key", "value", "source", "line"}]}; source is command line, saved,
+                environment, config file or default, and line the configuration file's line (else null).
                 With
                 .B verify
                 (and
