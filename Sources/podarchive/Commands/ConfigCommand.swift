@@ -74,9 +74,7 @@ struct ConfigCommand: Sendable {
         if let fallback = context.defaults.fallback(for: option) {
             return Row(key: option.key, value: fallback.value, source: fallback.source, line: fallback.line)
         }
-        let standard =
-            option.name == "--to"
-            ? (try? context.archiveRoot(nil).get().path) : option.defaultText.map { _ in option.filled("{default}") }
+        let standard = option.name == "--to" ? (try? context.archiveRoot(nil).get().path) : option.defaultText
         return Row(key: option.key, value: standard, source: .defaults)
     }
 
