@@ -41,7 +41,7 @@ final class OtherCommandsTests: CommandLineTestCase {
 
     // MARK: - Archive root
 
-    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {
+    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() throws {
         let tool = CommandLineTool(
             environment: ProcessEnvironment(
                 variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
@@ -54,11 +54,19 @@ final class OtherCommandsTests: CommandLineTestCase {
             makeArchiver: { fatalError("not needed") })
 
         XCTAssertEqual(try tool.context.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
-        XCTAssertEqual(try tool.context.archiveRoot(nil).get().path, "/env/podcasts")
+        // $PODARCHIVE_DIR is the parser's to give, when --to is not (see ConfigurationFileCommandTests).
+        guard
+            case .success(.feeds(let feeds)) = Arguments.parse(
+                ["feeds"], defaults: try OptionDefaults(file: nil, environment: ["PODARCHIVE_DIR": "/env/podcasts"]))
+        else { return XCTFail("feeds does not parse") }
+        XCTAssertEqual(try tool.context.archiveRoot(feeds.archiveDirectory).get().path, "/env/podcasts")
         XCTAssertEqual(try homeOnly.context.archiveRoot(nil).get().path, "/home/me/Podcasts")
         XCTAssertEqual(
             nothing.context.archiveRoot(nil),
-            .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
+            .failure(
+                UsageError(
+                    message: "no archive folder: pass --to DIR, set PODARCHIVE_DIR or set to in the configuration file",
+                    command: "sync")))
     }
 
     // MARK: - list

@@ -14,7 +14,7 @@ enum ValueCompletion: Equatable, Sendable {
 
 /// A command's name.
 enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, search, remove, feeds, list, verify, site, credentials, completions, help
+    case sync, add, search, remove, feeds, list, verify, site, credentials, config, completions, help
 
     /// The commands that take options (each takes `--help`), in help order.
     static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
@@ -78,6 +78,12 @@ enum CommandTable {
             name: .credentials,
             about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
             summary: "where secrets are kept; move them out", operands: "", synopsis: "credentials [--move]"),
+        CommandDescriptor(
+            name: .config,
+            about: "print the settings a run uses and where each comes from: the command line, a show's saved "
+                + "settings, the environment, the configuration file or the defaults",
+            summary: "the effective settings and their sources", operands: "[<show>]",
+            synopsis: "config [<show>] [options]", completion: .shows),
         CommandDescriptor(
             name: .completions, about: "print the completion script for bash, zsh or fish",
             summary: "print a shell completion script", operands: "bash|zsh|fish",

@@ -187,8 +187,17 @@ enum SyncFormatter {
                 + "replace those saved) or in ~/.netrc"
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
+        case let error as SettingsError: return settingLine(error)
         default: return line
         }
+    }
+
+    /// A saved setting that is not valid, named by the option that sets it (the one a user would type to replace it).
+    static func settingLine(_ error: SettingsError) -> String {
+        let option = OptionTable.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
+        let name = option?.name ?? error.key.rawValue
+        return "the saved \(name) '\(oneLine(error.value))' is not valid: \(error.problem.reason); give \(name) "
+            + "again with 'podarchive add <feed>' to replace it"
     }
 
     /// Said once, in the run that stops retrying an episode its publisher deleted.

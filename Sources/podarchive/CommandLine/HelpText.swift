@@ -190,6 +190,23 @@ enum HelpText {
         \(OptionTable.helpBlock(for: .credentials))
         """
 
+    static let config = """
+        \(OptionTable.usage(for: .config))
+
+        Prints every setting the configuration file may set, as the file would say it (key = value), with the
+        value a run uses and where it comes from: the command line (the options given here), the saved settings
+        of <show> (its folder name or feed URL), the environment ($PODARCHIVE_DIR for to), the configuration
+        file (with its line), or the default. The file is config in the configuration folder
+        ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else ~/.config/podarchive): key = value
+        lines, # comments, ~ for your home folder, each key the long name of an option listed below but --json.
+        Its values are defaults, under the command line and a show's saved settings, never saved with a show.
+        An unknown key or a bad value is a usage error (exit 2) naming the file and line, for every command
+        but help and completions.
+
+        Options:
+        \(OptionTable.helpBlock(for: .config))
+        """
+
     static let help = """
         usage: podarchive help [command]
 
@@ -213,7 +230,8 @@ enum HelpText {
             + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
             + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
             + "show settings given with it (\(savedSettings)) are saved with it. Each show syncs "
-            + "with the options on the command line, else its saved settings, else the defaults. Up "
+            + "with the options on the command line, else its saved settings, else the configuration "
+            + "file's (podarchive help config), else the defaults. Up "
             + "to --feed-jobs shows sync at once, with at most --jobs downloads in all. One feed "
             + "failing never stops the others; the exit code is the worst outcome (below). Run it "
             + "again and it fetches only what is new; episodes that failed and files deleted by hand "
@@ -248,6 +266,7 @@ enum HelpText {
         case .feeds: return feeds
         case .site: return site
         case .credentials: return credentials
+        case .config: return config
         case .help: return help
         case .completions: return completions
         }

@@ -43,7 +43,7 @@ extension OptionTable {
                 also list the other feeds a show's web page links to, besides the one followed.
                 """#),
         .flag(
-            "--json", \.json, commands: [.sync, .list, .feeds, .verify, .search], summary: "print JSON",
+            "--json", \.json, commands: [.sync, .list, .feeds, .verify, .search, .config], summary: "print JSON",
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
@@ -65,6 +65,9 @@ extension OptionTable {
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
                 .search: "print one JSON object: {\"shows\": [{\"title\", \"author\", \"episodes\", \"feed\", "
                     + "\"id\"}]}, absent values as null",
+                .config: "print one JSON object: {\"file\" (the configuration file, or null), \"settings\": "
+                    + "[{\"key\", \"value\" (null: none), \"source\" (command line, saved, environment, config "
+                    + "file, default), \"line\"}]}",
             ],
             manual: #"""
                 With
@@ -85,6 +88,10 @@ extension OptionTable {
                 .BR "sync \-\-dry\-run" :
                 the plan, {"feeds": [{"feed", "title", "folder", "alreadyArchived", "downloads": [{"title", "url", "file",
                 "missing"}]}]}.
+                With
+                .BR config :
+                {"file", "settings": [{"key", "value", "source", "line"}]}; source is command line, saved,
+                environment, config file or default, and line the configuration file's line (else null).
                 With
                 .B verify
                 (and

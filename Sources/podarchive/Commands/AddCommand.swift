@@ -21,7 +21,9 @@ struct AddCommand: Sendable {
             limits: FeedLimits(
                 timeout: arguments.timeout,
                 policy: TransferPolicy(
-                    profile: RequestProfile(userAgent: arguments.settings.userAgent ?? PodarchiveVersion.userAgent))),
+                    profile: RequestProfile(
+                        userAgent: arguments.settings.userAgent ?? arguments.configured.userAgent
+                            ?? PodarchiveVersion.userAgent))),
             headersGiven: !arguments.headers.isEmpty, saying: true, verbose: arguments.verbose)
         var worst = ExitCode.success
         for typed in arguments.feeds {
@@ -64,8 +66,12 @@ struct AddCommand: Sendable {
         let source = try FeedSource(text, currentDirectory: context.environment.currentDirectory)
         var settings = arguments.settings
         settings.netrcFile = settings.netrcFile.map(context.absolute)
-        // The feed is read with the access given, which is saved with it (the credentials 0600).
-        var options = try SyncOptions().applying(settings)
+        var configured = arguments.configured
+        configured.netrcFile = configured.netrcFile.map(context.absolute)
+        // The feed is read with the settings given (saved with it; the credentials 0600) over the configuration
+        // file's (never saved).
+        var options = try SettingsLayers(given: settings, saved: nil, configuration: configured).applied(
+            to: SyncOptions())
         options.episodeTimeout = arguments.timeout
         options.netrc = options.netrc ?? context.defaultNetrc
         options.give(ShowCredentials.given(login: FeedSource.login(in: text), headers: arguments.headers, for: source))

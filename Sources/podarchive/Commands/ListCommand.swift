@@ -21,10 +21,16 @@ struct ListCommand: Sendable {
             options.give(
                 ShowCredentials.given(
                     login: FeedSource.login(in: arguments.feed), headers: arguments.headers, for: source))
+            // The User-Agent and .netrc file: given, else saved with the show when the archive follows it, else the
+            // configuration file's.
             var access = arguments.access
             access.netrcFile = access.netrcFile.map(context.absolute)
-            options = try archiver.access(
-                options.applying(access), for: source, in: try? context.archiveRoot(arguments.archiveDirectory).get())
+            var configured = arguments.configured
+            configured.netrcFile = configured.netrcFile.map(context.absolute)
+            let root = try? context.archiveRoot(arguments.archiveDirectory).get()
+            let saved = root.flatMap { try? archiver.subscription(for: source, in: $0) }?.record.settings
+            let layers = SettingsLayers(given: access, saved: saved, configuration: configured)
+            options = try archiver.access(layers.access.applied(to: options), for: source, in: root)
             let walk = try await archiver.listPages(
                 source,
                 limits: FeedLimits(

@@ -24,8 +24,8 @@ struct ShowSync: Sendable {
     /// The shows named that may be web pages (followed when reading them finds no feed).
     var following: PageFollowing? = nil
 
-    /// The options one show syncs with: the command line's transfer settings, then its settings in layers (those
-    /// given on the command line over those saved with it).
+    /// The options one show syncs with: the run's transfer settings, then its settings in layers (those given on
+    /// the command line over those saved with it, over the configuration file's).
     func options(for target: SyncTarget) throws -> SyncOptions {
         var options = CommandContext.options(arguments.transfer)
         options.retryGone = arguments.retryGone
@@ -35,7 +35,15 @@ struct ShowSync: Sendable {
         options.netrc = context.defaultNetrc
         options.throttle = limits?.throttle
         options.give(target.credentials)
-        return try target.layers(given: arguments.given).applied(to: options)
+        return try layers(target).applied(to: options)
+    }
+
+    /// The settings of `target` in layers; a `.netrc` path the configuration file gives starts at the current
+    /// directory, as one given on the command line does.
+    func layers(_ target: SyncTarget) -> SettingsLayers {
+        var configured = arguments.configured
+        configured.netrcFile = configured.netrcFile.map(context.absolute)
+        return target.layers(given: arguments.given, configuration: configured)
     }
 
     /// Syncs one feed; returns its exit code and its entry for `--json`.
@@ -60,7 +68,7 @@ struct ShowSync: Sendable {
             console.finish(
                 summary: SyncFormatter.summary(report)
                     + SyncFormatter.leftOut(
-                        report.leftOut, settings: target.layers(given: arguments.given), feed: source))
+                        report.leftOut, settings: layers(target), feed: source))
             return (
                 code,
                 SyncFormatter.jsonEntry(
@@ -89,7 +97,7 @@ struct ShowSync: Sendable {
             }
             let code: ExitCode
             if let settings = error as? SettingsError {
-                context.errors.write("podarchive: \(source.displayName): \(settings.localizedDescription)\n")
+                context.errors.write("podarchive: \(source.displayName): \(SyncFormatter.settingLine(settings))\n")
                 code = .archiveFailed
             } else {
                 code = context.report(error)
