@@ -34,6 +34,7 @@ public struct POSIXChunkedFileReader: ChunkedFileReading {
     /// The live reader.
     public init() {}
 
+    /// `path`, opened with open(2).
     public func open(_ path: String) throws -> any ChunkedFile {
         let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileSystemError(path: path, code: errno) }

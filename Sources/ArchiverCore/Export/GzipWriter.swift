@@ -9,7 +9,7 @@ public final class GzipWriter {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var output = [UInt8](repeating: 0, count: 1 << 16)
     private let sink: (UnsafeRawBufferPointer) throws -> Void
-    private var open = false
+    private var started = false
 
     /// A member whose compressed bytes go to `sink`; `sink`'s errors end the member and are rethrown.
     public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -24,11 +24,11 @@ public final class GzipWriter {
             stream.deallocate()
             throw Gzip.Damaged(reason: "zlib could not start")
         }
-        open = true
+        started = true
     }
 
     deinit {
-        if open {
+        if started {
             deflateEnd(stream)
             stream.deallocate()
         }

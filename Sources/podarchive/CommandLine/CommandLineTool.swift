@@ -112,6 +112,8 @@ struct CommandLineTool: Sendable {
             return FeedsCommand(context: context, arguments: arguments).run()
         case .success(.site(let arguments)):
             return SiteCommand(context: context, arguments: arguments).run()
+        case .success(.export(let arguments)):
+            return ExportCommand(context: context, arguments: arguments).run()
         case .success(.credentials(let arguments)):
             return await CredentialsCommand(context: context, arguments: arguments).run()
         }
