@@ -87,6 +87,7 @@ extension Archiver {
                 Self.warcinfo(file: file, options: options, shows: report.shows), block: .bytes(Self.infoFields()),
                 type: .warcinfo)
             let infoID = info.value("WARC-Record-ID") ?? ""
+            state.records = 1
             var lastEpisodeID = ""
             for item in items {
                 let type: WARCRecordType = item.kind == .metadata ? .metadata : .resource
