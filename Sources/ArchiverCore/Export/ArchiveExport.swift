@@ -40,6 +40,8 @@ public struct ExportOptions: Sendable {
     public var makeID: @Sendable () -> UUID = { UUID() }
     /// How archived files are read.
     public var reader: any ChunkedFileReading = POSIXChunkedFileReader()
+    /// Whether to stop (asked before each chunk); by default, whether the running task was cancelled.
+    public var cancelled: @Sendable () -> Bool = { Task.isCancelled }
     /// The most bytes read from a file at once (memory stays at about this much whatever the files' sizes).
     public var chunkSize = 1 << 20
 
@@ -82,7 +84,7 @@ extension Archiver {
             var state = ExportProgress(records: 0, totalRecords: items.count + 1, bytes: 0, totalBytes: totalBytes)
             let writer = WARCWriter(
                 descriptor: descriptor, target: file.path, gzip: file.pathExtension.lowercased() == "gz",
-                reader: options.reader, chunkSize: options.chunkSize)
+                reader: options.reader, chunkSize: options.chunkSize, cancelled: options.cancelled)
             let info = try writer.write(
                 Self.warcinfo(file: file, options: options, shows: report.shows), block: .bytes(Self.infoFields()),
                 type: .warcinfo)

@@ -12,6 +12,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
     case cannotWrite(path: String, reason: String)
     /// An archived file changed between its two readings (a sync or repair at work).
     case changed(path: String)
+    /// The run was stopped (Ctrl-C, a stop signal) before the export was complete.
+    case interrupted(path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -21,6 +23,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
             return "cannot write the export \(path): \(reason); nothing was left under its name"
         case .changed(let path):
             return "\(path) changed while it was being exported (is a sync running?); no export was written"
+        case .interrupted(let path):
+            return "interrupted: \(path) was not written"
         }
     }
 }
@@ -41,13 +45,17 @@ final class WARCWriter {
     private let gzip: Bool
     private let reader: any ChunkedFileReading
     private let buffer: UnsafeMutableRawBufferPointer
+    /// Asked before each chunk: true stops the export.
+    private let cancelled: () -> Bool
 
     /// Bytes written to the descriptor.
     private(set) var written: Int64 = 0
 
     init(
-        descriptor: Int32, target: String, gzip: Bool, reader: any ChunkedFileReading, chunkSize: Int
+        descriptor: Int32, target: String, gzip: Bool, reader: any ChunkedFileReading, chunkSize: Int,
+        cancelled: @escaping () -> Bool = { false }
     ) {
+        self.cancelled = cancelled
         self.descriptor = descriptor
         self.target = target
         self.gzip = gzip
@@ -115,6 +123,7 @@ final class WARCWriter {
     ) throws -> Int64 {
         var total: Int64 = 0
         while true {
+            if cancelled() { throw ExportError.interrupted(path: target) }
             let count: Int
             do {
                 count = try file.read(into: buffer)

@@ -81,7 +81,7 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow: self = .usage
-        case ArchiveError.interrupted: self = .interrupted
+        case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted
         default: self = .archiveFailed
         }
     }

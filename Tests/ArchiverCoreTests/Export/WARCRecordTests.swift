@@ -20,14 +20,15 @@ final class WARCRecordTests: XCTestCase {
     /// Writes records with a `WARCWriter` into a file, and returns what the file holds and the offsets after each.
     private func write(
         gzip: Bool = false, reader: any ChunkedFileReading = POSIXChunkedFileReader(), chunkSize: Int = 1 << 20,
-        _ records: [(WARCRecordHeader, WARCBlock, WARCRecordType)]
+        cancelled: @escaping () -> Bool = { false }, _ records: [(WARCRecordHeader, WARCBlock, WARCRecordType)]
     ) throws -> (bytes: [UInt8], offsets: [Int64]) {
         let url = folder.appendingPathComponent("out.warc")
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         defer { close(descriptor) }
         let writer = WARCWriter(
-            descriptor: descriptor, target: url.path, gzip: gzip, reader: reader, chunkSize: chunkSize)
+            descriptor: descriptor, target: url.path, gzip: gzip, reader: reader, chunkSize: chunkSize,
+            cancelled: cancelled)
         var offsets: [Int64] = []
         for (header, block, type) in records {
             try writer.write(header, block: block, type: type)
@@ -135,6 +136,27 @@ final class WARCRecordTests: XCTestCase {
             XCTAssertEqual(error as? ExportError, .changed(path: file.path))
             XCTAssertTrue((error as? LocalizedError)?.errorDescription?.contains("changed while") == true)
         }
+    }
+
+    func test_aStopAskedFor_endsTheCopyBeforeTheNextChunk() throws {
+        let file = folder.appendingPathComponent("e.mp3")
+        try Data(repeating: 7, count: 10_000).write(to: file)
+        let reader = RecordingReader()
+        var asked = 0
+
+        XCTAssertThrowsError(
+            try write(
+                reader: reader, chunkSize: 1024,
+                cancelled: {
+                    asked += 1
+                    return asked > 3
+                }, [(resource(uri: "https://a.example/e.mp3"), .file(file.path), .resource)])
+        ) { error in
+            XCTAssertEqual(
+                error as? ExportError, .interrupted(path: self.folder.appendingPathComponent("out.warc").path))
+            XCTAssertEqual(RunStatus(for: error), .interrupted)
+        }
+        XCTAssertEqual(reader.bytesRead, 3 * 1024, "three chunks read, no more")
     }
 
     func test_anUnreadableFile_isACannotReadError_namingIt() throws {
