@@ -100,7 +100,7 @@ extension Archiver {
                 header.add("WARC-Warcinfo-ID", infoID)
                 header.add("Content-Type", item.contentType)
                 let before = state.bytes
-                let written = try writer.write(header, block: try Self.block(item.source), type: type) { copied in
+                let written = try writer.write(header, block: Self.block(item.source), type: type) { copied in
                     state.bytes = before + copied
                     progress(state)
                 }
@@ -130,20 +130,11 @@ extension Archiver {
         return report
     }
 
-    /// The block of an item: an archived file as it is, or a revision of the feed expanded (a feed document is at
-    /// most the feed size limit, so it is held whole; an episode never is).
-    private static func block(_ source: ExportItem.Source) throws -> WARCBlock {
+    /// The block of an item: an archived file as it is, or a revision of the feed expanded as it is read.
+    private static func block(_ source: ExportItem.Source) -> WARCBlock {
         switch source {
         case .file(let path): return .file(path)
-        case .gzipped(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ExportError.cannotRead(path: path, reason: "it cannot be read")
-            }
-            do {
-                return .bytes(Array(try Gzip.decompress(data)))
-            } catch let damaged as Gzip.Damaged {
-                throw ExportError.cannotRead(path: path, reason: "a damaged revision of the feed: \(damaged.reason)")
-            }
+        case .gzipped(let path): return .gzipped(path)
         }
     }
 

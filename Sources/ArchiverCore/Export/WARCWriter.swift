@@ -1,4 +1,5 @@
-// Writes WARC records into an open file, each block streamed from the archive in chunks. A record's header comes
+// Writes WARC records into an open file, each block streamed from the archive in chunks (a revision of a feed's
+// history expanded from gzip as it is read). A record's header comes
 // before its block and must give the block's length and SHA-1, so each file is read twice through one open
 // descriptor: once to hash it, once to copy it (a file renamed over meanwhile does not mix in). With gzip, each
 // record is a gzip member of its own.
@@ -33,6 +34,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
 public enum WARCBlock: Sendable {
     /// An archived file, read in chunks.
     case file(String)
+    /// A gzip file, expanded chunk by chunk (a revision of a feed's history).
+    case gzipped(String)
     /// Bytes made by the export (the warcinfo fields, a decompressed feed revision).
     case bytes([UInt8])
 }
@@ -79,7 +82,9 @@ final class WARCWriter {
             hash.update(bytes)
             try finishHeader(&header, length: Int64(bytes.count), digest: hash.finalize(), type: type)
             try emit(header) { write in try bytes.withUnsafeBytes { try write($0) } }
-        case .file(let path):
+        case .file(let path), .gzipped(let path):
+            let expand: Bool
+            if case .gzipped = block { expand = true } else { expand = false }
             let file: any ChunkedFile
             do {
                 file = try reader.open(path)
@@ -87,9 +92,8 @@ final class WARCWriter {
                 throw ExportError.cannotRead(path: path, reason: Self.reason(error))
             }
             var hash = SHA1()
-            let length = try readAll(file, path: path) { hash.update($0) }
-            let digest = hash.finalize()
-            try finishHeader(&header, length: length, digest: digest, type: type)
+            let length = try readAll(file, path: path, expand: expand) { hash.update($0) }
+            try finishHeader(&header, length: length, digest: hash.finalize(), type: type)
             do {
                 try file.rewind()
             } catch {
@@ -98,7 +102,7 @@ final class WARCWriter {
             var again: Int64 = 0
             var copiedSoFar: Int64 = 0
             try emit(header) { write in
-                again = try readAll(file, path: path) { chunk in
+                again = try readAll(file, path: path, expand: expand) { chunk in
                     try write(chunk)
                     copiedSoFar += Int64(chunk.count)
                     copied(copiedSoFar)
@@ -117,11 +121,18 @@ final class WARCWriter {
         header.add("Content-Length", String(length))
     }
 
-    /// Reads `file` to its end in chunks, handing each to `body`: the bytes read.
+    /// Reads `file` to its end in chunks (expanded from gzip when `expand`), handing each to `body`: the bytes
+    /// handed on.
     private func readAll(
-        _ file: any ChunkedFile, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+        _ file: any ChunkedFile, path: String, expand: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Int64 {
         var total: Int64 = 0
+        let gunzip: GzipReader?
+        do {
+            gunzip = expand ? try GzipReader() : nil
+        } catch {
+            throw ExportError.cannotRead(path: path, reason: Self.reason(error))
+        }
         while true {
             if cancelled() { throw ExportError.interrupted(path: target) }
             let count: Int
@@ -130,9 +141,25 @@ final class WARCWriter {
             } catch {
                 throw ExportError.cannotRead(path: path, reason: Self.reason(error))
             }
-            if count == 0 { return total }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            total += Int64(count)
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            guard let gunzip else {
+                if count == 0 { return total }
+                try body(chunk)
+                total += Int64(count)
+                continue
+            }
+            if count == 0 {
+                guard gunzip.ended else { throw ExportError.cannotRead(path: path, reason: "it is cut short") }
+                return total
+            }
+            do {
+                try gunzip.read(chunk) { piece in
+                    try body(piece)
+                    total += Int64(piece.count)
+                }
+            } catch let damaged as Gzip.Damaged {
+                throw ExportError.cannotRead(path: path, reason: damaged.reason)
+            }
         }
     }
 

@@ -138,6 +138,34 @@ final class WARCRecordTests: XCTestCase {
         }
     }
 
+    func test_aFeedRevision_isExpandedChunkByChunk_itsDigestAndLengthThoseOfTheDocument() throws {
+        let document = Array(String(repeating: "<item><title>Episode</title></item>\n", count: 3000).utf8)
+        let file = folder.appendingPathComponent("2025-01-31T18-00-00Z.xml.gz")
+        try Gzip.compress(Data(document)).write(to: file)
+        let reader = RecordingReader()
+
+        let (bytes, _) = try write(
+            reader: reader, chunkSize: 512,
+            [(resource(uri: "https://a.example/feed.xml"), .gzipped(file.path), .resource)])
+
+        XCTAssertLessThanOrEqual(reader.largestRead, 512)
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("Content-Length: \(document.count)\r\n"), text.prefix(600).description)
+        var hash = SHA1()
+        hash.update(document)
+        XCTAssertTrue(text.contains("WARC-Payload-Digest: \(WARCValues.sha1(hash.finalize()))\r\n"))
+        XCTAssertTrue(text.hasSuffix(String(decoding: document, as: UTF8.self) + "\r\n\r\n"))
+    }
+
+    func test_aFeedRevisionCutShort_isACannotReadError() throws {
+        let file = folder.appendingPathComponent("2025-01-31T18-00-00Z.xml.gz")
+        try Gzip.compress(Data(repeating: 65, count: 5000)).dropLast(6).write(to: file)
+
+        XCTAssertThrowsError(try write([(resource(uri: "https://a/"), .gzipped(file.path), .resource)])) { error in
+            XCTAssertEqual(error as? ExportError, .cannotRead(path: file.path, reason: "it is cut short"))
+        }
+    }
+
     func test_aStopAskedFor_endsTheCopyBeforeTheNextChunk() throws {
         let file = folder.appendingPathComponent("e.mp3")
         try Data(repeating: 7, count: 10_000).write(to: file)
