@@ -153,12 +153,14 @@ final class ExportCommandTests: CommandLineTestCase {
         XCTAssertEqual(synced, .success, errors.text)
         output.clear()
 
-        let status = await run("export", "--warc", "one.warc", "--to", root.path, "--show", "CLI Show")
+        let status = await run(
+            "export", "--warc", "one.warc", "--to", root.path, "--show", "CLI Show", "--show", "CLI Show")
         let unknown = await run("export", "--warc", "none.warc", "--to", root.path, "--show", "Nope")
 
         XCTAssertEqual(status, .success, errors.text)
         let records = try WARCReader.records(Data(contentsOf: folder.url.appendingPathComponent("one.warc")))
-        XCTAssertEqual(records.filter { $0.type == "resource" }.count, 2, "the episode and the feed's one revision")
+        XCTAssertEqual(
+            records.filter { $0.type == "resource" }.count, 2, "the episode and the feed's one revision, once")
         XCTAssertFalse(records.contains { $0["WARC-Target-URI"]?.contains("one.mp3") == true })
         XCTAssertEqual(unknown, .usage)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("none.warc").path))
@@ -184,6 +186,22 @@ final class ExportCommandTests: CommandLineTestCase {
         let last = try XCTUnwrap(terminal.text.components(separatedBy: clear).last)
         XCTAssertTrue(last.hasPrefix("exported 1 show to "), last)
         XCTAssertEqual(last.filter { $0 == "\n" }.count, 1)
+    }
+
+    func test_aFileInsideAShowFolder_isRefused_andTheArchivedFileThereIsUntouched() async throws {
+        try await syncPrivateShow()
+        let episode = show.appendingPathComponent("One.mp3")
+        let before = try Data(contentsOf: episode)
+
+        let status = await run(
+            "export", "--warc", episode.path, root.path, "--show", "Private Show", "--show", show.path)
+
+        XCTAssertEqual(status, .usage)
+        XCTAssertEqual(
+            errors.lines.last,
+            "podarchive: the export \(episode.path) would be written inside the show folder \(show.path): name a file "
+                + "outside it")
+        XCTAssertEqual(try Data(contentsOf: episode), before)
     }
 
     func test_withoutWarc_isAUsageError() async {

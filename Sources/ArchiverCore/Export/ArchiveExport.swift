@@ -54,12 +54,21 @@ extension Archiver {
     /// member of its own when the name ends in `.gz`.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
-    ///   `file`'s name).
+    ///   `file`'s name), or `file` is inside a show's folder.
     public func exportWARC(
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
         progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {
-        let folderList = try shows ?? verifier.feedFolders(in: root)
+        var folderList: [URL] = []
+        for folder in try shows ?? verifier.feedFolders(in: root)
+        where !folderList.map(\.standardizedFileURL).contains(folder.standardizedFileURL) {
+            folderList.append(folder)
+        }
+        // Never where it could replace an archived file (a show's folder, at any depth).
+        let target = file.resolvingSymlinksInPath().path
+        if let show = folderList.first(where: { target.hasPrefix($0.resolvingSymlinksInPath().path + "/") }) {
+            throw ExportError.insideShow(path: file.path, show: show.path)
+        }
         var report = ExportReport()
         var items: [ExportItem] = []
         let planner = ExportPlanner(folders: folders)

@@ -15,6 +15,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
     case changed(path: String)
     /// The run was stopped (Ctrl-C, a stop signal) before the export was complete.
     case interrupted(path: String)
+    /// The export was to be written inside a show's folder, where it could take an archived file's place.
+    case insideShow(path: String, show: String)
 
     public var errorDescription: String? {
         switch self {
@@ -26,6 +28,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
             return "\(path) changed while it was being exported (is a sync running?); no export was written"
         case .interrupted(let path):
             return "interrupted: \(path) was not written"
+        case .insideShow(let path, let show):
+            return "the export \(path) would be written inside the show folder \(show): name a file outside it"
         }
     }
 }
