@@ -86,6 +86,14 @@ enum Arguments {
                 SiteArguments(
                     directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory, baseURL: values.baseURL,
                     out: values.out))
+        case .export:
+            guard let warc = values.warc else {
+                throw UsageError(message: "missing --warc FILE: the file to write", command: parsed.command)
+            }
+            return .export(
+                ExportArguments(
+                    warc: warc, directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory,
+                    shows: values.shows))
         case .add:
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or file", command: parsed.command)

@@ -131,6 +131,8 @@ struct CommandLineTool: Sendable {
             return SiteCommand(context: context, arguments: arguments).run()
         case .success(.search(let arguments)):
             return await SearchCommand(context: context, arguments: arguments).run()
+        case .success(.export(let arguments)):
+            return ExportCommand(context: context, arguments: arguments).run()
         case .success(.credentials(let arguments)):
             return await CredentialsCommand(context: context, arguments: arguments).run()
         case .success(.config(let arguments)):

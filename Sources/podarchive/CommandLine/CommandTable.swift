@@ -14,7 +14,7 @@ enum ValueCompletion: Equatable, Sendable {
 
 /// A command's name.
 enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, search, remove, feeds, list, verify, site, credentials, config, completions, help
+    case sync, add, search, remove, feeds, list, verify, site, export, credentials, config, completions, help
 
     /// The commands that take options (each takes `--help`), in help order.
     static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
@@ -74,6 +74,10 @@ enum CommandTable {
             name: .site, about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
             summary: "write the web pages and podcast feeds", operands: "[DIR]", synopsis: "site [DIR] [--out DIR]",
             completion: .directory),
+        CommandDescriptor(
+            name: .export, about: "write the archive as a WARC 1.1 file, the format the web archives take",
+            summary: "write the archive as a WARC file", operands: "[DIR]",
+            synopsis: "export --warc FILE [DIR] [--show SHOW...]", completion: .directory),
         CommandDescriptor(
             name: .credentials,
             about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",

@@ -176,6 +176,19 @@ enum HelpText {
         \(OptionTable.helpBlock(for: .site))
         """
 
+    static let export = """
+        \(OptionTable.usage(for: .export))
+
+        Writes the archive (or the shows named) as one WARC 1.1 file, the format the Internet Archive and national
+        libraries take: a warcinfo record, then for each archived episode, transcript, chapters and artwork file a
+        resource record with the URL it was fetched from and when, each episode's .info.json sidecar as a metadata
+        record, and every kept revision of each feed. URLs are as the archive keeps them, logins and tokens
+        redacted. Memory stays small whatever the files' sizes: each file is read twice, to hash it, then to copy it.
+
+        Options:
+        \(OptionTable.helpBlock(for: .export))
+        """
+
     static let credentials = """
         \(OptionTable.usage(for: .credentials))
 
@@ -265,6 +278,7 @@ enum HelpText {
         case .remove: return remove
         case .feeds: return feeds
         case .site: return site
+        case .export: return export
         case .credentials: return credentials
         case .config: return config
         case .help: return help

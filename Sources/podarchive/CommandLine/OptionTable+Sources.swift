@@ -58,10 +58,12 @@ extension OptionTable {
                 """#),
         .value(
             "--to", "DIR", \.archiveDirectory, .given(.text),
-            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .credentials], summary: "archive root",
+            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .export, .credentials],
+            summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else to in the configuration file, else ~/Podcasts)",
             helpFor: [
                 .verify: "the archive root, when DIR is not given", .site: "the archive root, when DIR is not given",
+                .export: "the archive root, when DIR is not given",
             ],
             completion: .directory, config: true, environment: "PODARCHIVE_DIR",
             manual: #"""

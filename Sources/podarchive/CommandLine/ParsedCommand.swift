@@ -30,6 +30,7 @@ enum Command: Equatable, Sendable {
     case remove(RemoveArguments)
     case feeds(FeedsArguments)
     case site(SiteArguments)
+    case export(ExportArguments)
     case credentials(CredentialsArguments)
     case search(SearchArguments)
     case config(ConfigArguments)
@@ -121,6 +122,14 @@ struct SiteArguments: Equatable, Sendable {
     var baseURL: String?
     /// `--out DIR`: publish into a folder of its own (saved).
     var out: String?
+}
+
+/// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC file.
+struct ExportArguments: Equatable, Sendable {
+    var warc: String
+    var directory: String?
+    /// Only these shows (folder names or feed URLs); every show when empty.
+    var shows: [String] = []
 }
 
 /// `--shard K/N`: this machine's share of the subscriptions.
