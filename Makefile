@@ -5,7 +5,7 @@ PREFIX ?= /usr/local
 RELEASE_BIN := .build/release/podarchive
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test test-release test-tsan demo screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
+.PHONY: all build release test test-release test-tsan demo warc-check screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
@@ -76,6 +76,30 @@ demo: release
 	$(RELEASE_BIN) verify demo-archive; \
 	echo; echo "== podarchive site demo-archive (open demo-archive/index.html in a browser)"; \
 	$(RELEASE_BIN) site demo-archive
+
+# Export the demo archive as WARC (plain and gzipped) and check both with warcio, the web archives' Python tool:
+# every digest (`warcio check`) and a CDX index line for each episode (`warcio index`). warcio is installed from PyPI
+# into .build/warcio for this check only, never a dependency of podarchive; without PyPI the check is skipped.
+WARCIO := .build/warcio/bin/warcio
+warc-check: release
+	@if [ ! -d demo-archive ]; then $(MAKE) demo > /dev/null; fi
+	@set -e; \
+	if [ ! -x $(WARCIO) ]; then \
+		$(PYTHON) -m venv .build/warcio; \
+		if ! .build/warcio/bin/pip install -q --retries 1 --timeout 20 warcio; then \
+			rm -rf .build/warcio; \
+			echo "make warc-check: skipped: pip could not install warcio from PyPI (no network?)"; exit 0; \
+		fi; \
+	fi; \
+	for file in .build/demo-archive.warc .build/demo-archive.warc.gz; do \
+		echo "== podarchive export --warc $$file demo-archive"; \
+		$(RELEASE_BIN) export --warc $$file demo-archive; \
+		$(WARCIO) check -v $$file; \
+		$(WARCIO) index -f warc-type,warc-target-uri,warc-payload-digest $$file > $$file.cdxj; \
+		episodes=$$(grep -c '"warc-type": "resource", "warc-target-uri": "http://127.0.0.1:[0-9]*/episode-' $$file.cdxj); \
+		if [ "$$episodes" != 3 ]; then echo "warcio index lists $$episodes of the demo's 3 episodes"; exit 1; fi; \
+		cat $$file.cdxj; \
+	done
 
 # The README's picture of a show page: the demo archive's, in headless Chromium (apt-get install chromium).
 screenshot: demo

@@ -75,7 +75,8 @@ final class CommandLineToolTests: CommandLineTestCase {
             ),
             (
                 server.url("/page.html").absoluteString,
-                "podarchive: feed \(server.url("/page.html")) is not a podcast feed: the document is <html>, not RSS or Atom"
+                "podarchive: \(server.url("/page.html")) is a web page that links to no feed (no <link "
+                    + "rel=\"alternate\"> to RSS, Atom or JSON Feed in its head); give the show's feed URL"
             ),
             (closedURL, "podarchive: feed \(closedURL) could not be fetched: connection refused"),
             (

@@ -1,4 +1,5 @@
 // The man page and the shell completions say what the argument parser accepts, and the man page renders.
+import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
@@ -46,9 +47,15 @@ final class DocumentationTests: XCTestCase {
         }
         XCTAssertEqual(arguments.feeds, [], "every subscription")
         XCTAssertNil(arguments.feedList)
-        XCTAssertEqual(arguments.archiveDirectory, "/home/someone/Podcasts")
-        XCTAssertTrue(
-            unit.contains("ConditionPathExists=%h/Podcasts/.podarchive/feeds"), "no subscriptions, no failed run")
+        // The root is the configuration file's `to` (else $PODARCHIVE_DIR's, else ~/Podcasts): the unit names none,
+        // not even in a condition, so a root set in the file is the one it runs on.
+        XCTAssertNil(arguments.archiveDirectory)
+        XCTAssertFalse(unit.contains("Podcasts/"), "no archive root in the unit")
+        let configured = try OptionDefaults(
+            file: ConfigurationFile(parsing: "to = /srv/podcasts", path: "/c/config", home: nil), environment: [:])
+        guard case .success(.sync(let withFile)) = Arguments.parse(Array(words.dropFirst()), defaults: configured)
+        else { return XCTFail("\(words) does not parse as a sync") }
+        XCTAssertEqual(withFile.archiveDirectory, "/srv/podcasts")
     }
 
     func test_completions_offerEveryCommandAndOption_forEachShell() throws {

@@ -41,7 +41,7 @@ final class OtherCommandsTests: CommandLineTestCase {
 
     // MARK: - Archive root
 
-    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() {
+    func test_archiveRoot_prefersOptionThenEnvironmentThenHome() throws {
         let tool = CommandLineTool(
             environment: ProcessEnvironment(
                 variables: ["PODARCHIVE_DIR": "/env/podcasts", "HOME": "/home/me"], currentDirectory: "/cwd"),
@@ -54,11 +54,19 @@ final class OtherCommandsTests: CommandLineTestCase {
             makeArchiver: { fatalError("not needed") })
 
         XCTAssertEqual(try tool.context.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
-        XCTAssertEqual(try tool.context.archiveRoot(nil).get().path, "/env/podcasts")
+        // $PODARCHIVE_DIR is the parser's to give, when --to is not (see ConfigurationFileCommandTests).
+        guard
+            case .success(.feeds(let feeds)) = Arguments.parse(
+                ["feeds"], defaults: try OptionDefaults(file: nil, environment: ["PODARCHIVE_DIR": "/env/podcasts"]))
+        else { return XCTFail("feeds does not parse") }
+        XCTAssertEqual(try tool.context.archiveRoot(feeds.archiveDirectory).get().path, "/env/podcasts")
         XCTAssertEqual(try homeOnly.context.archiveRoot(nil).get().path, "/home/me/Podcasts")
         XCTAssertEqual(
             nothing.context.archiveRoot(nil),
-            .failure(UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync")))
+            .failure(
+                UsageError(
+                    message: "no archive folder: pass --to DIR, set PODARCHIVE_DIR or set to in the configuration file",
+                    command: "sync")))
     }
 
     // MARK: - list
@@ -93,6 +101,37 @@ final class OtherCommandsTests: CommandLineTestCase {
                 "2025-02-10     2.0 kB  Episode 2: <Tags> & \"Quotes\"",
                 "2025-01-10             Episode 1 (itunes title only)",
             ])
+    }
+
+    func test_list_namesEachAlternateEnclosure_inTheTableAndAsJSON() async throws {
+        let table = await run("list", Fixtures.url("feeds/alternates.xml").path)
+        XCTAssertEqual(table, .success, errors.text)
+        XCTAssertEqual(
+            output.lines,
+            [
+                "Alternates: 2 episodes",
+                "----------     1.0 kB  Both ways",
+                "                       also as: audio/mpeg (128 kb/s, 1.0 kB, hash given); audio/opus (opus, 32 kb/s, "
+                    + "600 B)",
+                "----------     2.0 kB  Plain",
+            ])
+        let json = CapturedOutput()
+        let code = await tool(output: json).run(["list", Fixtures.url("feeds/alternates.xml").path, "--json"])
+        XCTAssertEqual(code, .success)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        let episodes = try XCTUnwrap(object["episodes"] as? [[String: Any]])
+        let alternates = try XCTUnwrap(episodes[0]["alternates"] as? [[String: Any]])
+        XCTAssertEqual(alternates.count, 2)
+        XCTAssertEqual(alternates[1]["type"] as? String, "audio/opus")
+        XCTAssertEqual(alternates[1]["codecs"] as? String, "opus")
+        XCTAssertEqual(alternates[1]["lang"] as? String, "en-GB")
+        XCTAssertEqual(alternates[1]["bitrate"] as? Int, 32000)
+        XCTAssertEqual(alternates[1]["pgpSignature"] as? Bool, true)
+        XCTAssertEqual(alternates[0]["default"] as? Bool, true)
+        XCTAssertEqual(
+            alternates[1]["sources"] as? [String],
+            ["ipfs://QmExample", Fixtures.url("feeds/opus/e1.opus").absoluteString])
+        XCTAssertNil(episodes[1]["alternates"], "an episode without alternates keeps the contract's fields only")
     }
 
     func test_listArchived_isNewestFirst_asTheSiteAndAppsList() async throws {

@@ -10,7 +10,7 @@ import XCTest
 
 final class SecretsInArchiveTests: CommandLineTestCase {
     private var root: URL { folder.url.appendingPathComponent("archive") }
-    private let secrets = ["FEEDTOK", "EPTOK", "JSESS", "FRAGTOK", "AMZSIG", "GUIDTOK", "HDRVALUE"]
+    private let secrets = ["FEEDTOK", "EPTOK", "JSESS", "FRAGTOK", "AMZSIG", "GUIDTOK", "HDRVALUE", "RELTOK"]
 
     /// A feed at `/feed.xml?token=FEEDTOK` answering only the header `X-Key: HDRVALUE`, whose episodes carry
     /// tokens in their query, path, fragment and GUID.
@@ -23,7 +23,7 @@ final class SecretsInArchiveTests: CommandLineTestCase {
             <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Tokens</title>
             <link>\(base)/show?token=FEEDTOK</link>
             <item><title>One</title><guid>\(base)/e1?token=GUIDTOK</guid>
-            <link>\(base)/e1.html?session=EPTOK</link>
+            <link>\(base)/e1.html?session=EPTOK</link><comments>e1/comments?a=b&amp;token=RELTOK</comments>
             <enclosure url="\(base)/e1.mp3?a=1&amp;token=EPTOK" type="audio/mpeg"/></item>
             <item><title>Two</title><guid>2</guid><enclosure url="\(base)/e2.mp3;jsessionid=JSESS" type="audio/mpeg"/>
             </item>

@@ -52,6 +52,9 @@ public struct Episode: Equatable, Sendable {
     /// Transcripts and chapters published with the episode (its artwork is `imageURL`; see `companions(besides:)`).
     public var companions: [Companion] = []
 
+    /// Other files of the episode (`podcast:alternateEnclosure`), in the feed's order.
+    public var alternates: [AlternateEnclosure] = []
+
     /// Everything to keep beside the episode: its transcripts and chapters, and its artwork when it is not the
     /// show's (`showImage`).
     public func companions(besides showImage: String?) -> [Companion] {

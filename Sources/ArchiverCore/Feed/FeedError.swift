@@ -25,6 +25,8 @@ public enum FeedError: Error, Equatable, Sendable {
     /// The URL carries the redaction marker in place of a secret (an export made without its secrets), and no
     /// subscription of the archive is this feed: it is never fetched as it is.
     case lacksSecret(url: String)
+    /// A web page that names no feed in a `<link rel="alternate">` of its head.
+    case pageWithoutFeed(url: String)
 }
 
 extension FeedError: LocalizedError {
@@ -49,6 +51,9 @@ extension FeedError: LocalizedError {
             return "feed \(url) redirects to \(location), which is not http(s); refused"
         case .notAFeed(let url, let reason):
             return "feed \(url) is not a podcast feed: \(reason)"
+        case .pageWithoutFeed(let url):
+            return "\(url) is a web page that links to no feed (no <link rel=\"alternate\"> to RSS, Atom or JSON "
+                + "Feed in its head); give the show's feed URL"
         case .lacksSecret(let url):
             return "feed \(url) has \(URLSecrets.redaction) where its token was (exported without its secrets) and "
                 + "matches no subscription of this archive; give the feed's real URL"

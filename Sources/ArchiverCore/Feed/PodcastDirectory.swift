@@ -26,6 +26,12 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
     case noSuchShow(id: Int, link: String)
     /// The directory knows the show but lists no feed for it.
     case noFeed(title: String, link: String)
+    /// The directory could not be asked: no connection, no answer in time.
+    case unreachable(url: String, reason: String)
+    /// The directory answered with a status other than 2xx.
+    case httpStatus(url: String, status: Int)
+    /// The answer passed the size cap; reading stopped there.
+    case tooLarge(url: String, limit: Int64)
 
     /// One line naming the problem and the value.
     public var description: String {
@@ -36,8 +42,19 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
             return "the podcast directory knows no show numbered \(id) (from \(link))"
         case .noFeed(let title, let link):
             return "the podcast directory lists no public feed for \"\(title)\" (from \(link))"
+        case .unreachable(let url, let reason):
+            return "the podcast directory at \(url) could not be asked: \(reason)"
+        case .httpStatus(let url, let status):
+            return "the podcast directory answered HTTP \(status) to \(url)"
+        case .tooLarge(let url, let limit):
+            return "the podcast directory's answer from \(url) is larger than \(limit) bytes; stopped reading there"
         }
     }
+}
+
+extension DirectoryError: LocalizedError {
+    /// The same line as `description`, for whoever reads `localizedDescription`.
+    public var errorDescription: String? { description }
 }
 
 /// The Apple Podcasts directory (the iTunes Search API), at `base`.

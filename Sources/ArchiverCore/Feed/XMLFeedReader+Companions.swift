@@ -57,4 +57,43 @@ extension XMLFeedReader {
         }
         item = built
     }
+
+    /// Starts an alternate enclosure of the item being read (up to `AlternateEnclosure.limit`).
+    mutating func takeAlternate(_ attributes: [XMLAttributeRange]) {
+        func attribute(_ name: StaticString) -> String? {
+            value(of: name, in: attributes).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        item?.keptAlternate = false
+        guard var built = item, built.alternates.count < AlternateEnclosure.limit,
+            let type = attribute("type")
+        else { return }
+        built.keptAlternate = true
+        built.alternates.append(
+            AlternateEnclosure(
+                type: type, length: attribute("length").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil },
+                bitrate: attribute("bitrate").flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil },
+                height: attribute("height").flatMap { Int($0) }, language: attribute("lang"),
+                title: attribute("title"), codecs: attribute("codecs"),
+                isDefault: attribute("default")?.lowercased() == "true"))
+        item = built
+    }
+
+    /// A `podcast:source` or `podcast:integrity` of the alternate enclosure being read.
+    mutating func takeAlternatePart(_ kind: Kind, _ attributes: [XMLAttributeRange]) {
+        func attribute(_ name: StaticString) -> String? {
+            value(of: name, in: attributes).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard var built = item, built.keptAlternate, var alternate = built.alternates.popLast() else { return }
+        if kind == .podcastSource, let uri = attribute("uri"), alternate.sources.count < AlternateEnclosure.limit {
+            alternate.sources.append(resolver.resolve(uri))
+        } else if kind == .podcastIntegrity, let value = attribute("value") {
+            switch attribute("type")?.lowercased() {
+            case "sri": alternate.integrity = alternate.integrity ?? String(value.prefix(4096))
+            case "pgp-signature": alternate.pgpSignature = alternate.pgpSignature ?? String(value.prefix(16384))
+            default: break
+            }
+        }
+        built.alternates.append(alternate)
+        item = built
+    }
 }

@@ -71,6 +71,9 @@ extension XMLFeedReader {
             if isLocal("transcript") { return .podcastTranscript }
             if isLocal("chapters") { return .podcastChapters }
             if isLocal("images") { return .podcastImages }
+            if isLocal("alternateEnclosure") { return .podcastAlternateEnclosure }
+            if isLocal("source") { return .podcastSource }
+            if isLocal("integrity") { return .podcastIntegrity }
             if isLocal("guid") { return .podcastGUID }
         case .content:
             if isLocal("encoded") { return .contentEncoded }

@@ -20,6 +20,7 @@ struct XMLFeedReader {
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
         case image, url, logo, icon, itunesNewFeedURL, podcastGUID
         case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
+        case podcastAlternateEnclosure, podcastSource, podcastIntegrity
     }
 
     struct Frame {
@@ -32,34 +33,6 @@ struct XMLFeedReader {
     struct Binding {
         var prefix: Range<Int>
         var namespace: Namespace
-    }
-
-    /// The parts of an `<item>` or `<entry>` gathered so far.
-    struct ItemBuilder {
-        var title: String?
-        var itunesTitle: String?
-        var guid: String?
-        var url: String?
-        var mimeType: String?
-        var length: Int64?
-        var pubDate: Date?
-        var dcDate: Date?
-        var published: Date?
-        var updated: Date?
-        var episodeNumber: Int?
-        var seasonNumber: Int?
-        var description: String?
-        var summary: String?
-        var content: String?
-        var link: String?
-        var duration: TimeInterval?
-        var image: String?
-        var companions: [Companion] = []
-        /// Artwork from `podcast:images` (the widest) and Media RSS, after `itunes:image`.
-        var podcastImage: String?
-        var thumbnail: String?
-        /// Podlove Simple Chapters given inline: start, title, href, image.
-        var psc: [(start: String, title: String?, href: String?, image: String?)] = []
     }
 
     /// The feed's artwork, by preference: `itunes:image`, RSS `image/url`, Atom `logo`, Atom `icon`.
@@ -86,7 +59,7 @@ struct XMLFeedReader {
     var titlesWithoutMedia: [String] = []
     var feedTitle: String?
     var episodes: [Episode] = []
-    var item: ItemBuilder?
+    var item: FeedItemBuilder?
     var itemDepth = 0
     var skipDepth: Int?
     var captureDepth: Int?
@@ -203,7 +176,7 @@ struct XMLFeedReader {
         case .liveItem:
             skipDepth = depth
         case .item where item == nil, .entry where item == nil:
-            item = ItemBuilder()
+            item = FeedItemBuilder()
             itemDepth = depth
         case .enclosure where parent == .item:
             if item?.url == nil { takeEnclosure(parsedAttributes, urlAttribute: "url") }
@@ -219,6 +192,11 @@ struct XMLFeedReader {
             }
         case .podcastTranscript, .podcastChapters, .pscChapter, .mediaThumbnail, .podcastImages:
             if item != nil { takeCompanion(kind, parsedAttributes) }
+        case .podcastAlternateEnclosure where parent == .item:
+            takeAlternate(parsedAttributes)
+        case .podcastSource where parent == .podcastAlternateEnclosure,
+            .podcastIntegrity where parent == .podcastAlternateEnclosure:
+            if item != nil, depth == itemDepth + 2 { takeAlternatePart(kind, parsedAttributes) }
         case .atomLink where parent == .channel || parent == .atomFeed:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
             switch value(of: "rel", in: parsedAttributes)?.lowercased() {
@@ -316,7 +294,7 @@ struct XMLFeedReader {
         }
     }
 
-    private mutating func update(_ body: (inout ItemBuilder) -> Void) {
+    private mutating func update(_ body: (inout FeedItemBuilder) -> Void) {
         if item != nil { body(&item!) }
     }
 
@@ -335,6 +313,7 @@ struct XMLFeedReader {
             description: built.description ?? built.summary ?? built.content, link: built.link,
             duration: built.duration, imageURL: built.image ?? built.podcastImage ?? built.thumbnail)
         episode.companions = built.companions
+        episode.alternates = built.alternates
         if !built.psc.isEmpty, !built.companions.contains(where: { $0.kind == .chapters }) {
             episode.companions.append(
                 Companion(

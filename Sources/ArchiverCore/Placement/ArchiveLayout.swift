@@ -79,6 +79,8 @@ public enum ArchiveLayout {
     /// The configuration folder under `$XDG_CONFIG_HOME`, and under the home folder without it.
     static let configurationFolder = "podarchive"
     static let configurationFolderInHome = ".config/podarchive"
+    /// In the configuration folder: the settings every run starts from (see `ConfigurationFile`).
+    static let configurationFile = "config"
     /// In the configuration folder: the credentials of private feeds, a file each.
     static let credentialsFolder = "credentials"
     /// The credentials of the show `show` of the archive `archive`.

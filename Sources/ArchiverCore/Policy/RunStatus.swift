@@ -75,13 +75,15 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         switch error {
         case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: self = .usage
         case is FeedError: self = .feedFailed
+        // The directory that names a show's feed is asked as the feed itself would be.
+        case is DirectoryError: self = .feedFailed
         // Without its credentials the show's feed cannot be fetched; the configuration folder is the archive's
         // other half: not writable, or not to be trusted, nothing can be kept.
         case CredentialError.missing: self = .feedFailed
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
-        case ArchiveError.noArchive, ArchiveError.unknownShow: self = .usage
-        case ArchiveError.interrupted: self = .interrupted
+        case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow: self = .usage
+        case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted
         default: self = .archiveFailed
         }
     }

@@ -27,8 +27,8 @@ public struct SyncTarget: Equatable, Sendable {
         self.id = id
     }
 
-    /// Its settings: `given` for the run over those saved with it.
-    public func layers(given: ShowSettings) -> SettingsLayers {
-        SettingsLayers(given: given, saved: saved)
+    /// Its settings: `given` for the run over those saved with it, over the configuration file's.
+    public func layers(given: ShowSettings, configuration: ShowSettings? = nil) -> SettingsLayers {
+        SettingsLayers(given: given, saved: saved, configuration: configuration)
     }
 }

@@ -141,10 +141,57 @@ public enum URLSecrets {
         return String(decoding: redacted, as: UTF8.self)
     }
 
-    /// `document` with every http(s) URL in it redacted, its other bytes (in whatever encoding) untouched: how a
-    /// feed document is kept in the history.
+    /// `document` with every http(s) URL in it redacted, and the secret parameters of relative ones too
+    /// (`href="/cover.png?token=…"`), its other bytes (in whatever encoding) untouched: how a feed document is
+    /// kept in the history.
     public static func redactingURLs(in document: Data) -> Data {
-        redactingURLs(in: Array(document)).map { Data($0) } ?? document
+        let bytes = Array(document)
+        let absolute = redactingURLs(in: bytes)
+        guard let relative = redactingParameters(in: absolute ?? bytes) else {
+            return absolute.map { Data($0) } ?? document
+        }
+        return Data(relative)
+    }
+
+    /// The bytes with the value of every secret parameter redacted wherever one stands after `?`, `&`, `;` or
+    /// `#` (so `&amp;token=` too), URL or not; nil when nothing changed. A document's relative URLs have no
+    /// scheme to find them by, so every such parameter in it is taken for one.
+    private static func redactingParameters(in bytes: [UInt8]) -> [UInt8]? {
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
+        }
+        func endsValue(_ byte: UInt8) -> Bool {
+            endsURL(byte) || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#")
+        }
+        let marker = Array(redaction.utf8)
+        var result: [UInt8] = []
+        var copied = 0
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            guard
+                byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
+                    || byte == UInt8(ascii: "#")
+            else { continue }
+            var equals = position
+            while equals < bytes.count, equals - position < 64, isNameByte(bytes[equals]) { equals += 1 }
+            guard equals > position, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
+                isSecretName(Substring(String(decoding: bytes[position..<equals], as: UTF8.self)))
+            else { continue }
+            var end = equals + 1
+            while end < bytes.count, !endsValue(bytes[end]) { end += 1 }
+            guard end > equals + 1, !bytes[(equals + 1)..<end].elementsEqual(marker) else { continue }
+            result += bytes[copied...equals]
+            result += marker
+            copied = end
+            position = end
+        }
+        guard copied > 0 else { return nil }
+        result += bytes[copied...]
+        return result
     }
 
     /// The bytes with every URL in them redacted; nil when nothing changed.

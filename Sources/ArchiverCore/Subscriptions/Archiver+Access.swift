@@ -47,21 +47,14 @@ extension Archiver {
             store.all(in: root).shows.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The access settings saved with the show kept in `folder` (its record among `records`, by folder name)
-    /// applied to `options` where this run gave none: for verify, which names folders, not feeds.
+    /// The access settings of the show kept in `folder` (its record among `records`, by folder name) in their
+    /// place among the run's (`SyncOptions.runSettings`), applied to `options`: for verify, which names folders.
+    /// - Throws: `SettingsError` for a saved access setting that is not valid; as `withAccess(_:saved:origin:)`.
     func withAccess(_ options: SyncOptions, forShowIn folder: URL, records: [String: Subscription]) throws
         -> SyncOptions
     {
         let record = records[folder.lastPathComponent]
-        var options = options
-        if let settings = record?.settings {
-            if options.profile.userAgent == PodarchiveVersion.userAgent, let agent = settings.userAgent {
-                options.profile.userAgent = agent
-            }
-            if options.netrc?.required != true, let path = settings.netrcFile {
-                options.netrc = NetrcChoice(path: path, required: true)
-            }
-        }
+        let options = try options.applying(options.runSettings.saving(record?.settings).access)
         let resolved = try record.map { try store.resolve($0, in: folder.deletingLastPathComponent()) }
         return try withAccess(options, saved: resolved?.credentials, origin: resolved?.source.origin)
     }

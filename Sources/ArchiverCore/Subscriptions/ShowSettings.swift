@@ -71,23 +71,3 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     }
 
 }
-
-/// A saved setting that is not valid.
-public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
-    /// The setting's name in the subscription record.
-    public var setting: String
-    /// Its value.
-    public var value: String
-    /// What is wrong with it.
-    public var reason: String
-
-    /// A problem with one setting.
-    public init(setting: String, value: String, reason: String) {
-        self.setting = setting
-        self.value = value
-        self.reason = reason
-    }
-
-    /// One line naming the setting, its value and the problem.
-    public var errorDescription: String? { "saved setting \(setting) '\(value)' is not valid: \(reason)" }
-}

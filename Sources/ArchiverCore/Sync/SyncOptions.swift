@@ -42,6 +42,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var throttle: Throttle?
     /// The `.netrc` file whose logins go to the hosts they name (read once the show is known).
     public var netrc: NetrcChoice?
+    /// The show settings the run gives every show (the command line's over the configuration file's), for a
+    /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
+    /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
+    public var runSettings = SettingsLayers([])
 
     /// Sync options; the defaults are the command line's.
     public init(
@@ -71,41 +75,42 @@ public struct SyncOptions: Sendable, Equatable {
     /// These options with `settings` applied over them.
     /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
     public func applying(_ settings: ShowSettings) throws -> SyncOptions {
+        /// `value` checked by `rule`, or the error naming the setting.
+        func checked<Value>(_ key: ShowSettings.Key, _ value: Value, _ rule: (Value) throws(SettingProblem) -> Value)
+            throws -> Value
+        {
+            do { return try rule(value) } catch { throw SettingsError(key: key, value: "\(value)", problem: error) }
+        }
         var options = self
         if let name = settings.name {
             do {
-                options.names = try NameTemplate(name)
+                options.names = try ShowSettings.checkName(name)
             } catch {
-                throw SettingsError(setting: "name", value: name, reason: error.localizedDescription)
+                throw SettingsError(key: .name, value: name, problem: error)
             }
         }
         if let metadata = settings.metadata { options.metadata = metadata }
         if let agent = settings.userAgent {
-            guard ShowSettings.isValidUserAgent(agent) else {
-                throw SettingsError(setting: "userAgent", value: agent, reason: "it must be one line of text")
-            }
-            options.profile.userAgent = agent
+            options.profile.userAgent = try checked(.userAgent, agent, ShowSettings.checkUserAgent)
         }
-        if let path = settings.netrcFile { options.netrc = NetrcChoice(path: path, required: true) }
+        if let path = settings.netrcFile {
+            options.netrc = NetrcChoice(
+                path: try checked(.netrcFile, path, ShowSettings.checkNetrcFile), required: true)
+        }
         if let companions = settings.companions { options.companions = companions }
         // 0 and "" turn a filter set before off (`ShowSettings.everyEpisode`).
         if let limit = settings.limit {
-            guard limit >= 0 else {
-                throw SettingsError(setting: "limit", value: String(limit), reason: "it must be 1 or more")
-            }
-            options.filter.limit = limit == 0 ? nil : limit
+            options.filter.limit = limit == 0 ? nil : try checked(.limit, limit, ShowSettings.checkLimit)
         }
         if let since = settings.since {
-            guard since.isEmpty || FeedDate.parseRFC3339(since) != nil else {
-                throw SettingsError(setting: "since", value: since, reason: "it is not a date such as 2025-01-31")
+            do {
+                options.filter.since = since.isEmpty ? nil : try ShowSettings.checkSince(since)
+            } catch {
+                throw SettingsError(key: .since, value: since, problem: error)
             }
-            options.filter.since = since.isEmpty ? nil : FeedDate.parseRFC3339(since)
         }
         if let match = settings.match {
-            guard match.isEmpty || EpisodeFilter.validate(pattern: match) else {
-                throw SettingsError(setting: "match", value: match, reason: "it is not a regular expression")
-            }
-            options.filter.match = match.isEmpty ? nil : match
+            options.filter.match = match.isEmpty ? nil : try checked(.match, match, ShowSettings.checkMatch)
         }
         return options
     }
@@ -140,4 +145,13 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     case afterRename = "after-rename"
     /// Archived episodes are in the journal; folding it into the index is next.
     case beforeFold = "before-fold"
+}
+
+extension SyncOptions {
+    /// These options with every layer of `layers` applied over them, the lowest first: each layer's values are
+    /// checked, even one a higher layer replaces. (Here, not on `SettingsLayers`: the options carry the layers.)
+    /// - Throws: `SettingsError` naming the first setting that is not valid (a hand-edited record).
+    public func applying(_ layers: SettingsLayers) throws -> SyncOptions {
+        try layers.layers.reversed().reduce(self) { try $0.applying($1.settings) }
+    }
 }

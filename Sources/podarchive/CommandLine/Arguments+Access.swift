@@ -7,17 +7,14 @@ extension ValueParser where Value == String {
     /// Any text.
     static let text = ValueParser { $0 }
 
-    /// A file or folder path, not empty.
-    static let path = ValueParser { text throws(ValueProblem) in
-        guard !text.isEmpty else { throw ValueProblem(text: " needs a file") }
-        return text
-    }
+    /// A file's path, not empty (a `.netrc` file).
+    static let path = rule(ShowSettings.checkNetrcFile)
 
     /// A regular expression (for `--match`).
-    static let pattern = checked("a regular expression") { EpisodeFilter.validate(pattern: $0) ? $0 : nil }
+    static let pattern = rule(ShowSettings.checkMatch)
 
     /// One line of printable text (a User-Agent).
-    static let userAgent = checked("one line of text") { ShowSettings.isValidUserAgent($0) ? $0 : nil }
+    static let userAgent = rule(ShowSettings.checkUserAgent)
 
     /// An http(s) URL with a host.
     static let webURL = checked("an http(s) URL such as http://nas.local/podcasts/") { WebURL.isWeb($0) ? $0 : nil }
@@ -44,8 +41,11 @@ extension ValueParser where Value == Int {
 
 extension ValueParser where Value == Int? {
     /// A count of episodes, 1 or more.
-    static let episodes = ValueParser<Int?>.checked("a whole number of episodes") { text in
-        Int(text).flatMap { $0 >= 1 ? .some($0) : nil }
+    static let episodes = ValueParser<Int?> { text throws(ValueProblem) in
+        guard let count = Int(text) else {
+            throw ValueProblem(SettingProblem.needs(ShowSettings.limitNeeds), given: text)
+        }
+        return try RuleReader(check: ShowSettings.checkLimit).read(count)
     }
 }
 
@@ -74,19 +74,15 @@ extension ValueParser {
 
     /// `--since`: a date such as 2025-01-31 or RFC 3339, kept as written.
     static var date: ValueParser<Written<Date>?> {
-        .checked("a date such as 2025-01-31 or 2025-01-31T18:00:00Z") { text in
-            FeedDate.parseRFC3339(text).map { Written(text: text, value: $0) }
+        ValueParser<Written<Date>?> { text throws(ValueProblem) in
+            Written(text: text, value: try RuleReader(check: ShowSettings.checkSince).read(text))
         }
     }
 
     /// `--name`: a file name template, kept as written.
     static var template: ValueParser<Written<NameTemplate>?> {
         ValueParser<Written<NameTemplate>?> { text throws(ValueProblem) in
-            do {
-                return Written(text: text, value: try NameTemplate(text))
-            } catch {
-                throw ValueProblem(text: ": \(error.localizedDescription)")
-            }
+            Written(text: text, value: try RuleReader(check: ShowSettings.checkName).read(text))
         }
     }
 
@@ -98,6 +94,37 @@ extension ValueParser {
                 count <= 100_000, index >= 0, index < count
             else { return nil }
             return Shard(index: index, count: count)
+        }
+    }
+}
+
+/// A show setting's rule (`ShowSettings`' checks, which a saved record is held to too), as a parser reads it: its
+/// problem said after the option's name.
+struct RuleReader<Input, Value>: Sendable {
+    let check: @Sendable (Input) throws(SettingProblem) -> Value
+
+    func read(_ input: Input) throws(ValueProblem) -> Value {
+        do {
+            return try check(input)
+        } catch {
+            throw ValueProblem(error, given: "\(input)")
+        }
+    }
+}
+
+extension ValueParser where Value == String {
+    /// A show setting's text, read with its rule.
+    static func rule(_ check: @escaping @Sendable (String) throws(SettingProblem) -> String) -> ValueParser {
+        ValueParser { text throws(ValueProblem) in try RuleReader(check: check).read(text) }
+    }
+}
+
+extension ValueProblem {
+    /// A rule's problem with `text`: " needs one line of text, got 'x'", or ": unknown field {x}".
+    init(_ problem: SettingProblem, given text: String) {
+        switch problem {
+        case .needs(let what): self.init(text: " needs \(what), got '\(text)'")
+        case .invalid(let why): self.init(text: ": \(why)")
         }
     }
 }

@@ -8,8 +8,9 @@ enum Arguments {
     /// Every command's name, in help order.
     static var commands: [String] { CommandTable.names }
 
-    /// Parses the arguments after the program name.
-    static func parse(_ arguments: [String]) -> Result<Command, UsageError> {
+    /// Parses the arguments after the program name; `defaults` gives the options the arguments leave out (the
+    /// environment's and the configuration file's values).
+    static func parse(_ arguments: [String], defaults: OptionDefaults = .none) -> Result<Command, UsageError> {
         guard let first = arguments.first else {
             return .failure(UsageError(message: "missing command", command: nil))
         }
@@ -35,7 +36,22 @@ enum Arguments {
                 let parsed = try ParsedOptions(rest, command: first, accepted: OptionTable.options(for: name))
                 if parsed.names.contains("--help") { return .success(.help(topic: first)) }
                 try excluded(parsed, name)
+                // The defaults first, each option's from its highest source, then the command line over them; the
+                // show settings the file gives are a layer of their own, under those saved with a show.
                 var values = OptionValues()
+                var configured = OptionValues()
+                for option in OptionTable.options(for: name) {
+                    guard let fallback = defaults.fallback(for: option) else { continue }
+                    do {
+                        if option.showKey != nil {
+                            try option.bind(&configured, fallback.value)
+                        } else {
+                            try option.bind(&values, fallback.value)
+                        }
+                    } catch {
+                        throw UsageError(message: "\(option.key)\(error.text)", command: first)
+                    }
+                }
                 for (option, text) in parsed.given {
                     do {
                         try option.bind(&values, text)
@@ -43,7 +59,7 @@ enum Arguments {
                         throw UsageError(message: "option '\(option.name)'\(error.text)", command: first)
                     }
                 }
-                return .success(try command(name, parsed, values))
+                return .success(try command(name, parsed, values, configured: configured.settings))
             } catch let error as UsageError {
                 return .failure(error)
             } catch {
@@ -52,8 +68,9 @@ enum Arguments {
         }
     }
 
-    private static func command(_ name: CommandName, _ parsed: ParsedOptions, _ values: OptionValues) throws -> Command
-    {
+    private static func command(
+        _ name: CommandName, _ parsed: ParsedOptions, _ values: OptionValues, configured: ShowSettings
+    ) throws -> Command {
         switch name {
         case .sync:
             return .sync(
@@ -63,12 +80,20 @@ enum Arguments {
                     verbosity: values.verbosity, filter: values.filter, dryRun: values.dryRun,
                     names: values.name?.value ?? .standard, metadata: values.metadata, retryGone: values.retryGone,
                     maximumFeedSize: values.maximumFeedSize, given: values.settings, feedJobs: values.feedJobs,
-                    shard: values.shard, headers: values.headers, site: values.siteChoice))
+                    shard: values.shard, headers: values.headers, site: values.siteChoice, configured: configured))
         case .site:
             return .site(
                 SiteArguments(
                     directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory, baseURL: values.baseURL,
                     out: values.out))
+        case .export:
+            guard let warc = values.warc else {
+                throw UsageError(message: "missing --warc FILE: the file to write", command: parsed.command)
+            }
+            return .export(
+                ExportArguments(
+                    warc: warc, directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory,
+                    shows: values.shows))
         case .add:
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or file", command: parsed.command)
@@ -76,7 +101,17 @@ enum Arguments {
             return .add(
                 AddArguments(
                     feeds: parsed.positionals, archiveDirectory: values.archiveDirectory, settings: values.settings,
-                    headers: values.headers, timeout: values.timeout))
+                    headers: values.headers, timeout: values.timeout, verbose: values.verbose, configured: configured))
+        case .search:
+            guard !parsed.positionals.isEmpty else {
+                throw UsageError(message: "missing the words to search for", command: parsed.command)
+            }
+            if let limit = values.limit, !(1...200).contains(limit) {
+                throw UsageError(
+                    message: "option '--limit' of search takes 1 to 200 shows, got \(limit)", command: parsed.command)
+            }
+            return .search(
+                SearchArguments(terms: parsed.positionals, json: values.json, limit: values.limit ?? 10))
         case .remove:
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing feed URL or folder name", command: parsed.command)
@@ -97,12 +132,24 @@ enum Arguments {
                     feed: try parsed.onePositional(named: "feed URL or file"), json: values.json, filter: values.filter,
                     maximumFeedSize: values.maximumFeedSize, firstPage: values.firstPage, archived: values.archived,
                     archiveDirectory: values.archiveDirectory, headers: values.headers, access: values.access,
-                    timeout: values.timeout))
-        default:
+                    timeout: values.timeout, configured: configured))
+        case .config:
+            return .config(
+                ConfigArguments(
+                    show: try atMostOne(parsed, "show"), archiveDirectory: values.archiveDirectory,
+                    json: values.json,
+                    given: Dictionary(parsed.given.map { ($0.option.name, $0.value ?? "true") }) {
+                        $1
+                    }, settings: values.settings, configured: configured))
+        case .help, .completions:
+            // Read before options are (see `parse`): never reached with options to bind.
+            preconditionFailure("\(name) is parsed without options")
+        case .verify:
             return .verify(
                 VerifyArguments(
                     directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory, repair: values.repair,
-                    transfer: values.transfer, upstream: values.upstream, json: values.json, access: values.access))
+                    transfer: values.transfer, upstream: values.upstream, json: values.json, access: values.access,
+                    configured: configured))
         }
     }
 

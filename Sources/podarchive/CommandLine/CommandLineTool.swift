@@ -82,7 +82,24 @@ struct CommandLineTool: Sendable {
     }
 
     func run(_ arguments: [String]) async -> ExitCode {
-        switch Arguments.parse(arguments) {
+        var parsed = Arguments.parse(arguments)
+        var defaults = OptionDefaults.none
+        // A command that takes options reads the configuration file (help, completions and the version do not);
+        // the command line is judged first, so its mistakes are said before the file's.
+        if case .success(let command) = parsed, command.readsDefaults {
+            do {
+                let folder = ConfigurationFolder.resolve(
+                    environment: environment.variables, currentDirectory: environment.currentDirectory)
+                defaults = try OptionDefaults.load(folder, environment: environment.variables)
+            } catch {
+                errors.write("podarchive: \(error.localizedDescription)\n")
+                return .usage
+            }
+            parsed = Arguments.parse(arguments, defaults: defaults)
+        }
+        var context = self.context
+        context.defaults = defaults
+        switch parsed {
         case .failure(let usage):
             errors.write("podarchive: \(usage.message)\n")
             errors.write(
@@ -112,8 +129,14 @@ struct CommandLineTool: Sendable {
             return FeedsCommand(context: context, arguments: arguments).run()
         case .success(.site(let arguments)):
             return SiteCommand(context: context, arguments: arguments).run()
+        case .success(.search(let arguments)):
+            return await SearchCommand(context: context, arguments: arguments).run()
+        case .success(.export(let arguments)):
+            return ExportCommand(context: context, arguments: arguments).run()
         case .success(.credentials(let arguments)):
             return await CredentialsCommand(context: context, arguments: arguments).run()
+        case .success(.config(let arguments)):
+            return ConfigCommand(context: context, arguments: arguments).run()
         }
     }
 }

@@ -14,7 +14,7 @@ enum ValueCompletion: Equatable, Sendable {
 
 /// A command's name.
 enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, remove, feeds, list, verify, site, credentials, completions, help
+    case sync, add, search, remove, feeds, list, verify, site, export, credentials, config, completions, help
 
     /// The commands that take options (each takes `--help`), in help order.
     static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
@@ -51,6 +51,10 @@ enum CommandTable {
             summary: "subscribe to feeds without downloading", operands: "<feed>...",
             synopsis: "add <feed>... [options]", completion: .file, repeats: true),
         CommandDescriptor(
+            name: .search, about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
+            summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [--json] [--limit N]",
+            repeats: true),
+        CommandDescriptor(
             name: .remove, about: "unsubscribe a show; its files stay",
             summary: "unsubscribe a show, keeping its files",
             operands: "<feed URL or folder name>...", synopsis: "remove <feed or folder>...", completion: .shows,
@@ -71,9 +75,19 @@ enum CommandTable {
             summary: "write the web pages and podcast feeds", operands: "[DIR]", synopsis: "site [DIR] [--out DIR]",
             completion: .directory),
         CommandDescriptor(
+            name: .export, about: "write the archive as a WARC 1.1 file, the format the web archives take",
+            summary: "write the archive as a WARC file", operands: "[DIR]",
+            synopsis: "export --warc FILE [DIR] [--show SHOW...]", completion: .directory),
+        CommandDescriptor(
             name: .credentials,
             about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
             summary: "where secrets are kept; move them out", operands: "", synopsis: "credentials [--move]"),
+        CommandDescriptor(
+            name: .config,
+            about: "print the settings a run uses and where each comes from: the command line, a show's saved "
+                + "settings, the environment, the configuration file or the defaults",
+            summary: "the effective settings and their sources", operands: "[<show>]",
+            synopsis: "config [<show>] [options]", completion: .shows),
         CommandDescriptor(
             name: .completions, about: "print the completion script for bash, zsh or fish",
             summary: "print a shell completion script", operands: "bash|zsh|fish",

@@ -23,6 +23,13 @@ extension Completions {
         return """
             #compdef podarchive
             # zsh completion for podarchive, made by `podarchive completions zsh`.
+            # The archive root as podarchive config says it (the configuration file's to, $PODARCHIVE_DIR), else
+            # $PODARCHIVE_DIR, else ~/Podcasts.
+            _podarchive_root() {
+                local root
+                root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
+                print -r -- "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
+            }
             _podarchive() {
                 if (( CURRENT == 2 )); then
                     _values 'command' \(commandValues)
@@ -65,7 +72,7 @@ extension Completions {
         case .none: return " "
         case .file: return "_files"
         case .directory: return "_files -/"
-        case .shows: return "_files -W ${PODARCHIVE_DIR:-$HOME/Podcasts} -/"
+        case .shows: return "_files -W \"$(_podarchive_root)\" -/"
         case .words(let words):
             return "("
                 + words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
@@ -75,17 +82,30 @@ extension Completions {
 
     // MARK: - fish
 
-    /// fish: the show folders of the archive root ($PODARCHIVE_DIR, else ~/Podcasts).
-    private static let fishShows = fishQuoted(
-        "(for d in (set -q PODARCHIVE_DIR; and echo $PODARCHIVE_DIR; or echo $HOME/Podcasts)/*/; basename $d; end)")
+    /// fish: the show folders of the archive root (see `fishRoot`).
+    private static let fishShows = fishQuoted("(for d in (__podarchive_root)/*/; basename $d; end)")
+
+    /// fish: the archive root as podarchive config says it, else $PODARCHIVE_DIR, else ~/Podcasts.
+    private static var fishRoot: [String] {
+        [
+            "function __podarchive_root",
+            "    set -l root",
+            "    type -q podarchive; and set root (command podarchive config 2>/dev/null | sed -n -E "
+                + "\(fishQuoted(rootFromConfig)))",
+            "    if test -n \"$root\"; echo $root; else if set -q PODARCHIVE_DIR; echo $PODARCHIVE_DIR; "
+                + "else; echo $HOME/Podcasts; end",
+            "end",
+        ]
+    }
 
     static func fish() -> String {
         let all = CommandTable.names.joined(separator: " ")
-        var lines = [
-            "# fish completion for podarchive, made by `podarchive completions fish`.",
-            "set -l commands \(all)",
-            "complete -c podarchive -f",
-        ]
+        var lines =
+            [
+                "# fish completion for podarchive, made by `podarchive completions fish`.",
+                "set -l commands \(all)",
+                "complete -c podarchive -f",
+            ] + fishRoot
         for command in CommandTable.all {
             lines.append(
                 "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -a \(command.name.rawValue) "

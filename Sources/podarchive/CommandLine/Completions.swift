@@ -20,6 +20,11 @@ enum Completions {
         CommandTable.all.filter { CommandName.takingOptions.contains($0.name) }
     }
 
+    /// A sed expression taking the archive root from `podarchive config`'s line `to = ROOT    # source`, so a
+    /// script completes the shows of the root a command would use (the configuration file's `to` included).
+    static let rootFromConfig =
+        #"s/^to = (.*[^ ]) +# (command line|environment|config file|default)(:[0-9]+)?( \(PODARCHIVE_DIR\))?$/\1/p"#
+
     // MARK: - Quoting
 
     /// `text` as one word for bash or zsh: single quotes, a quote inside written `'\''`.
@@ -76,10 +81,17 @@ enum Completions {
                 compopt -o filenames 2>/dev/null
                 mapfile -t COMPREPLY < <(compgen "$1" -- "$2")
             }
-            # The shows of the archive root ($PODARCHIVE_DIR, else ~/Podcasts): the folder names `remove` takes.
+            # The archive root as podarchive config says it (the configuration file's to, $PODARCHIVE_DIR), else
+            # $PODARCHIVE_DIR, else ~/Podcasts (a podarchive not on the PATH, or one without config).
+            _podarchive_root() {
+                local root
+                root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
+                printf '%s\\n' "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
+            }
+            # The shows of the archive root: the folder names `remove` takes.
             _podarchive_shows() {
                 compopt -o filenames 2>/dev/null
-                mapfile -t COMPREPLY < <(cd "${PODARCHIVE_DIR:-$HOME/Podcasts}" 2>/dev/null && compgen -d -- "$1")
+                mapfile -t COMPREPLY < <(cd "$(_podarchive_root)" 2>/dev/null && compgen -d -- "$1")
             }
             _podarchive() {
                 local cur prev cmd

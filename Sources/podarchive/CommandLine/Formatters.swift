@@ -1,47 +1,6 @@
-// How command results read: the episode table, the JSON for `list --json`, and sync's lines.
+// How command results read: sync's lines.
 import ArchiverCore
 import Foundation
-
-enum ListFormatter {
-    /// The object `list --json` prints (see `podarchive help list`), built in one byte buffer: a 20,000-episode
-    /// feed must not cost more to print than to read.
-    static func json(_ feed: Feed) -> [UInt8] {
-        var out = JSONWriter()
-        out.raw("{\"title\": ")
-        out.string(feed.title)
-        out.raw(", \"episodes\": [")
-        for (position, episode) in feed.episodes.enumerated() {
-            out.raw(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
-            out.string(episode.title)
-            out.raw(", \"guid\": ")
-            out.string(episode.guid)
-            out.raw(", \"url\": ")
-            out.string(episode.url)
-            out.raw(", \"type\": ")
-            out.string(episode.mimeType)
-            out.raw(", \"length\": ")
-            out.raw(episode.length.map { String($0) } ?? "null")
-            out.raw(", \"published\": ")
-            out.string(episode.published.map(FeedDate.iso8601))
-            out.raw("}")
-        }
-        out.raw(feed.episodes.isEmpty ? "]}\n" : "\n]}\n")
-        return out.bytes
-    }
-
-    /// A readable table: date, size and title of each episode.
-    static func table(_ feed: Feed) -> String {
-        let count = feed.episodes.count
-        var text = "\(feed.title ?? "(untitled feed)"): \(count) episode\(count == 1 ? "" : "s")\n"
-        for episode in feed.episodes {
-            let date = episode.published.map(FeedDate.day) ?? "----------"
-            let size = episode.length.map(SyncFormatter.size) ?? ""
-            let padded = String(repeating: " ", count: max(0, 9 - size.count)) + size
-            text += "\(date)  \(padded)  \(SyncFormatter.oneLine(episode.title ?? "(untitled)"))\n"
-        }
-        return text
-    }
-}
 
 enum SyncFormatter {
     static func summary(_ report: SyncReport) -> String {
@@ -228,8 +187,17 @@ enum SyncFormatter {
                 + "replace those saved) or in ~/.netrc"
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
+        case let error as SettingsError: return settingLine(error)
         default: return line
         }
+    }
+
+    /// A saved setting that is not valid, named by the option that sets it (the one a user would type to replace it).
+    static func settingLine(_ error: SettingsError) -> String {
+        let option = OptionTable.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
+        let name = option?.name ?? error.key.rawValue
+        return "the saved \(name) '\(oneLine(error.value))' is not valid: \(error.problem.reason); give \(name) "
+            + "again with 'podarchive add <feed>' to replace it"
     }
 
     /// Said once, in the run that stops retrying an episode its publisher deleted.

@@ -37,6 +37,7 @@ enum HelpText {
 
         <feed> is an http(s) URL or a local file: RSS 2.0, Atom, JSON Feed, or a JSON array of episodes
         ([{"url": "...", "title": "...", "published": "<RSS date>", "guid": "..."}]; only "url" is needed).
+        sync and add also take a show's web page or Apple Podcasts link, and follow it to the feed.
 
         \(exitCodes)
 
@@ -108,8 +109,29 @@ enum HelpText {
         to change them). 'podarchive sync' with no feed then syncs it. A feed that cannot be read is not
         subscribed (exit 3); the others are.
 
+        <feed> may also be the show's web page or its Apple Podcasts link (sync takes them too): a page is
+        followed to the feed its head links to (<link rel="alternate">; of several, the first that reads as a
+        feed with episodes; --verbose lists the others), and an Apple Podcasts link is looked up in the
+        directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
+        feed's origin, never the page's. A page that links to no feed is exit 3.
+
         Options:
         \(OptionTable.helpBlock(for: .add))
+
+        \(exitCodes)
+        """
+
+    static let search = """
+        \(OptionTable.usage(for: .search))
+
+        Searches the podcast directory (Apple Podcasts: https://itunes.apple.com, or the address in
+        $PODARCHIVE_DIRECTORY_URL) for shows matching the words given, and prints each one's title, author,
+        episode count and feed URL, which 'podarchive add' and 'podarchive sync' take as it is. Finding no
+        show is not an error (exit 0, said on standard error); a directory that cannot be asked, or answers
+        with anything but its JSON, is exit 3.
+
+        Options:
+        \(OptionTable.helpBlock(for: .search))
 
         \(exitCodes)
         """
@@ -154,6 +176,19 @@ enum HelpText {
         \(OptionTable.helpBlock(for: .site))
         """
 
+    static let export = """
+        \(OptionTable.usage(for: .export))
+
+        Writes the archive (or the shows named) as one WARC 1.1 file, the format the Internet Archive and national
+        libraries take: a warcinfo record, then for each archived episode, transcript, chapters and artwork file a
+        resource record with the URL it was fetched from and when, each episode's .info.json sidecar as a metadata
+        record, and every kept revision of each feed. URLs are as the archive keeps them, logins and tokens
+        redacted. Memory stays small whatever the files' sizes: each file is read twice, to hash it, then to copy it.
+
+        Options:
+        \(OptionTable.helpBlock(for: .export))
+        """
+
     static let credentials = """
         \(OptionTable.usage(for: .credentials))
 
@@ -166,6 +201,23 @@ enum HelpText {
 
         Options:
         \(OptionTable.helpBlock(for: .credentials))
+        """
+
+    static let config = """
+        \(OptionTable.usage(for: .config))
+
+        Prints every setting the configuration file may set, as the file would say it (key = value), with the
+        value a run uses and where it comes from: the command line (the options given here), the saved settings
+        of <show> (its folder name or feed URL), the environment ($PODARCHIVE_DIR for to), the configuration
+        file (with its line), or the default. The file is config in the configuration folder
+        ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else ~/.config/podarchive): key = value
+        lines, # comments, ~ for your home folder, each key the long name of an option listed below but --json.
+        Its values are defaults, under the command line and a show's saved settings, never saved with a show.
+        An unknown key or a bad value is a usage error (exit 2) naming the file and line, for every command
+        but help and completions.
+
+        Options:
+        \(OptionTable.helpBlock(for: .config))
         """
 
     static let help = """
@@ -191,7 +243,8 @@ enum HelpText {
             + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
             + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
             + "show settings given with it (\(savedSettings)) are saved with it. Each show syncs "
-            + "with the options on the command line, else its saved settings, else the defaults. Up "
+            + "with the options on the command line, else its saved settings, else the configuration "
+            + "file's (podarchive help config), else the defaults. Up "
             + "to --feed-jobs shows sync at once, with at most --jobs downloads in all. One feed "
             + "failing never stops the others; the exit code is the worst outcome (below). Run it "
             + "again and it fetches only what is new; episodes that failed and files deleted by hand "
@@ -221,10 +274,13 @@ enum HelpText {
         case .list: return list
         case .verify: return verify
         case .add: return add
+        case .search: return search
         case .remove: return remove
         case .feeds: return feeds
         case .site: return site
+        case .export: return export
         case .credentials: return credentials
+        case .config: return config
         case .help: return help
         case .completions: return completions
         }

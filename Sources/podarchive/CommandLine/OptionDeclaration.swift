@@ -7,8 +7,8 @@ import ArchiverCore
 enum Saved: Equatable, Sendable {
     /// Not kept: it applies to this run only.
     case no
-    /// A show setting, saved with the show's subscription (`ShowSettings`).
-    case show
+    /// A show setting, saved with the show's subscription as `ShowSettings`' setting of this key.
+    case show(ShowSettings.Key)
     /// Saved with the show too, as its credentials (readable by you only), not among its settings.
     case showCredentials
     /// A setting of the archive, saved for every later run.
@@ -42,7 +42,7 @@ struct OptionDescriptor: Sendable {
     var short: Character?
     /// The placeholder of its value (`N`); nil for a flag.
     let value: String?
-    /// The commands that take it.
+    /// The commands that take it (`config` takes every option the configuration file may set).
     let commands: [CommandName]
     /// A few words for completion menus.
     let summary: String
@@ -55,6 +55,10 @@ struct OptionDescriptor: Sendable {
     var excludes: [String] = []
     /// Whether its value is kept with the show or the archive.
     var saved = Saved.no
+    /// Whether the configuration file may set it (as `key = value`, the key its name without `--`).
+    var config = false
+    /// The environment variable that sets it when the command line does not (over the configuration file).
+    var environment: String? = nil
     /// The man page's text for it (roff), after its heading; `{default}` stands for its default.
     var manual = ""
     /// Options the man page describes under this one's heading (`--no-site` under `--site`).
@@ -67,6 +71,15 @@ struct OptionDescriptor: Sendable {
     let bind: @Sendable (inout OptionValues, String?) throws(ValueProblem) -> Void
 
     var takesValue: Bool { value != nil }
+
+    /// Its key in the configuration file: its name without `--`.
+    var key: String { String(name.dropFirst(2)) }
+
+    /// The show setting it sets, when it is one.
+    var showKey: ShowSettings.Key? {
+        guard case .show(let key) = saved else { return nil }
+        return key
+    }
 
     /// `-j, --jobs`, or `--jobs` when it has no short name.
     var names: String { short.map { "-\($0), \(name)" } ?? name }
@@ -84,12 +97,13 @@ extension OptionDescriptor {
     static func flag(
         _ name: String, short: Character? = nil, _ field: WritableKeyPath<OptionValues, Bool> & Sendable,
         commands: [CommandName], summary: String, help: String, helpFor: [CommandName: String] = [:],
-        excludes: [String] = [], saved: Saved = .no, describe: (@Sendable (ShowSettings) -> String?)? = nil,
-        manualAlso: [String] = [], manual: String = ""
+        excludes: [String] = [], saved: Saved = .no, config: Bool = false,
+        describe: (@Sendable (ShowSettings) -> String?)? = nil, manualAlso: [String] = [], manual: String = ""
     ) -> OptionDescriptor {
         OptionDescriptor(
-            name: name, short: short, value: nil, commands: commands, summary: summary, help: help, helpFor: helpFor,
-            excludes: excludes, saved: saved, manual: manual, manualAlso: manualAlso, describe: describe,
+            name: name, short: short, value: nil, commands: commands + (config ? [.config] : []), summary: summary,
+            help: help, helpFor: helpFor, excludes: excludes, saved: saved, config: config, manual: manual,
+            manualAlso: manualAlso, describe: describe,
             bind: { values, _ in values[keyPath: field] = true })
     }
 
@@ -98,13 +112,15 @@ extension OptionDescriptor {
         _ name: String, short: Character? = nil, _ placeholder: String,
         _ field: WritableKeyPath<OptionValues, Value> & Sendable, _ parser: ValueParser<Value>,
         commands: [CommandName], summary: String, help: String, helpFor: [CommandName: String] = [:],
-        completion: ValueCompletion = .none, excludes: [String] = [], saved: Saved = .no,
-        showDefault: (@Sendable (Value) -> String)? = nil, describe: (@Sendable (ShowSettings) -> String?)? = nil,
-        manual: String = ""
+        completion: ValueCompletion = .none, excludes: [String] = [], saved: Saved = .no, config: Bool = false,
+        environment: String? = nil, showDefault: (@Sendable (Value) -> String)? = nil,
+        describe: (@Sendable (ShowSettings) -> String?)? = nil, manual: String = ""
     ) -> OptionDescriptor {
         OptionDescriptor(
-            name: name, short: short, value: placeholder, commands: commands, summary: summary, help: help,
-            helpFor: helpFor, completion: completion, excludes: excludes, saved: saved, manual: manual,
+            name: name, short: short, value: placeholder, commands: commands + (config ? [.config] : []),
+            summary: summary, help: help,
+            helpFor: helpFor, completion: completion, excludes: excludes, saved: saved, config: config,
+            environment: environment, manual: manual,
             defaultText: showDefault.map { $0(OptionValues()[keyPath: field]) }, describe: describe,
             bind: { values, text throws(ValueProblem) in values[keyPath: field] = try parser.read(text ?? "") })
     }

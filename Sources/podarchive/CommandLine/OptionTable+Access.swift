@@ -35,7 +35,7 @@ extension OptionTable {
             summary: "logins by host from FILE",
             help: "read logins from FILE (the .netrc format of curl and wget: machine HOST login USER password PW) "
                 + "instead of ~/.netrc, which is read when it exists; each login goes to the host it names; a saved "
-                + "setting (the path, never the passwords)", completion: .file, saved: .show,
+                + "setting (the path, never the passwords)", completion: .file, saved: .show(.netrcFile), config: true,
             describe: { $0.netrcFile },
             manual: #"""
                 Read logins from
@@ -61,7 +61,8 @@ extension OptionTable {
             "--user-agent", "STRING", \.userAgent, .given(.userAgent), commands: [.sync, .add, .list, .verify],
             summary: "the User-Agent to send",
             help: "send STRING as the User-Agent (default podarchive/VERSION) for hosts that refuse unknown "
-                + "clients; a saved setting", saved: .show, describe: { $0.userAgent.map { "'\($0)'" } },
+                + "clients; a saved setting", saved: .show(.userAgent), config: true,
+            describe: { $0.userAgent.map { "'\($0)'" } },
             manual: #"""
                 Send
                 .I string
@@ -79,7 +80,7 @@ extension OptionTable {
             .given(.bytes("bytes a second such as 500K or 2M (at least 1K)")), commands: [.sync, .verify],
             summary: "cap the bandwidth",
             help: "read at most RATE bytes a second in all, across shows and downloads (500K, 2M; at least 1K), "
-                + "as wget and curl do: for a nightly run on a shared connection",
+                + "as wget and curl do: for a nightly run on a shared connection", config: true,
             manual: #"""
                 With
                 .B sync

@@ -28,15 +28,22 @@ extension OptionTable {
                 done.
                 """#),
         .flag(
-            "--verbose", short: "v", \.verbose, commands: [.sync], summary: "also say what was skipped",
-            help: "also say what the feed lists and which episodes were skipped, and why", excludes: ["--quiet"],
+            "--verbose", short: "v", \.verbose, commands: [.sync, .add], summary: "also say what was skipped",
+            help: "also say what the feed lists and which episodes were skipped, and why, and the other feeds a "
+                + "show's web page links to",
+            helpFor: [.add: "also list the other feeds a show's web page links to"], excludes: ["--quiet"],
             manual: #"""
                 With
                 .BR sync :
                 also say how many episodes the feed lists and which were skipped because they are archived already.
+                With
+                .B sync
+                or
+                .BR add :
+                also list the other feeds a show's web page links to, besides the one followed.
                 """#),
         .flag(
-            "--json", \.json, commands: [.sync, .list, .feeds, .verify], summary: "print JSON",
+            "--json", \.json, commands: [.sync, .list, .feeds, .verify, .search, .config], summary: "print JSON",
             help: "print one JSON summary instead of lines: {\"feeds\": [{\"feed\", \"title\", \"folder\", "
                 + "\"status\", \"exit\", \"error\", \"feedUnchanged\", \"archived\", \"skipped\", \"bytes\", "
                 + "\"seconds\", \"failed\": [{\"title\", \"url\", \"reason\"}], \"gone\": [{\"title\", \"url\", "
@@ -56,6 +63,11 @@ extension OptionTable {
                     + "any are saved; never what they are)}]}",
                 .list: "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
+                .search: "print one JSON object: {\"shows\": [{\"title\", \"author\", \"episodes\", \"feed\", "
+                    + "\"id\"}]}, absent values as null",
+                .config: "print one JSON object: {\"file\" (the configuration file, or null), \"settings\": "
+                    + "[{\"key\", \"value\" (null: none), \"source\" (command line, saved, environment, config "
+                    + "file, default), \"line\"}]}",
             ],
             manual: #"""
                 With
@@ -76,6 +88,10 @@ extension OptionTable {
                 .BR "sync \-\-dry\-run" :
                 the plan, {"feeds": [{"feed", "title", "folder", "alreadyArchived", "downloads": [{"title", "url", "file",
                 "missing"}]}]}.
+                With
+                .BR config :
+                {"file", "settings": [{"key", "value", "source", "line"}]}; source is command line, saved,
+                environment, config file or default, and line the configuration file's line (else null).
                 With
                 .B verify
                 (and

@@ -8,7 +8,8 @@ extension OptionTable {
                 + "{episode}, {season} ({episode:03} pads), {guid} (8-digit hash); '/' makes subfolders; a field "
                 + "with no value drops the text around it up to the next separator; each part is made a safe "
                 + "name, so no value can leave the feed folder; archived files keep their names",
-            completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"]), saved: .show,
+            completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"]), saved: .show(.name),
+            config: true,
             describe: { $0.name.map { "'\($0)'" } },
             manual: #"""
                 With
@@ -66,7 +67,8 @@ extension OptionTable {
             "--metadata", \.metadata, commands: [.sync, .add], summary: "write sidecars and the artwork",
             help: "also write <file stem>.info.json beside each file (title, description, GUID, URLs, dates, "
                 + "duration, numbers, size, SHA-256) and the feed's artwork to cover.<ext> once; files archived "
-                + "earlier get theirs on the next run", excludes: ["--no-metadata"], saved: .show,
+                + "earlier get theirs on the next run", excludes: ["--no-metadata"], saved: .show(.metadata),
+            config: true,
             describe: { $0.metadata == true ? "" : nil },
             manual: #"""
                 With
@@ -95,12 +97,14 @@ extension OptionTable {
         .flag(
             "--no-companions", \.noCompanions, commands: [.sync, .add], summary: "no transcripts or chapters",
             help: "keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; "
-                + "--companions turns them back on)", excludes: ["--companions"], saved: .show,
+                + "--companions turns them back on)", excludes: ["--companions"], saved: .show(.companions),
+            config: true,
             describe: { $0.companions == false ? "" : nil }),
         .flag(
             "--companions", \.companions, commands: [.sync, .add], summary: "transcripts and chapters (default)",
             help: "keep each episode's transcripts and chapters beside it, and with --metadata its artwork "
-                + "(the default; turns a saved --no-companions off)", excludes: ["--no-companions"], saved: .show,
+                + "(the default; turns a saved --no-companions off)", excludes: ["--no-companions"],
+            saved: .show(.companions), config: true,
             describe: { $0.companions == true ? "" : nil }, manualAlso: ["--no-companions"],
             manual: #"""
                 With
@@ -126,7 +130,7 @@ extension OptionTable {
         .flag(
             "--no-metadata", \.noMetadata, commands: [.sync, .add], summary: "no sidecars or artwork",
             help: "write no sidecars or artwork (turns a saved --metadata off)", excludes: ["--metadata"],
-            saved: .show, describe: { $0.metadata == false ? "" : nil },
+            saved: .show(.metadata), config: true, describe: { $0.metadata == false ? "" : nil },
             manual: #"""
                 With
                 .B sync
@@ -137,8 +141,10 @@ extension OptionTable {
                 off.
                 """#),
         .value(
-            "--limit", "N", \.limit, .episodes, commands: [.sync, .list, .add], summary: "only the newest N episodes",
-            help: "only the newest N episodes", saved: .show, describe: { $0.limit.map { "\($0)" } },
+            "--limit", "N", \.limit, .episodes, commands: [.sync, .list, .add, .search],
+            summary: "only the newest N episodes", help: "only the newest N episodes",
+            helpFor: [.search: "at most N shows (1 to 200; 10 unless given)"], saved: .show(.limit),
+            describe: { $0.limit.map { "\($0)" } },
             manual: #"""
                 With
                 .B list
@@ -147,11 +153,16 @@ extension OptionTable {
                 only the newest
                 .I n
                 episodes (undated ones count as oldest).
+                With
+                .BR search :
+                at most
+                .I n
+                shows (1 to 200; 10 unless given).
                 """#),
         .value(
             "--since", "DATE", \.since, .date, commands: [.sync, .list, .add],
             summary: "only episodes published since DATE",
-            help: "only episodes published on or after DATE (2025-01-31, or RFC 3339)", saved: .show,
+            help: "only episodes published on or after DATE (2025-01-31, or RFC 3339)", saved: .show(.since),
             describe: { $0.since },
             manual: #"""
                 Only episodes published on or after
@@ -161,7 +172,7 @@ extension OptionTable {
         .value(
             "--match", "REGEX", \.match, .given(.pattern), commands: [.sync, .list, .add],
             summary: "only titles matching REGEX",
-            help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)", saved: .show,
+            help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)", saved: .show(.match),
             describe: { $0.match.map { "'\($0)'" } },
             manual: #"""
                 Only episodes whose title matches the regular expression

@@ -58,16 +58,20 @@ extension OptionTable {
                 """#),
         .value(
             "--to", "DIR", \.archiveDirectory, .given(.text),
-            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .credentials], summary: "archive root",
-            help: "archive root (default: $PODARCHIVE_DIR, else ~/Podcasts)",
+            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .export, .credentials],
+            summary: "archive root",
+            help: "archive root (default: $PODARCHIVE_DIR, else to in the configuration file, else ~/Podcasts)",
             helpFor: [
                 .verify: "the archive root, when DIR is not given", .site: "the archive root, when DIR is not given",
+                .export: "the archive root, when DIR is not given",
             ],
-            completion: .directory,
+            completion: .directory, config: true, environment: "PODARCHIVE_DIR",
             manual: #"""
                 The archive root, which also keeps the subscriptions (default:
                 .BR $PODARCHIVE_DIR ,
                 else
+                .B to
+                in the configuration file, else
                 .IR ~/Podcasts ).
                 """#),
     ]

@@ -7,7 +7,7 @@ extension OptionTable {
             "--max-feed-size", "SIZE", \.maximumFeedSize, .bytes("a size such as 512M or 2G (at least 1K)"),
             commands: [.sync, .list], summary: "largest feed read",
             help: "the largest feed document read, once decompressed (default {default}; K, M, G); a larger one "
-                + "stops the fetch as soon as it passes the size (exit 3)", showDefault: ByteSize.text,
+                + "stops the fetch as soon as it passes the size (exit 3)", config: true, showDefault: ByteSize.text,
             manual: #"""
                 The largest feed document read, once decompressed (default
                 .BR {default} ;
@@ -18,7 +18,7 @@ extension OptionTable {
             "--jobs", short: "j", "N", \.jobs, .number(in: 1...64), commands: [.sync, .verify],
             summary: "episodes downloading at once",
             help: "download N episodes at once in all, across shows (default {default}); at most 4 requests of any "
-                + "kind (feeds included) go to one host at once; output stays in feed order",
+                + "kind (feeds included) go to one host at once; output stays in feed order", config: true,
             showDefault: { "\($0)" },
             manual: #"""
                 Download
@@ -30,7 +30,7 @@ extension OptionTable {
         .value(
             "--feed-jobs", "N", \.feedJobs, .number(in: 1...64), commands: [.sync], summary: "shows syncing at once",
             help: "sync N shows at once (default {default}), their feeds at most 4 at once to one host; each show's "
-                + "lines are printed together, in subscription order", showDefault: { "\($0)" },
+                + "lines are printed together, in subscription order", config: true, showDefault: { "\($0)" },
             manual: #"""
                 With
                 .BR sync :
@@ -60,7 +60,7 @@ extension OptionTable {
             "--retries", "N", \.retries, .number(in: 0...100), commands: [.sync, .verify],
             summary: "tries after failures that may pass",
             help: "tries again after a connection failure, timeout, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... "
-                + "with jitter and honouring Retry-After (default {default})", showDefault: { "\($0)" },
+                + "with jitter and honouring Retry-After (default {default})", config: true, showDefault: { "\($0)" },
             manual: #"""
                 Try again after a connection failure, an idle timeout (60 seconds without a byte), HTTP 5xx, 408 or 429,
                 waiting 1, 2, 4... seconds with jitter, or as long as Retry\-After asks (default {default}).
@@ -79,7 +79,7 @@ extension OptionTable {
                 .verify: "each file downloaded again must be complete within this time, all tries included "
                     + "(default {default}, as for sync); with --upstream, each episode's answer within this time "
                     + "or 60 s, whichever is less (no answer: unknown)",
-            ], showDefault: seconds,
+            ], config: true, showDefault: seconds,
             manual: #"""
                 Each episode, and each feed, must be complete within this time, all tries and waits included (default {default},
                 for every command that takes it).
@@ -96,7 +96,7 @@ extension OptionTable {
             "--wait", "SECONDS", \.wait, .seconds(positive: false), commands: [.sync, .verify],
             summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default {default}: exit 4 "
-                + "at once)", showDefault: seconds,
+                + "at once)", config: true, showDefault: seconds,
             manual: #"""
                 If another podarchive is syncing the same feed, wait this long for it (default {default}), then exit 4.
                 """#),

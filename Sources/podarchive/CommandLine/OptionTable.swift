@@ -3,7 +3,7 @@
 // show's saved settings are all made from this table, so none of them can offer an option another refuses.
 
 enum OptionTable {
-    static let all: [OptionDescriptor] = sources + settings + output + transfer + access
+    static let all: [OptionDescriptor] = sources + settings + output + transfer + access + export
 
     /// The options `command` takes, in table order.
     static func options(for command: CommandName) -> [OptionDescriptor] {
@@ -11,7 +11,10 @@ enum OptionTable {
     }
 
     /// The options saved with a show as its settings, in table order (what `feeds` and `help sync` name).
-    static var showSettings: [OptionDescriptor] { all.filter { $0.saved == .show } }
+    static var showSettings: [OptionDescriptor] { all.filter { $0.showKey != nil } }
+
+    /// The options the configuration file may set, in table order.
+    static var configurable: [OptionDescriptor] { all.filter(\.config) }
 
     /// The usage line of `command`, wrapped: `usage: podarchive sync <feed>... [--opml FILE] ...`.
     static func usage(for command: CommandName) -> String {

@@ -50,6 +50,9 @@ struct OptionValues: Sendable {
     var limitRate: Int64?
     var baseURL: String?
     var out: String?
+    /// export --warc FILE, --show SHOW.
+    var warc: String?
+    var shows: [String] = []
     var site = false
     var noSite = false
     var help = false

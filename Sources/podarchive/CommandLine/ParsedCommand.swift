@@ -30,10 +30,22 @@ enum Command: Equatable, Sendable {
     case remove(RemoveArguments)
     case feeds(FeedsArguments)
     case site(SiteArguments)
+    case export(ExportArguments)
     case credentials(CredentialsArguments)
+    case search(SearchArguments)
+    case config(ConfigArguments)
     case help(topic: String?)
     case completions(shell: String)
     case version
+
+    /// Whether it reads the options' defaults (the environment's and the configuration file's): every command
+    /// that takes options does.
+    var readsDefaults: Bool {
+        switch self {
+        case .help, .completions, .version: return false
+        default: return true
+        }
+    }
 }
 
 /// Options shared by the commands that download; the defaults are the archiver's own (`SyncOptions`), so each is
@@ -81,6 +93,21 @@ struct SyncArguments: Equatable, Sendable {
     var headers: [String] = []
     /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
     var site: Bool? = nil
+    /// The show settings the configuration file gives: under those saved with each show, never saved.
+    var configured = ShowSettings()
+}
+
+/// `podarchive config [<show>] [options]`: the settings a run would use and where each comes from.
+struct ConfigArguments: Equatable, Sendable {
+    /// A show whose saved settings are layered in (its folder name or feed URL).
+    var show: String?
+    var archiveDirectory: String?
+    var json = false
+    /// The options given on the command line, by name, with their text ("true" for a switch).
+    var given: [String: String] = [:]
+    /// The show settings given, and those the configuration file gives.
+    var settings = ShowSettings()
+    var configured = ShowSettings()
 }
 
 /// `podarchive credentials [--move]`: where each show's secrets are kept, and moving them out of the archive.
@@ -97,6 +124,14 @@ struct SiteArguments: Equatable, Sendable {
     var out: String?
 }
 
+/// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC file.
+struct ExportArguments: Equatable, Sendable {
+    var warc: String
+    var directory: String?
+    /// Only these shows (folder names or feed URLs); every show when empty.
+    var shows: [String] = []
+}
+
 /// `--shard K/N`: this machine's share of the subscriptions.
 struct Shard: Equatable, Sendable {
     var index: Int
@@ -111,6 +146,19 @@ struct AddArguments: Equatable, Sendable {
     var headers: [String] = []
     /// `--timeout`: how long each feed may take to arrive.
     var timeout = TransferSettings().timeout
+    /// `--verbose`: also list the other feeds a show's web page links to.
+    var verbose = false
+    /// The show settings the configuration file gives: used to read the feeds, never saved.
+    var configured = ShowSettings()
+}
+
+/// `podarchive search TERM... [--json] [--limit N]`: shows of the podcast directory.
+struct SearchArguments: Equatable, Sendable {
+    /// The words searched for, joined by spaces.
+    var terms: [String]
+    var json = false
+    /// At most this many shows (1 to 200).
+    var limit = 10
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
@@ -148,6 +196,8 @@ struct ListArguments: Equatable, Sendable {
     var access = ShowSettings()
     /// `--timeout`: how long the feed, and each page it links to, may take to arrive.
     var timeout = TransferSettings().timeout
+    /// The access settings the configuration file gives, under those saved with the show.
+    var configured = ShowSettings()
 }
 
 struct VerifyArguments: Equatable, Sendable {
@@ -159,6 +209,8 @@ struct VerifyArguments: Equatable, Sendable {
     var json = false
     /// `--user-agent`, `--netrc-file`.
     var access = ShowSettings()
+    /// The access settings the configuration file gives, under those saved with each show.
+    var configured = ShowSettings()
 }
 
 /// A command line podarchive cannot run: the message, and which command's usage to show.

@@ -15,38 +15,73 @@ struct AddCommand: Sendable {
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
+        // A web page or an Apple Podcasts link is followed to its feed first: the feed is what is subscribed.
+        let finding = FeedFinding(
+            context: context, archiver: archiver, root: root,
+            limits: FeedLimits(
+                timeout: arguments.timeout,
+                policy: TransferPolicy(
+                    profile: RequestProfile(
+                        userAgent: arguments.settings.userAgent ?? arguments.configured.userAgent
+                            ?? PodarchiveVersion.userAgent))),
+            headersGiven: !arguments.headers.isEmpty, saying: true, verbose: arguments.verbose)
         var worst = ExitCode.success
-        for text in arguments.feeds {
+        for typed in arguments.feeds {
             if Task.isCancelled { return .interrupted }
-            let code: ExitCode
-            do {
-                let source = try FeedSource(text, currentDirectory: context.environment.currentDirectory)
-                var settings = arguments.settings
-                settings.netrcFile = settings.netrcFile.map(context.absolute)
-                // The feed is read with the access given, which is saved with it (the credentials 0600).
-                var options = try SyncOptions().applying(settings)
-                options.episodeTimeout = arguments.timeout
-                options.netrc = options.netrc ?? context.defaultNetrc
-                options.give(
-                    source.givenCredentials(login: FeedSource.login(in: text), headers: arguments.headers))
-                let said = CapturedEvents()
-                let subscription = try await archiver.subscribe(
-                    source, into: root, settings: settings, options: options, onEvent: said.append)
-                for case .readdressed(let from, let to) in said.events {
-                    context.output.write("the same show as <\(from)>: its subscription now uses <\(to)>\n")
-                }
-                context.output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
-                code = .success
-            } catch  where Task.isCancelled {
-                context.errors.write(
-                    "podarchive: interrupted while reading \(URLSecrets.redacted(text)); it is not subscribed\n")
-                return .interrupted
-            } catch {
-                code = context.report(error)
+            switch await finding.feed(for: typed) {
+            case .success(let resolved):
+                worst.include(await add(resolved, into: root, archiver: archiver, finding: finding))
+            case .failure(let failure):
+                worst.include(failure.code)
             }
-            worst.include(code)
         }
         return worst
+    }
+
+    /// Subscribes the feed `resolved` names; when it reads as no feed and may be a web page, the feed the page
+    /// links to instead.
+    private func add(_ resolved: ResolvedFeed, into root: URL, archiver: Archiver, finding: FeedFinding) async
+        -> ExitCode
+    {
+        do {
+            try await subscribe(resolved.text, into: root, archiver: archiver)
+            return .success
+        } catch let error as FeedError where resolved.followable && error.isNotAFeed && !Task.isCancelled {
+            switch await finding.follow(resolved) {
+            case .failure(let failure): return failure.code
+            case .success(nil): return context.report(error)
+            case .success(let found?): return await add(found, into: root, archiver: archiver, finding: finding)
+            }
+        } catch  where Task.isCancelled {
+            context.errors.write(
+                "podarchive: interrupted while reading \(URLSecrets.redacted(resolved.text)); it is not subscribed\n")
+            return .interrupted
+        } catch {
+            return context.report(error)
+        }
+    }
+
+    /// Reads the feed at `text` with the access given and subscribes it, saying so.
+    private func subscribe(_ text: String, into root: URL, archiver: Archiver) async throws {
+        let source = try FeedSource(text, currentDirectory: context.environment.currentDirectory)
+        var settings = arguments.settings
+        settings.netrcFile = settings.netrcFile.map(context.absolute)
+        var configured = arguments.configured
+        configured.netrcFile = configured.netrcFile.map(context.absolute)
+        // The feed is read with the settings given (saved with it; the credentials 0600) over the configuration
+        // file's (never saved).
+        var options = try SyncOptions().applying(
+            SettingsLayers(given: settings, saved: nil, configuration: configured))
+        options.episodeTimeout = arguments.timeout
+        options.netrc = options.netrc ?? context.defaultNetrc
+        options.give(source.givenCredentials(login: FeedSource.login(in: text), headers: arguments.headers))
+        let said = CapturedEvents()
+        let subscription = try await archiver.subscribe(
+            source, into: root, settings: settings, options: options, onEvent: said.append)
+        for case .readdressed(let from, let to) in said.events {
+            context.output.write("the same show as <\(from)>: its subscription now uses <\(to)>\n")
+        }
+        context.output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
     }
 }
 

@@ -18,12 +18,14 @@ struct CommandContext: Sendable {
     let now: @Sendable () -> Date
     /// What standard output and error are connected to: progress is drawn only on a terminal.
     let terminal: TerminalInfo
+    /// What the environment and the configuration file give the options the command line leaves out.
+    var defaults = OptionDefaults.none
 
     /// This context writing to `output` and `errors` instead, with no terminal (no live progress).
     func writing(to output: any TextOutput, errors: any TextOutput) -> CommandContext {
         CommandContext(
             environment: environment, output: output, errors: errors, makeArchiver: makeArchiver, now: now,
-            terminal: .none)
+            terminal: .none, defaults: defaults)
     }
 
     /// The configuration folder the environment names (credentials, the configuration file).
@@ -53,19 +55,19 @@ struct CommandContext: Sendable {
         }
     }
 
-    /// `--to` (or verify's DIR), else `$PODARCHIVE_DIR`, else `~/Podcasts`; relative paths start at the current
-    /// directory.
+    /// The archive root `option` names (`--to` or verify's DIR, else `$PODARCHIVE_DIR`, else the configuration
+    /// file's `to`, as the parser chose), else `~/Podcasts`; relative paths start at the current directory.
     func archiveRoot(_ option: String?) -> Result<URL, UsageError> {
-        let variables = environment.variables
-        let chosen = option ?? variables["PODARCHIVE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
         let path: String
-        if let chosen {
-            path = chosen.hasPrefix("/") ? chosen : environment.currentDirectory + "/" + chosen
-        } else if let home = variables["HOME"], !home.isEmpty {
+        if let option {
+            path = absolute(option)
+        } else if let home = environment.variables["HOME"], !home.isEmpty {
             path = home + "/Podcasts"
         } else {
             return .failure(
-                UsageError(message: "no archive folder: pass --to DIR or set PODARCHIVE_DIR", command: "sync"))
+                UsageError(
+                    message: "no archive folder: pass --to DIR, set PODARCHIVE_DIR or set to in the configuration file",
+                    command: "sync"))
         }
         return .success(URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
     }

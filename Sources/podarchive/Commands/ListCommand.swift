@@ -20,10 +20,16 @@ struct ListCommand: Sendable {
             options.netrc = context.defaultNetrc
             options.give(
                 source.givenCredentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers))
+            // The User-Agent and .netrc file: given, else saved with the show when the archive follows it, else the
+            // configuration file's.
             var access = arguments.access
             access.netrcFile = access.netrcFile.map(context.absolute)
-            options = try archiver.access(
-                options.applying(access), for: source, in: try? context.archiveRoot(arguments.archiveDirectory).get())
+            var configured = arguments.configured
+            configured.netrcFile = configured.netrcFile.map(context.absolute)
+            let root = try? context.archiveRoot(arguments.archiveDirectory).get()
+            let saved = root.flatMap { try? archiver.subscription(for: source, in: $0) }?.record.settings
+            let layers = SettingsLayers(given: access, saved: saved, configuration: configured)
+            options = try archiver.access(options.applying(layers.access), for: source, in: root)
             let walk = try await archiver.listPages(
                 source,
                 limits: FeedLimits(
@@ -63,7 +69,7 @@ struct ListCommand: Sendable {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
         do {
-            let (title, episodes) = try archiver.archivedEpisodes(in: archivedFolder(arguments.feed, root: root))
+            let (title, episodes) = try archiver.archivedEpisodes(in: context.showFolder(arguments.feed, root: root))
             if arguments.json {
                 context.output.write(ListFormatter.archivedJSON(title: title, episodes))
             } else {
@@ -73,31 +79,5 @@ struct ListCommand: Sendable {
         } catch {
             return context.report(error)
         }
-    }
-
-    /// The folder `text` names: a subscription's feed URL (in any spelling) or folder name, a show folder of the
-    /// archive root (one no longer subscribed too), or a path (with a `/`). A bare name is never looked for in
-    /// the current directory.
-    /// - Throws: `ArchiveError.unknownShow`, naming the archive's shows, for a name the archive does not hold.
-    private func archivedFolder(_ text: String, root: URL) throws -> URL {
-        let archiver = context.configuredArchiver()
-        let shows = archiver.subscriptions(in: root).shows
-        if let show = shows.first(where: { $0.feed == text || $0.folder == text }) {
-            return root.appendingPathComponent(show.folder, isDirectory: true)
-        }
-        if ["http://", "https://"].contains(where: text.lowercased().hasPrefix),
-            let source = try? FeedSource(text, currentDirectory: context.environment.currentDirectory),
-            let found = try? archiver.subscription(for: source, in: root)
-        {
-            return root.appendingPathComponent(found.record.folder, isDirectory: true)
-        }
-        if text.contains("/") || text == "." || text == ".." {
-            return URL(fileURLWithPath: context.absolute(text), isDirectory: true).standardizedFileURL
-        }
-        let folder = root.appendingPathComponent(text, isDirectory: true)
-        guard (try? archiver.archivedEpisodes(in: folder)) != nil else {
-            throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
-        }
-        return folder
     }
 }

@@ -21,9 +21,11 @@ struct ShowSync: Sendable {
     let root: URL
     let archiver: Archiver
     let limits: RunLimits?
+    /// The shows named that may be web pages (followed when reading them finds no feed).
+    var following: PageFollowing? = nil
 
-    /// The options one show syncs with: the command line's transfer settings, then its settings in layers (those
-    /// given on the command line over those saved with it).
+    /// The options one show syncs with: the run's transfer settings, then its settings in layers (those given on
+    /// the command line over those saved with it, over the configuration file's).
     func options(for target: SyncTarget) throws -> SyncOptions {
         var options = CommandContext.options(arguments.transfer)
         options.retryGone = arguments.retryGone
@@ -33,7 +35,15 @@ struct ShowSync: Sendable {
         options.netrc = context.defaultNetrc
         options.throttle = limits?.throttle
         options.give(target.credentials)
-        return try target.layers(given: arguments.given).applied(to: options)
+        return try options.applying(layers(target))
+    }
+
+    /// The settings of `target` in layers; a `.netrc` path the configuration file gives starts at the current
+    /// directory, as one given on the command line does.
+    func layers(_ target: SyncTarget) -> SettingsLayers {
+        var configured = arguments.configured
+        configured.netrcFile = configured.netrcFile.map(context.absolute)
+        return target.layers(given: arguments.given, configuration: configured)
     }
 
     /// Syncs one feed; returns its exit code and its entry for `--json`.
@@ -58,7 +68,7 @@ struct ShowSync: Sendable {
             console.finish(
                 summary: SyncFormatter.summary(report)
                     + SyncFormatter.leftOut(
-                        report.leftOut, settings: target.layers(given: arguments.given), feed: source))
+                        report.leftOut, settings: layers(target), feed: source))
             return (
                 code,
                 SyncFormatter.jsonEntry(
@@ -67,9 +77,27 @@ struct ShowSync: Sendable {
             )
         } catch {
             console.abandon()
+            if let feedError = error as? FeedError, feedError.isNotAFeed, !Task.isCancelled, let following,
+                let retarget = await following.retarget(target, catalog: archiver, root: root)
+            {
+                switch retarget {
+                case .success(let found):
+                    // Followed once: a page whose feed is a page again is not followed on (it fails as it is).
+                    var once = self
+                    once.following = nil
+                    return await once.run(found)
+                case .failure(let failure):
+                    return (
+                        failure.code,
+                        SyncFormatter.jsonEntry(
+                            feed: source.displayName, report: nil, root: root, code: failure.code,
+                            seconds: context.now().timeIntervalSince(started), error: failure.error)
+                    )
+                }
+            }
             let code: ExitCode
             if let settings = error as? SettingsError {
-                context.errors.write("podarchive: \(source.displayName): \(settings.localizedDescription)\n")
+                context.errors.write("podarchive: \(source.displayName): \(SyncFormatter.settingLine(settings))\n")
                 code = .archiveFailed
             } else {
                 code = context.report(error)

@@ -16,7 +16,7 @@ struct SyncCommand: Sendable {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         var arguments = self.arguments
         arguments.given.netrcFile = arguments.given.netrcFile.map(context.absolute)
-        let selection = ShowSelection(
+        var selection = ShowSelection(
             feeds: arguments.feeds,
             lists: [(arguments.opml, true), (arguments.feedList, false)].compactMap { path, opml in
                 path.map { ShowSelection.FeedList(path: context.absolute($0), opml: opml) }
@@ -30,6 +30,15 @@ struct SyncCommand: Sendable {
             return problem.status
         }
         let archiver = context.configuredArchiver()
+        // Apple Podcasts links named are looked up first, and web pages followed to their feeds (when reading them
+        // finds no feed): the feed is what is synced and saved. One that leads to none is said and left out; when
+        // that leaves nothing named, nothing syncs (never every subscription instead).
+        let (feeds, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
+        if !arguments.feeds.isEmpty, feeds.isEmpty, selection.lists.isEmpty {
+            if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
+            return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
+        }
+        selection.feeds = feeds
         let subscriptions = archiver.subscriptions(in: root)
         warnOfSecretsInside(subscriptions, root: root)
         sayMerged(subscriptions)
@@ -40,14 +49,59 @@ struct SyncCommand: Sendable {
         let budget = DownloadBudget(jobs: arguments.transfer.jobs)
         let limits = RunLimits(
             budget: budget, throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })
-        let run = ShowSync(context: context, arguments: arguments, root: root, archiver: archiver, limits: limits)
+        let run = ShowSync(
+            context: context, arguments: arguments, root: root, archiver: archiver, limits: limits,
+            following: following)
         let results = await run.runAll(shows)
-        var statuses = [choice.status] + results.map(\.0)
+        var statuses = [choice.status] + unfound.map(\.code) + results.map(\.0)
         if !arguments.dryRun, !Task.isCancelled {
             statuses.append(refreshSite(root, archiver: archiver, arguments))
         }
-        if arguments.json { context.output.write(SyncFormatter.json(entries: results.map(\.1))) }
+        if arguments.json {
+            context.output.write(SyncFormatter.json(entries: unfound.map(\.entry) + results.map(\.1)))
+        }
         return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
+    }
+
+    /// The feeds named, each directory link looked up (and an address given with credentials followed when it
+    /// is a page); how to follow the others when they turn out to be pages; and those that led to no feed, with
+    /// their exit codes and `--json` entries.
+    private func findFeeds(_ arguments: SyncArguments, root: URL, archiver: Archiver) async -> (
+        [String], PageFollowing, [(code: ExitCode, entry: String)]
+    ) {
+        let finding = FeedFinding(
+            context: context, archiver: archiver, root: root,
+            limits: FeedLimits(
+                maximumBytes: arguments.maximumFeedSize, timeout: arguments.transfer.timeout,
+                policy: TransferPolicy(
+                    profile: RequestProfile(userAgent: arguments.given.userAgent ?? PodarchiveVersion.userAgent),
+                    throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })),
+            headersGiven: !arguments.headers.isEmpty,
+            saying: !arguments.json && arguments.verbosity != .quiet, verbose: arguments.verbosity == .verbose)
+        var feeds: [String] = []
+        var followable: [String: ResolvedFeed] = [:]
+        var unfound: [(code: ExitCode, entry: String)] = []
+        for typed in arguments.feeds {
+            let started = context.now()
+            switch await finding.feed(for: typed) {
+            case .success(let resolved):
+                feeds.append(resolved.text)
+                if resolved.followable,
+                    let source = try? FeedSource(resolved.text, currentDirectory: context.environment.currentDirectory)
+                {
+                    followable[source.displayName] = resolved
+                }
+            case .failure(let failure):
+                unfound.append(
+                    (
+                        failure.code,
+                        SyncFormatter.jsonEntry(
+                            feed: URLSecrets.redacted(typed), report: nil, root: root, code: failure.code,
+                            seconds: context.now().timeIntervalSince(started), error: failure.error)
+                    ))
+            }
+        }
+        return (feeds, PageFollowing(finding: finding, addresses: followable, headers: arguments.headers), unfound)
     }
 
     /// `--site`/`--no-site` saved for the archive; the site written again when it is on.

@@ -36,9 +36,10 @@ extension ShowSync {
 
     /// This run writing into `buffer` instead of the terminal (no live progress).
     private func writing(to buffer: ShowBuffer) -> ShowSync {
-        ShowSync(
-            context: context.writing(to: buffer.output, errors: buffer.errors), arguments: arguments, root: root,
-            archiver: archiver, limits: limits)
+        let context = context.writing(to: buffer.output, errors: buffer.errors)
+        return ShowSync(
+            context: context, arguments: arguments, root: root, archiver: archiver, limits: limits,
+            following: following?.writing(through: context))
     }
 }
 

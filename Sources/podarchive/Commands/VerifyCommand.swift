@@ -82,14 +82,18 @@ struct VerifyCommand: Sendable {
         }
     }
 
-    /// The transfer options, `--user-agent` and `--netrc-file` (else ~/.netrc) and `--limit-rate`; each show's
-    /// saved credentials and settings are added by the archiver.
+    /// The transfer options, `--limit-rate`, and the access settings in layers (`--user-agent` and `--netrc-file`
+    /// over the configuration file's; ~/.netrc under them): the archiver puts each show's saved ones among them and
+    /// adds its credentials.
     private func accessOptions(_ arguments: VerifyArguments) throws -> SyncOptions {
         var options = CommandContext.options(arguments.transfer)
         options.netrc = context.defaultNetrc
         options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
         var access = arguments.access
         access.netrcFile = access.netrcFile.map(context.absolute)
-        return try options.applying(access)
+        var configured = arguments.configured
+        configured.netrcFile = configured.netrcFile.map(context.absolute)
+        options.runSettings = SettingsLayers(given: access, saved: nil, configuration: configured)
+        return options
     }
 }

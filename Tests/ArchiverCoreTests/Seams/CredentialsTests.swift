@@ -96,6 +96,24 @@ final class CredentialsTests: XCTestCase {
         for secret in ["S3", "J2", "J3"] { XCTAssertFalse(redacted.contains(secret), redacted) }
     }
 
+    func test_redactingURLs_inADocument_findsRelativeURLsSecretsToo() {
+        // A feed as the history keeps it: relative URLs have no scheme to find them by.
+        let feed = """
+            <itunes:image href="/cover.png?token=T1"/><enclosure url="ep.mp3?a=1&amp;key=K2&amp;b=2"/>
+            {"url": "e.mp3?X-Amz-Signature=A3#jwt=J4"} <link>/page;jsessionid=S5</link> ?q=plain&page=2
+            """
+        let kept = String(decoding: URLSecrets.redactingURLs(in: Data(feed.utf8)), as: UTF8.self)
+        XCTAssertEqual(
+            kept,
+            """
+            <itunes:image href="/cover.png?token=REDACTED"/><enclosure url="ep.mp3?a=1&amp;key=REDACTED&amp;b=2"/>
+            {"url": "e.mp3?X-Amz-Signature=REDACTED#jwt=REDACTED"} <link>/page;jsessionid=REDACTED</link> \
+            ?q=plain&page=2
+            """)
+        let plain = Data(#"<rss><item><enclosure url="e.mp3?v=2"/></item></rss>"#.utf8)
+        XCTAssertEqual(URLSecrets.redactingURLs(in: plain), plain, "a document with no secret is kept byte for byte")
+    }
+
     // MARK: - .netrc
 
     func test_netrc_readsMachinesDefaultQuotesAndSkipsMacros() {

@@ -1,0 +1,184 @@
+// `export --warc`: the archive as one WARC 1.1 file (ISO 28500), the format the web archives take. Written under a
+// temporary name in the export's folder, synced and renamed into place: a failure part-way leaves nothing under
+// the export's name (and removes the temporary file).
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// open(2), out of the way of `Archiver.open`.
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+
+/// What an export wrote.
+public struct ExportReport: Equatable, Sendable {
+    /// Shows exported.
+    public var shows = 0
+    /// Records by kind: episodes, companions (transcripts, chapters), artwork, feed revisions, sidecars.
+    public var episodes = 0, companions = 0, artwork = 0, feedRevisions = 0, metadata = 0
+    /// Every record, the warcinfo included.
+    public var records = 0
+    /// The export's size in bytes.
+    public var bytes: Int64 = 0
+}
+
+/// How far an export has got: records written of all, and bytes of archived files copied of all.
+public struct ExportProgress: Equatable, Sendable {
+    /// Records written so far, and in all.
+    public var records: Int, totalRecords: Int
+    /// Bytes of archived files copied so far, and in all.
+    public var bytes: Int64, totalBytes: Int64
+}
+
+/// How an export reads and names its records; the defaults are the live ones.
+public struct ExportOptions: Sendable {
+    /// When the export is made (the warcinfo record's date).
+    public var date = Date()
+    /// Each record's UUID.
+    public var makeID: @Sendable () -> UUID = { UUID() }
+    /// How archived files are read.
+    public var reader: any ChunkedFileReading = POSIXChunkedFileReader()
+    /// Whether to stop (asked before each chunk); by default, whether the running task was cancelled.
+    public var cancelled: @Sendable () -> Bool = { Task.isCancelled }
+    /// The most bytes read from a file at once (memory stays at about this much whatever the files' sizes).
+    public var chunkSize = 1 << 20
+
+    /// The live options, made at `date`.
+    public init(date: Date = Date()) { self.date = date }
+}
+
+extension Archiver {
+    /// Writes the shows in `shows` (every show of `root` when nil) to `file` as WARC 1.1, each record a gzip
+    /// member of its own when the name ends in `.gz`.
+    /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
+    ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
+    ///   `file`'s name), or `file` is inside a show's folder.
+    public func exportWARC(
+        _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
+        progress: (ExportProgress) -> Void = { _ in }
+    ) throws -> ExportReport {
+        var folderList: [URL] = []
+        for folder in try shows ?? verifier.feedFolders(in: root)
+        where !folderList.map(\.standardizedFileURL).contains(folder.standardizedFileURL) {
+            folderList.append(folder)
+        }
+        // Never where it could replace an archived file (a show's folder, at any depth).
+        let target = file.resolvingSymlinksInPath().path
+        if let show = folderList.first(where: { target.hasPrefix($0.resolvingSymlinksInPath().path + "/") }) {
+            throw ExportError.insideShow(path: file.path, show: show.path)
+        }
+        var report = ExportReport()
+        var items: [ExportItem] = []
+        let planner = ExportPlanner(files: files, attributes: attributes, contents: contents)
+        for folder in folderList {
+            guard let index = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)) else {
+                throw ArchiveError.noArchive(path: folder.path)
+            }
+            items += planner.items(of: folder, index: index)
+            report.shows += 1
+        }
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            ArchiveLayout.temporary(for: file.lastPathComponent, unique: "\(getpid())"))
+        unlink(temporary.path)
+        let descriptor = openFile(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            throw ExportError.cannotWrite(path: file.path, reason: String(cString: strerror(errno)))
+        }
+        do {
+            defer { close(descriptor) }
+            let totalBytes = items.reduce(Int64(0)) { $0 + $1.size }
+            var state = ExportProgress(records: 0, totalRecords: items.count + 1, bytes: 0, totalBytes: totalBytes)
+            let writer = WARCWriter(
+                descriptor: descriptor, target: file.path, gzip: file.pathExtension.lowercased() == "gz",
+                reader: options.reader, chunkSize: options.chunkSize, cancelled: options.cancelled)
+            let info = try writer.write(
+                Self.warcinfo(file: file, options: options, shows: report.shows), block: .bytes(Self.infoFields()),
+                type: .warcinfo)
+            let infoID = info.value("WARC-Record-ID") ?? ""
+            state.records = 1
+            var lastEpisodeID = ""
+            for item in items {
+                let type: WARCRecordType = item.kind == .metadata ? .metadata : .resource
+                var header = WARCRecordHeader(
+                    type: type, id: WARCValues.recordID(options.makeID()), date: item.date)
+                header.add("WARC-Target-URI", item.uri)
+                if item.kind == .metadata { header.add("WARC-Refers-To", lastEpisodeID) }
+                header.add("WARC-Warcinfo-ID", infoID)
+                header.add("Content-Type", item.contentType)
+                let before = state.bytes
+                let written = try writer.write(header, block: Self.block(item.source), type: type) { copied in
+                    state.bytes = before + copied
+                    progress(state)
+                }
+                if item.kind == .episode { lastEpisodeID = written.value("WARC-Record-ID") ?? "" }
+                report.count(item.kind)
+                state.records += 1
+                state.bytes = before + item.size
+                progress(state)
+            }
+            report.records = items.count + 1
+            report.bytes = writer.written
+            guard fsync(descriptor) == 0 else {
+                throw ExportError.cannotWrite(path: file.path, reason: String(cString: strerror(errno)))
+            }
+            guard rename(temporary.path, file.path) == 0 else {
+                throw ExportError.cannotWrite(path: file.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        let folderDescriptor = openFile(file.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+        return report
+    }
+
+    /// The block of an item: an archived file as it is, or a revision of the feed expanded as it is read.
+    private static func block(_ source: ExportItem.Source) -> WARCBlock {
+        switch source {
+        case .file(let path): return .file(path)
+        case .gzipped(let path): return .gzipped(path)
+        }
+    }
+
+    private static func warcinfo(file: URL, options: ExportOptions, shows: Int) -> WARCRecordHeader {
+        var header = WARCRecordHeader(
+            type: .warcinfo, id: WARCValues.recordID(options.makeID()), date: WARCValues.date(options.date))
+        header.add("WARC-Filename", file.lastPathComponent)
+        header.add("Content-Type", "application/warc-fields")
+        return header
+    }
+
+    /// The warcinfo record's fields: what wrote the file and what it holds.
+    static func infoFields() -> [UInt8] {
+        let fields = [
+            ("software", "podarchive/\(PodarchiveVersion.current)"),
+            ("format", "WARC File Format 1.1"),
+            ("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"),
+            (
+                "description",
+                "A podcast archive: each episode, transcript, chapters and artwork file as fetched (resource records), "
+                    + "each episode's metadata (metadata records) and every kept revision of each feed; URLs with "
+                    + "their logins and tokens redacted, as the archive keeps them"
+            ),
+        ]
+        return Array(fields.map { "\($0.0): \($0.1)\r\n" }.joined().utf8)
+    }
+}
+
+extension ExportReport {
+    fileprivate mutating func count(_ kind: ExportItem.Kind) {
+        switch kind {
+        case .episode: episodes += 1
+        case .companion: companions += 1
+        case .artwork: artwork += 1
+        case .feed: feedRevisions += 1
+        case .metadata: metadata += 1
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// What each show setting's value must be, said once: the command line's reading of an option, the configuration
+// file's and the check of a saved record all call these, so a value one accepts no other refuses.
+import Foundation
+
+extension ShowSettings {
+    /// The settings a show keeps, by their name in the subscription record.
+    public enum Key: String, CaseIterable, Sendable {
+        case name, metadata, limit, since, match, companions, userAgent, netrcFile
+    }
+
+    /// The value of `key` as text ("true"/"false" for a switch); nil when it is not set.
+    public func text(of key: Key) -> String? {
+        switch key {
+        case .name: return name
+        case .metadata: return metadata.map(String.init)
+        case .limit: return limit.map(String.init)
+        case .since: return since
+        case .match: return match
+        case .companions: return companions.map(String.init)
+        case .userAgent: return userAgent
+        case .netrcFile: return netrcFile
+        }
+    }
+
+    /// A file name template.
+    public static func checkName(_ text: String) throws(SettingProblem) -> NameTemplate {
+        do {
+            return try NameTemplate(text)
+        } catch {
+            throw .invalid(error.localizedDescription)
+        }
+    }
+
+    /// A count of episodes: 1 or more.
+    public static func checkLimit(_ count: Int) throws(SettingProblem) -> Int {
+        guard count >= 1 else { throw .needs(limitNeeds) }
+        return count
+    }
+
+    /// What a count of episodes must be.
+    public static let limitNeeds = "a whole number of episodes"
+
+    /// A date such as 2025-01-31, or an RFC 3339 time.
+    public static func checkSince(_ text: String) throws(SettingProblem) -> Date {
+        guard let date = FeedDate.parseRFC3339(text) else {
+            throw .needs("a date such as 2025-01-31 or 2025-01-31T18:00:00Z")
+        }
+        return date
+    }
+
+    /// A regular expression a title is matched with.
+    public static func checkMatch(_ text: String) throws(SettingProblem) -> String {
+        guard EpisodeFilter.validate(pattern: text) else { throw .needs("a regular expression") }
+        return text
+    }
+
+    /// A User-Agent: one line of printable text, not empty.
+    public static func checkUserAgent(_ text: String) throws(SettingProblem) -> String {
+        guard isValidUserAgent(text) else { throw .needs("one line of text") }
+        return text
+    }
+
+    /// A `.netrc` file's path, not empty.
+    public static func checkNetrcFile(_ text: String) throws(SettingProblem) -> String {
+        guard !text.isEmpty else { throw .needs("a file") }
+        return text
+    }
+}
+
+/// Why a setting's value is refused.
+public enum SettingProblem: Error, Equatable, Sendable {
+    /// The value is not what the setting needs: "one line of text".
+    case needs(String)
+    /// The value reads but is wrong, as this says ("unknown field {x}").
+    case invalid(String)
+
+    /// "needs one line of text" or "unknown field {x}": what follows the setting's name.
+    public var reason: String {
+        switch self {
+        case .needs(let what): return "needs \(what)"
+        case .invalid(let why): return why
+        }
+    }
+}
+
+/// A saved setting that is not valid (a hand-edited record).
+public struct SettingsError: Error, Equatable, Sendable, LocalizedError {
+    /// The setting, by its name in the subscription record.
+    public var key: ShowSettings.Key
+    /// Its value.
+    public var value: String
+    /// What is wrong with it.
+    public var problem: SettingProblem
+
+    /// A problem with one setting.
+    public init(key: ShowSettings.Key, value: String, problem: SettingProblem) {
+        self.key = key
+        self.value = value
+        self.problem = problem
+    }
+
+    /// One line naming the value and the problem (a caller names the setting as its user writes it).
+    public var errorDescription: String? {
+        "a saved setting of the show, '\(value)', is not valid: \(problem.reason)"
+    }
+}

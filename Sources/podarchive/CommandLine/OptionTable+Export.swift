@@ -1,0 +1,36 @@
+// The options of `export`: the file to write and the shows to put in it.
+
+extension OptionTable {
+    static let export: [OptionDescriptor] = [
+        .value(
+            "--warc", "FILE", \.warc, .given(.path), commands: [.export], summary: "write a WARC 1.1 file",
+            help: "write the archive as a WARC 1.1 file (ISO 28500, what the web archives take), each record gzipped "
+                + "when FILE ends in .gz; written beside FILE under a temporary name and renamed when complete",
+            completion: .file,
+            manual: #"""
+                With
+                .BR export :
+                write the archive as a WARC 1.1 file (ISO 28500), the format the Internet Archive and national libraries
+                take, each record a gzip member of its own when
+                .I file
+                ends in
+                .BR .gz .
+                It is written beside
+                .I file
+                under a temporary name and renamed when complete: a failure leaves nothing under
+                .IR file 's
+                name.
+                """#),
+        .repeated(
+            "--show", "SHOW", \.shows, .path, commands: [.export], summary: "only this show (repeatable)",
+            help: "export only SHOW: its folder name, or a subscription's feed URL; repeatable",
+            manual: #"""
+                With
+                .BR export :
+                export only
+                .IR show :
+                its folder name in the archive root, or a subscription's feed URL.
+                Repeatable.
+                """#),
+    ]
+}

@@ -1,0 +1,145 @@
+// `podarchive config [<show>] [options]`: every setting the configuration file may set, with the value a run would
+// use and where it comes from. The order of the sources is `SettingsSource`'s; a show's saved settings are among
+// them when a show is named. Printed as the configuration file it describes, each line's source in a comment.
+import ArchiverCore
+import Foundation
+
+struct ConfigCommand: Sendable {
+    let context: CommandContext
+    let arguments: ConfigArguments
+
+    /// One setting: its key, its value (nil: none), where it comes from, and the file's line when from there.
+    struct Row: Equatable {
+        var key: String
+        var value: String?
+        var source: SettingsSource
+        var line: Int?
+    }
+
+    func run() -> ExitCode {
+        var saved: ShowSettings?
+        if let show = arguments.show {
+            guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
+            do {
+                saved = try savedSettings(of: show, in: root)
+            } catch {
+                return context.report(error)
+            }
+        }
+        let rows = rows(saved: saved)
+        let file = context.defaults.file?.path
+        if arguments.json {
+            context.output.write(Self.json(rows, file: file))
+        } else {
+            context.output.write(Self.text(rows, file: file, folder: context.configuration))
+        }
+        return .success
+    }
+
+    /// The settings of the show `text` names (its folder name or feed URL).
+    private func savedSettings(of text: String, in root: URL) throws -> ShowSettings? {
+        let archiver = context.configuredArchiver()
+        let shows = archiver.subscriptions(in: root).shows
+        if let show = shows.first(where: { $0.folder == text || $0.feed == text }) { return show.settings }
+        if let source = try? FeedSource(text, currentDirectory: context.environment.currentDirectory),
+            let found = try? archiver.subscription(for: source, in: root)
+        {
+            return found.record.settings
+        }
+        throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
+    }
+
+    /// A row for each setting the configuration file may set, in the option table's order (a switch and its
+    /// opposite are one show setting, one row).
+    func rows(saved: ShowSettings?) -> [Row] {
+        let layers = SettingsLayers(given: arguments.settings, saved: saved, configuration: arguments.configured)
+        var shown: Set<ShowSettings.Key> = []
+        return OptionTable.configurable.compactMap { option in
+            guard let key = option.showKey else { return row(option) }
+            guard !shown.contains(key) else { return nil }
+            shown.insert(key)
+            let source = layers.source(of: key)
+            return Row(
+                key: Self.settingName(key), value: layers.effective.text(of: key) ?? defaultText(of: key),
+                source: source, line: source == .configuration ? context.defaults.line(of: key) : nil)
+        }
+    }
+
+    /// The row of an option that is no show setting: the command line's value, else the environment's or the
+    /// file's, else its default.
+    private func row(_ option: OptionDescriptor) -> Row {
+        if let given = arguments.given[option.name] {
+            return Row(key: option.key, value: given, source: .given)
+        }
+        if let fallback = context.defaults.fallback(for: option) {
+            return Row(key: option.key, value: fallback.value, source: fallback.source, line: fallback.line)
+        }
+        let standard = option.name == "--to" ? (try? context.archiveRoot(nil).get().path) : option.defaultText
+        return Row(key: option.key, value: standard, source: .defaults)
+    }
+
+    /// The key a show setting is written with in the file: the option that turns it on (`companions`, not
+    /// `no-companions`).
+    private static func settingName(_ key: ShowSettings.Key) -> String {
+        let options = OptionTable.configurable.filter { $0.showKey == key }
+        return (options.first { !$0.key.hasPrefix("no-") } ?? options[0]).key
+    }
+
+    /// A show setting's built-in default, as text.
+    private func defaultText(of key: ShowSettings.Key) -> String? {
+        switch key {
+        case .name: return NameTemplate.standard.text
+        case .metadata: return "false"
+        case .companions: return "true"
+        case .userAgent: return PodarchiveVersion.userAgent
+        case .netrcFile: return context.environment.variables["HOME"].map { $0 + "/.netrc" }
+        case .limit, .since, .match: return nil
+        }
+    }
+
+    /// What a source is called where it is shown.
+    static func sourceName(_ source: SettingsSource) -> String {
+        switch source {
+        case .given: return "command line"
+        case .saved: return "saved"
+        case .environment: return "environment"
+        case .configuration: return "config file"
+        case .defaults: return "default"
+        }
+    }
+
+    /// The rows as a configuration file: `key = value` (commented out when it has none), then its source.
+    static func text(_ rows: [Row], file: String?, folder: ConfigurationFolder?) -> String {
+        let header =
+            file.map { "# configuration file: \($0)" }
+            ?? "# no configuration file"
+            + (folder.map { " (\($0.url.appendingPathComponent(ConfigurationFile.fileName).path) is read)" } ?? "")
+        let lines = rows.map { row in
+            let setting = row.value.map { "\(row.key) = \($0)" } ?? "# \(row.key) (none)"
+            let source =
+                sourceName(row.source) + (row.line.map { ":\($0)" } ?? "")
+                + (row.source == .environment ? " (PODARCHIVE_DIR)" : "")
+            return setting.padding(toLength: max(setting.count, 40), withPad: " ", startingAt: 0) + "  # " + source
+        }
+        return ([header] + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// `{"file", "settings": [{"key", "value", "source", "line"}]}`.
+    static func json(_ rows: [Row], file: String?) -> String {
+        var out = JSONWriter()
+        out.raw("{\"file\": ")
+        out.string(file)
+        out.raw(", \"settings\": [")
+        for (position, row) in rows.enumerated() {
+            out.raw(position == 0 ? "\n  {\"key\": " : ",\n  {\"key\": ")
+            out.string(row.key)
+            out.raw(", \"value\": ")
+            out.string(row.value)
+            out.raw(", \"source\": ")
+            out.string(sourceName(row.source))
+            out.raw(", \"line\": " + (row.line.map(String.init) ?? "null") + "}")
+        }
+        out.raw("\n]}\n")
+        return out.text
+    }
+}

@@ -1,0 +1,61 @@
+// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC 1.1 file, for the web archives.
+// On a terminal a progress line is redrawn in place (as sync's is) and cleared at the end; elsewhere only the
+// summary is printed.
+import ArchiverCore
+import Foundation
+
+struct ExportCommand: Sendable {
+    let context: CommandContext
+    let arguments: ExportArguments
+
+    func run() -> ExitCode {
+        guard let root = context.resolveRoot(arguments.directory) else { return .usage }
+        let file = URL(fileURLWithPath: context.absolute(arguments.warc)).standardizedFileURL
+        let archiver = context.configuredArchiver()
+        let live = context.terminal.live
+        var drawn = ""
+        do {
+            let shows =
+                try arguments.shows.isEmpty ? nil : arguments.shows.map { try context.showFolder($0, root: root) }
+            let report = try archiver.exportWARC(
+                root, shows: shows, to: file, options: ExportOptions(date: context.now())
+            ) { progress in
+                guard live else { return }
+                let line = Self.progressLine(progress)
+                // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.
+                if line != drawn {
+                    drawn = line
+                    context.output.write("\r\u{1B}[2K" + line)
+                }
+            }
+            if live { context.output.write("\r\u{1B}[2K") }
+            context.output.write(Self.summary(report, file: file) + "\n")
+            return .success
+        } catch {
+            if live, !drawn.isEmpty { context.output.write("\r\u{1B}[2K") }
+            return context.report(error)
+        }
+    }
+
+    /// `exporting: 12 of 40 records, 1.2 GB of 3.4 GB (35%)`.
+    static func progressLine(_ progress: ExportProgress) -> String {
+        let percent = progress.totalBytes > 0 ? " (\(progress.bytes * 100 / progress.totalBytes)%)" : ""
+        return "exporting: \(progress.records) of \(progress.totalRecords) records, "
+            + "\(SyncFormatter.size(progress.bytes)) of \(SyncFormatter.size(progress.totalBytes))\(percent)"
+    }
+
+    /// `exported 2 shows to FILE (1.2 GB): 40 episodes, 3 transcripts and chapters, ... in 91 records`.
+    static func summary(_ report: ExportReport, file: URL) -> String {
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        let parts = [
+            count(report.episodes, "episode", "episodes"),
+            count(report.companions, "transcript or chapters file", "transcripts and chapters files"),
+            count(report.artwork, "artwork file", "artwork files"),
+            count(report.feedRevisions, "feed revision", "feed revisions"),
+            count(report.metadata, "sidecar", "sidecars"),
+        ]
+        return
+            "exported \(count(report.shows, "show", "shows")) to \(file.path) (\(SyncFormatter.size(report.bytes))): "
+            + parts.joined(separator: ", ") + " in \(count(report.records, "WARC record", "WARC records"))"
+    }
+}
