@@ -18,11 +18,11 @@ public struct Archiver: Sendable {
     /// One episode's download, beside the others.
     private let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     /// Sidecars and artwork (`SyncOptions.metadata`).
     private let metadata: MetadataWriter
     /// `verify`, with the same folders, fetcher and placer.
-    let verifier: Verifier
+    var verifier: Verifier
     /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
     private(set) var store: SubscriptionStore
 
@@ -39,7 +39,6 @@ public struct Archiver: Sendable {
     ///   - sleep: waits between retries and lock polls.
     ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
     ///   - jitter: a random number in [0, 1) for backoff jitter.
-    ///   - faults: called at each `FaultPoint` (tests only).
     ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
     ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
     public init(
@@ -55,7 +54,6 @@ public struct Archiver: Sendable {
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
         timer: @escaping @Sendable (TimeInterval) async throws -> Void,
         jitter: @escaping @Sendable () -> Double,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil,
         configuration: ConfigurationFolder? = nil
     ) {
         let clock = SyncClock(now: now, sleep: sleep, timer: timer)
@@ -67,7 +65,7 @@ public struct Archiver: Sendable {
             files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, clock: clock)
         self.fetcher = EpisodeFetcher(
             downloader: downloader, hasher: hasher, folders: folders, clock: clock, jitter: jitter)
-        placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, clock: clock, faults: faults)
+        placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, clock: clock)
         metadata = MetadataWriter(fetcher: self.fetcher, mover: mover, folders: folders)
         verifier = Verifier(folders: folders, fetcher: self.fetcher, placer: placer, hasher: hasher)
     }
@@ -86,12 +84,12 @@ public struct Archiver: Sendable {
         },
         timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
+        configuration: ConfigurationFolder? = nil
     ) -> Archiver {
         Archiver(
             fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
             files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
-            timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
+            timer: timer ?? Deadline.realTime, jitter: jitter)
     }
 
     /// This archiver keeping credentials in `configuration` (see `init`).
