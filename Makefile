@@ -160,6 +160,7 @@ lint:
 	python3 Tests/Tools/file-graph.py Sources/ArchiverCore
 	python3 Tests/Tools/file-graph.py Sources/podarchive
 	python3 Tests/Tools/file-sizes.py Sources Tests
+	python3 Tests/Tools/unchecked-sendable.py Sources
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

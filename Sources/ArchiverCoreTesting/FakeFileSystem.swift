@@ -4,6 +4,9 @@ import Foundation
 
 /// A working in-memory file system with every seam the archiver uses.
 public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
+    // Safe to share: every stored property is read and written under `lock`, except the settings a test makes
+    // (`failingWrites`, `freeSpace`, `capacity`, `unreadable`) before the code under test starts. Not a `Locked`
+    // value: attributes are `[FileAttributeKey: Any]`, which is not Sendable.
     private let lock = NSLock()
     private var files: [String: Data] = [:]
     private var folders: Set<String> = ["/"]
@@ -246,17 +249,20 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 }
 
 /// A lock of the fake file system; `unlock` releases it once.
-public final class FakeLock: HeldLock, @unchecked Sendable {
-    private var release: (() -> Void)?
+public final class FakeLock: HeldLock, Sendable {
+    private let release: Locked<(@Sendable () -> Void)?>
 
     /// A lock released by calling `release`.
-    public init(release: @escaping () -> Void) {
-        self.release = release
+    public init(release: @escaping @Sendable () -> Void) {
+        self.release = Locked(release)
     }
 
     /// Releases the lock (once).
     public func unlock() {
-        release?()
-        release = nil
+        let once = release.withLock { release in
+            defer { release = nil }
+            return release
+        }
+        once?()
     }
 }

@@ -207,16 +207,15 @@ public struct FlockLocker: FileLocking {
     }
 }
 
-private final class FlockLock: HeldLock, @unchecked Sendable {
-    private var descriptor: Int32
-    private let lock = NSLock()
+private final class FlockLock: HeldLock, Sendable {
+    private let descriptor: Locked<Int32>
 
     init(descriptor: Int32) {
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
     func unlock() {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             close(descriptor)
             descriptor = -1
