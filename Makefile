@@ -30,8 +30,12 @@ test-release: zlib
 test-tsan: zlib
 	$(TEST_HOOKS) $(SWIFT) test --sanitize=thread --disable-swift-testing --scratch-path .build/test-tsan
 
+# AddressSanitizer's memory checks (out of bounds, use after free, double free) on; its LeakSanitizer off: on Linux
+# it cannot see pointers whose spare bits Swift uses (enum payloads, Data's representations, refcount side tables),
+# so it reports "leaks" even for an empty XCTest run (llvm/llvm-project#56751, swift-corelibs-xctest#342, #534).
 test-asan: zlib
-	$(TEST_HOOKS) $(SWIFT) test --sanitize=address --disable-swift-testing --scratch-path .build/test-asan
+	ASAN_OPTIONS="detect_leaks=0$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}" $(TEST_HOOKS) $(SWIFT) test --sanitize=address \
+		--disable-swift-testing --scratch-path .build/test-asan
 
 build: zlib
 	$(SWIFT) build
