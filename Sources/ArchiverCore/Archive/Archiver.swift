@@ -263,7 +263,8 @@ public struct Archiver: Sendable {
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let paths = show.paths
-        try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
+        try await withThrowingTaskGroup(of: (position: Int, result: Result<EpisodeFetcher.Fetched, Error>).self) {
+            group in
             var started = 0
             func startNext() {
                 let position = started
@@ -279,7 +280,7 @@ public struct Archiver: Sendable {
                             onEvent(.progress(position: position, received: received, expected: expected))
                         }
                     }
-                    return FetchOutcome(position: position, result: result)
+                    return (position, result)
                 }
             }
             while started < min(max(1, options.jobs), work.count) { startNext() }
@@ -315,18 +316,6 @@ public struct Archiver: Sendable {
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
-    }
-
-    /// What one child task hands back. A class, so only a reference crosses the task group: returning the
-    /// (Int, Result) tuple by value came back corrupted in optimised builds (Swift 6.3.1, Linux).
-    private final class FetchOutcome: Sendable {
-        let position: Int
-        let result: Result<EpisodeFetcher.Fetched, Error>
-
-        init(position: Int, result: Result<EpisodeFetcher.Fetched, Error>) {
-            self.position = position
-            self.result = result
-        }
     }
 }
 
