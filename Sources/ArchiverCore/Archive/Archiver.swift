@@ -18,11 +18,11 @@ public struct Archiver: Sendable {
     /// One episode's download, beside the others.
     private let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     /// Sidecars and artwork (`SyncOptions.metadata`).
     private let metadata: MetadataWriter
     /// `verify`, with the same folders, fetcher and placer.
-    let verifier: Verifier
+    var verifier: Verifier
     /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
     private(set) var store: SubscriptionStore
 
@@ -39,7 +39,6 @@ public struct Archiver: Sendable {
     ///   - sleep: waits between retries and lock polls.
     ///   - timer: waits out the deadlines of feed fetches and episodes, and is cancelled when the work ends first.
     ///   - jitter: a random number in [0, 1) for backoff jitter.
-    ///   - faults: called at each `FaultPoint` (tests only).
     ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
     ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
     public init(
@@ -55,7 +54,6 @@ public struct Archiver: Sendable {
         sleep: @escaping @Sendable (TimeInterval) async throws -> Void,
         timer: @escaping @Sendable (TimeInterval) async throws -> Void,
         jitter: @escaping @Sendable () -> Double,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil,
         configuration: ConfigurationFolder? = nil
     ) {
         let clock = SyncClock(now: now, sleep: sleep, timer: timer)
@@ -67,7 +65,7 @@ public struct Archiver: Sendable {
             files: files, attributes: attributes, mover: mover, writer: writer, locker: locker, clock: clock)
         self.fetcher = EpisodeFetcher(
             downloader: downloader, hasher: hasher, folders: folders, clock: clock, jitter: jitter)
-        placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, clock: clock, faults: faults)
+        placer = EpisodePlacer(mover: mover, hasher: hasher, folders: folders, clock: clock)
         metadata = MetadataWriter(fetcher: self.fetcher, mover: mover, folders: folders)
         verifier = Verifier(folders: folders, fetcher: self.fetcher, placer: placer, hasher: hasher)
     }
@@ -86,12 +84,12 @@ public struct Archiver: Sendable {
         },
         timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
+        configuration: ConfigurationFolder? = nil
     ) -> Archiver {
         Archiver(
             fetcher: fetcher, downloader: downloader, mover: FileManager.default, attributes: FileManager.default,
             files: files, writer: writer, locker: FlockLocker(), hasher: StreamingFileHasher(), now: now, sleep: sleep,
-            timer: timer ?? Deadline.realTime, jitter: jitter, faults: faults)
+            timer: timer ?? Deadline.realTime, jitter: jitter)
     }
 
     /// This archiver keeping credentials in `configuration` (see `init`).
@@ -265,7 +263,8 @@ public struct Archiver: Sendable {
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let paths = show.paths
-        try await withThrowingTaskGroup(of: FetchOutcome.self) { group in
+        try await withThrowingTaskGroup(of: (position: Int, result: Result<EpisodeFetcher.Fetched, Error>).self) {
+            group in
             var started = 0
             func startNext() {
                 let position = started
@@ -281,7 +280,7 @@ public struct Archiver: Sendable {
                             onEvent(.progress(position: position, received: received, expected: expected))
                         }
                     }
-                    return FetchOutcome(position: position, result: result)
+                    return (position, result)
                 }
             }
             while started < min(max(1, options.jobs), work.count) { startNext() }
@@ -317,18 +316,6 @@ public struct Archiver: Sendable {
         }
         try await run.keepCompanions(fetch)
         return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
-    }
-
-    /// What one child task hands back. A class, so only a reference crosses the task group: returning the
-    /// (Int, Result) tuple by value came back corrupted in optimised builds (Swift 6.3.1, Linux).
-    private final class FetchOutcome: Sendable {
-        let position: Int
-        let result: Result<EpisodeFetcher.Fetched, Error>
-
-        init(position: Int, result: Result<EpisodeFetcher.Fetched, Error>) {
-            self.position = position
-            self.result = result
-        }
     }
 }
 

@@ -10,8 +10,10 @@ struct EpisodePlacer: Sendable {
     let hasher: any FileHashing
     let folders: FeedFolders
     let clock: SyncClock
-    /// Called at each `FaultPoint` (the crash tests).
-    let faults: (@Sendable (FaultPoint) -> Void)?
+    #if PODARCHIVE_TEST_HOOKS
+        /// Called at each `FaultPoint` (the crash tests; test builds only, see `Archiver.injectingFaults`).
+        var faults: (@Sendable (FaultPoint) -> Void)?
+    #endif
 
     /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
     /// (unless an earlier run already had) and records it in the index; `SyncRun.commit` (or, for a repair,
@@ -75,9 +77,13 @@ struct EpisodePlacer: Sendable {
         for _ in 0..<100 {
             record.target = name
             try folders.saveDownloadRecord(record, to: partial.record)
-            faults?(.beforeRename)
+            #if PODARCHIVE_TEST_HOOKS
+                faults?(.beforeRename)
+            #endif
             if try move(partial.body, to: name, in: show, published: episode.published, origin: episode.url) {
-                faults?(.afterRename)
+                #if PODARCHIVE_TEST_HOOKS
+                    faults?(.afterRename)
+                #endif
                 return entry(for: episode, file: name, size: result.fileSize, sha256: result.sha256)
             }
             // Taken meanwhile by something else: never overwrite it, take the next name.

@@ -80,7 +80,7 @@ public struct VerifyReport: Sendable, Equatable {
 struct Verifier: Sendable {
     let folders: FeedFolders
     let fetcher: EpisodeFetcher
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     let hasher: any FileHashing
 
     /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
