@@ -13,6 +13,15 @@ let exportsCurlSockets: [LinkerSetting] = [
         }, .when(platforms: [.linux]))
 ]
 
+// The crash tests' fault injection (`Archiver.injectingFaults`, `DurableFileWriter`'s hooks, the executable's
+// PODARCHIVE_TEST_CRASH switch) is compiled in only under PODARCHIVE_TEST_HOOKS: always in debug builds, and in an
+// optimised build only when the environment sets PODARCHIVE_TEST_HOOKS (`make test-release` does). `make release`
+// and `make install` never set it, and build in a folder of their own, so the shipped binary holds none of it.
+let testHooks: [SwiftSetting] = [
+    ProcessInfo.processInfo.environment["PODARCHIVE_TEST_HOOKS"].map { !$0.isEmpty } == true
+        ? .define("PODARCHIVE_TEST_HOOKS") : .define("PODARCHIVE_TEST_HOOKS", .when(configuration: .debug))
+]
+
 let package = Package(
     name: "podarchive",
     platforms: [.macOS(.v13)],
@@ -32,13 +41,15 @@ let package = Package(
         .target(name: "CCurlSockets"),
         // The system's zlib, for the gzip-compressed feed history (not a package: every Linux and macOS has it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "ArchiverCore", dependencies: ["CCurlSockets", "CSHA256", "CWriteback", "CZlib"]),
+        .target(
+            name: "ArchiverCore", dependencies: ["CCurlSockets", "CSHA256", "CWriteback", "CZlib"],
+            swiftSettings: testHooks),
         // Built without XCTest, so it ships: doubles report an unscripted call through a hook the test gives.
         .target(name: "ArchiverCoreTesting", dependencies: ["ArchiverCore"]),
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the systemd units.
-            exclude: ["Documentation", "Systemd"], linkerSettings: exportsCurlSockets),
+            exclude: ["Documentation", "Systemd"], swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
         .executableTarget(
             name: "podarchive-bench", dependencies: ["ArchiverCore", "CCurlSockets"], linkerSettings: exportsCurlSockets
@@ -48,11 +59,11 @@ let package = Package(
         .testTarget(
             name: "ArchiverCoreTests",
             dependencies: ["ArchiverCore", "ArchiverCoreTesting", "CCurlSockets", "TestSupport"],
-            linkerSettings: exportsCurlSockets),
+            swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
         .testTarget(
             name: "podarchiveTests",
             dependencies: ["podarchive", "ArchiverCore", "ArchiverCoreTesting", "TestSupport"],
-            linkerSettings: exportsCurlSockets),
+            swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
     ]
 )
 

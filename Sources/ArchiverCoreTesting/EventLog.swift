@@ -3,15 +3,14 @@ import ArchiverCore
 import Foundation
 
 /// Collects events from any thread.
-public final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [SyncEvent] = []
+public final class EventLog: Sendable {
+    private let events: Locked<[SyncEvent]> = Locked([])
 
     /// A log with no events yet.
     public init() {}
 
     /// Every event, in the order reported.
-    public var all: [SyncEvent] { lock.withLock { events } }
+    public var all: [SyncEvent] { events.current }
     /// Records `event`.
-    public func append(_ event: SyncEvent) { lock.withLock { events.append(event) } }
+    public func append(_ event: SyncEvent) { events.withLock { events in events.append(event) } }
 }

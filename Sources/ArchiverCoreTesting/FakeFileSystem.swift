@@ -4,25 +4,47 @@ import Foundation
 
 /// A working in-memory file system with every seam the archiver uses.
 public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
+    // Safe to share: every stored property is read and written only under `lock` (the public ones are views of
+    // them). Not a `Locked` value: attributes are `[FileAttributeKey: Any]`, which is not Sendable.
     private let lock = NSLock()
     private var files: [String: Data] = [:]
     private var folders: Set<String> = ["/"]
     private var attributes: [String: [FileAttributeKey: Any]] = [:]
+    private var written: [String] = []
+    private var appended: [String] = []
+    private var failing: Set<String> = []
+    private var free: Int64 = 1 << 40
+    private var size: Int64?
+    private var refusedForSpace = 0
+    private var hidden: Set<String> = []
+
     /// Every path written atomically, in order.
-    public private(set) var atomicWrites: [String] = []
+    public var atomicWrites: [String] { lock.withLock { written } }
     /// Every path appended to, in order.
-    public private(set) var appends: [String] = []
+    public var appends: [String] { lock.withLock { appended } }
     /// Paths whose writes (and moves to them) fail, to simulate an unwritable folder.
-    public var failingWrites: Set<String> = []
+    public var failingWrites: Set<String> {
+        get { lock.withLock { failing } }
+        set { lock.withLock { failing = newValue } }
+    }
     /// What `attributesOfFileSystem` reports as free (unless `capacity` is set).
-    public var freeSpace: Int64 = 1 << 40
+    public var freeSpace: Int64 {
+        get { lock.withLock { free } }
+        set { lock.withLock { free = newValue } }
+    }
     /// A disk of this many bytes: free space is what the files leave, and a write that does not fit fails as a
     /// full disk would (counted in `outOfSpaceWrites`).
-    public var capacity: Int64?
+    public var capacity: Int64? {
+        get { lock.withLock { size } }
+        set { lock.withLock { size = newValue } }
+    }
     /// Writes refused because the disk was full.
-    public private(set) var outOfSpaceWrites = 0
+    public var outOfSpaceWrites: Int { lock.withLock { refusedForSpace } }
     /// Paths this process may not read (`isReadableFile` says so; `contents` returns nil).
-    public var unreadable: Set<String> = []
+    public var unreadable: Set<String> {
+        get { lock.withLock { hidden } }
+        set { lock.withLock { hidden = newValue } }
+    }
     private var heldLocks: [String: Int32] = [:]
 
     /// A file system holding `files` (by path), and the folders above them.
@@ -53,12 +75,12 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 
     /// The file at `path`, unless it is unreadable.
     public func contents(atPath path: String) -> Data? {
-        lock.withLock { unreadable.contains(path) ? nil : files[path] }
+        lock.withLock { hidden.contains(path) ? nil : files[path] }
     }
 
     /// False for paths in `unreadable` and for what does not exist.
     public func isReadableFile(atPath path: String) -> Bool {
-        lock.withLock { !unreadable.contains(path) && (files[path] != nil || folders.contains(path)) }
+        lock.withLock { !hidden.contains(path) && (files[path] != nil || folders.contains(path)) }
     }
 
     /// A file or a folder at `path`.
@@ -98,14 +120,14 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Writes `data` at once, into an existing folder, unless the path is in `failingWrites`.
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         try lock.withLock {
-            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
-            if let capacity, usedBytes - Int64(files[url.path]?.count ?? 0) + Int64(data.count) > capacity {
-                outOfSpaceWrites += 1
+            if let size, usedBytes - Int64(files[url.path]?.count ?? 0) + Int64(data.count) > size {
+                refusedForSpace += 1
                 throw CocoaError(.fileWriteOutOfSpace)
             }
             files[url.path] = data
-            atomicWrites.append(url.path)
+            written.append(url.path)
             attributes[url.path, default: [:]][.posixPermissions] = ownerOnly ? 0o600 : 0o644
         }
     }
@@ -114,14 +136,14 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// `failingWrites` or the disk is full.
     public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
         try lock.withLock {
-            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
-            if let capacity, usedBytes + Int64(data.count) > capacity {
-                outOfSpaceWrites += 1
+            if let size, usedBytes + Int64(data.count) > size {
+                refusedForSpace += 1
                 throw CocoaError(.fileWriteOutOfSpace)
             }
             files[url.path, default: Data()].append(data)
-            appends.append(url.path)
+            appended.append(url.path)
             return Int64(files[url.path]!.count)
         }
     }
@@ -129,11 +151,11 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Creates the file unless one is there, into an existing folder.
     public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
         try lock.withLock {
-            guard !failingWrites.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             guard files[url.path] == nil else { return false }
             files[url.path] = data
-            atomicWrites.append(url.path)
+            written.append(url.path)
             return true
         }
     }
@@ -164,7 +186,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// a path in `failingWrites` fails.
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
-            guard !failingWrites.contains(dstURL.path) else { throw CocoaError(.fileWriteNoPermission) }
+            guard !failing.contains(dstURL.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
             }
@@ -196,7 +218,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 
     /// `freeSpace` as the free size.
     public func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
-        lock.withLock { [.systemFreeSize: NSNumber(value: capacity.map { $0 - usedBytes } ?? freeSpace)] }
+        lock.withLock { [.systemFreeSize: NSNumber(value: size.map { $0 - usedBytes } ?? free)] }
     }
 
     // MARK: - Locks and hashes
@@ -246,17 +268,20 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 }
 
 /// A lock of the fake file system; `unlock` releases it once.
-public final class FakeLock: HeldLock, @unchecked Sendable {
-    private var release: (() -> Void)?
+public final class FakeLock: HeldLock, Sendable {
+    private let release: Locked<(@Sendable () -> Void)?>
 
     /// A lock released by calling `release`.
-    public init(release: @escaping () -> Void) {
-        self.release = release
+    public init(release: @escaping @Sendable () -> Void) {
+        self.release = Locked(release)
     }
 
     /// Releases the lock (once).
     public func unlock() {
-        release?()
-        release = nil
+        let once = release.withLock { release in
+            defer { release = nil }
+            return release
+        }
+        once?()
     }
 }

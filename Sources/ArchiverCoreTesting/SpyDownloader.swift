@@ -8,9 +8,9 @@ import Foundation
 #endif
 
 /// A downloader that answers from a script and writes bodies into a `FakeFileSystem`.
-public final class SpyDownloader: FileDownloading, @unchecked Sendable {
+public final class SpyDownloader: FileDownloading, Sendable {
     /// One scripted answer: a status, a body and headers, or an error instead.
-    public struct Canned {
+    public struct Canned: Sendable {
         /// The HTTP status.
         public var status = 200
         /// The body, written to the destination for a 2xx status.
@@ -33,9 +33,8 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
 
     private let logger: RequestLogger
     private let fileSystem: FakeFileSystem
-    private let lock = NSLock()
-    private var answers: [String: [Canned]]
-    private var requestsSeen: [URLRequest] = []
+    /// The answers still to give by URL, and the requests made, changed together.
+    private let state: Locked<(answers: [String: [Canned]], requests: [URLRequest])>
     private let unexpected: UnexpectedCalls
 
     /// - Parameters:
@@ -48,7 +47,7 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
     ) {
         self.logger = logger
         self.fileSystem = fileSystem
-        self.answers = canned.mapValues { [$0] }
+        self.state = Locked((canned.mapValues { [$0] }, []))
         self.unexpected = UnexpectedCalls(report: onUnexpected)
     }
 
@@ -57,11 +56,11 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
 
     /// Answers `url` with each of `sequence` in turn (the last one repeats).
     public func script(_ url: String, _ sequence: [Canned]) {
-        lock.withLock { answers[url] = sequence }
+        state.withLock { $0.answers[url] = sequence }
     }
 
     /// Every request made, in order.
-    public var requests: [URLRequest] { lock.withLock { requestsSeen } }
+    public var requests: [URLRequest] { state.withLock { $0.requests } }
 
     /// Answers with the next scripted answer for the URL.
     public func download(_ request: URLRequest, to destination: URL, options: DownloadOptions) async throws
@@ -69,11 +68,11 @@ public final class SpyDownloader: FileDownloading, @unchecked Sendable {
     {
         let url = request.url!.absoluteString
         await logger.log(.episode(url))
-        let answer = lock.withLock { () -> Canned? in
-            requestsSeen.append(request)
-            guard var queue = answers[url], let first = queue.first else { return nil }
+        let answer = state.withLock { state -> Canned? in
+            state.requests.append(request)
+            guard var queue = state.answers[url], let first = queue.first else { return nil }
             if queue.count > 1 { queue.removeFirst() }
-            answers[url] = queue
+            state.answers[url] = queue
             return first
         }
         guard let answer else {

@@ -4,9 +4,9 @@ import Foundation
 
 /// Records every attribute change (the dates podarchive sets, the origin URL), then applies it to a
 /// `FakeFileSystem`.
-public final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
+public final class SpyFileAttributes: FileAttributes, Sendable {
     /// One change of a file's dates.
-    public struct Change: Equatable {
+    public struct Change: Equatable, Sendable {
         /// The file.
         public var path: String
         /// The modification date set.
@@ -22,14 +22,13 @@ public final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
         }
     }
 
-    private var origins: [String: String] = [:]
+    private let origins = Locked<[String: String]>([:])
 
     /// The `user.xdg.origin.url` set on each path.
-    public var originURLs: [String: String] { lock.withLock { origins } }
+    public var originURLs: [String: String] { origins.current }
 
     private let fileSystem: FakeFileSystem
-    private let lock = NSLock()
-    private var recorded: [Change] = []
+    private let recorded = Locked<[Change]>([])
 
     /// A spy over `fileSystem`.
     public init(fileSystem: FakeFileSystem) {
@@ -37,12 +36,12 @@ public final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
     }
 
     /// Every change of dates, in order.
-    public var changes: [Change] { lock.withLock { recorded } }
+    public var changes: [Change] { recorded.current }
 
     /// Records the change (an extended attribute only as an origin URL), then applies dates to the file.
     public func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
         if let extended = attributes[FileAttributeKey("NSFileExtendedAttributes")] as? [String: Data] {
-            lock.withLock {
+            origins.withLock { origins in
                 origins[path] = extended["user.xdg.origin.url"].map { String(decoding: $0, as: UTF8.self) }
             }
             return
@@ -50,7 +49,7 @@ public final class SpyFileAttributes: FileAttributes, @unchecked Sendable {
         let change = Change(
             path: path, modificationDate: attributes[.modificationDate] as? Date,
             creationDate: attributes[.creationDate] as? Date)
-        lock.withLock { recorded.append(change) }
+        recorded.withLock { recorded in recorded.append(change) }
         try fileSystem.setAttributes(attributes, ofItemAtPath: path)
     }
 

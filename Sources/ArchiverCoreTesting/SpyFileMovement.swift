@@ -3,9 +3,9 @@ import ArchiverCore
 import Foundation
 
 /// Records every move, then performs it on a `FakeFileSystem`.
-public final class SpyFileMovement: FileMovement, @unchecked Sendable {
+public final class SpyFileMovement: FileMovement, Sendable {
     /// One move, by path.
-    public struct Move: Equatable {
+    public struct Move: Equatable, Sendable {
         /// The path moved from.
         public var from: String
         /// The path moved to.
@@ -19,8 +19,7 @@ public final class SpyFileMovement: FileMovement, @unchecked Sendable {
     }
 
     private let fileSystem: FakeFileSystem
-    private let lock = NSLock()
-    private var recorded: [Move] = []
+    private let recorded: Locked<[Move]> = Locked([])
 
     /// A spy over `fileSystem`.
     public init(fileSystem: FakeFileSystem) {
@@ -28,11 +27,11 @@ public final class SpyFileMovement: FileMovement, @unchecked Sendable {
     }
 
     /// Every move, in order.
-    public var moves: [Move] { lock.withLock { recorded } }
+    public var moves: [Move] { recorded.current }
 
     /// Records the move, then performs it (failing as rename(2) would).
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
-        lock.withLock { recorded.append(Move(from: srcURL.path, to: dstURL.path)) }
+        recorded.withLock { recorded in recorded.append(Move(from: srcURL.path, to: dstURL.path)) }
         try fileSystem.moveItem(at: srcURL, to: dstURL)
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 #endif
 
 /// A feed fetcher that answers from a table.
-public final class StubFetcher: URLDataFetcher, @unchecked Sendable {
+public final class StubFetcher: URLDataFetcher, Sendable {
     /// One canned response.
-    public struct Answer {
+    public struct Answer: Sendable {
         /// The HTTP status.
         public var status: Int
         /// The body.

@@ -318,7 +318,7 @@ def idle_waits(podarchive, reference, env, reps, smoke):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "ship", "release"))
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--no-venv", action="store_true")

@@ -40,7 +40,7 @@ public enum ProcessRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(sanitizerOptions) { given, _ in given }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let out = Pipe()
         let err = Pipe()
@@ -49,6 +49,14 @@ public enum ProcessRunner {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return RunningProcess(process: process, out: out, err: err, timeout: timeout)
+    }
+
+    /// A sanitizer run's options (`make test-asan` turns LeakSanitizer off), passed on to every child: a child
+    /// built with the sanitizer reads them too, whatever environment a test gives it.
+    static var sanitizerOptions: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key)
+        }
     }
 
     /// The environment for a child podarchive: isolated HOME and caches, nothing from the developer's shell.

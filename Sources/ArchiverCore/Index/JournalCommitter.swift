@@ -8,6 +8,8 @@ import Foundation
 /// Every wait here ends: the work on the queue is local file I/O that returns, and `drain` only waits for what is
 /// already queued (the one task that submits is the one that drains).
 final class JournalCommitter: @unchecked Sendable {
+    // Safe to share: the variables below are read and written only under `lock`; `indexes`, `records` and
+    // `journal` are constant, and the queue runs one batch at a time.
     private let indexes: IndexStore
     private let records: ShowRecords
     private let journal: URL

@@ -9,7 +9,7 @@ import Foundation
 struct CompanionKeeper: Sendable {
     let fetcher: EpisodeFetcher
     /// Puts companions in place as it puts episodes (`EpisodePlacer.move`).
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     let files: any FileStore
     let writer: any AtomicFileWriting
     let hasher: any FileHashing

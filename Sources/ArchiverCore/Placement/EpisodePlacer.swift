@@ -15,8 +15,10 @@ struct EpisodePlacer: Sendable {
     let records: ShowRecords
     let contents: FolderContents
     let clock: SyncClock
-    /// Called at each `FaultPoint` (the crash tests).
-    let faults: (@Sendable (FaultPoint) -> Void)?
+    #if PODARCHIVE_TEST_HOOKS
+        /// Called at each `FaultPoint` (the crash tests; test builds only, see `Archiver.injectingFaults`).
+        var faults: (@Sendable (FaultPoint) -> Void)?
+    #endif
 
     /// The serial half of archiving an episode, after `EpisodeFetcher.fetch`: renames the download into place
     /// (unless an earlier run already had) and records it in the index; `SyncRun.commit` (or, for a repair,
@@ -80,9 +82,13 @@ struct EpisodePlacer: Sendable {
         for _ in 0..<100 {
             record.target = name
             try records.saveDownloadRecord(record, to: partial.record)
-            faults?(.beforeRename)
+            #if PODARCHIVE_TEST_HOOKS
+                faults?(.beforeRename)
+            #endif
             if try move(partial.body, to: name, in: show, published: episode.published, origin: episode.url) {
-                faults?(.afterRename)
+                #if PODARCHIVE_TEST_HOOKS
+                    faults?(.afterRename)
+                #endif
                 return entry(for: episode, file: name, size: result.fileSize, sha256: result.sha256)
             }
             // Taken meanwhile by something else: never overwrite it, take the next name.

@@ -10,6 +10,8 @@ import Foundation
 /// The wait for a slot always ends: each pending closure frees its slot when it has run, and nothing that runs
 /// here waits for libcurl's thread (cancelling a task, which does, is sent to another queue).
 final class BoundedOperationQueue: OperationQueue, @unchecked Sendable {
+    // Safe to share: restated from OperationQueue (Swift asks a subclass to); what this adds is constant (`let`),
+    // and a semaphore and a dispatch queue are themselves safe to use from any thread.
     private let slots: DispatchSemaphore
     /// Held here: OperationQueue keeps its underlying queue `unowned(unsafe)`.
     let serial: DispatchQueue

@@ -58,36 +58,52 @@ public enum FileDescriptor {
 /// write a temporary file beside the target, fsync it, rename it over the target, fsync the folder.
 /// Foundation's `.atomic` write does not fsync, so a power cut could leave an empty index behind.
 public struct DurableFileWriter: AtomicFileWriting {
-    private let beforeRename: (@Sendable (URL) -> Void)?
-    private let midWrite: (@Sendable (URL, Data) -> Void)?
+    #if PODARCHIVE_TEST_HOOKS
+        private var beforeRename: (@Sendable (URL) -> Void)?
+        private var midWrite: (@Sendable (URL, Data) -> Void)?
 
-    /// - Parameters:
-    ///   - beforeRename: called with the target once the temporary file is written (tests only).
-    ///   - midWrite: called with the file and the whole of what is being appended once half of it is written (the
-    ///     crash tests tear an append there).
-    public init(
-        beforeRename: (@Sendable (URL) -> Void)? = nil, midWrite: (@Sendable (URL, Data) -> Void)? = nil
-    ) {
-        self.beforeRename = beforeRename
-        self.midWrite = midWrite
-    }
+        /// A writer that calls the crash tests' hooks (test builds only: the shipped binary has neither).
+        /// - Parameters:
+        ///   - beforeRename: called with the target once the temporary file is written.
+        ///   - midWrite: called with the file and the whole of what is being appended once half of it is written
+        ///     (the crash tests tear an append there; without it, an append is one write(2)).
+        public init(
+            beforeRename: (@Sendable (URL) -> Void)? = nil, midWrite: (@Sendable (URL, Data) -> Void)? = nil
+        ) {
+            self.beforeRename = beforeRename
+            self.midWrite = midWrite
+        }
+    #endif
 
-    /// Appends with one write(2) (split in two only for the crash tests' hook), then `fdatasync` when durable.
+    /// The live writer.
+    public init() {}
+
+    /// Appends with one write(2), so a crash leaves the record whole or absent (a test build's `midWrite` hook
+    /// splits it in two to tear it), then `fdatasync` when durable.
     public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
         let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
         defer { close(descriptor) }
-        let half = midWrite == nil ? data.count : data.count / 2
-        var failure = data.prefix(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
-        if failure == 0, half < data.count {
-            midWrite?(url, data)
-            failure = data.dropFirst(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
-        }
+        var failure = writeAppended(data, to: url, descriptor: descriptor)
         if failure == 0, durable, fdatasync(descriptor) != 0 { failure = errno }
         guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: url.path, code: errno) }
         return Int64(status.st_size)
+    }
+
+    /// Writes `data` with one write(2) (again only after a partial write); 0 or the `errno`.
+    private func writeAppended(_ data: Data, to url: URL, descriptor: Int32) -> Int32 {
+        #if PODARCHIVE_TEST_HOOKS
+            if let midWrite {
+                let half = data.count / 2
+                let failure = data.prefix(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+                guard failure == 0 else { return failure }
+                midWrite(url, data)
+                return data.dropFirst(half).withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
+            }
+        #endif
+        return data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
     }
 
     /// Writes `data` to `url` only if nothing is there (durably, through a temporary file linked into place);
@@ -146,7 +162,9 @@ public struct DurableFileWriter: AtomicFileWriting {
             unlink(temporary)
             throw FileSystemError(path: url.path, code: failure)
         }
-        beforeRename?(url)
+        #if PODARCHIVE_TEST_HOOKS
+            beforeRename?(url)
+        #endif
         guard rename(temporary, url.path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -191,16 +209,15 @@ public struct FlockLocker: FileLocking {
     }
 }
 
-private final class FlockLock: HeldLock, @unchecked Sendable {
-    private var descriptor: Int32
-    private let lock = NSLock()
+private final class FlockLock: HeldLock, Sendable {
+    private let descriptor: Locked<Int32>
 
     init(descriptor: Int32) {
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
     func unlock() {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             close(descriptor)
             descriptor = -1

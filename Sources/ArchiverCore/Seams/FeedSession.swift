@@ -12,11 +12,10 @@ import Foundation
 #endif
 
 /// Fetches feeds: only http(s), on every redirect too; at most `maximumBytes` of body; a 401 returned as such.
-public final class FeedSession: URLDataFetcher, @unchecked Sendable {
+public final class FeedSession: URLDataFetcher, Sendable {
     private let configuration: URLSessionConfiguration
     private let delegate = FeedDelegate()
-    private let lock = NSLock()
-    private var created: URLSession?
+    private let created: Locked<URLSession?> = Locked(nil)
 
     /// - Parameter configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
     public init(configuration: URLSessionConfiguration = .podarchive()) {
@@ -24,11 +23,11 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
     }
 
     deinit {
-        created?.finishTasksAndInvalidate()
+        created.current?.finishTasksAndInvalidate()
     }
 
     private var session: URLSession {
-        lock.withLock {
+        created.withLock { created in
             if let created { return created }
             let queue = BoundedOperationQueue(slots: 64, label: "podarchive.feeds")
             delegate.registry.serial = queue.serial
@@ -65,6 +64,9 @@ public final class FeedSession: URLDataFetcher, @unchecked Sendable {
 
 /// One feed fetch; touched only on the session's serial delegate queue.
 private final class Fetch: @unchecked Sendable {
+    // Safe to share: `body` and `response` are touched only on the session's serial delegate queue (the
+    // registry hands the fetch to delegate calls alone), `outcome` is Sendable, and the redirect record, read by
+    // the caller once the fetch ended, is under `lock`.
     let limit: Int64
     let policy: TransferPolicy
     var body = Data()
@@ -93,7 +95,7 @@ private final class Fetch: @unchecked Sendable {
     }
 }
 
-private final class FeedDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let registry = TransferRegistry<Fetch>()
 
     private func fetch(_ task: URLSessionTask) -> Fetch? { registry.transfer(task) }

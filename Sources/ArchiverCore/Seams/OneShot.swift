@@ -6,17 +6,17 @@
 // result after the first, and so lets a fallback (a timer, an explicit stop) end the wait without a race.
 import Foundation
 
-final class OneShot<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<Value, Error>?
-    private var continuation: CheckedContinuation<Value, Error>?
+final class OneShot<Value: Sendable>: Sendable {
+    /// The result once delivered, and the wait once it started.
+    private let state = Locked<(result: Result<Value, Error>?, continuation: CheckedContinuation<Value, Error>?)>(
+        (nil, nil))
 
     /// Waits for the result (returns at once when it is already there). Called at most once.
     func value() async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            let ready = lock.withLock { () -> Result<Value, Error>? in
-                if let result { return result }
-                self.continuation = continuation
+            let ready = state.withLock { state -> Result<Value, Error>? in
+                if let result = state.result { return result }
+                state.continuation = continuation
                 return nil
             }
             if let ready { continuation.resume(with: ready) }
@@ -26,11 +26,11 @@ final class OneShot<Value: Sendable>: @unchecked Sendable {
     /// Hands over the result; false (and nothing happens) when one was handed over before.
     @discardableResult
     func deliver(_ outcome: Result<Value, Error>) -> Bool {
-        let (first, waiting) = lock.withLock { () -> (Bool, CheckedContinuation<Value, Error>?) in
-            guard result == nil else { return (false, nil) }
-            result = outcome
-            defer { continuation = nil }
-            return (true, continuation)
+        let (first, waiting) = state.withLock { state -> (Bool, CheckedContinuation<Value, Error>?) in
+            guard state.result == nil else { return (false, nil) }
+            state.result = outcome
+            defer { state.continuation = nil }
+            return (true, state.continuation)
         }
         waiting?.resume(with: outcome)
         return first

@@ -11,12 +11,11 @@ import Foundation
 #endif
 
 /// A bandwidth cap shared by the transfers of one run.
-public final class Throttle: @unchecked Sendable, Equatable {
+public final class Throttle: Sendable, Equatable {
     /// The cap, in bytes a second.
     public let bytesPerSecond: Int64
-    private let lock = NSLock()
     /// When the bytes reserved so far will have been paid for at the rate (seconds on `clock`).
-    private var paidUntil: Double?
+    private let paidUntil: Locked<Double?> = Locked(nil)
     private let clock: @Sendable () -> Double
     private let pause: @Sendable (Double) -> Void
     /// The longest single pause, so that a cancelled transfer stops waiting soon.
@@ -39,7 +38,7 @@ public final class Throttle: @unchecked Sendable, Equatable {
     /// Reserves `bytes` and returns how long the caller must wait before reading more. Time the run spent
     /// under the rate is not saved up: a pause is never followed by a burst.
     func reserve(_ bytes: Int) -> Double {
-        lock.withLock {
+        paidUntil.withLock { paidUntil in
             let now = clock()
             let start = max(paidUntil ?? now, now)
             let paid = start + Double(bytes) / Double(bytesPerSecond)

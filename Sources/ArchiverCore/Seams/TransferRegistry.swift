@@ -7,47 +7,46 @@ import Foundation
     import FoundationNetworking
 #endif
 
-final class TransferRegistry<Item: AnyObject>: @unchecked Sendable {
+final class TransferRegistry<Item: AnyObject & Sendable>: Sendable {
     /// How long a cancelled task gets to report its own completion before its transfer is ended without it.
     static var cancelGrace: TimeInterval { 2 }
 
-    private let lock = NSLock()
-    private var transfers: [Int: Item] = [:]
-    private var cancelled: Set<Int> = []
-    private var serialQueue: DispatchQueue?
+    /// The running transfers by task, and the tasks their callers cancelled.
+    private let state = Locked<(transfers: [Int: Item], cancelled: Set<Int>)>(([:], []))
+    private let serialQueue = Locked<DispatchQueue?>(nil)
 
     /// The session's serial delegate queue, where every transfer is touched (set when the session is made).
     var serial: DispatchQueue? {
-        get { lock.withLock { serialQueue } }
-        set { lock.withLock { serialQueue = newValue } }
+        get { serialQueue.current }
+        set { serialQueue.set(newValue) }
     }
 
     func register(_ transfer: Item, for task: URLSessionTask) {
-        lock.withLock { transfers[task.taskIdentifier] = transfer }
+        state.withLock { $0.transfers[task.taskIdentifier] = transfer }
     }
 
     /// The task's transfer, while it runs.
     func transfer(_ task: URLSessionTask) -> Item? {
-        lock.withLock { transfers[task.taskIdentifier] }
+        state.withLock { $0.transfers[task.taskIdentifier] }
     }
 
     /// The task's transfer, taken out: whatever corelibs reports for the task later finds none and is ignored.
     func remove(_ task: URLSessionTask) -> Item? {
-        lock.withLock {
-            cancelled.remove(task.taskIdentifier)
-            return transfers.removeValue(forKey: task.taskIdentifier)
+        state.withLock { state in
+            state.cancelled.remove(task.taskIdentifier)
+            return state.transfers.removeValue(forKey: task.taskIdentifier)
         }
     }
 
     /// True once the task's caller cancelled it, or its transfer ended: a throttled transfer stops waiting.
     func isOver(_ task: URLSessionTask) -> Bool {
-        lock.withLock { cancelled.contains(task.taskIdentifier) || transfers[task.taskIdentifier] == nil }
+        state.withLock { $0.cancelled.contains(task.taskIdentifier) || $0.transfers[task.taskIdentifier] == nil }
     }
 
     /// The caller was cancelled (a deadline, a failed run): cancel the task, and `end` its transfer a little later
     /// if corelibs never reports the cancelled task's completion.
     func cancel(_ task: URLSessionTask, end: @escaping @Sendable (Item) -> Void) {
-        lock.withLock { _ = cancelled.insert(task.taskIdentifier) }
+        state.withLock { _ = $0.cancelled.insert(task.taskIdentifier) }
         Self.cancelOffQueue(task)
         serial?.asyncAfter(deadline: .now() + Self.cancelGrace) { [weak self] in
             if let transfer = self?.remove(task) { end(transfer) }

@@ -19,12 +19,11 @@ import Foundation
 #endif
 
 /// Streams downloads to disk through one shared URLSession.
-public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
+public final class URLSessionDownloader: FileDownloading, Sendable {
     private let configuration: URLSessionConfiguration
     private let pendingChunks: Int
     private let delegate = StreamingDelegate()
-    private let lock = NSLock()
-    private var created: URLSession?
+    private let created: Locked<URLSession?> = Locked(nil)
 
     /// - Parameters:
     ///   - configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
@@ -36,7 +35,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
 
     /// Made on the first download: a nightly run with nothing new never starts libcurl's machinery.
     private var session: URLSession {
-        lock.withLock {
+        created.withLock { created in
             if let created { return created }
             let queue = BoundedOperationQueue(slots: pendingChunks, label: "podarchive.downloads")
             delegate.registry.serial = queue.serial
@@ -47,7 +46,7 @@ public final class URLSessionDownloader: FileDownloading, @unchecked Sendable {
     }
 
     deinit {
-        created?.finishTasksAndInvalidate()
+        created.current?.finishTasksAndInvalidate()
     }
 
     /// Every way a transfer ends resolves its `OneShot` exactly once: the delegate's completion, a stop decided
@@ -125,6 +124,9 @@ enum RedirectGuard {
 
 /// The state of one download; touched only on the session's serial delegate queue.
 private final class Transfer: @unchecked Sendable {
+    // Safe to share: its variables are touched only on the session's serial delegate queue (every delegate call,
+    // and the registry's late cancellation, run there); the caller only waits on `outcome`, which is Sendable.
+    // Not a `Locked` value: a lock per 16 KB chunk would guard nothing the queue does not already order.
     let descriptor: Int32
     let path: String
     let options: DownloadOptions
@@ -277,7 +279,7 @@ private final class Transfer: @unchecked Sendable {
 
 // MARK: - Session delegate
 
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let registry = TransferRegistry<Transfer>()
 
     private func transfer(_ task: URLSessionTask) -> Transfer? { registry.transfer(task) }

@@ -9,12 +9,10 @@ extension Archiver {
     ///   - fileSystem: files, attributes, moves, atomic writes, locks and hashing.
     ///   - network: feeds (`fetcher`) and downloads (`downloader`).
     ///   - clock: the dates recorded, waits between retries and lock polls, deadlines, backoff jitter.
-    ///   - faults: called at each `FaultPoint` (tests only).
     ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
     ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
     public init(
-        fileSystem: FileSystemSeams, network: NetworkSeams, clock: SyncClock,
-        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
+        fileSystem: FileSystemSeams, network: NetworkSeams, clock: SyncClock, configuration: ConfigurationFolder? = nil
     ) {
         let (files, attributes, mover, writer) = (
             fileSystem.files, fileSystem.attributes, fileSystem.mover, fileSystem.writer
@@ -37,7 +35,7 @@ extension Archiver {
             clock: clock)
         placer = EpisodePlacer(
             files: files, attributes: attributes, mover: mover, writer: writer, hasher: hasher, indexes: indexes,
-            records: records, contents: contents, clock: clock, faults: faults)
+            records: records, contents: contents, clock: clock)
         metadata = MetadataWriter(
             fetcher: self.fetcher, files: files, mover: mover, writer: writer, records: records, contents: contents)
         companions = CompanionKeeper(
@@ -63,13 +61,13 @@ extension Archiver {
         },
         timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        faults: (@Sendable (FaultPoint) -> Void)? = nil, configuration: ConfigurationFolder? = nil
+        configuration: ConfigurationFolder? = nil
     ) -> Archiver {
         Archiver(
             fileSystem: .live(files: files, writer: writer),
             network: NetworkSeams(fetcher: fetcher, downloader: downloader),
             clock: SyncClock(now: now, sleep: sleep, timer: timer ?? Deadline.realTime, jitter: jitter),
-            faults: faults, configuration: configuration)
+            configuration: configuration)
     }
 
     /// What the serial half of each sync works with.

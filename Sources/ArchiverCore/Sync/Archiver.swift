@@ -33,15 +33,15 @@ public struct Archiver: Sendable {
     /// One episode's download, beside the others.
     let fetcher: EpisodeFetcher
     /// Checked downloads into place, in feed order.
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     /// Sidecars and artwork (`SyncOptions.metadata`).
     let metadata: MetadataWriter
     /// Transcripts, chapters and artwork kept beside archived episodes.
-    let companions: CompanionKeeper
+    var companions: CompanionKeeper
     /// Dates for the index, waits between retries and lock polls, deadlines.
     let clock: SyncClock
     /// `verify`, with the same folders, fetcher and placer.
-    let verifier: Verifier
+    var verifier: Verifier
     /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
     var store: SubscriptionStore
 

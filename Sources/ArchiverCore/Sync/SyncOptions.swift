@@ -137,16 +137,6 @@ public struct SyncOptions: Sendable, Equatable {
     }
 }
 
-/// Points where tests make the process die, to prove a crash there loses nothing.
-public enum FaultPoint: String, Sendable, CaseIterable {
-    /// The download is complete and checked; the rename into place is next.
-    case beforeRename = "before-rename"
-    /// The file is in place; the index does not list it yet.
-    case afterRename = "after-rename"
-    /// Archived episodes are in the journal; folding it into the index is next.
-    case beforeFold = "before-fold"
-}
-
 extension SyncOptions {
     /// These options with every layer of `layers` applied over them, the lowest first: each layer's values are
     /// checked, even one a higher layer replaces. (Here, not on `SettingsLayers`: the options carry the layers.)

@@ -219,7 +219,9 @@ struct SyncRun {
         try committer.drain()
         let journaled = !show.unjournaled.isEmpty || files.fileExists(atPath: show.journalURL.path)
         if journaled || unsavedFailures || (!hadWork && (show.index != loadedIndex || !indexWritten)) {
-            if journaled { placer.faults?(.beforeFold) }
+            #if PODARCHIVE_TEST_HOOKS
+                if journaled { placer.faults?(.beforeFold) }
+            #endif
             try saveIndex()
         }
         report.leftOut = leftOut

@@ -7,6 +7,8 @@ import Foundation
 /// The requests of one run, across shows: caps on downloads in all and on requests to one host, and the disk
 /// space downloads have claimed.
 public final class DownloadBudget: @unchecked Sendable, Equatable {
+    // Safe to share: every variable below is read and written only under `lock`, and a waiter is woken (its
+    // OneShot delivered) after the lock is let go.
     private let lock = NSLock()
     private let total: Int
     private let perHost: Int
@@ -98,22 +100,22 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
 
     /// A slot of the budget, given back by the first `release()`; later calls do nothing. A download gives it back
     /// as soon as its transfer ends, and its attempt gives it back in any case when it ends.
-    final class Slot: @unchecked Sendable {
-        private let lock = NSLock()
-        private var budget: DownloadBudget?
+    final class Slot: Sendable {
+        /// The budget until the slot is given back.
+        private let budget: Locked<DownloadBudget?>
         private let host: String
         private let kind: Kind
 
         fileprivate init(budget: DownloadBudget, host: String, kind: Kind) {
-            self.budget = budget
+            self.budget = Locked(budget)
             self.host = host
             self.kind = kind
         }
 
         func release() {
-            let budget = lock.withLock { () -> DownloadBudget? in
-                defer { self.budget = nil }
-                return self.budget
+            let budget = self.budget.withLock { budget -> DownloadBudget? in
+                defer { budget = nil }
+                return budget
             }
             budget?.release(host: host, kind: kind)
         }
@@ -227,13 +229,13 @@ public final class DownloadBudget: @unchecked Sendable, Equatable {
 
 /// One attempt's claim on the disk: made by its admission (on the delegate queue) once the size is known, kept
 /// up to date as bytes arrive, ended when the attempt ends, however it ends.
-final class SpaceClaim: @unchecked Sendable {
+final class SpaceClaim: Sendable {
     /// The download fits only once others in flight are done.
     struct Wait: Error {}
 
     private let budget: DownloadBudget?
-    private let lock = NSLock()
-    private var id: Int?
+    /// The claim held, by its number in the budget.
+    private let id = Locked<Int?>(nil)
 
     init(budget: DownloadBudget?) {
         self.budget = budget
@@ -248,22 +250,22 @@ final class SpaceClaim: @unchecked Sendable {
         }
         end()
         let decision = budget.claim(needed, free: readFree)
-        if case .claimed(let claimed) = decision { lock.withLock { id = claimed } }
+        if case .claimed(let claimed) = decision { id.set(claimed) }
         return decision
     }
 
     /// Bytes written by this attempt so far.
     func wrote(_ bytes: Int64) {
-        guard let budget, let id = lock.withLock({ id }) else { return }
+        guard let budget, let id = id.current else { return }
         budget.wrote(bytes, claim: id)
     }
 
     /// Gives the claim back (safe to call more than once).
     func end() {
         guard let budget,
-            let id = lock.withLock({ () -> Int? in
-                defer { self.id = nil }
-                return self.id
+            let id = id.withLock({ id -> Int? in
+                defer { id = nil }
+                return id
             })
         else { return }
         budget.endClaim(id)

@@ -53,25 +53,23 @@ enum DownloadCheck {
 
 /// The size a download is expected to reach: the feed's declared length until the response says better. Read by
 /// progress reports on the transfer's thread, written by the admission hook.
-final class ExpectedSize: @unchecked Sendable {
-    private let lock = NSLock()
-    private var size: Int64?
+final class ExpectedSize: Sendable {
+    private let size: Locked<Int64?>
 
-    init(_ size: Int64?) { self.size = size }
+    init(_ size: Int64?) { self.size = Locked(size) }
 
     var value: Int64? {
-        get { lock.withLock { size } }
-        set { lock.withLock { size = newValue } }
+        get { size.current }
+        set { size.set(newValue) }
     }
 }
 
 /// The download record an attempt's admission wrote, read back by the attempt without reading the file again.
-final class AnnouncedRecord: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: PartialRecord?
+final class AnnouncedRecord: Sendable {
+    private let value = Locked<PartialRecord?>(nil)
 
     var record: PartialRecord? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.current }
+        set { value.set(newValue) }
     }
 }

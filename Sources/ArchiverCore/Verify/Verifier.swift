@@ -86,7 +86,7 @@ struct Verifier: Sendable {
     let files: any FileStore
     let mover: any FileMovement
     let fetcher: EpisodeFetcher
-    let placer: EpisodePlacer
+    var placer: EpisodePlacer
     let hasher: any FileHashing
 
     /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.

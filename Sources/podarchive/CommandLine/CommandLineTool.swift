@@ -34,45 +34,49 @@ struct CommandLineTool: Sendable {
 
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
-        // The crash tests make the debug binary kill itself at a named point; a release binary has no such switch.
-        #if DEBUG
+        // The crash tests make a test build kill itself at a named point; the shipped binary has no such switch.
+        #if PODARCHIVE_TEST_HOOKS
             let crashPoint = environment.variables["PODARCHIVE_TEST_CRASH"]
+            let makeArchiver: @Sendable () -> Archiver = { liveArchiver(crashingAt: crashPoint) }
         #else
-            let crashPoint: String? = nil
+            let makeArchiver: @Sendable () -> Archiver = { Archiver.live() }
         #endif
         return CommandLineTool(
             environment: environment, output: StandardStream.output, errors: StandardStream.error,
-            makeArchiver: { liveArchiver(crashingAt: crashPoint) }, terminal: TerminalInfo.detect(environment))
+            makeArchiver: makeArchiver, terminal: TerminalInfo.detect(environment))
     }
 
-    /// The archiver with every live seam. `crashingAt` names a point where the process kills itself, so the
-    /// crash tests can prove that dying there loses nothing (`FaultPoint` names, `index-write`, `fold-write`,
-    /// `journal-append`, `record-write`).
-    static func liveArchiver(crashingAt point: String?) -> Archiver {
-        let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
-        return Archiver.live(
-            writer: DurableFileWriter(
-                beforeRename: { url in
-                    guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
-                    let journal = IndexJournal.url(besideIndex: url)
-                    // index-write: any whole write of the index; fold-write: one that folds a journal.
-                    if point == "index-write"
-                        || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
-                    {
-                        die()
-                    }
-                },
-                midWrite: { url, data in
-                    if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
-                    // A download record that names where its body goes: the last write before the rename.
-                    if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
-                        String(decoding: data, as: UTF8.self).contains("\"target\"")
-                    {
-                        die()
-                    }
-                }),
-            faults: { fault in if fault.rawValue == point { die() } })
-    }
+    #if PODARCHIVE_TEST_HOOKS
+        /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
+        /// that dying there loses nothing (`Archiver.injectingFaults` names, `index-write`, `fold-write`,
+        /// `journal-append`, `record-write`). Test builds only; with no point it is `Archiver.live()`.
+        static func liveArchiver(crashingAt point: String?) -> Archiver {
+            guard let point else { return Archiver.live() }
+            let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
+            return Archiver.live(
+                writer: DurableFileWriter(
+                    beforeRename: { url in
+                        guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
+                        let journal = IndexJournal.url(besideIndex: url)
+                        // index-write: any whole write of the index; fold-write: one that folds a journal.
+                        if point == "index-write"
+                            || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
+                        {
+                            die()
+                        }
+                    },
+                    midWrite: { url, data in
+                        if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
+                        // A download record that names where its body goes: the last write before the rename.
+                        if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
+                            String(decoding: data, as: UTF8.self).contains("\"target\"")
+                        {
+                            die()
+                        }
+                    })
+            ).injectingFaults { name in if name == point { die() } }
+        }
+    #endif
 
     /// What each command is given: this tool's outputs, environment, archiver factory, clock and terminal.
     var context: CommandContext {

@@ -1,6 +1,7 @@
 // Ctrl-C and `systemctl stop` end a run cleanly: the running command is cancelled, says what it kept, releases
 // its locks and exits 130 (SIGINT) or 143 (SIGTERM). A second signal, or a stop that takes too long, exits at
 // once: the kernel releases flock locks with the process, and the crash-safety promise covers the rest.
+import ArchiverCore
 import Foundation
 
 #if canImport(Glibc)
@@ -44,15 +45,14 @@ enum Interruption {
 }
 
 /// The first stop signal received.
-private final class CaughtSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Int32?
+private final class CaughtSignal: Sendable {
+    private let stored: Locked<Int32?> = Locked(nil)
 
-    var number: Int32? { lock.withLock { stored } }
+    var number: Int32? { stored.current }
 
     /// True for the first signal.
     func record(_ signal: Int32) -> Bool {
-        lock.withLock {
+        stored.withLock { stored in
             guard stored == nil else { return false }
             stored = signal
             return true

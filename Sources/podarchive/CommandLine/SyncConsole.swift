@@ -6,6 +6,8 @@ import Foundation
 
 /// Turns sync events into lines and, on a terminal, a live progress area. Events arrive from several threads.
 final class SyncConsole: @unchecked Sendable {
+    // Safe to share: the variables below `lock` are read and written only under it (each event is handled, and
+    // the screen drawn, while holding it); the rest is constant.
     private let output: any TextOutput
     private let errors: any TextOutput
     private let terminal: TerminalInfo

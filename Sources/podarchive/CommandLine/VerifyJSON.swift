@@ -4,26 +4,29 @@ import ArchiverCore
 import Foundation
 
 /// What `verify` found, gathered from its events for the JSON document.
-final class VerifyFindings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var repairErrors: [String: String] = [:]
-    private var versions: [String: String] = [:]
-    private var goneEpisodes: [(folder: URL, failure: ArchiveIndex.Failure)] = []
-    private var history: [(folder: URL, file: String, reason: String)] = []
-    private var journals: [JournalDamage] = []
-    private var clashes: [(folder: URL, clash: ArchiveIndex.Clash)] = []
+final class VerifyFindings: Sendable {
+    private let state = Locked(Found())
+
+    private struct Found {
+        var repairErrors: [String: String] = [:]
+        var versions: [String: String] = [:]
+        var goneEpisodes: [(folder: URL, failure: ArchiveIndex.Failure)] = []
+        var history: [(folder: URL, file: String, reason: String)] = []
+        var journals: [JournalDamage] = []
+        var clashes: [(folder: URL, clash: ArchiveIndex.Clash)] = []
+    }
 
     /// Keeps what the event adds to the report (problems and repairs are in the report itself).
     func record(_ event: VerifyEvent) {
-        lock.withLock {
+        state.withLock { found in
             switch event {
             case .problem, .repaired: break
-            case .repairFailed(let problem, let failure): repairErrors[Self.key(problem)] = failure.reason
-            case .upstreamChanged(let problem, let version): versions[Self.key(problem)] = version
-            case .gone(let folder, let failure): goneEpisodes.append((folder, failure))
-            case .historyDamaged(let folder, let file, let reason): history.append((folder, file, reason))
-            case .journalDamaged(let damage): journals.append(damage)
-            case .clash(let folder, let clash): clashes.append((folder, clash))
+            case .repairFailed(let problem, let failure): found.repairErrors[Self.key(problem)] = failure.reason
+            case .upstreamChanged(let problem, let version): found.versions[Self.key(problem)] = version
+            case .gone(let folder, let failure): found.goneEpisodes.append((folder, failure))
+            case .historyDamaged(let folder, let file, let reason): found.history.append((folder, file, reason))
+            case .journalDamaged(let damage): found.journals.append(damage)
+            case .clash(let folder, let clash): found.clashes.append((folder, clash))
             }
         }
     }
@@ -35,7 +38,7 @@ final class VerifyFindings: @unchecked Sendable {
     /// [{"folder", "file", "reason"}], "index": ["<a damaged journal record or two entries naming one file, as
     /// the line verify prints>"]}`; folders relative to `root`.
     func json(_ report: VerifyReport, root: URL) -> String {
-        lock.withLock {
+        state.withLock { found in
             var out = JSONWriter()
             out.raw("{\"feeds\": \(report.feeds), \"files\": \(report.files), \"remaining\": \(report.remaining),")
             out.raw(" \"problems\": [")
@@ -52,19 +55,19 @@ final class VerifyFindings: @unchecked Sendable {
                 case .resized(let actual, let recorded):
                     out.raw(", \"kind\": \"resized\", \"size\": \(actual), \"recorded\": \(recorded)")
                 }
-                let replacedBy = versions[key] ?? problem.replacedBy
+                let replacedBy = found.versions[key] ?? problem.replacedBy
                 let state =
                     repaired.contains(key)
                     ? "repaired"
-                    : replacedBy != nil ? "unrecoverable" : repairErrors[key] != nil ? "repair-failed" : "damaged"
+                    : replacedBy != nil ? "unrecoverable" : found.repairErrors[key] != nil ? "repair-failed" : "damaged"
                 out.raw(", \"state\": \"\(state)\", \"reason\": ")
-                out.string(repairErrors[key])
+                out.string(found.repairErrors[key])
                 out.raw(", \"replacedBy\": ")
                 out.string(replacedBy)
                 out.raw("}")
             }
             out.raw(report.problems.isEmpty ? "], \"gone\": [" : "\n], \"gone\": [")
-            for (position, gone) in goneEpisodes.enumerated() {
+            for (position, gone) in found.goneEpisodes.enumerated() {
                 out.raw(position == 0 ? "\n  {\"folder\": " : ",\n  {\"folder\": ")
                 out.string(SyncFormatter.relative(gone.folder, to: root))
                 out.raw(", \"title\": ")
@@ -77,8 +80,8 @@ final class VerifyFindings: @unchecked Sendable {
                 out.string(gone.failure.missingSince)
                 out.raw("}")
             }
-            out.raw(goneEpisodes.isEmpty ? "], \"damagedHistory\": [" : "\n], \"damagedHistory\": [")
-            for (position, damaged) in history.enumerated() {
+            out.raw(found.goneEpisodes.isEmpty ? "], \"damagedHistory\": [" : "\n], \"damagedHistory\": [")
+            for (position, damaged) in found.history.enumerated() {
                 out.raw(position == 0 ? "\n  {\"folder\": " : ",\n  {\"folder\": ")
                 out.string(SyncFormatter.relative(damaged.folder, to: root))
                 out.raw(", \"file\": ")
@@ -87,10 +90,10 @@ final class VerifyFindings: @unchecked Sendable {
                 out.string(damaged.reason)
                 out.raw("}")
             }
-            out.raw(history.isEmpty ? "], \"index\": [" : "\n], \"index\": [")
+            out.raw(found.history.isEmpty ? "], \"index\": [" : "\n], \"index\": [")
             let index =
-                journals.map { IndexDamageFormatter.verifyLine($0, root: root) }
-                + clashes.map { IndexDamageFormatter.clashLine($0.clash, folder: $0.folder, root: root) }
+                found.journals.map { IndexDamageFormatter.verifyLine($0, root: root) }
+                + found.clashes.map { IndexDamageFormatter.clashLine($0.clash, folder: $0.folder, root: root) }
             for (position, line) in index.enumerated() {
                 out.raw(position == 0 ? "\n  " : ",\n  ")
                 out.string(line)

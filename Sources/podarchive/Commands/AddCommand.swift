@@ -86,9 +86,8 @@ struct AddCommand: Sendable {
 }
 
 /// The events of one call, kept to be said after it.
-private final class CapturedEvents: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: [SyncEvent] = []
-    var events: [SyncEvent] { lock.withLock { kept } }
-    func append(_ event: SyncEvent) { lock.withLock { kept.append(event) } }
+private final class CapturedEvents: Sendable {
+    private let kept: Locked<[SyncEvent]> = Locked([])
+    var events: [SyncEvent] { kept.current }
+    func append(_ event: SyncEvent) { kept.withLock { kept in kept.append(event) } }
 }

@@ -44,20 +44,19 @@ extension ShowSync {
 }
 
 /// What one show wrote, standard output and error in the order written.
-final class ShowBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var chunks: [(error: Bool, text: String)] = []
+final class ShowBuffer: Sendable {
+    private let chunks: Locked<[(error: Bool, text: String)]> = Locked([])
 
     /// The show's standard output.
     var output: any TextOutput { Stream(buffer: self, error: false) }
     /// The show's standard error.
     var errors: any TextOutput { Stream(buffer: self, error: true) }
 
-    fileprivate func append(_ text: String, error: Bool) { lock.withLock { chunks.append((error, text)) } }
+    fileprivate func append(_ text: String, error: Bool) { chunks.withLock { chunks in chunks.append((error, text)) } }
 
     /// Writes everything to `output` and `errors`, in order.
     func replay(to output: any TextOutput, errors: any TextOutput) {
-        for chunk in lock.withLock({ chunks }) { (chunk.error ? errors : output).write(chunk.text) }
+        for chunk in chunks.current { (chunk.error ? errors : output).write(chunk.text) }
     }
 
     private struct Stream: TextOutput {
@@ -69,17 +68,22 @@ final class ShowBuffer: @unchecked Sendable {
 
 /// Prints each show's buffer once it and every show before it are done; on a terminal, keeps one status line
 /// below what is printed (cleared before each print, gone at the end).
-final class OrderedPrinter: @unchecked Sendable {
-    private let lock = NSLock()
+final class OrderedPrinter: Sendable {
     private let buffers: [ShowBuffer]
     private let names: [String]
-    private var done: Set<Int> = []
-    private var running: Set<Int> = []
-    private var nextToPrint = 0
-    private var statusShown = false
     private let output: any TextOutput
     private let errors: any TextOutput
     private let terminal: TerminalInfo
+    /// Which shows are done and running, and what is on screen; printing happens while holding it, so output
+    /// stays in show order.
+    private let state = Locked(Progress())
+
+    private struct Progress {
+        var done: Set<Int> = []
+        var running: Set<Int> = []
+        var nextToPrint = 0
+        var statusShown = false
+    }
 
     init(shows names: [String], output: any TextOutput, errors: any TextOutput, terminal: TerminalInfo) {
         buffers = names.map { _ in ShowBuffer() }
@@ -93,44 +97,44 @@ final class OrderedPrinter: @unchecked Sendable {
 
     /// Show `index` has started.
     func started(_ index: Int) {
-        lock.withLock {
-            running.insert(index)
-            drawStatus()
+        state.withLock { progress in
+            progress.running.insert(index)
+            drawStatus(&progress)
         }
     }
 
     /// Show `index` is done: print it, and the shows after it that were waiting for it.
     func finished(_ index: Int) {
-        lock.withLock {
-            done.insert(index)
-            running.remove(index)
-            clearStatus()
-            while done.contains(nextToPrint) {
-                buffers[nextToPrint].replay(to: output, errors: errors)
-                nextToPrint += 1
+        state.withLock { progress in
+            progress.done.insert(index)
+            progress.running.remove(index)
+            clearStatus(&progress)
+            while progress.done.contains(progress.nextToPrint) {
+                buffers[progress.nextToPrint].replay(to: output, errors: errors)
+                progress.nextToPrint += 1
             }
-            drawStatus()
+            drawStatus(&progress)
         }
     }
 
     /// The run is over: the status line goes.
     func end() {
-        lock.withLock { clearStatus() }
+        state.withLock { clearStatus(&$0) }
     }
 
-    private func clearStatus() {
-        guard statusShown else { return }
+    private func clearStatus(_ progress: inout Progress) {
+        guard progress.statusShown else { return }
         output.write("\r\u{1B}[K")
-        statusShown = false
+        progress.statusShown = false
     }
 
     /// `3 of 40 shows done; syncing Show A, Show B...`, cut to the terminal's width (a wrapped line could not be
     /// cleared).
-    private func drawStatus() {
-        guard terminal.live, done.count < names.count else { return }
-        let syncing = running.sorted().map { names[$0] }.joined(separator: ", ")
-        let line = "\(done.count) of \(names.count) shows done; syncing \(syncing)"
+    private func drawStatus(_ progress: inout Progress) {
+        guard terminal.live, progress.done.count < names.count else { return }
+        let syncing = progress.running.sorted().map { names[$0] }.joined(separator: ", ")
+        let line = "\(progress.done.count) of \(names.count) shows done; syncing \(syncing)"
         output.write("\r\u{1B}[K" + SyncConsole.cut(line, to: max(20, terminal.columns() - 1)))
-        statusShown = true
+        progress.statusShown = true
     }
 }
