@@ -9,7 +9,7 @@ import Foundation
     import Darwin
 #endif
 
-/// open(2), out of the way of `Archiver.open`.
+/// open(2), out of the way of `ShowOpener.open`.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
 
 /// What an export wrote.
@@ -49,13 +49,23 @@ public struct ExportOptions: Sendable {
     public init(date: Date = Date()) { self.date = date }
 }
 
-extension Archiver {
+/// `export --warc`.
+struct WARCExport: Sendable {
+    /// The show folders of a root.
+    let verifier: Verifier
+    /// Each show's index.
+    let indexes: IndexStore
+    /// What each show's folder holds.
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let contents: FolderContents
+
     /// Writes the shows in `shows` (every show of `root` when nil) to `file` as WARC 1.1, each record a gzip
     /// member of its own when the name ends in `.gz`.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
     ///   `file`'s name), or `file` is inside a show's folder.
-    public func exportWARC(
+    func exportWARC(
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
         progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {

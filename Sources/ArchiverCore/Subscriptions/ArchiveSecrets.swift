@@ -3,10 +3,22 @@
 // HTML transcripts under `.html`. The first sync that opens such a show keeps its index as `SecretForms` says
 // (URLs redacted, secret identifiers as keyed hashes; live files are renamed by
 // `EpisodePlacer.freeSiteNames`); the subscription record's own secrets move only on purpose
-// (`Archiver+CredentialMove`).
+// (`CredentialMover`).
 import Foundation
 
-extension Archiver {
+/// What a show's index, origins and sidecars keep of the secrets in its URLs (see `SecretForms`).
+struct ArchiveSecrets: Sendable {
+    /// The archive identities that key the hashes.
+    let store: SubscriptionStore
+    /// Where an index rewritten is saved.
+    let indexes: IndexStore
+    /// The origins of archived files.
+    let contents: FolderContents
+    /// Sidecars read.
+    let files: any FileStore
+    /// Sidecars rewritten.
+    let writer: any AtomicFileWriting
+
     /// Keeps the index of `show` as `forms` says (URLs redacted, identifiers that carry a secret as keyed hashes),
     /// and the origins and sidecars of the files whose entries changed. Costs a scan of the index's URLs when
     /// there is nothing to do.

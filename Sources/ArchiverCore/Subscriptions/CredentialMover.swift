@@ -14,14 +14,26 @@ public struct CredentialMove: Sendable, Equatable {
     public var redactedFiles = 0
 }
 
-extension Archiver {
+/// `credentials --move`, and where a show's secrets are kept.
+struct CredentialMover: Sendable {
+    /// The subscription records, and the configuration folder's secrets.
+    let store: SubscriptionStore
+    /// Show folders opened (and locked) to redact their files.
+    let folders: FeedFolders
+    /// Each index kept as `SecretForms` says.
+    let secrets: ArchiveSecrets
+    /// The files of show folders.
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let writer: any AtomicFileWriting
+
     /// Moves every secret the archive at `root` keeps in its records into the configuration folder, then redacts
     /// what each show's files still say of them. Safe to run again: what was moved is left alone.
     /// - Throws: `CredentialError` when the configuration folder cannot take them (nothing in the archive is
     ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written.
-    public func moveCredentials(in root: URL, lockWait: TimeInterval = 0) async throws -> CredentialMove {
+    func moveCredentials(in root: URL, lockWait: TimeInterval = 0) async throws -> CredentialMove {
         var result = CredentialMove()
-        let forms = try secretForms(of: root)
+        let forms = try secrets.secretForms(of: root)
         for record in store.all(in: root).shows {
             if record.holdsSecrets {
                 try store.moveSecrets(of: record, in: root)
@@ -32,7 +44,7 @@ extension Archiver {
             var show = try await folders.open(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, metadata: false)
             defer { show.lock.unlock() }
-            try secureIndex(of: &show, forms: forms)
+            try secrets.secureIndex(of: &show, forms: forms)
             result.redactedFiles += redactFiles(of: show)
         }
         return result
@@ -82,6 +94,18 @@ extension Archiver {
         let kept = gzipped ? Gzip.compress(redacted) : redacted
         return (try? writer.writeAtomically(kept, to: url, durable: false)) != nil
     }
+
+    /// Where the secrets of `show` are kept.
+    func secretsPlace(of show: Subscription, in root: URL) -> SecretsPlace {
+        if show.holdsSecrets { return .insideArchive }
+        do {
+            _ = try store.resolve(show, in: root)
+            let identity = try store.identity(of: root, create: false)
+            return .file(try store.secretsFile(archive: identity?.id ?? "?", show: show.id).path)
+        } catch {
+            return .missing((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+    }
 }
 
 /// Where a show's secrets are kept.
@@ -92,18 +116,4 @@ public enum SecretsPlace: Sendable, Equatable {
     case file(String)
     /// Nowhere podarchive can read: the record says the configuration folder keeps them, and it does not.
     case missing(String)
-}
-
-extension Archiver {
-    /// Where the secrets of `show` are kept.
-    public func secretsPlace(of show: Subscription, in root: URL) -> SecretsPlace {
-        if show.holdsSecrets { return .insideArchive }
-        do {
-            _ = try store.resolve(show, in: root)
-            let identity = try store.identity(of: root, create: false)
-            return .file(try store.secretsFile(archive: identity?.id ?? "?", show: show.id).path)
-        } catch {
-            return .missing((error as? LocalizedError)?.errorDescription ?? "\(error)")
-        }
-    }
 }

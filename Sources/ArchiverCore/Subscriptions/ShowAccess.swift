@@ -3,12 +3,18 @@
 // Resolved once per show, before its first request.
 import Foundation
 
-extension Archiver {
+/// Which credentials, User-Agent and `.netrc` logins a show's requests carry.
+struct ShowAccess: Sendable {
+    /// The subscriptions, and the credentials kept for them.
+    let store: SubscriptionStore
+    /// Where named `.netrc` files are read.
+    let files: any FileStore
+
     /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
     /// (when it is subscribed there), and the `.netrc` file read; for reading a feed outside a sync (`list`).
     /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `CredentialError` when the
     ///   show's saved credentials cannot be read.
-    public func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
+    func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
         let known = try root.flatMap { try store.find(source, in: $0) }
         return try withAccess(options, saved: known?.credentials, origin: source.origin)
     }

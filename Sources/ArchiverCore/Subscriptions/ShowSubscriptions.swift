@@ -26,40 +26,35 @@ public struct ShowStatus: Sendable, Equatable {
     public var problem: String?
 }
 
-extension Archiver {
+/// Subscribing to a show, and what each show holds, read from its index.
+struct ShowSubscriptions: Sendable {
+    /// The subscriptions.
+    let store: SubscriptionStore
+    /// Each show's index.
+    let indexes: IndexStore
+    /// Whether a show's index exists yet.
+    let files: any FileStore
+    /// The credentials a show's requests carry.
+    let access: ShowAccess
+    /// The show's folder found or chosen, and its feed fetched.
+    let opener: ShowOpener
+    /// The archive's identity, for what the index keeps of secrets.
+    let secrets: ArchiveSecrets
+
     /// The archived episodes of the show in `folder` (its title, and each index entry, removed upstream or not),
     /// from its index alone.
     /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
-    public func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
+    func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
         let indexURL = ArchiveLayout.indexFile(of: folder)
         guard let index = try indexes.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
         return (ArchiveNames.showTitle(index.title, folder: folder), index.episodes)
-    }
-
-    /// Every show `root` is subscribed to, in subscription order, and the records that could not be read.
-    public func subscriptions(in root: URL) -> SubscriptionSet {
-        store.all(in: root)
-    }
-
-    /// The subscription of `source` in `root` (whatever the spelling of its URL), resolved; nil when `root` does
-    /// not follow it.
-    /// - Throws: `CredentialError` when its kept secrets cannot be read.
-    public func subscription(for source: FeedSource, in root: URL) throws -> ResolvedSubscription? {
-        try store.find(source, in: root)
-    }
-
-    /// `record` with the feed to fetch (its secret included) and its credentials, from wherever they are kept.
-    /// - Throws: `CredentialError` when the configuration folder lacks or cannot give what the record says it
-    ///   keeps there.
-    public func resolve(_ record: Subscription, in root: URL) throws -> ResolvedSubscription {
-        try store.resolve(record, in: root)
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
     /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before;
     /// none given keeps them).
     /// - Throws: `FeedError` when the feed cannot be fetched or read (nothing is saved then); `ArchiveError`.
-    public func subscribe(
+    func subscribe(
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),
         onEvent: (SyncEvent) -> Void = { _ in }
     ) async throws -> Subscription {
@@ -69,10 +64,10 @@ extension Archiver {
         }
         let known = found
         let source = found?.source ?? source
-        var options = try withAccess(options, saved: known?.credentials, origin: source.origin)
+        var options = try access.withAccess(options, saved: known?.credentials, origin: source.origin)
         options.saveSettings = nil
-        let (show, fetch, record) = try await open(
-            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) },
+        let (show, fetch, record) = try await opener.open(
+            source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },
             conditional: false, onEvent: onEvent)
         defer { show.lock.unlock() }
         var index = show.index
@@ -86,14 +81,8 @@ extension Archiver {
             replacing: true, existing: record)
     }
 
-    /// Unsubscribes the show whose feed URL or folder name is `text`. Nothing archived is deleted.
-    /// - Throws: `ArchiveError.unknownShow` when no subscription matches.
-    public func unsubscribe(_ text: String, in root: URL) throws -> Subscription {
-        try store.remove(text, in: root)
-    }
-
     /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).
-    public func status(of subscription: Subscription, in root: URL) -> ShowStatus {
+    func status(of subscription: Subscription, in root: URL) -> ShowStatus {
         let folder = root.appendingPathComponent(FileNamer.sanitize(subscription.folder), isDirectory: true)
         var status = ShowStatus(
             subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,

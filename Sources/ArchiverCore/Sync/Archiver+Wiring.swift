@@ -77,6 +77,57 @@ extension Archiver {
             files: files, clock: clock)
     }
 
+    // The parts that use the subscriptions, made from `store` when asked (`using(configuration:)` replaces it).
+
+    /// Which credentials, User-Agent and `.netrc` logins a show's requests carry.
+    var showAccess: ShowAccess { ShowAccess(store: store, files: files) }
+
+    /// What a show's files keep of the secrets in its URLs.
+    var secrets: ArchiveSecrets {
+        ArchiveSecrets(store: store, indexes: indexes, contents: contents, files: files, writer: writer)
+    }
+
+    /// A show's folder found, locked and opened, and its feed fetched.
+    var opener: ShowOpener {
+        ShowOpener(
+            store: store, folders: folders, indexes: indexes, loader: loader, site: site, secrets: secrets,
+            clock: clock)
+    }
+
+    /// A fetched feed's pages, moves and history.
+    var follower: FeedFollower { FeedFollower(loader: loader, store: store, history: history, clock: clock) }
+
+    /// One show's sync.
+    var showArchiver: ShowArchiver {
+        ShowArchiver(
+            loader: loader, store: store, contents: contents, placer: placer, fetcher: fetcher, clock: clock,
+            access: showAccess, opener: opener, follower: follower, secrets: secrets, parts: syncParts)
+    }
+
+    /// `sync --dry-run`.
+    var planner: SyncPlanner {
+        SyncPlanner(
+            store: store, access: showAccess, loader: loader, folders: folders, indexes: indexes, records: records,
+            contents: contents, follower: follower)
+    }
+
+    /// Subscribing, and what each show holds.
+    var shows: ShowSubscriptions {
+        ShowSubscriptions(
+            store: store, indexes: indexes, files: files, access: showAccess, opener: opener, secrets: secrets)
+    }
+
+    /// `credentials --move`, and where secrets are kept.
+    var credentialMover: CredentialMover {
+        CredentialMover(
+            store: store, folders: folders, secrets: secrets, files: files, attributes: attributes, writer: writer)
+    }
+
+    /// `verify`, with each show's access and real URLs.
+    var verification: Verification {
+        Verification(verifier: verifier, store: store, access: showAccess, loader: loader)
+    }
+
     /// This archiver keeping credentials in `configuration` (see `init`).
     public func using(configuration: ConfigurationFolder?) -> Archiver {
         var copy = self

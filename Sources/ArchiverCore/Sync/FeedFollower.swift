@@ -3,7 +3,17 @@
 // following the show when it moved (a 301/308 on the feed URL, or `<itunes:new-feed-url>` that answers).
 import Foundation
 
-extension Archiver {
+/// Follows a fetched feed's links: its further pages, where the show moved, and its history.
+struct FeedFollower: Sendable {
+    /// Pages and a moved feed fetched.
+    let loader: FeedLoader
+    /// A moved show's subscription updated.
+    let store: SubscriptionStore
+    /// Each new revision of the feed kept.
+    let history: HistoryStore
+    /// The dates of revisions.
+    let clock: SyncClock
+
     /// The fetch with the episodes of the feed's other pages added, and the walk (nil when there was none: a
     /// 304, or a feed of one document). A page that cannot be read marks the validators incomplete, so the next
     /// run fetches the feed in full and walks again.

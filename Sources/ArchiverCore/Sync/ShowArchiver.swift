@@ -10,64 +10,31 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Archives podcast feeds. Every effect goes through the injected seams.
-public struct Archiver: Sendable {
+/// One show's sync: opened, its feed's links followed, its work planned, and its episodes fetched side by side and
+/// settled in feed order.
+struct ShowArchiver: Sendable {
+    /// A feed fetched again when its 304 hides a URL's secret.
     let loader: FeedLoader
-    /// Finds and opens show folders.
-    let folders: FeedFolders
-    /// Each show's index and journal.
-    let indexes: IndexStore
-    /// The small records beside each index, and the hidden files of downloads.
-    let records: ShowRecords
-    /// Each show's feed history.
-    let history: HistoryStore
-    /// What a show's folder holds, and the dates and origins of its files.
+    /// The subscription of the show, and how its sync ended.
+    let store: SubscriptionStore
+    /// What a show's folder holds.
     let contents: FolderContents
-    /// The locks of show folders and archive roots.
-    let locks: ShowLocks
-    /// The file system, for what the archiver reads and writes itself (the site, secrets, moved folders).
-    let files: any FileStore
-    let attributes: any FileAttributes
-    let mover: any FileMovement
-    let writer: any AtomicFileWriting
+    /// Checked downloads into place, in feed order.
+    let placer: EpisodePlacer
     /// One episode's download, beside the others.
     let fetcher: EpisodeFetcher
-    /// Checked downloads into place, in feed order.
-    var placer: EpisodePlacer
-    /// Sidecars and artwork (`SyncOptions.metadata`).
-    let metadata: MetadataWriter
-    /// Transcripts, chapters and artwork kept beside archived episodes.
-    var companions: CompanionKeeper
-    /// Dates for the index, waits between retries and lock polls, deadlines.
+    /// The dates recorded.
     let clock: SyncClock
-    /// `verify`, with the same folders, fetcher and placer.
-    var verifier: Verifier
-    /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
-    var store: SubscriptionStore
-
-    /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
-    /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
-    public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = false) async throws
-        -> Feed
-    {
-        try await listPages(source, limits: limits, allPages: allPages).feed
-    }
-
-    /// `list` with what the walk of the pages found.
-    public func listPages(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = true)
-        async throws -> PageWalk
-    {
-        let first = try await loader.load(source, limits: limits)
-        guard allPages else { return PageWalk(feed: first) }
-        return await loader.walkPages(from: first, of: source, limits: limits)
-    }
-
-    /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
-    public func subscriptions(atPath path: String, opml: Bool) throws -> [String] {
-        try loader.subscriptions(atPath: path, opml: opml)
-    }
-
-    // MARK: - sync
+    /// The credentials a show's requests carry.
+    let access: ShowAccess
+    /// The show's folder found, locked and opened, and its feed fetched.
+    let opener: ShowOpener
+    /// The feed's pages, moves and history.
+    let follower: FeedFollower
+    /// What the index keeps of secrets.
+    let secrets: ArchiveSecrets
+    /// What the serial half of the sync works with.
+    let parts: SyncParts
 
     /// Archives every episode of the feed at `source` that `root` does not hold yet, retries those that failed
     /// before, and fetches again files that went missing.
@@ -78,7 +45,7 @@ public struct Archiver: Sendable {
     ///   Nothing already archived is touched in either case.
     ///   Cancelled (the caller's task), it stops at once, keeps partial downloads for the next run, records no
     ///   failure for what the cancellation cut short, and throws `ArchiveError.interrupted`.
-    public func sync(
+    func sync(
         _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
         onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
@@ -119,23 +86,23 @@ public struct Archiver: Sendable {
         _ source: FeedSource, known: ResolvedSubscription?, into root: URL, options given: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
+        let options = try access.withAccess(given, saved: known?.credentials, origin: source.origin)
         // The archive's identity is made once a feed has been read: a failed first sync creates nothing.
-        var (show, first, record) = try await open(
-            source, known: known?.record, in: root, options: options, forms: { try secretForms(of: root) },
+        var (show, first, record) = try await opener.open(
+            source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },
             onEvent: onEvent)
         let lock = show.lock
         defer { lock.unlock() }
         do {
             // Files of an earlier version at names the site writes move before anything looks at the folder.
             for move in try placer.freeSiteNames(in: &show) { onEvent(.siteName(move)) }
-            let forms = try secretForms(of: root)
+            let forms = try secrets.secretForms(of: root)
             let index = show.index
             // A show that moved is archived from its new home in the same run.
-            let (home, moved) = await relocate(
+            let (home, moved) = await follower.relocate(
                 first, of: source, record: &record, show: &show, in: root, options: options, onEvent: onEvent)
-            let (fetch, pages) = await walkPages(
-                keepHistory(moved, in: show, onEvent: onEvent), of: home,
+            let (fetch, pages) = await follower.walkPages(
+                follower.keepHistory(moved, in: show, onEvent: onEvent), of: home,
                 known: { index.entry(for: forms.episode($0)) != nil },
                 archived: show.archives, archiveLinks: show.archiveLinks, refusedBefore: show.refusedPage,
                 options: options,
@@ -151,19 +118,9 @@ public struct Archiver: Sendable {
                 of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root)
             return report
         } catch  where !Task.isCancelled {
-            recordFailure(error, of: record.id, in: root)
+            opener.recordFailure(error, of: record.id, in: root)
             throw error
         }
-    }
-
-    /// Records in the subscription how a sync that held the show's lock failed.
-    func recordFailure(_ error: Error, of id: String, in root: URL) {
-        let outcome: LastSync.Outcome = error is FeedError ? .feedFailed : .archiveFailed
-        store.recordSync(
-            LastSync(
-                finished: FeedDate.iso8601(clock.now()), outcome: outcome,
-                error: error.reasonText),
-            of: id, in: root)
     }
 
     /// The sync of a show whose folder is open and locked, and whose feed is fetched.
@@ -198,7 +155,7 @@ public struct Archiver: Sendable {
         // them rather than keep each twice.
         let (work, adopted) = try placer.adoptUnindexedFiles(planned.work, in: &show, template: options.names)
         var run = SyncRun(
-            show: show, loadedIndex: loadedIndex, present: planned.present, parts: syncParts, options: options,
+            show: show, loadedIndex: loadedIndex, present: planned.present, parts: parts, options: options,
             pages: pages, onEvent: onEvent)
         defer { run.waitForCommits() }  // however the run ends, before the lock goes
         try await run.begin(

@@ -2,7 +2,23 @@
 // subscription saved.
 import Foundation
 
-extension Archiver {
+/// Finds (or chooses), locks and opens a show's folder, and fetches its feed.
+struct ShowOpener: Sendable {
+    /// The subscriptions, where a show is found and saved.
+    let store: SubscriptionStore
+    /// Show folders chosen and opened.
+    let folders: FeedFolders
+    /// A damaged journal folded.
+    let indexes: IndexStore
+    /// The feed fetched.
+    let loader: FeedLoader
+    /// A folder at a name the site writes, renamed.
+    let site: SiteWriter
+    /// Each index kept as `SecretForms` says.
+    let secrets: ArchiveSecrets
+    /// The date of a failure recorded.
+    let clock: SyncClock
+
     /// Finds and locks the show's folder and fetches its feed. A feed synced before (`known`): lock first, then ask
     /// whether it changed. A new feed: fetch it, then choose its folder from its title and subscribe it. Either
     /// way the settings and credentials to save are saved with the subscription. A folder named like a file the
@@ -25,7 +41,7 @@ extension Archiver {
                         source, folder: record.folder, in: root, settings: options.saveSettings,
                         credentials: options.saveCredentials, existing: record)
                 }
-                try secureIndex(of: &show, forms: forms())
+                try secrets.secureIndex(of: &show, forms: forms())
                 let fetch = try await loader.load(
                     source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
                     limits: options.feedLimits)
@@ -110,6 +126,16 @@ extension Archiver {
             show.lock.unlock()
             throw error
         }
+    }
+
+    /// Records in the subscription how a sync that held the show's lock failed.
+    func recordFailure(_ error: Error, of id: String, in root: URL) {
+        let outcome: LastSync.Outcome = error is FeedError ? .feedFailed : .archiveFailed
+        store.recordSync(
+            LastSync(
+                finished: FeedDate.iso8601(clock.now()), outcome: outcome,
+                error: error.reasonText),
+            of: id, in: root)
     }
 
     /// Says which records of the show's journal are damaged (none the last, which a crash leaves torn), and folds

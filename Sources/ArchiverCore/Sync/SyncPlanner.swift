@@ -2,15 +2,33 @@
 // locking or writing anything.
 import Foundation
 
-extension Archiver {
+/// `sync --dry-run`: reads, never writes.
+struct SyncPlanner: Sendable {
+    /// The show's subscription and its archive's identity.
+    let store: SubscriptionStore
+    /// The credentials its requests carry.
+    let access: ShowAccess
+    /// The feed fetched.
+    let loader: FeedLoader
+    /// The folder a new show would take.
+    let folders: FeedFolders
+    /// The index read.
+    let indexes: IndexStore
+    /// The validators read.
+    let records: ShowRecords
+    /// What the folder holds.
+    let contents: FolderContents
+    /// The pages walked as a sync walks them.
+    let follower: FeedFollower
+
     /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a
     /// sync walks them, its filter, and the names its template gives), without downloading, creating, locking or
     /// writing anything.
-    public func plan(_ source: FeedSource, into root: URL, options given: SyncOptions = SyncOptions()) async throws
+    func plan(_ source: FeedSource, into root: URL, options given: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
         let known = try store.find(source, in: root)
-        let options = try withAccess(given, saved: known?.credentials, origin: source.origin)
+        let options = try access.withAccess(given, saved: known?.credentials, origin: source.origin)
         let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
@@ -28,7 +46,7 @@ extension Archiver {
         let indexed = index
         let validators: FeedValidators? = records.load(
             ArchiveLayout.stateFile(ArchiveLayout.validatorsFile, of: folder))
-        let (walked, _) = await walkPages(
+        let (walked, _) = await follower.walkPages(
             first, of: source, known: { indexed.entry(for: stored($0)) != nil },
             archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],
             refusedBefore: validators?.refusedPage, options: options, onEvent: { _ in })

@@ -30,12 +30,24 @@ public struct UpstreamReport: Sendable, Equatable {
     public var unknown: Int { checks.count { if case .unknown = $0.state { return true } else { return false } } }
 }
 
-extension Archiver {
+/// `verify --upstream`: asks each archived episode's origin whether it still exists.
+struct UpstreamChecker: Sendable {
+    /// The show folders under a directory.
+    let verifier: Verifier
+    /// Each show's index.
+    let indexes: IndexStore
+    /// The credentials a show's requests carry.
+    let access: ShowAccess
+    /// The origins asked.
+    let loader: FeedLoader
+    /// The real URLs of what an index keeps redacted.
+    let verification: Verification
+
     /// Asks the origin of every episode archived in `directory` (a show's folder, or a root holding shows)
     /// whether it still exists, `jobs` at a time and at most 4 to one host; reports each as it is answered. Each
     /// show is asked with its saved credentials; `access` gives this run's User-Agent and `.netrc` file.
     /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; a damaged index's error.
-    public func checkUpstream(
+    func checkUpstream(
         _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60), access: SyncOptions = SyncOptions(),
         onCheck: @escaping @Sendable (UpstreamCheck) -> Void = { _ in }
     ) async throws -> UpstreamReport {
@@ -43,16 +55,16 @@ extension Archiver {
         // Each show is asked with its own saved credentials and User-Agent.
         var showLimits: [URL: FeedLimits] = [:]
         let showFolders = try verifier.feedFolders(in: directory)
-        let records = records(around: showFolders)
+        let records = self.access.records(around: showFolders)
         for folder in showFolders {
             let indexURL = ArchiveLayout.indexFile(of: folder)
             let index = try indexes.loadIndex(at: indexURL)
             var own = limits
-            let options = try withAccess(access, forShowIn: folder, records: records)
+            let options = try self.access.withAccess(access, forShowIn: folder, records: records)
             own.policy.profile = options.profile
             // What the index keeps redacted is asked at the feed's URL (see `SecretForms`).
             guard let index else { continue }
-            let real = await realURLs(forShowIn: folder, index: index, options: options, records: records)
+            let real = await verification.realURLs(forShowIn: folder, index: index, options: options, records: records)
             for entry in index.episodes { episodes.append((folder, real.applied(to: entry))) }
             showLimits[folder] = own
         }

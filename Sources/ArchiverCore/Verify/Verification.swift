@@ -4,20 +4,31 @@
 // redacted URL and is reported as such.
 import Foundation
 
-extension Archiver {
+/// `verify`, given what it needs of the subscriptions: each show's access, and the real URLs of what its index
+/// keeps redacted.
+struct Verification: Sendable {
+    /// Checks and repairs the folders.
+    let verifier: Verifier
+    /// The subscriptions (and archive identities) of the shows verified.
+    let store: SubscriptionStore
+    /// The credentials a show's requests carry.
+    let access: ShowAccess
+    /// Feeds read for their real URLs.
+    let loader: FeedLoader
+
     /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
     ///
     /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
     ///   until its replacement is in place).
     /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
-    public func verify(
+    func verify(
         _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
         onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
     ) async throws -> VerifyReport {
-        let records = repair ? records(around: try verifier.feedFolders(in: directory)) : [:]
+        let records = repair ? access.records(around: try verifier.feedFolders(in: directory)) : [:]
         return try await verifier.verify(
             directory, repair: repair, options: options, onEvent: onEvent,
-            access: { try withAccess($1, forShowIn: $0, records: records) },
+            access: { try access.withAccess($1, forShowIn: $0, records: records) },
             realURLs: { await realURLs(forShowIn: $0, index: $1, options: $2, records: records) })
     }
 
@@ -39,9 +50,12 @@ extension Archiver {
         let forms = SecretForms(identity: identity)
         var limits = options.feedLimits
         limits.policy.profile =
-            (try? withAccess(options, saved: resolved.credentials, origin: resolved.source.origin))?
+            (try? access.withAccess(options, saved: resolved.credentials, origin: resolved.source.origin))?
             .profile
-        guard let walk = try? await listPages(resolved.source, limits: limits, allPages: true) else {
+        guard
+            let walk = try? await loader.walkPages(
+                from: loader.load(resolved.source, limits: limits), of: resolved.source, limits: limits)
+        else {
             return RealURLs()
         }
         var urls = RealURLs()

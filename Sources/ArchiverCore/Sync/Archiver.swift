@@ -1,0 +1,136 @@
+// The archiver the executable holds: it wires the parts from the seams it is given (`Archiver+Wiring`) and hands
+// each command to the part that does it. Each method here is a call into one part; the work is theirs:
+//   a sync: `ShowArchiver` (with `ShowOpener`, `FeedFollower`, `SyncRun`), its dry run: `SyncPlanner`;
+//   subscriptions: `ShowSubscriptions`, `SubscriptionStore`, `ShowAccess`, `CredentialMover`;
+//   `verify`: `Verification`, `UpstreamChecker`; `export`: `WARCExport`; the site: `SiteWriter`.
+import Foundation
+
+/// Archives podcast feeds. Every effect goes through the injected seams.
+public struct Archiver: Sendable {
+    /// Feeds fetched and read.
+    let loader: FeedLoader
+    /// Finds and opens show folders.
+    let folders: FeedFolders
+    /// Each show's index and journal.
+    let indexes: IndexStore
+    /// The small records beside each index, and the hidden files of downloads.
+    let records: ShowRecords
+    /// Each show's feed history.
+    let history: HistoryStore
+    /// What a show's folder holds, and the dates and origins of its files.
+    let contents: FolderContents
+    /// The locks of show folders and archive roots.
+    let locks: ShowLocks
+    /// The file system, for what the parts read and write themselves (the site, secrets, moved folders).
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+    let writer: any AtomicFileWriting
+    /// One episode's download, beside the others.
+    let fetcher: EpisodeFetcher
+    /// Checked downloads into place, in feed order.
+    var placer: EpisodePlacer
+    /// Sidecars and artwork (`SyncOptions.metadata`).
+    let metadata: MetadataWriter
+    /// Transcripts, chapters and artwork kept beside archived episodes.
+    var companions: CompanionKeeper
+    /// Dates for the index, waits between retries and lock polls, deadlines.
+    let clock: SyncClock
+    /// `verify`, with the same folders, fetcher and placer.
+    var verifier: Verifier
+    /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
+    var store: SubscriptionStore
+
+    /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
+    /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
+    public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = false) async throws
+        -> Feed
+    {
+        try await listPages(source, limits: limits, allPages: allPages).feed
+    }
+
+    /// `list` with what the walk of the pages found.
+    public func listPages(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = true)
+        async throws -> PageWalk
+    {
+        let first = try await loader.load(source, limits: limits)
+        guard allPages else { return PageWalk(feed: first) }
+        return await loader.walkPages(from: first, of: source, limits: limits)
+    }
+
+    /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
+    public func subscriptions(atPath path: String, opml: Bool) throws -> [String] {
+        try loader.subscriptions(atPath: path, opml: opml)
+    }
+
+    /// Archives every episode of the feed at `source` that `root` does not hold yet, retries those that failed
+    /// before, and fetches again files that went missing.
+    ///
+    /// - Returns: what was archived and what failed (each is also reported through `onEvent` as it happens).
+    /// - Throws: `FeedError` when the feed cannot be fetched or read; `ArchiveError` when the archive cannot be
+    ///   used (`.locked` by another sync, `.storage` for a full disk or unwritable folder, a damaged index).
+    ///   Nothing already archived is touched in either case.
+    ///   Cancelled (the caller's task), it stops at once, keeps partial downloads for the next run, records no
+    ///   failure for what the cancellation cut short, and throws `ArchiveError.interrupted`.
+    public func sync(
+        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
+        onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
+    ) async throws -> SyncReport {
+        try await showArchiver.sync(source, into: root, options: options, onEvent: onEvent)
+    }
+
+    /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a
+    /// sync walks them, its filter, and the names its template gives), without downloading, creating, locking or
+    /// writing anything.
+    public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
+        -> SyncPlan
+    {
+        try await planner.plan(source, into: root, options: options)
+    }
+
+    /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
+    /// (when it is subscribed there), and the `.netrc` file read; for reading a feed outside a sync (`list`).
+    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `CredentialError` when the
+    ///   show's saved credentials cannot be read.
+    public func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
+        try showAccess.access(options, for: source, in: root)
+    }
+
+    /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
+    ///
+    /// - Parameter repair: download again every missing, resized or changed file (the damaged file is kept aside
+    ///   until its replacement is in place).
+    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; `.locked` when a sync holds a feed.
+    public func verify(
+        _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
+        onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
+    ) async throws -> VerifyReport {
+        try await verification.verify(directory, repair: repair, options: options, onEvent: onEvent)
+    }
+
+    /// Asks the origin of every episode archived in `directory` (a show's folder, or a root holding shows)
+    /// whether it still exists, `jobs` at a time and at most 4 to one host; reports each as it is answered. Each
+    /// show is asked with its saved credentials; `access` gives this run's User-Agent and `.netrc` file.
+    /// - Throws: `ArchiveError.noArchive` when `directory` holds no index; a damaged index's error.
+    public func checkUpstream(
+        _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60), access: SyncOptions = SyncOptions(),
+        onCheck: @escaping @Sendable (UpstreamCheck) -> Void = { _ in }
+    ) async throws -> UpstreamReport {
+        try await UpstreamChecker(
+            verifier: verifier, indexes: indexes, access: showAccess, loader: loader, verification: verification
+        ).checkUpstream(directory, jobs: jobs, limits: limits, access: access, onCheck: onCheck)
+    }
+
+    /// Writes the shows in `shows` (every show of `root` when nil) to `file` as WARC 1.1, each record a gzip
+    /// member of its own when the name ends in `.gz`.
+    /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
+    ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
+    ///   `file`'s name), or `file` is inside a show's folder.
+    public func exportWARC(
+        _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
+        progress: (ExportProgress) -> Void = { _ in }
+    ) throws -> ExportReport {
+        try WARCExport(verifier: verifier, indexes: indexes, files: files, attributes: attributes, contents: contents)
+            .exportWARC(root, shows: shows, to: file, options: options, progress: progress)
+    }
+}
