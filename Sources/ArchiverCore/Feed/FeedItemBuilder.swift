@@ -32,4 +32,24 @@ struct FeedItemBuilder {
     var keptAlternate = false
     /// Podlove Simple Chapters given inline: start, title, href, image.
     var psc: [(start: String, title: String?, href: String?, image: String?)] = []
+
+    /// The episode these parts make, with `url` as its media: the first date and description given, the artwork
+    /// by preference, and inline Podlove chapters as a chapters companion when the item links none.
+    func episode(url: String) -> Episode {
+        let title = self.title ?? itunesTitle
+        var episode = Episode(
+            title: title, guid: guid, url: url, mimeType: mimeType, length: length,
+            published: pubDate ?? dcDate ?? published ?? updated,
+            episodeNumber: episodeNumber, seasonNumber: seasonNumber,
+            description: description ?? summary ?? content, link: link,
+            duration: duration, imageURL: image ?? podcastImage ?? thumbnail)
+        episode.companions = companions
+        episode.alternates = alternates
+        if !psc.isEmpty, !companions.contains(where: { $0.kind == .chapters }) {
+            episode.companions.append(
+                Companion(
+                    kind: .chapters, type: "application/json+chapters", content: Companion.jsonChapters(psc)))
+        }
+        return episode
+    }
 }

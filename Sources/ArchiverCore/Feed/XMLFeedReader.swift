@@ -10,18 +10,7 @@ enum XMLFeedResult {
 }
 
 struct XMLFeedReader {
-    enum Namespace: Equatable {
-        case none, atom, itunes, podcast, dc, rdf, rss1, content, psc, media, other
-    }
-
-    enum Kind: Equatable {
-        case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
-        case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
-        case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
-        case image, url, logo, icon, itunesNewFeedURL, podcastGUID
-        case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
-        case podcastAlternateEnclosure, podcastSource, podcastIntegrity
-    }
+    typealias Kind = XMLNames.Kind
 
     struct Frame {
         var name: Range<Int>
@@ -30,48 +19,34 @@ struct XMLFeedReader {
         var hasBase: Bool
     }
 
-    struct Binding {
-        var prefix: Range<Int>
-        var namespace: Namespace
-    }
-
-    /// The feed's artwork, by preference: `itunes:image`, RSS `image/url`, Atom `logo`, Atom `icon`.
-    var artwork: [Kind: String] = [:]
-    /// The show's `<podcast:guid>`.
-    var podcastGUID: String?
-    /// The show's own description (`descriptions` only).
-    var showDescription: String?
+    /// What the document says of the show itself.
+    var channel = FeedChannelBuilder()
 
     let bytes: UnsafeBufferPointer<UInt8>
-    let documentResolver: FeedURLResolver
     /// Whether show notes are read (they are most of a feed's bytes).
     let descriptions: Bool
     var stack: [Frame] = []
-    var bindings: [Binding] = []
-    /// One resolver per `xml:base` in scope, innermost last.
-    var bases: [FeedURLResolver] = []
-    var resolver: FeedURLResolver { bases.last ?? documentResolver }
+    /// The namespaces and base URLs in scope.
+    var names: XMLNames
+    var resolver: FeedURLResolver { names.resolver }
     var format: FeedFormat?
     /// A `<channel>` (or Atom's `<feed>`) or an item was seen: without either, `<rss/>` is no feed at all.
     var sawChannelOrItem = false
     /// Items that closed without an enclosure.
     var itemsWithoutMedia = 0
     var titlesWithoutMedia: [String] = []
-    var feedTitle: String?
     var episodes: [Episode] = []
     var item: FeedItemBuilder?
     var itemDepth = 0
     var skipDepth: Int?
     var captureDepth: Int?
     var captured: [UInt8] = []
-    /// The feed's links to other documents (channel or feed level only).
-    var links = FeedLinks()
     /// Tokens read and names compared (see `countingWork`).
     var work = 0
 
     private init(bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool) {
         self.bytes = bytes
-        self.documentResolver = FeedURLResolver(base: documentURL)
+        self.names = XMLNames(bytes: bytes, documentResolver: FeedURLResolver(base: documentURL))
         self.descriptions = descriptions
     }
 
@@ -129,30 +104,25 @@ struct XMLFeedReader {
         if truncated && episodes.isEmpty {
             return .notAFeed("the document is cut off before its first complete episode")
         }
-        let artwork = self.artwork
-        let image = [Kind.itunesImage, .url, .logo, .icon].lazy.compactMap { artwork[$0] }.first
-        var feed = Feed(title: feedTitle, episodes: episodes, format: format, imageURL: image)
+        var feed = channel.feed(episodes: episodes, format: format)
         feed.itemsWithoutMedia = itemsWithoutMedia
         feed.titlesWithoutMedia = titlesWithoutMedia
-        feed.links = links
-        feed.podcastGUID = podcastGUID
-        feed.description = showDescription
         return .feed(feed)
     }
 
     // MARK: - Elements
 
     private mutating func open(name: Range<Int>, attributes: Range<Int>) -> String? {
-        let mark = bindings.count
+        let mark = names.bindings.count
         var hasBase = false
         var parsedAttributes: [XMLAttributeRange] = []
         if !attributes.isEmpty {
             parsedAttributes = XMLText.attributes(bytes, attributes)
             for attribute in parsedAttributes {
-                hasBase = declare(attribute) || hasBase
+                hasBase = names.declare(attribute) || hasBase
             }
         }
-        let kind = classify(name)
+        let kind = names.classify(name, atRoot: stack.isEmpty, atom: format == .atom)
         let depth = stack.count
         stack.append(Frame(name: name, kind: kind, bindingsMark: mark, hasBase: hasBase))
 
@@ -199,21 +169,16 @@ struct XMLFeedReader {
             if item != nil, depth == itemDepth + 2 { takeAlternatePart(kind, parsedAttributes) }
         case .atomLink where parent == .channel || parent == .atomFeed:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
-            switch value(of: "rel", in: parsedAttributes)?.lowercased() {
-            case "next": if links.next == nil { links.next = resolver.resolve(href) }
-            case "prev-archive": if links.previousArchive == nil { links.previousArchive = resolver.resolve(href) }
-            case "self": if links.selfURL == nil { links.selfURL = resolver.resolve(href) }
-            case "alternate", nil:
-                if links.website == nil, parent == .atomFeed { links.website = resolver.resolve(href) }
-            default: break
-            }
+            channel.takeLink(
+                href, relation: value(of: "rel", in: parsedAttributes), atomFeed: parent == .atomFeed,
+                resolver: resolver)
         case .itunesImage:
             guard let href = value(of: "href", in: parsedAttributes), !href.isEmpty else { break }
             let resolved = resolver.resolve(href)
             if item != nil, depth == itemDepth + 1 {
                 if item?.image == nil { item?.image = resolved }
-            } else if item == nil, parent == .channel || parent == .atomFeed, artwork[.itunesImage] == nil {
-                artwork[.itunesImage] = resolved
+            } else if item == nil, parent == .channel || parent == .atomFeed, channel.artwork[.itunesImage] == nil {
+                channel.artwork[.itunesImage] = resolved
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
@@ -222,19 +187,19 @@ struct XMLFeedReader {
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
                     || ((kind == .logo || kind == .icon) && parent == .atomFeed))
-                && artwork[kind] == nil
+                && channel.artwork[kind] == nil
             let isNotes =
                 kind == .description || kind == .itunesSummary || kind == .contentEncoded
                 || kind == .summary || kind == .content
             let wanted =
                 (item != nil && depth == itemDepth + 1 && (descriptions || !isNotes))
-                || (kind == .title && feedTitle == nil && (parent == .channel || parent == .atomFeed))
-                || (kind == .itunesNewFeedURL && item == nil && links.newFeedURL == nil)
-                || (kind == .podcastGUID && item == nil && podcastGUID == nil)
+                || (kind == .title && channel.title == nil && (parent == .channel || parent == .atomFeed))
+                || (kind == .itunesNewFeedURL && item == nil && channel.links.newFeedURL == nil)
+                || (kind == .podcastGUID && item == nil && channel.podcastGUID == nil)
                 || (item == nil && parent == .channel
-                    && ((kind == .link && links.website == nil)
+                    && ((kind == .link && channel.links.website == nil)
                         || (descriptions && (kind == .description || kind == .itunesSummary)
-                            && showDescription == nil)))
+                            && channel.description == nil)))
                 || channelArtwork
             if wanted, captureDepth == nil {
                 captureDepth = depth
@@ -258,15 +223,15 @@ struct XMLFeedReader {
                 finishItem()
             }
             if skipDepth == closingDepth { skipDepth = nil }
-            if frame.hasBase { bases.removeLast() }
-            bindings.removeSubrange(frame.bindingsMark...)
+            if frame.hasBase { names.bases.removeLast() }
+            names.bindings.removeSubrange(frame.bindingsMark...)
         }
     }
 
     private mutating func finishText(of kind: Kind, parent: Kind?) {
         let text = XMLText.trimmedString(captured)
         guard item != nil, parent == .item || parent == .entry else {
-            finishChannelText(of: kind, text: text, parent: parent)
+            channel.finishText(of: kind, text: text, parent: parent, resolver: resolver)
             return
         }
         let resolver = self.resolver
@@ -294,6 +259,11 @@ struct XMLFeedReader {
         }
     }
 
+    /// The trimmed value of the attribute `name`, if present.
+    func value(of name: StaticString, in attributes: [XMLAttributeRange]) -> String? {
+        names.value(of: name, in: attributes)
+    }
+
     private mutating func update(_ body: (inout FeedItemBuilder) -> Void) {
         if item != nil { body(&item!) }
     }
@@ -305,20 +275,6 @@ struct XMLFeedReader {
             titlesWithoutMedia.append(item?.title ?? item?.itunesTitle ?? "")
             return
         }
-        let title = built.title ?? built.itunesTitle
-        var episode = Episode(
-            title: title, guid: built.guid, url: url, mimeType: built.mimeType, length: built.length,
-            published: built.pubDate ?? built.dcDate ?? built.published ?? built.updated,
-            episodeNumber: built.episodeNumber, seasonNumber: built.seasonNumber,
-            description: built.description ?? built.summary ?? built.content, link: built.link,
-            duration: built.duration, imageURL: built.image ?? built.podcastImage ?? built.thumbnail)
-        episode.companions = built.companions
-        episode.alternates = built.alternates
-        if !built.psc.isEmpty, !built.companions.contains(where: { $0.kind == .chapters }) {
-            episode.companions.append(
-                Companion(
-                    kind: .chapters, type: "application/json+chapters", content: Companion.jsonChapters(built.psc)))
-        }
-        episodes.append(episode)
+        episodes.append(built.episode(url: url))
     }
 }

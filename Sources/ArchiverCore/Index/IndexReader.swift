@@ -4,51 +4,36 @@
 // expect makes it give up, and `IndexFormat.decode` then asks JSONDecoder, whose verdict stands.
 import Foundation
 
-struct IndexReader {
-    struct Unexpected: Error {}
-
-    /// The index's bytes, and where the reader is in them (read by the JSON steps, `IndexReader+JSON`).
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
-    /// How many objects and arrays the reader is inside: past `maximumDepth` it gives up before it recurses any
-    /// deeper (150,000 levels under an unknown key overflowed the stack).
-    var depth = 0
-    let maximumDepth: Int
-
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
-        self.bytes = bytes
-        self.maximumDepth = maximumDepth
-    }
-
+/// The index's shape (its objects and their keys) read through a `JSONCursor`.
+enum IndexReader {
     /// The index in `data`, or nil when it is not exactly what podarchive writes (JSONDecoder decides then), or
     /// nests deeper than `maximumDepth`.
     static func read(_ data: Data, maximumDepth: Int) -> ArchiveIndex? {
         data.withUnsafeBytes { raw in
-            var reader = IndexReader(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
-            return try? reader.index()
+            var reader = JSONCursor(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            return try? index(&reader)
         }
     }
 
     // MARK: - The index's shape
 
-    private mutating func index() throws -> ArchiveIndex {
+    private static func index(_ reader: inout JSONCursor) throws -> ArchiveIndex {
         var version: Int?
         var feed: String?
         var title: String?
         var episodes: [ArchiveIndex.Entry]?
         var failures: [ArchiveIndex.Failure] = []
-        try object { reader, key in
+        try reader.object { reader, key in
             switch ArchiveIndex.CodingKeys(rawValue: key) {
             case .version?: version = try reader.integer().flatMap { Int(exactly: $0) }
             case .feed?: feed = try reader.string()
             case .title?: title = try reader.optionalString()
-            case .episodes?: episodes = try reader.array { try $0.entry() }
-            case .failures?: failures = try reader.nullOr { try $0.array { try $0.failure() } } ?? []
+            case .episodes?: episodes = try reader.array { try entry(&$0) }
+            case .failures?: failures = try reader.nullOr { try $0.array { try failure(&$0) } } ?? []
             case nil: try reader.skipValue()
             }
         }
-        skipSpace()
-        guard position == bytes.count, let version, let feed, let episodes else { throw Unexpected() }
+        guard reader.atEnd(), let version, let feed, let episodes else { throw JSONCursor.Unexpected() }
         var index = ArchiveIndex(
             feed: feed, title: title,
             episodes: episodes.map { entry in
@@ -61,7 +46,7 @@ struct IndexReader {
         return index
     }
 
-    private mutating func entry() throws -> ArchiveIndex.Entry {
+    private static func entry(_ reader: inout JSONCursor) throws -> ArchiveIndex.Entry {
         var key: String?
         var guid: String?
         var title: String?
@@ -75,7 +60,7 @@ struct IndexReader {
         var removedUpstream: String?
         var lastSeen: String?
         var companions: [CompanionFile]?
-        try object { reader, name in
+        try reader.object { reader, name in
             switch ArchiveIndex.Entry.CodingKeys(rawValue: name) {
             case .key?: key = try reader.string()
             case .guid?: guid = try reader.optionalString()
@@ -89,11 +74,11 @@ struct IndexReader {
             case .replacedBy?: replacedBy = try reader.optionalString()
             case .removedUpstream?: removedUpstream = try reader.optionalString()
             case .lastSeen?: lastSeen = try reader.optionalString()
-            case .companions?: companions = try reader.nullOr { try $0.array { try $0.companion() } }
+            case .companions?: companions = try reader.nullOr { try $0.array { try companion(&$0) } }
             case nil: try reader.skipValue()
             }
         }
-        guard let key, let url, let file, let size, let archived else { throw Unexpected() }
+        guard let key, let url, let file, let size, let archived else { throw JSONCursor.Unexpected() }
         var entry = ArchiveIndex.Entry(
             key: key, guid: guid, title: title, url: url, file: file, size: size, sha256: sha256, published: published,
             archived: archived)
@@ -104,7 +89,7 @@ struct IndexReader {
         return entry
     }
 
-    private mutating func companion() throws -> CompanionFile {
+    private static func companion(_ reader: inout JSONCursor) throws -> CompanionFile {
         var kind: String?
         var file: String?
         var url: String?
@@ -112,7 +97,7 @@ struct IndexReader {
         var language: String?
         var size: Int64?
         var sha256: String?
-        try object { reader, name in
+        try reader.object { reader, name in
             switch CompanionFile.CodingKeys(rawValue: name) {
             case .kind?: kind = try reader.string()
             case .file?: file = try reader.string()
@@ -124,12 +109,12 @@ struct IndexReader {
             case nil: try reader.skipValue()
             }
         }
-        guard let kind, let file, let size, let sha256 else { throw Unexpected() }
+        guard let kind, let file, let size, let sha256 else { throw JSONCursor.Unexpected() }
         return CompanionFile(
             kind: kind, file: file, url: url, type: type, language: language, size: size, sha256: sha256)
     }
 
-    private mutating func failure() throws -> ArchiveIndex.Failure {
+    private static func failure(_ reader: inout JSONCursor) throws -> ArchiveIndex.Failure {
         var key: String?
         var guid: String?
         var title: String?
@@ -142,7 +127,7 @@ struct IndexReader {
         var missingSince: String?
         var missingRuns: Int64?
         var gone: String?
-        try object { reader, name in
+        try reader.object { reader, name in
             switch ArchiveIndex.Failure.CodingKeys(rawValue: name) {
             case .key?: key = try reader.string()
             case .guid?: guid = try reader.optionalString()
@@ -159,13 +144,15 @@ struct IndexReader {
             case nil: try reader.skipValue()
             }
         }
-        guard let key, let url, let reason, let failed else { throw Unexpected() }
+        guard let key, let url, let reason, let failed else { throw JSONCursor.Unexpected() }
         var failure = ArchiveIndex.Failure(
             episode: Episode(title: title, guid: guid, url: url), reason: reason, failed: failed)
         failure.key = key
         failure.type = type
         failure.published = published
-        guard let status = Self.int(status), let missingRuns = Self.int(missingRuns) else { throw Unexpected() }
+        guard let status = Self.int(status), let missingRuns = Self.int(missingRuns) else {
+            throw JSONCursor.Unexpected()
+        }
         failure.status = status
         failure.missingSince = missingSince
         failure.missingRuns = missingRuns

@@ -2,7 +2,35 @@
 // `xml:base` that relative URLs inside it resolve against.
 import Foundation
 
-extension XMLFeedReader {
+/// The names in scope where `XMLFeedReader` is: the namespace bindings and `xml:base` URLs of the open
+/// elements, and what each element's name means under them.
+struct XMLNames {
+    enum Namespace: Equatable {
+        case none, atom, itunes, podcast, dc, rdf, rss1, content, psc, media, other
+    }
+
+    enum Kind: Equatable {
+        case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
+        case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
+        case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
+        case image, url, logo, icon, itunesNewFeedURL, podcastGUID
+        case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
+        case podcastAlternateEnclosure, podcastSource, podcastIntegrity
+    }
+
+    struct Binding {
+        var prefix: Range<Int>
+        var namespace: Namespace
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let documentResolver: FeedURLResolver
+    /// The namespace bindings of the open elements, innermost last.
+    var bindings: [Binding] = []
+    /// One resolver per `xml:base` in scope, innermost last.
+    var bases: [FeedURLResolver] = []
+    var resolver: FeedURLResolver { bases.last ?? documentResolver }
+
     /// Records an `xmlns` or `xml:base` attribute; returns true when it set a new base URL.
     mutating func declare(_ attribute: XMLAttributeRange) -> Bool {
         let name = attribute.name
@@ -29,7 +57,8 @@ extension XMLFeedReader {
         return false
     }
 
-    func classify(_ name: Range<Int>) -> Kind {
+    /// What the element `name` is; `atRoot` for the document's root, `atom` in an Atom document.
+    func classify(_ name: Range<Int>, atRoot: Bool, atom: Bool) -> Kind {
         var colon = name.lowerBound
         while colon < name.upperBound, bytes[colon] != Ascii.colon { colon += 1 }
         let hasPrefix = colon < name.upperBound
@@ -48,8 +77,8 @@ extension XMLFeedReader {
             if isLocal("channel") { return .channel }
             if isLocal("rss") { return .rss }
             // Atom documents that forgot their namespace declaration.
-            if namespace == .none, stack.isEmpty, isLocal("feed") { return .atomFeed }
-            if namespace == .none, format == .atom { return atomKind(isLocal) }
+            if namespace == .none, atRoot, isLocal("feed") { return .atomFeed }
+            if namespace == .none, atom { return atomKind(isLocal) }
             if isLocal("link") { return .link }
             if isLocal("description") { return .description }
             if isLocal("image") { return .image }

@@ -2,7 +2,30 @@
 // value the index does not know. Each throws `Unexpected` on anything JSONDecoder would judge differently.
 import Foundation
 
-extension IndexReader {
+/// A place in JSON bytes, read one value at a time; gives up (`Unexpected`) on anything JSONDecoder would judge
+/// differently, and past `maximumDepth` before it recurses any deeper.
+struct JSONCursor {
+    struct Unexpected: Error {}
+
+    /// The bytes, and where the cursor is in them.
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    /// How many objects and arrays the cursor is inside: past `maximumDepth` it gives up before it recurses any
+    /// deeper (150,000 levels under an unknown key overflowed the stack).
+    var depth = 0
+    let maximumDepth: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Whether only whitespace is left.
+    mutating func atEnd() -> Bool {
+        skipSpace()
+        return position == bytes.count
+    }
+
     mutating func skipSpace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -31,7 +54,7 @@ extension IndexReader {
     }
 
     /// Calls `member` for each key of an object, with the reader at the key's value.
-    mutating func object(_ member: (inout IndexReader, String) throws -> Void) throws {
+    mutating func object(_ member: (inout JSONCursor, String) throws -> Void) throws {
         try enter(UInt8(ascii: "{"))
         defer { depth -= 1 }
         if peek() == UInt8(ascii: "}") {
@@ -57,7 +80,7 @@ extension IndexReader {
         }
     }
 
-    mutating func array<Element>(_ element: (inout IndexReader) throws -> Element) throws -> [Element] {
+    mutating func array<Element>(_ element: (inout JSONCursor) throws -> Element) throws -> [Element] {
         try enter(UInt8(ascii: "["))
         defer { depth -= 1 }
         var elements: [Element] = []
@@ -77,7 +100,7 @@ extension IndexReader {
         }
     }
 
-    mutating func nullOr<Value>(_ value: (inout IndexReader) throws -> Value) throws -> Value? {
+    mutating func nullOr<Value>(_ value: (inout JSONCursor) throws -> Value) throws -> Value? {
         if peek() == UInt8(ascii: "n") {
             try literal("null")
             return nil
