@@ -1,9 +1,12 @@
-// Every option of every command, declared once (in OptionTable+*.swift, in the order help lists them). The parser,
-// `podarchive help <command>`, the usage lines, the man page's OPTIONS, the shell completions and `feeds`' list of a
-// show's saved settings are all made from this table, so none of them can offer an option another refuses.
+// Every option of every command, declared once, in the tables by concern (`SourcesOptionTable`, ...,
+// `ExportOptionTable`, in the order help lists them). The parser, `podarchive help <command>`, the usage lines, the
+// man page's OPTIONS, the shell completions and `feeds`' list of a show's saved settings are all made from this
+// table, so none of them can offer an option another refuses.
 
 enum OptionTable {
-    static let all: [OptionDescriptor] = sources + settings + output + transfer + access + export
+    static let all: [OptionDescriptor] =
+        SourcesOptionTable.options + SettingsOptionTable.options + OutputOptionTable.options
+        + TransferOptionTable.options + AccessOptionTable.options + ExportOptionTable.options
 
     /// The options `command` takes, in table order.
     static func options(for command: CommandName) -> [OptionDescriptor] {

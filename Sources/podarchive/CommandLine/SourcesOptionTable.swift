@@ -1,7 +1,8 @@
 // The options that say where feeds come from and where the archive is, and what a few commands print.
 
-extension OptionTable {
-    static let sources: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum SourcesOptionTable {
+    static let options: [OptionDescriptor] = [
         .value(
             "--opml", "FILE", \.opmlFile, .given(.text), commands: [.sync], summary: "OPML subscription list",
             help: "also sync every feed of an OPML subscription list (as podcast apps export)", completion: .file,

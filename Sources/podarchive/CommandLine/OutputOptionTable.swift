@@ -1,7 +1,8 @@
 // The options that say what a command prints and which of its kinds of work it does.
 
-extension OptionTable {
-    static let output: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum OutputOptionTable {
+    static let options: [OptionDescriptor] = [
         .flag(
             "--dry-run", short: "n", \.dryRun, commands: [.sync], summary: "only say what would be downloaded",
             help: "only say what would be downloaded, and as which file (try --name this way); nothing is "

@@ -1,7 +1,8 @@
 // The options of `export`: the file to write and the shows to put in it.
 
-extension OptionTable {
-    static let export: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum ExportOptionTable {
+    static let options: [OptionDescriptor] = [
         .value(
             "--warc", "FILE", \.warc, .given(.path), commands: [.export], summary: "write a WARC 1.1 file",
             help: "write the archive as a WARC 1.1 file (ISO 28500, what the web archives take), each record gzipped "

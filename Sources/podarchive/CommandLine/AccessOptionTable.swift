@@ -1,7 +1,8 @@
 // The options that say how a host is reached (headers, logins, User-Agent, bandwidth) and how the site is published.
 
-extension OptionTable {
-    static let access: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum AccessOptionTable {
+    static let options: [OptionDescriptor] = [
         .repeated(
             "--header", "HEADER", \.headers, .header, commands: [.sync, .add, .list],
             summary: "a header for the feed's host (repeatable)",

@@ -1,7 +1,8 @@
 // The options a show keeps: how its files are named, what is kept beside them, which episodes it takes.
 
-extension OptionTable {
-    static let settings: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum SettingsOptionTable {
+    static let options: [OptionDescriptor] = [
         .value(
             "--name", "TEMPLATE", \.name, .template, commands: [.sync, .add], summary: "file name template",
             help: "name new files after TEMPLATE (default {title}): {title}, {date} (YYYY-MM-DD), {feed}, "

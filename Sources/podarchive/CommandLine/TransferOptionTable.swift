@@ -1,8 +1,9 @@
 // The options that say how much runs at once, how long a transfer may take and how big a feed may be.
 import ArchiverCore
 
-extension OptionTable {
-    static let transfer: [OptionDescriptor] = [
+/// The options of one concern, declared once each; `OptionTable.all` is every table's.
+enum TransferOptionTable {
+    static let options: [OptionDescriptor] = [
         .value(
             "--max-feed-size", "SIZE", \.maximumFeedSize, .bytes("a size such as 512M or 2G (at least 1K)"),
             commands: [.sync, .list], summary: "largest feed read",
