@@ -187,6 +187,7 @@ lint:
 	python3 Tests/Tools/public-docs.py Sources/ArchiverCore Sources/ArchiverCoreTesting
 	python3 Tests/Tools/file-graph.py Sources/ArchiverCore
 	python3 Tests/Tools/file-graph.py Sources/podarchive
+	python3 Tests/Tools/folder-rules.py Sources/ArchiverCore
 	python3 Tests/Tools/type-sizes.py Sources Tests
 	python3 Tests/Tools/unchecked-sendable.py Sources
 
