@@ -45,7 +45,7 @@ public enum ArchiveLayout {
     static func currentDocument(_ ext: String, in state: URL) -> URL {
         historyFolder(in: state).appendingPathComponent(currentDocument(ext), isDirectory: false)
     }
-    /// What the show's pages of the site were made from (see `Archiver.siteStamp`).
+    /// What the show's pages of the site were made from (see `SiteWriter.siteStamp`).
     static let siteStampFile = "site.stamp"
     /// A download's hidden files (see `PartialFiles`): the bytes so far, and the record of them.
     static func downloadBody(_ stem: String) -> String { downloadPrefix + stem + ".part" }

@@ -125,7 +125,7 @@ struct SubscriptionStore: Sendable {
 
     /// The subscription `feed` (read from a URL no record has) is the same show as, by what its document says:
     /// the same `podcast:guid`, or an `atom:link rel="self"` (JSON Feed `feed_url`) naming a subscribed feed.
-    /// (The same title with episode GUIDs in common is found by the folder it would take: `Archiver.open`.)
+    /// (The same title with episode GUIDs in common is found by the folder it would take: `ShowOpener.open`.)
     func sameShow(as feed: Feed, in root: URL) -> Subscription? {
         let shows = all(in: root).shows
         if let guid = feed.podcastGUID, let show = shows.first(where: { $0.podcastGUID == guid }) { return show }

@@ -1,6 +1,6 @@
 // The serial half of one sync of one show, on the sync's own task: what is reported when the feed is read, what
 // happens as each download is settled in feed order (into place and the index, or recorded as a failure), and
-// what the run saves when it ends. Downloads themselves run beside it (see `Archiver.archive`).
+// what the run saves when it ends. Downloads themselves run beside it (see `ShowArchiver.archive`).
 import Foundation
 
 /// What the serial half of a sync works with: the archiver's parts, for one `SyncRun`.
@@ -142,7 +142,7 @@ struct SyncRun {
     }
 
     /// Waits for the committer and removes the download records of the episodes it synced. Runs however the run
-    /// ends (`Archiver.archive` defers it), so one cancelled or stopped by an error still leaves every episode it
+    /// ends (`ShowArchiver.archive` defers it), so one cancelled or stopped by an error still leaves every episode it
     /// settled in the journal, rather than for the next run to adopt from its download record.
     func waitForCommits() {
         try? committer.drain()

@@ -1,5 +1,5 @@
 // The real URLs of the files whose URL the archive keeps redacted, read from the feed when a command needs them
-// (see `Archiver.realURLs`).
+// (see `Verification.realURLs`).
 import Foundation
 
 /// The real URLs of a show's archived files, by index key (episodes) and by file (companions).
