@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Fails when a type of ArchiverCore names a type of a folder its folder may not depend on (ARCHITECTURE.md,
-"Layers"), or when anything but `Archiver` itself names `Archiver`.
+"What may depend on what"), or when anything but the wiring (`Archiver`, `ArchiveParts`) names the wiring.
 
-`Archiver` is the facade the executable holds: it wires the parts and may name any of them (its extensions live
-beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back into it. Every other type
+`Archiver` is the facade the executable holds and `ArchiveParts` builds its parts: the two may name any part
+(Archiver's extensions live beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back
+into them. Every other type
 may name the types of its own folder, of the files at the module's root (`Version.swift`), and of the folders
 `ALLOWED` lists for its folder. A new dependency between folders is a decision: add it here and to
 ARCHITECTURE.md together. Blocks and type names are read as `file-graph.py` reads them.
@@ -14,7 +15,7 @@ import importlib.util
 import pathlib
 import sys
 
-FACADE = "Archiver"
+WIRING = ("Archiver", "ArchiveParts")
 # What each folder's types may name besides their own folder's. Seams are the bottom (effects, how requests are
 # made, waits that end); Feed reads feeds; Transfer, Placement, Index, History keep files; Subscriptions the
 # shows a root follows; Sync runs a sync (and holds the vocabulary the workers share: SyncOptions, SyncEvent,
@@ -58,11 +59,11 @@ def main(arguments):
         folder = path.parent
         for _, name, text in found:
             # The facade's blocks, and code outside any type in its files (an extension under `#if`).
-            if name == FACADE or (name is None and path.name.startswith(FACADE + "+")):
+            if name in WIRING or (name is None and path.name.startswith(tuple(f"{wiring}+" for wiring in WIRING))):
                 continue
             for used in set(graph.IDENTIFIER.findall(text)):
-                if used == FACADE:
-                    failures.add(f"{path}: {name or 'top-level code'} names {FACADE}, the facade (no part calls it)")
+                if used in WIRING:
+                    failures.add(f"{path}: {name or 'top-level code'} names {used}, the wiring (no part calls it)")
                     continue
                 target = folder_of.get(used)
                 if target is None or target == folder or target == root or name == used:

@@ -47,6 +47,6 @@ extension FeedResolver {
 extension Archiver {
     /// A resolver reading through this archiver's fetcher and deadlines, asking `directory`.
     public func feedResolver(directory: PodcastDirectory) -> FeedResolver {
-        FeedResolver(fetcher: loader.fetcher, directory: directory, timer: loader.timer)
+        FeedResolver(fetcher: parts.loader.fetcher, directory: directory, timer: parts.loader.timer)
     }
 }

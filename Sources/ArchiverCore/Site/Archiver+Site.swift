@@ -2,20 +2,13 @@
 import Foundation
 
 extension Archiver {
-    /// Writes the site and frees its names, with this archiver's stores and subscriptions.
-    var site: SiteWriter {
-        SiteWriter(
-            files: files, attributes: attributes, mover: mover, writer: writer, indexes: indexes, records: records,
-            locks: locks, placer: placer, verifier: verifier, store: store)
-    }
-
     /// The site settings of `root` (none set when it has none).
-    public func siteSettings(in root: URL) -> SiteSettings { site.siteSettings(in: root) }
+    public func siteSettings(in root: URL) -> SiteSettings { parts.site.siteSettings(in: root) }
 
     /// Saves the site settings of `root`.
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     public func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
-        try site.saveSiteSettings(settings, in: root)
+        try parts.site.saveSiteSettings(settings, in: root)
     }
 
     /// Writes the archive's web pages and podcast feeds (see `SiteWriter.writeSite`).
@@ -25,6 +18,6 @@ extension Archiver {
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written.
     public func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
-        try site.writeSite(root: root, baseURL: baseURL, out: out)
+        try parts.site.writeSite(root: root, baseURL: baseURL, out: out)
     }
 }

@@ -8,26 +8,26 @@ extension Archiver {
     /// from its index alone.
     /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
     public func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
-        try shows.archivedEpisodes(in: folder)
+        try parts.shows.archivedEpisodes(in: folder)
     }
 
     /// Every show `root` is subscribed to, in subscription order, and the records that could not be read.
     public func subscriptions(in root: URL) -> SubscriptionSet {
-        store.all(in: root)
+        parts.store.all(in: root)
     }
 
     /// The subscription of `source` in `root` (whatever the spelling of its URL), resolved; nil when `root` does
     /// not follow it.
     /// - Throws: `CredentialError` when its kept secrets cannot be read.
     public func subscription(for source: FeedSource, in root: URL) throws -> ResolvedSubscription? {
-        try store.find(source, in: root)
+        try parts.store.find(source, in: root)
     }
 
     /// `record` with the feed to fetch (its secret included) and its credentials, from wherever they are kept.
     /// - Throws: `CredentialError` when the configuration folder lacks or cannot give what the record says it
     ///   keeps there.
     public func resolve(_ record: Subscription, in root: URL) throws -> ResolvedSubscription {
-        try store.resolve(record, in: root)
+        try parts.store.resolve(record, in: root)
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
@@ -38,18 +38,18 @@ extension Archiver {
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),
         onEvent: (SyncEvent) -> Void = { _ in }
     ) async throws -> Subscription {
-        try await shows.subscribe(source, into: root, settings: settings, options: options, onEvent: onEvent)
+        try await parts.shows.subscribe(source, into: root, settings: settings, options: options, onEvent: onEvent)
     }
 
     /// Unsubscribes the show whose feed URL or folder name is `text`. Nothing archived is deleted.
     /// - Throws: `ArchiveError.unknownShow` when no subscription matches.
     public func unsubscribe(_ text: String, in root: URL) throws -> Subscription {
-        try store.remove(text, in: root)
+        try parts.store.remove(text, in: root)
     }
 
     /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).
     public func status(of subscription: Subscription, in root: URL) -> ShowStatus {
-        shows.status(of: subscription, in: root)
+        parts.shows.status(of: subscription, in: root)
     }
 
     /// Moves every secret the archive at `root` keeps in its records into the configuration folder, then redacts
@@ -57,11 +57,11 @@ extension Archiver {
     /// - Throws: `CredentialError` when the configuration folder cannot take them (nothing in the archive is
     ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written.
     public func moveCredentials(in root: URL, lockWait: TimeInterval = 0) async throws -> CredentialMove {
-        try await credentialMover.moveCredentials(in: root, lockWait: lockWait)
+        try await parts.credentialMover.moveCredentials(in: root, lockWait: lockWait)
     }
 
     /// Where the secrets of `show` are kept.
     public func secretsPlace(of show: Subscription, in root: URL) -> SecretsPlace {
-        credentialMover.secretsPlace(of: show, in: root)
+        parts.credentialMover.secretsPlace(of: show, in: root)
     }
 }

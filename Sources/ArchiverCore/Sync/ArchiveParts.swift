@@ -1,17 +1,45 @@
-// How an archiver is put together: each seam given (a test's) or the live system's, and the stores and workers
-// built from them, each handed what it uses.
+// How an archiver is put together: the stores and workers built from the seams it is given, each handed what it
+// uses, and the parts that use the subscriptions made from them when asked.
 import Foundation
 
-extension Archiver {
-    /// An archiver built from three groups of seams: a test that forgets one does not compile (it never falls
-    /// through to the real disk). The live wiring is `Archiver.live(...)`.
-    /// - Parameters:
-    ///   - fileSystem: files, attributes, moves, atomic writes, locks and hashing.
-    ///   - network: feeds (`fetcher`) and downloads (`downloader`).
-    ///   - clock: the dates recorded, waits between retries and lock polls, deadlines, backoff jitter.
-    ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
-    ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
-    public init(
+/// The stores and workers of an archiver, and the parts built from them.
+struct ArchiveParts: Sendable {
+    /// Feeds fetched and read.
+    let loader: FeedLoader
+    /// Finds and opens show folders.
+    let folders: FeedFolders
+    /// Each show's index and journal.
+    let indexes: IndexStore
+    /// The small records beside each index, and the hidden files of downloads.
+    let records: ShowRecords
+    /// Each show's feed history.
+    let history: HistoryStore
+    /// What a show's folder holds, and the dates and origins of its files.
+    let contents: FolderContents
+    /// The locks of show folders and archive roots.
+    let locks: ShowLocks
+    /// The file system, for what the parts read and write themselves (the site, secrets, moved folders).
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let mover: any FileMovement
+    let writer: any AtomicFileWriting
+    /// One episode's download, beside the others.
+    let fetcher: EpisodeFetcher
+    /// Checked downloads into place, in feed order.
+    var placer: EpisodePlacer
+    /// Sidecars and artwork (`SyncOptions.metadata`).
+    let metadata: MetadataWriter
+    /// Transcripts, chapters and artwork kept beside archived episodes.
+    var companions: CompanionKeeper
+    /// Dates for the index, waits between retries and lock polls, deadlines.
+    let clock: SyncClock
+    /// `verify`, with the same folders, fetcher and placer.
+    var verifier: Verifier
+    /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
+    var store: SubscriptionStore
+
+    /// The stores and workers over these seams (see `Archiver.init`).
+    init(
         fileSystem: FileSystemSeams, network: NetworkSeams, clock: SyncClock, configuration: ConfigurationFolder? = nil
     ) {
         let (files, attributes, mover, writer) = (
@@ -47,29 +75,6 @@ extension Archiver {
             mover: mover, fetcher: self.fetcher, placer: placer, hasher: hasher)
     }
 
-    /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
-    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part (`timer`: nil
-    /// is the wall clock's).
-    public static func live(
-        fetcher: any URLDataFetcher = FeedSession(),
-        downloader: any FileDownloading = URLSessionDownloader(),
-        files: any FileStore = FileManager.default,
-        writer: any AtomicFileWriting = DurableFileWriter(),
-        now: @escaping @Sendable () -> Date = { Date() },
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-        },
-        timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
-        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        configuration: ConfigurationFolder? = nil
-    ) -> Archiver {
-        Archiver(
-            fileSystem: .live(files: files, writer: writer),
-            network: NetworkSeams(fetcher: fetcher, downloader: downloader),
-            clock: SyncClock(now: now, sleep: sleep, timer: timer ?? Deadline.realTime, jitter: jitter),
-            configuration: configuration)
-    }
-
     /// What the serial half of each sync works with.
     var syncParts: SyncParts {
         SyncParts(
@@ -85,6 +90,13 @@ extension Archiver {
     /// What a show's files keep of the secrets in its URLs.
     var secrets: ArchiveSecrets {
         ArchiveSecrets(store: store, indexes: indexes, contents: contents, files: files, writer: writer)
+    }
+
+    /// Writes the site and frees its names, with this archiver's stores and subscriptions.
+    var site: SiteWriter {
+        SiteWriter(
+            files: files, attributes: attributes, mover: mover, writer: writer, indexes: indexes, records: records,
+            locks: locks, placer: placer, verifier: verifier, store: store)
     }
 
     /// A show's folder found, locked and opened, and its feed fetched.
@@ -123,13 +135,24 @@ extension Archiver {
             store: store, folders: folders, secrets: secrets, files: files, attributes: attributes, writer: writer)
     }
 
+    /// `verify --upstream`.
+    var upstream: UpstreamChecker {
+        UpstreamChecker(
+            verifier: verifier, indexes: indexes, access: showAccess, loader: loader, verification: verification)
+    }
+
+    /// `export --warc`.
+    var export: WARCExport {
+        WARCExport(verifier: verifier, indexes: indexes, files: files, attributes: attributes, contents: contents)
+    }
+
     /// `verify`, with each show's access and real URLs.
     var verification: Verification {
         Verification(verifier: verifier, store: store, access: showAccess, loader: loader)
     }
 
-    /// This archiver keeping credentials in `configuration` (see `init`).
-    public func using(configuration: ConfigurationFolder?) -> Archiver {
+    /// These parts keeping credentials in `configuration`.
+    func using(configuration: ConfigurationFolder?) -> ArchiveParts {
         var copy = self
         copy.store = SubscriptionStore(
             files: files, attributes: attributes, writer: writer, clock: clock,

@@ -8,9 +8,9 @@
         public func injectingFaults(_ hook: @escaping @Sendable (String) -> Void) -> Archiver {
             let faults: @Sendable (FaultPoint) -> Void = { hook($0.rawValue) }
             var copy = self
-            copy.placer.faults = faults
-            copy.companions.placer.faults = faults
-            copy.verifier.placer.faults = faults
+            copy.parts.placer.faults = faults
+            copy.parts.companions.placer.faults = faults
+            copy.parts.verifier.placer.faults = faults
             return copy
         }
     }

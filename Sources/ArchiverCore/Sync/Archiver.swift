@@ -1,5 +1,5 @@
-// The archiver the executable holds: it wires the parts from the seams it is given (`Archiver+Wiring`) and hands
-// each command to the part that does it. Each method here is a call into one part; the work is theirs:
+// The archiver the executable holds: built from its parts (`ArchiveParts`: the stores and workers over the seams
+// it is given), it hands each command to the part that does it. Each method here is a call into one part:
 //   a sync: `ShowArchiver` (with `ShowOpener`, `FeedFollower`, `SyncRun`), its dry run: `SyncPlanner`;
 //   subscriptions: `ShowSubscriptions`, `SubscriptionStore`, `ShowAccess`, `CredentialMover`;
 //   `verify`: `Verification`, `UpstreamChecker`; `export`: `WARCExport`; the site: `SiteWriter`.
@@ -7,39 +7,52 @@ import Foundation
 
 /// Archives podcast feeds. Every effect goes through the injected seams.
 public struct Archiver: Sendable {
-    /// Feeds fetched and read.
-    let loader: FeedLoader
-    /// Finds and opens show folders.
-    let folders: FeedFolders
-    /// Each show's index and journal.
-    let indexes: IndexStore
-    /// The small records beside each index, and the hidden files of downloads.
-    let records: ShowRecords
-    /// Each show's feed history.
-    let history: HistoryStore
-    /// What a show's folder holds, and the dates and origins of its files.
-    let contents: FolderContents
-    /// The locks of show folders and archive roots.
-    let locks: ShowLocks
-    /// The file system, for what the parts read and write themselves (the site, secrets, moved folders).
-    let files: any FileStore
-    let attributes: any FileAttributes
-    let mover: any FileMovement
-    let writer: any AtomicFileWriting
-    /// One episode's download, beside the others.
-    let fetcher: EpisodeFetcher
-    /// Checked downloads into place, in feed order.
-    var placer: EpisodePlacer
-    /// Sidecars and artwork (`SyncOptions.metadata`).
-    let metadata: MetadataWriter
-    /// Transcripts, chapters and artwork kept beside archived episodes.
-    var companions: CompanionKeeper
-    /// Dates for the index, waits between retries and lock polls, deadlines.
-    let clock: SyncClock
-    /// `verify`, with the same folders, fetcher and placer.
-    var verifier: Verifier
-    /// The subscriptions of archive roots, and the secrets kept for them in the configuration folder.
-    var store: SubscriptionStore
+    /// The stores and workers, built from the seams.
+    var parts: ArchiveParts
+
+    /// An archiver built from three groups of seams: a test that forgets one does not compile (it never falls
+    /// through to the real disk). The live wiring is `Archiver.live(...)`.
+    /// - Parameters:
+    ///   - fileSystem: files, attributes, moves, atomic writes, locks and hashing.
+    ///   - network: feeds (`fetcher`) and downloads (`downloader`).
+    ///   - clock: the dates recorded, waits between retries and lock polls, deadlines, backoff jitter.
+    ///   - configuration: where the credentials of private feeds are kept (see `ConfigurationFolder`); nil when
+    ///     none can be named: a show that needs one then fails with `CredentialError.noFolder`.
+    public init(
+        fileSystem: FileSystemSeams, network: NetworkSeams, clock: SyncClock, configuration: ConfigurationFolder? = nil
+    ) {
+        parts = ArchiveParts(fileSystem: fileSystem, network: network, clock: clock, configuration: configuration)
+    }
+
+    /// The archiver with the live system: URLSession, FileManager, flock, the wall clock. The one place the live
+    /// seams are chosen; each can be replaced for a test that wants the real thing but for one part (`timer`: nil
+    /// is the wall clock's).
+    public static func live(
+        fetcher: any URLDataFetcher = FeedSession(),
+        downloader: any FileDownloading = URLSessionDownloader(),
+        files: any FileStore = FileManager.default,
+        writer: any AtomicFileWriting = DurableFileWriter(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
+            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        },
+        timer: (@Sendable (TimeInterval) async throws -> Void)? = nil,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        configuration: ConfigurationFolder? = nil
+    ) -> Archiver {
+        Archiver(
+            fileSystem: .live(files: files, writer: writer),
+            network: NetworkSeams(fetcher: fetcher, downloader: downloader),
+            clock: SyncClock(now: now, sleep: sleep, timer: timer ?? Deadline.realTime, jitter: jitter),
+            configuration: configuration)
+    }
+
+    /// This archiver keeping credentials in `configuration` (see `init`).
+    public func using(configuration: ConfigurationFolder?) -> Archiver {
+        var copy = self
+        copy.parts = parts.using(configuration: configuration)
+        return copy
+    }
 
     /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
     /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
@@ -53,14 +66,14 @@ public struct Archiver: Sendable {
     public func listPages(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = true)
         async throws -> PageWalk
     {
-        let first = try await loader.load(source, limits: limits)
+        let first = try await parts.loader.load(source, limits: limits)
         guard allPages else { return PageWalk(feed: first) }
-        return await loader.walkPages(from: first, of: source, limits: limits)
+        return await parts.loader.walkPages(from: first, of: source, limits: limits)
     }
 
     /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.
     public func subscriptions(atPath path: String, opml: Bool) throws -> [String] {
-        try loader.subscriptions(atPath: path, opml: opml)
+        try parts.loader.subscriptions(atPath: path, opml: opml)
     }
 
     /// Archives every episode of the feed at `source` that `root` does not hold yet, retries those that failed
@@ -76,7 +89,7 @@ public struct Archiver: Sendable {
         _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
         onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
-        try await showArchiver.sync(source, into: root, options: options, onEvent: onEvent)
+        try await parts.showArchiver.sync(source, into: root, options: options, onEvent: onEvent)
     }
 
     /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a
@@ -85,7 +98,7 @@ public struct Archiver: Sendable {
     public func plan(_ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions()) async throws
         -> SyncPlan
     {
-        try await planner.plan(source, into: root, options: options)
+        try await parts.planner.plan(source, into: root, options: options)
     }
 
     /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
@@ -93,7 +106,7 @@ public struct Archiver: Sendable {
     /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `CredentialError` when the
     ///   show's saved credentials cannot be read.
     public func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
-        try showAccess.access(options, for: source, in: root)
+        try parts.showAccess.access(options, for: source, in: root)
     }
 
     /// Rechecks the archive at `directory`: one feed folder, or an archive root holding many.
@@ -105,7 +118,7 @@ public struct Archiver: Sendable {
         _ directory: URL, repair: Bool, options: SyncOptions = SyncOptions(),
         onEvent: @Sendable (VerifyEvent) -> Void = { _ in }
     ) async throws -> VerifyReport {
-        try await verification.verify(directory, repair: repair, options: options, onEvent: onEvent)
+        try await parts.verification.verify(directory, repair: repair, options: options, onEvent: onEvent)
     }
 
     /// Asks the origin of every episode archived in `directory` (a show's folder, or a root holding shows)
@@ -116,9 +129,7 @@ public struct Archiver: Sendable {
         _ directory: URL, jobs: Int, limits: FeedLimits = FeedLimits(timeout: 60), access: SyncOptions = SyncOptions(),
         onCheck: @escaping @Sendable (UpstreamCheck) -> Void = { _ in }
     ) async throws -> UpstreamReport {
-        try await UpstreamChecker(
-            verifier: verifier, indexes: indexes, access: showAccess, loader: loader, verification: verification
-        ).checkUpstream(directory, jobs: jobs, limits: limits, access: access, onCheck: onCheck)
+        try await parts.upstream.checkUpstream(directory, jobs: jobs, limits: limits, access: access, onCheck: onCheck)
     }
 
     /// Writes the shows in `shows` (every show of `root` when nil) to `file` as WARC 1.1, each record a gzip
@@ -130,7 +141,6 @@ public struct Archiver: Sendable {
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
         progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {
-        try WARCExport(verifier: verifier, indexes: indexes, files: files, attributes: attributes, contents: contents)
-            .exportWARC(root, shows: shows, to: file, options: options, progress: progress)
+        try parts.export.exportWARC(root, shows: shows, to: file, options: options, progress: progress)
     }
 }
