@@ -237,7 +237,12 @@ public struct Archiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
-        return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
+        var report = try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
+        if let hook = options.hook {
+            report.hookProblems = await HookRunner(records: records).run(
+                hook, in: run.show, archived: report.archived, onEvent: onEvent)
+        }
+        return report
     }
 }
 

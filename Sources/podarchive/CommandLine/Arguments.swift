@@ -80,7 +80,8 @@ enum Arguments {
                     verbosity: values.verbosity, filter: values.filter, dryRun: values.dryRun,
                     names: values.name?.value ?? .standard, metadata: values.metadata, retryGone: values.retryGone,
                     maximumFeedSize: values.maximumFeedSize, given: values.settings, feedJobs: values.feedJobs,
-                    shard: values.shard, headers: values.headers, site: values.siteChoice, configured: configured))
+                    shard: values.shard, headers: values.headers, site: values.siteChoice, hook: values.hook,
+                    configured: configured))
         case .site:
             return .site(
                 SiteArguments(

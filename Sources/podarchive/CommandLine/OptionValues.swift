@@ -54,6 +54,9 @@ struct OptionValues: Sendable {
     var warc: String?
     var shows: [String] = []
     var site = false
+    /// sync --exec CMD, --exec-timeout SECONDS (never saved).
+    var exec: String?
+    var execTimeout = EpisodeHook.defaultTimeout
     var noSite = false
     var help = false
 
@@ -63,6 +66,11 @@ struct OptionValues: Sendable {
     /// `--retries`, `--timeout`, `--wait`, `--jobs`, `--limit-rate`.
     var transfer: TransferSettings {
         TransferSettings(retries: retries, timeout: timeout, wait: wait, jobs: jobs, limitRate: limitRate)
+    }
+
+    /// `--exec` with `--exec-timeout`, when a command was given.
+    var hook: EpisodeHook? {
+        exec.map { EpisodeHook(command: $0, timeout: execTimeout) }
     }
 
     /// `--limit`, `--since`, `--match`.

@@ -93,6 +93,8 @@ struct SyncArguments: Equatable, Sendable {
     var headers: [String] = []
     /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
     var site: Bool? = nil
+    /// `--exec`, `--exec-timeout`: the command run after each archived episode (never saved).
+    var hook: EpisodeHook? = nil
     /// The show settings the configuration file gives: under those saved with each show, never saved.
     var configured = ShowSettings()
 }
