@@ -59,6 +59,7 @@ public struct ShellHookLauncher: HookLaunching {
         self.grace = grace
     }
 
+    /// Spawns the command and waits for it, at most `timeout` seconds and then `grace` more once stopped.
     public func run(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookExit {
         let grace = grace
         return await withCheckedContinuation { continuation in

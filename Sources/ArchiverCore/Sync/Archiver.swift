@@ -237,12 +237,7 @@ public struct Archiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
-        var report = try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
-        if let hook = options.hook {
-            report.hookProblems = await HookRunner(records: records).run(
-                hook, in: run.show, archived: report.archived, onEvent: onEvent)
-        }
-        return report
+        return await run.runHooks(after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut))
     }
 }
 

@@ -3,8 +3,10 @@
 import ArchiverCore
 import Foundation
 
-extension OptionTable {
-    static let hooks: [OptionDescriptor] = [
+/// `--exec` and `--exec-timeout`: a type of their own, the first part of `OptionTable` to be split from it (see
+/// Tests/Tools/type-sizes.py), listed in `OptionTable.all` with the rest.
+enum HookOptions {
+    static let all: [OptionDescriptor] = [
         .value(
             "--exec", "CMD", \.exec, .given(.text), commands: [.sync], summary: "run CMD after each archived episode",
             help: "run CMD with /bin/sh -c after each episode is archived, one at a time, with PODARCHIVE_FILE, "

@@ -65,7 +65,8 @@ struct ShowSync: Sendable {
             }
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             // A page that could not be read hides episodes as a failed episode does: tried again next run.
-            let code: ExitCode = report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty
+            let code: ExitCode =
+                report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty
                 ? .success : .episodesFailed
             console.finish(
                 summary: SyncFormatter.summary(report)
