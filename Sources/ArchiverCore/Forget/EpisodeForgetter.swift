@@ -62,8 +62,16 @@ public struct EpisodeForgetter: Sendable {
         for entry in chosen {
             record.episodes.removeAll { $0.entry.key == entry.key }
             record.episodes.append(.init(entry: entry, forgotten: now))
-            show.index.remove(key: entry.key)
         }
+        // The index without them (and without any failure of them), built anew rather than grown a method of its
+        // own: `ArchiveIndex` is held to its size.
+        let keys = Set(chosen.map(\.key))
+        var index = ArchiveIndex(
+            feed: show.index.feed, title: show.index.title,
+            episodes: show.index.episodes.filter { !keys.contains($0.key) },
+            failures: show.index.failures.filter { !keys.contains($0.key) })
+        index.version = show.index.version
+        show.index = index
         try save(record, in: show.stateFolder)
         try indexes.save(show.index, to: show.indexURL)
         return chosen.map { entry in

@@ -300,13 +300,6 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         reindex()
     }
 
-    /// Takes the entry of `key` out (an episode forgotten for good), and any failure of it.
-    mutating func remove(key: String) {
-        episodes.removeAll { $0.key == key }
-        failures.removeAll { $0.key == key }
-        reindex()
-    }
-
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).
     public mutating func markReplaced(_ file: String, by newer: String) {
         guard let position = episodes.firstIndex(where: { $0.file == file }) else { return }
