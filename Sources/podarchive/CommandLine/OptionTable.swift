@@ -3,7 +3,7 @@
 // show's saved settings are all made from this table, so none of them can offer an option another refuses.
 
 enum OptionTable {
-    static let all: [OptionDescriptor] = sources + settings + output + transfer + access + export + HookOptions.all
+    static let all = sources + settings + output + transfer + access + export + HookOptions.all + ForgetOptions.all
 
     /// The options `command` takes, in table order.
     static func options(for command: CommandName) -> [OptionDescriptor] {

@@ -54,6 +54,9 @@ struct OptionValues: Sendable {
     var warc: String?
     var shows: [String] = []
     var site = false
+    /// forget --undo, --keep-files.
+    var undo = false
+    var keepFiles = false
     /// sync --exec CMD, --exec-timeout SECONDS (never saved).
     var exec: String?
     var execTimeout = EpisodeHook.defaultTimeout

@@ -28,6 +28,7 @@ enum Command: Equatable, Sendable {
     case verify(VerifyArguments)
     case add(AddArguments)
     case remove(RemoveArguments)
+    case forget(ForgetArguments)
     case feeds(FeedsArguments)
     case site(SiteArguments)
     case export(ExportArguments)
@@ -164,6 +165,19 @@ struct SearchArguments: Equatable, Sendable {
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
+/// `podarchive forget <show> <episode>... [--undo | --keep-files]`.
+struct ForgetArguments: Equatable, Sendable {
+    /// A folder name, title or feed URL.
+    var show: String
+    /// Titles, GUIDs or file names.
+    var episodes: [String]
+    var undo = false
+    var keepFiles = false
+    var archiveDirectory: String?
+    /// `--wait`: how long to wait for a sync that holds the show.
+    var wait = TransferSettings().wait
+}
+
 struct RemoveArguments: Equatable, Sendable {
     var shows: [String]
     var archiveDirectory: String?
