@@ -51,6 +51,9 @@ final class ForgetEndToEndTests: XCTestCase {
         let goneAfterSync = !FileManager.default.fileExists(atPath: pilot)
         let verify = try podarchive("verify")
         let list = try podarchive("list", "--archived", "Night Show")
+        let site = try podarchive("site")
+        let page = try String(
+            contentsOf: archive.appendingPathComponent("Night Show/index.html"), encoding: .utf8)
         let undo = try podarchive("forget", "--undo", "Night Show", "p-1")
         let requestsBeforeUndoSync = pilotRequests
         let back = try podarchive("sync")
@@ -67,6 +70,9 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         XCTAssertFalse(list.stdout.contains("Pilot"), list.stdout)
         XCTAssertTrue(list.stdout.contains("Second"), list.stdout)
+        XCTAssertEqual(site.status, 0, site.stderr)
+        XCTAssertFalse(page.contains("Pilot"), "the site does not list it")
+        XCTAssertTrue(page.contains("Second"))
         XCTAssertEqual(undo.status, 0, undo.stderr)
         XCTAssertEqual(undo.stdout, "took back \"Pilot\" of Night Show/: the next sync fetches it\n")
         XCTAssertEqual(back.status, 0, back.stderr)

@@ -77,7 +77,9 @@ final class HookEndToEndTests: XCTestCase {
     }
 
     func test_binary_aFailingHook_exits1_namingTheEpisode_keepsIt_andIsTriedOnTheNextRun() throws {
-        let first = try podarchive("sync", feed, "--to", archive.path, "--exec", "echo run >> runs.txt; exit 4")
+        let first = try podarchive(
+            "sync", feed, "--to", archive.path, "--exec", "echo run >> runs.txt; exit 4")
+        let json = try podarchive("sync", "--to", archive.path, "--exec", "exit 5", "--json")
         let second = try podarchive("sync", "--to", archive.path, "--exec", "echo run >> runs.txt; exit 0")
         let third = try podarchive("sync", "--to", archive.path, "--exec", "echo run >> runs.txt")
 
@@ -89,6 +91,11 @@ final class HookEndToEndTests: XCTestCase {
         XCTAssertTrue(
             FileManager.default.fileExists(
                 atPath: archive.appendingPathComponent("Night Show/Pilot $(touch pwned).mp3").path))
+        XCTAssertEqual(json.status, 1)
+        XCTAssertTrue(
+            json.stdout.contains(
+                "\"hooks\": [{\"title\": \"Pilot $(touch pwned)\", \"file\": \"Pilot $(touch pwned).mp3\", "
+                    + "\"reason\": \"exited with status 5\", \"runs\": 2, \"gaveUp\": false}]"), json.stdout)
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertEqual(try read("runs.txt"), "run\nrun\n", "run again once, then never, since it succeeded")

@@ -2,6 +2,22 @@
 import ArchiverCore
 
 extension SyncFormatter {
+    /// `, "hooks": [{"title", "file", "reason", "runs", "gaveUp"}]` in a feed's `sync --json` entry: the hooks
+    /// that failed on this run.
+    static func hooksJSON(_ out: inout JSONWriter, _ problems: [HookProblem]) {
+        out.raw(", \"hooks\": [")
+        for (position, problem) in problems.enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(problem.episode)
+            out.raw(", \"file\": ")
+            out.string(problem.file)
+            out.raw(", \"reason\": ")
+            out.string(problem.reason)
+            out.raw(", \"runs\": \(problem.runs), \"gaveUp\": \(problem.gaveUp)}")
+        }
+        out.raw("]")
+    }
+
     /// `hook for episode "T" (file): exited with status 3; tried again on the next run (1 of 3 runs)`.
     static func hookLine(_ problem: HookProblem) -> String {
         let next =

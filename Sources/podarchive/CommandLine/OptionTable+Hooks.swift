@@ -11,7 +11,8 @@ enum HookOptions {
             "--exec", "CMD", \.exec, .given(.text), commands: [.sync], summary: "run CMD after each archived episode",
             help: "run CMD with /bin/sh -c after each episode is archived, one at a time, with PODARCHIVE_FILE, "
                 + "_TITLE, _SHOW, _GUID, _URL, _DATE and _FOLDER in its environment; its output goes to standard "
-                + "error; a hook that fails is tried again on the next run (exit 1), 3 runs at most; never saved",
+                + "error; a hook that fails is tried again on the next run (exit 1), 3 runs at most; never saved; "
+                + "with --json, each feed has \"hooks\": [{\"title\", \"file\", \"reason\", \"runs\", \"gaveUp\"}]",
             completion: .words(["notify-send \"$PODARCHIVE_TITLE\""]), config: true,
             manual: #"""
                 With
@@ -50,6 +51,10 @@ enum HookOptions {
                 never costs the episode, which stays archived: it is reported naming the episode, the run exits 1, and
                 the next run tries it again, three runs in all, after which it is given up and said so once.
                 A hook that succeeded is never run again for that episode.
+                With
+                .BR \-\-json ,
+                each feed's entry lists the hooks that failed on the run as
+                "hooks": [{"title", "file", "reason", "runs", "gaveUp"}].
                 The command is never saved with a show or in the archive: it comes from the command line or the
                 configuration file
                 .RB ( "exec = ..." )
