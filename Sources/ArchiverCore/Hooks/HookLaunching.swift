@@ -59,18 +59,39 @@ public struct ShellHookLauncher: HookLaunching {
         self.grace = grace
     }
 
+    /// Where a run is, for a cancellation (Ctrl-C) that may come before or after the spawn.
+    private enum Stage {
+        case starting
+        case running(pid_t)
+        case cancelled
+    }
+
     /// Spawns the command and waits for it, at most `timeout` seconds and then `grace` more once stopped.
+    /// Cancelled (the run interrupted), the hook's group gets SIGTERM: in a group of its own, it does not get the
+    /// terminal's Ctrl-C, and must not be left running.
     public func run(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookExit {
         let grace = grace
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Self.runBlocking(command, environment, timeout: timeout, grace: grace))
+        let stage = Locked(Stage.starting)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning: Self.runBlocking(command, environment, timeout: timeout, grace: grace, stage: stage))
+                }
             }
+        } onCancel: {
+            let pid: pid_t? = stage.withLock { now in
+                if case .running(let pid) = now { return pid }
+                now = .cancelled
+                return nil
+            }
+            if let pid { kill(-pid, SIGTERM) }
         }
     }
 
     private static func runBlocking(
-        _ command: String, _ added: [String: String], timeout: TimeInterval, grace: TimeInterval
+        _ command: String, _ added: [String: String], timeout: TimeInterval, grace: TimeInterval,
+        stage: Locked<Stage>
     ) -> HookExit {
         var environment = ProcessInfo.processInfo.environment
         for (name, value) in added { environment[name] = value }
@@ -79,6 +100,12 @@ public struct ShellHookLauncher: HookLaunching {
         case .success(let started): pid = started
         case .failure(let problem): return .notStarted(problem.reason)
         }
+        let cancelled = stage.withLock { now in
+            if case .cancelled = now { return true }
+            now = .running(pid)
+            return false
+        }
+        if cancelled { kill(-pid, SIGTERM) }
         let done = DispatchSemaphore(value: 0)
         let status = Locked<Int32>(0)
         // waitpid blocks: it gets a thread of its own, and the semaphore gives the wait a way out.

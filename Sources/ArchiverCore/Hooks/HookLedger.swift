@@ -9,7 +9,8 @@ import Foundation
 struct HookLedger: Codable, Equatable, Sendable {
     /// Episodes (by index key) whose hook succeeded: never run again.
     var done: Set<String> = []
-    /// Episodes whose hook failed, and on how many runs: run again on the next run that has a hook.
+    /// Episodes owed a hook: those whose hook failed, with on how many runs, and those archived by a run that
+    /// ended before their hook ran (0): run on the next run that has a hook.
     var failing: [String: Int] = [:]
     /// Episodes whose hook failed on `EpisodeHook.maximumRuns` runs: not run again.
     var gaveUp: Set<String> = []

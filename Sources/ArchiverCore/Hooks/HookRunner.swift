@@ -24,11 +24,19 @@ struct HookRunner {
         let known = Set(show.index.episodes.map(\.key))
         for key in ledger.failing.keys where !known.contains(key) { ledger.failing[key] = nil }
         let showName = show.index.title ?? show.folder.lastPathComponent
+        // This run's episodes are recorded as owed a hook before any runs: a run killed or interrupted among its
+        // hooks leaves the rest to the next run.
+        let owed = new.filter { ledger.owes($0.key) }
+        for entry in owed { ledger.failing[entry.key] = 0 }
+        if !owed.isEmpty { try? records.save(ledger, to: url) }
         var problems: [HookProblem] = []
-        for entry in retried + new where ledger.owes(entry.key) {
+        for entry in retried + owed where ledger.owes(entry.key) {
+            // Interrupted: the hooks not run stay owed; the one cut short is not counted against its episode.
+            if Task.isCancelled { break }
             let exit = await hook.launcher.run(
                 hook.command, environment: EpisodeHook.variables(for: entry, show: showName, folder: show.folder),
                 timeout: hook.timeout)
+            if Task.isCancelled { break }
             let runs = ledger.record(entry.key, succeeded: exit.succeeded)
             // Saved after each run: a run killed while hooks run leaves the ones done recorded as done.
             try? records.save(ledger, to: url)

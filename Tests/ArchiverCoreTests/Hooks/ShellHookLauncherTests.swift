@@ -58,6 +58,22 @@ final class ShellHookLauncherTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
+    func test_anInterruptedRun_stopsTheHookItWaitsFor() async throws {
+        let marker = folder.url.appendingPathComponent("started").path
+        let started = Date()
+        let run = Task {
+            await ShellHookLauncher().run(
+                "echo > \"$MARKER\"; sleep 60", environment: ["MARKER": marker], timeout: 60)
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { usleep(10_000) }
+        run.cancel()
+        let exit = await run.value
+
+        XCTAssertEqual(exit, .signalled(SIGTERM))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "not left to run its minute")
+    }
+
     func test_aCommandThatCannotRun_isAFailure() async {
         let exit = await ShellHookLauncher().run("/nonexistent/hook", environment: [:], timeout: 10)
         XCTAssertEqual(exit, .exited(127))
