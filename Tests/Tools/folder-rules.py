@@ -29,11 +29,13 @@ ALLOWED = {
     "History": {"Seams", "Feed", "Transfer", "Placement", "Sync"},
     "Subscriptions": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Sync"},
     "Sync": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Subscriptions", "Policy", "Site",
-             "Verify"},
-    "Policy": {"Seams", "Feed", "Placement", "Subscriptions", "Sync", "Export"},
+             "Verify", "Hooks", "Forget"},
+    "Policy": {"Seams", "Feed", "Placement", "Subscriptions", "Sync", "Export", "Forget"},
     "Verify": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Subscriptions", "Sync"},
     "Site": {"Seams", "Feed", "Transfer", "Placement", "Index", "Subscriptions", "Sync", "Verify"},
     "Export": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Sync", "Verify"},
+    "Hooks": {"Seams", "Index", "Placement", "Sync"},
+    "Forget": {"Seams", "Feed", "Index", "Placement", "Sync"},
 }
 
 

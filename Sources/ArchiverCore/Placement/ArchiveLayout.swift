@@ -29,6 +29,10 @@ public enum ArchiveLayout {
     static let validatorsFile = "feed.json"
     /// Companions that failed, and how often (`CompanionMisses`).
     static let companionMissesFile = "companions.json"
+    /// What the hook did for each episode (`HookLedger`).
+    static let hooksFile = "hooks.json"
+    /// The episodes forgotten for good (`ForgottenEpisodes`).
+    static let forgottenFile = "forgotten.json"
     /// The lock a sync holds on the show (and the root's state folder, on the archive, while folders move).
     static let lockFile = "lock"
     /// The feed's own history (see `FeedHistory`): each revision gzipped, and the newest as it was fetched.

@@ -82,7 +82,7 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case CredentialError.missing: self = .feedFailed
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
-        case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow: self = .usage
+        case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, is ForgetError: self = .usage
         case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted
         default: self = .archiveFailed
         }

@@ -194,7 +194,7 @@ struct ShowArchiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
-        return try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut)
+        return await run.runHooks(after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut))
     }
 }
 

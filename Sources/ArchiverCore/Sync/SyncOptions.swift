@@ -46,6 +46,8 @@ public struct SyncOptions: Sendable, Equatable {
     /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
     public var runSettings = SettingsLayers([])
+    /// The command run after each episode is archived; nil for none. Never saved (see `EpisodeHook`).
+    public var hook: EpisodeHook?
 
     /// Sync options; the defaults are the command line's.
     public init(

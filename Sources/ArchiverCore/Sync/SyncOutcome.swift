@@ -128,6 +128,8 @@ public enum SyncEvent: Sendable, Equatable {
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
     case failed(Episode, EpisodeFailure)
+    /// The hook failed for an archived episode (which stays archived); tried again on the next run unless given up.
+    case hookFailed(HookProblem)
     /// An attempt at an episode failed in a way worth another: it is tried again after `seconds` (the backoff, or
     /// the server's `Retry-After`).
     case waitingToRetry(Episode, seconds: TimeInterval, EpisodeFailure)
@@ -227,6 +229,8 @@ public struct SyncReport: Sendable, Equatable {
     public var itemsWithoutMedia = 0
     /// Items of the feed left out because their shape is not the format's (see `Feed.skippedItems`).
     public var skippedItems: [SkippedItem] = []
+    /// The hooks that failed on this run (see `EpisodeHook`): the run failed, its episodes did not.
+    public var hookProblems: [HookProblem] = []
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {

@@ -212,6 +212,16 @@ struct SyncRun {
         }
     }
 
+    /// Runs the hook (`SyncOptions.hook`), when there is one, for what `report` archived and what it failed for
+    /// on earlier runs (see `HookRunner`); `report` with what failed.
+    func runHooks(after report: SyncReport) async -> SyncReport {
+        guard let hook = options.hook else { return report }
+        var report = report
+        report.hookProblems = await HookRunner(records: records).run(
+            hook, in: show, archived: report.archived, onEvent: onEvent)
+        return report
+    }
+
     /// Saves what is left to save: failures not yet saved, an index that changed with nothing to do, and the
     /// feed's validators. Only a completed run earns the right to skip the feed next time it is unchanged.
     mutating func finish(_ fetch: FeedFetch, hadWork: Bool, leftOut: Int) throws -> SyncReport {

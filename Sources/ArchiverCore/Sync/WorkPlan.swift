@@ -24,6 +24,10 @@ struct WorkPlan {
         var inFeed = Set<String>()
         // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
         var leftOut = 0
+        // Forgotten for good (see `EpisodeForgetter`): never fetched again, while the feed lists them or not.
+        let forgotten = ForgottenEpisodes.load(in: ArchiveLayout.stateFolder(of: folder), files: contents.files)
+        let unwanted = forgotten.episodes.isEmpty ? nil : forgotten.matcher
+        let forgottenKeys = Set(forgotten.episodes.map(\.entry.key))
         // Gone upstream: not tried again unless asked (they are still listed by `verify`).
         let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
         // Where the feed now publishes each archived episode: the index keeps URLs redacted (see `SecretForms`), so
@@ -40,12 +44,13 @@ struct WorkPlan {
             let listed = Set(feed.episodes.map(\.identity))
             // Two items of one document are never one episode: an entry answers for the first item it matches.
             var matched = Set<String>()
-            let selected = filter.apply(to: feed.episodes)
+            let selected = filter.apply(to: feed.episodes.filter { unwanted?.entry(for: $0) == nil })
             if selected.count < feed.episodes.count {
                 let chosen = Set(selected.map(\.identity))
                 let failing = Set(index.failures.map(\.key))
                 leftOut = feed.episodes.count {
                     !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
+                        && unwanted?.entry(for: $0) == nil
                 }
             }
             for episode in selected where inFeed.insert(episode.identity).inserted {
@@ -65,7 +70,8 @@ struct WorkPlan {
             }
         }
         let present = contents.presentFiles(in: folder, index: index)
-        let missing = index.episodes.filter { !present.contains($0.file) }.map { entry -> WorkItem in
+        let missing = index.episodes.filter { !present.contains($0.file) && !forgottenKeys.contains($0.key) }.map {
+            entry -> WorkItem in
             var entry = entry
             if let url = listedAt[entry.key] { entry.url = url }
             return WorkItem.missing(entry)

@@ -80,7 +80,8 @@ enum Arguments {
                     verbosity: values.verbosity, filter: values.filter, dryRun: values.dryRun,
                     names: values.name?.value ?? .standard, metadata: values.metadata, retryGone: values.retryGone,
                     maximumFeedSize: values.maximumFeedSize, given: values.settings, feedJobs: values.feedJobs,
-                    shard: values.shard, headers: values.headers, site: values.siteChoice, configured: configured))
+                    shard: values.shard, headers: values.headers, site: values.siteChoice, hook: values.hook,
+                    configured: configured))
         case .site:
             return .site(
                 SiteArguments(
@@ -117,6 +118,15 @@ enum Arguments {
                 throw UsageError(message: "missing feed URL or folder name", command: parsed.command)
             }
             return .remove(RemoveArguments(shows: parsed.positionals, archiveDirectory: values.archiveDirectory))
+        case .forget:
+            guard parsed.positionals.count >= 2 else {
+                let missing = parsed.positionals.isEmpty ? "the show and the episodes" : "the episodes to forget"
+                throw UsageError(message: "missing \(missing)", command: parsed.command)
+            }
+            return .forget(
+                ForgetArguments(
+                    show: parsed.positionals[0], episodes: Array(parsed.positionals.dropFirst()), undo: values.undo,
+                    keepFiles: values.keepFiles, archiveDirectory: values.archiveDirectory, wait: values.wait))
         case .feeds:
             try noPositionals(parsed)
             return .feeds(

@@ -129,6 +129,8 @@ struct CommandLineTool: Sendable {
             return await AddCommand(context: context, arguments: arguments).run()
         case .success(.remove(let arguments)):
             return RemoveCommand(context: context, arguments: arguments).run()
+        case .success(.forget(let arguments)):
+            return await ForgetCommand(context: context, arguments: arguments).run()
         case .success(.feeds(let arguments)):
             return FeedsCommand(context: context, arguments: arguments).run()
         case .success(.site(let arguments)):

@@ -14,7 +14,7 @@ enum ValueCompletion: Equatable, Sendable {
 
 /// A command's name.
 enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, search, remove, feeds, list, verify, site, export, credentials, config, completions, help
+    case sync, add, search, remove, forget, feeds, list, verify, site, export, credentials, config, completions, help
 
     /// The commands that take options (each takes `--help`), in help order.
     static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
@@ -59,6 +59,11 @@ enum CommandTable {
             summary: "unsubscribe a show, keeping its files",
             operands: "<feed URL or folder name>...", synopsis: "remove <feed or folder>...", completion: .shows,
             repeats: true),
+        CommandDescriptor(
+            name: .forget,
+            about: "forget episodes for good: their files deleted, never fetched again (--undo takes them back)",
+            summary: "forget episodes for good", operands: "<show> <episode>...",
+            synopsis: "forget <show> <episode>... [--keep-files | --undo]", completion: .shows, repeats: true),
         CommandDescriptor(
             name: .feeds, about: "list the subscriptions: what each show holds, its last sync",
             summary: "list the subscribed shows", operands: "", synopsis: "feeds [--json | --opml]"),

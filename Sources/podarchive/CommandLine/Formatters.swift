@@ -7,6 +7,7 @@ enum SyncFormatter {
         var parts = ["\(report.archived.count) archived"]
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
         if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
+        if !report.hookProblems.isEmpty { parts.append("\(report.hookProblems.count) hook failed") }
         parts.append("\(report.alreadyArchived) already archived")
         if report.itemsWithoutMedia > 0 {
             let count = report.itemsWithoutMedia
@@ -81,6 +82,7 @@ enum SyncFormatter {
         out.raw(", \"movedTo\": ")
         out.string(report?.movedTo)
         SkippedItemsFormatter.json(&out, report?.skippedItems ?? [])
+        hooksJSON(&out, report?.hookProblems ?? [])
         out.raw("}")
         return out.text
     }

@@ -276,6 +276,7 @@ enum HelpText {
         case .add: return add
         case .search: return search
         case .remove: return remove
+        case .forget: return forget
         case .feeds: return feeds
         case .site: return site
         case .export: return export

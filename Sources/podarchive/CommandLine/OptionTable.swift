@@ -6,7 +6,8 @@
 enum OptionTable {
     static let all: [OptionDescriptor] =
         SourcesOptionTable.options + SettingsOptionTable.options + OutputOptionTable.options
-        + TransferOptionTable.options + AccessOptionTable.options + ExportOptionTable.options
+        + TransferOptionTable.options + AccessOptionTable.options + ExportOptionTable.options + HookOptions.all
+        + ForgetOptions.all
 
     /// The options `command` takes, in table order.
     static func options(for command: CommandName) -> [OptionDescriptor] {

@@ -54,6 +54,12 @@ struct OptionValues: Sendable {
     var warc: String?
     var shows: [String] = []
     var site = false
+    /// forget --undo, --keep-files.
+    var undo = false
+    var keepFiles = false
+    /// sync --exec CMD, --exec-timeout SECONDS (never saved).
+    var exec: String?
+    var execTimeout = EpisodeHook.defaultTimeout
     var noSite = false
     var help = false
 
@@ -63,6 +69,11 @@ struct OptionValues: Sendable {
     /// `--retries`, `--timeout`, `--wait`, `--jobs`, `--limit-rate`.
     var transfer: TransferSettings {
         TransferSettings(retries: retries, timeout: timeout, wait: wait, jobs: jobs, limitRate: limitRate)
+    }
+
+    /// `--exec` with `--exec-timeout`, when a command was given.
+    var hook: EpisodeHook? {
+        exec.map { EpisodeHook(command: $0, timeout: execTimeout) }
     }
 
     /// `--limit`, `--since`, `--match`.

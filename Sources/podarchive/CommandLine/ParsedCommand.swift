@@ -28,6 +28,7 @@ enum Command: Equatable, Sendable {
     case verify(VerifyArguments)
     case add(AddArguments)
     case remove(RemoveArguments)
+    case forget(ForgetArguments)
     case feeds(FeedsArguments)
     case site(SiteArguments)
     case export(ExportArguments)
@@ -93,6 +94,8 @@ struct SyncArguments: Equatable, Sendable {
     var headers: [String] = []
     /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
     var site: Bool? = nil
+    /// `--exec`, `--exec-timeout`: the command run after each archived episode (never saved).
+    var hook: EpisodeHook? = nil
     /// The show settings the configuration file gives: under those saved with each show, never saved.
     var configured = ShowSettings()
 }
@@ -162,6 +165,19 @@ struct SearchArguments: Equatable, Sendable {
 }
 
 /// `podarchive remove <feed URL or folder>...`: unsubscribe, deleting nothing.
+/// `podarchive forget <show> <episode>... [--undo | --keep-files]`.
+struct ForgetArguments: Equatable, Sendable {
+    /// A folder name, title or feed URL.
+    var show: String
+    /// Titles, GUIDs or file names.
+    var episodes: [String]
+    var undo = false
+    var keepFiles = false
+    var archiveDirectory: String?
+    /// `--wait`: how long to wait for a sync that holds the show.
+    var wait = TransferSettings().wait
+}
+
 struct RemoveArguments: Equatable, Sendable {
     var shows: [String]
     var archiveDirectory: String?

@@ -59,7 +59,7 @@ enum SourcesOptionTable {
                 """#),
         .value(
             "--to", "DIR", \.archiveDirectory, .given(.text),
-            commands: [.sync, .verify, .add, .remove, .feeds, .list, .site, .export, .credentials],
+            commands: [.sync, .verify, .add, .remove, .forget, .feeds, .list, .site, .export, .credentials],
             summary: "archive root",
             help: "archive root (default: $PODARCHIVE_DIR, else to in the configuration file, else ~/Podcasts)",
             helpFor: [

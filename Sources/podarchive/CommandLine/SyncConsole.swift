@@ -112,6 +112,8 @@ final class SyncConsole: @unchecked Sendable {
             case .failed(let episode, let failure):
                 done += 1
                 error(SyncFormatter.failureLine(episode, failure))
+            case .hookFailed(let problem):
+                error(SyncFormatter.hookLine(problem))
             case .gone(let episode, let failure, let since):
                 done += 1
                 error(SyncFormatter.goneLine(episode, failure, since: since))

@@ -94,7 +94,7 @@ enum TransferOptionTable {
                 answer as unknown.
                 """#),
         .value(
-            "--wait", "SECONDS", \.wait, .seconds(positive: false), commands: [.sync, .verify],
+            "--wait", "SECONDS", \.wait, .seconds(positive: false), commands: [.sync, .verify, .forget],
             summary: "seconds to wait for another sync",
             help: "if another podarchive is syncing the same feed, wait this long for it (default {default}: exit 4 "
                 + "at once)", config: true, showDefault: seconds,

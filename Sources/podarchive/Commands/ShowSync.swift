@@ -35,6 +35,7 @@ struct ShowSync: Sendable {
         options.netrc = context.defaultNetrc
         options.throttle = limits?.throttle
         options.give(target.credentials)
+        options.hook = arguments.hook
         return try options.applying(layers(target))
     }
 
@@ -64,7 +65,9 @@ struct ShowSync: Sendable {
             }
             let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
             // A page that could not be read hides episodes as a failed episode does: tried again next run.
-            let code: ExitCode = report.failed.isEmpty && report.pageProblem == nil ? .success : .episodesFailed
+            let code: ExitCode =
+                report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty
+                ? .success : .episodesFailed
             console.finish(
                 summary: SyncFormatter.summary(report)
                     + SyncFormatter.leftOut(

@@ -1,0 +1,75 @@
+// `podarchive forget <show> <episode>... [--keep-files | --undo]`: forget episodes for good, or take them back.
+import ArchiverCore
+import Foundation
+
+struct ForgetCommand: Sendable {
+    let context: CommandContext
+    let arguments: ForgetArguments
+
+    /// Forgets (or takes back) the episodes named, with the show's lock held. Exit 2 for an unknown or ambiguous
+    /// show or episode (nothing changed), 4 when a sync holds the show, 5 when the archive cannot be written.
+    func run() async -> ExitCode {
+        guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
+        let forgetter = EpisodeForgetter(
+            fileSystem: .live(files: FileManager.default, writer: DurableFileWriter()),
+            clock: .wall)
+        do {
+            let folder = try show(arguments.show, root: root)
+            let name = folder.lastPathComponent
+            if arguments.undo {
+                for title in try await forgetter.takeBack(arguments.episodes, inShow: folder, lockWait: arguments.wait)
+                {
+                    context.output.write("took back \"\(title)\" of \(name)/: the next sync fetches it\n")
+                }
+                return .success
+            }
+            let forgotten = try await forgetter.forget(
+                arguments.episodes, inShow: folder, keepFiles: arguments.keepFiles, lockWait: arguments.wait)
+            for episode in forgotten {
+                let files =
+                    arguments.keepFiles
+                    ? "its files kept"
+                    : "deleted "
+                        + (episode.deleted.isEmpty
+                            ? "nothing (no file was there)" : episode.deleted.joined(separator: ", "))
+                context.output.write(
+                    "forgot \"\(episode.title)\" of \(name)/: \(files); never fetched again "
+                        + "(podarchive forget --undo takes it back)\n")
+            }
+            return .success
+        } catch {
+            return context.report(error)
+        }
+    }
+
+    /// The show's folder: by folder name or feed URL (as `list --archived`), else by its title.
+    private func show(_ text: String, root: URL) throws -> URL {
+        do {
+            return try context.showFolder(text, root: root)
+        } catch ArchiveError.unknownShow(let name, let known) {
+            let archiver = context.configuredArchiver()
+            let titled = known.map { root.appendingPathComponent($0, isDirectory: true) }.filter {
+                (try? archiver.archivedEpisodes(in: $0).title) == text
+            }
+            guard titled.count == 1 else { throw ArchiveError.unknownShow(name, known: known) }
+            return titled[0]
+        }
+    }
+}
+
+extension HelpText {
+    static let forget = """
+        \(OptionTable.usage(for: .forget))
+
+        Forgets episodes of a show for good. The show is named by its folder's name, its title or its feed URL;
+        each episode by its title, its GUID or its file's name. Each episode's file, companions and sidecar are
+        deleted (--keep-files keeps them) and its entry leaves the index, so verify no longer looks for it, the
+        site no longer lists it, list --archived no longer shows it, and no later sync fetches it again, even
+        while the feed lists it. forget --undo takes episodes back: the next sync fetches them. Holds the show's
+        lock as a sync does. A name that matches no episode, or several, is a usage error (exit 2) and nothing
+        changes.
+
+        Options:
+        \(OptionTable.helpBlock(for: .forget))
+        """
+}

@@ -1,0 +1,140 @@
+// Forgetting an episode for good: out of the index, its files deleted (or kept), never fetched again by a sync
+// while the feed lists it, and taken back on request; a name that names no episode, or several, changes nothing.
+import ArchiverCore
+import ArchiverCoreTesting
+import Foundation
+import XCTest
+
+final class EpisodeForgetterTests: XCTestCase {
+    private let root = URL(fileURLWithPath: "/archive")
+    private let show = URL(fileURLWithPath: "/archive/Night Show", isDirectory: true)
+    private let feedURL = "https://example.com/feed.xml"
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private let feed = Data(
+        """
+        <rss><channel><title>Night Show</title>
+        <item><title>One</title><guid>g1</guid><enclosure url="https://example.com/one.mp3"/></item>
+        <item><title>Two</title><guid>g2</guid><enclosure url="https://example.com/two.mp3"/></item>
+        <item><title>Twin</title><guid>t1</guid><enclosure url="https://example.com/t1.mp3"/></item>
+        <item><title>Twin</title><guid>t2</guid><enclosure url="https://example.com/t2.mp3"/></item>
+        </channel></rss>
+        """.utf8)
+
+    private func world(_ fileSystem: FakeFileSystem = FakeFileSystem()) -> ArchiveWorld {
+        var episodes: [String: SpyDownloader.Canned] = [:]
+        for name in ["one", "two", "t1", "t2"] {
+            episodes["https://example.com/\(name).mp3"] = SpyDownloader.Canned(body: Data(name.utf8))
+        }
+        return ArchiveWorld(
+            feedURL: feedURL, feed: feed, episodes: episodes, clock: { [now] in now }, fileSystem: fileSystem,
+            onUnexpected: failOnUnexpected)
+    }
+
+    private func forgetter(_ world: ArchiveWorld) -> EpisodeForgetter {
+        let now = self.now
+        return EpisodeForgetter(
+            fileSystem: FileSystemSeams(
+                files: world.fileSystem, attributes: world.attributes, mover: world.mover, writer: world.fileSystem,
+                locker: world.fileSystem, hasher: world.fileSystem),
+            clock: SyncClock(now: { now }, sleep: { _ in }, timer: { _ in }, jitter: { 0.5 }))
+    }
+
+    private func sync(_ world: ArchiveWorld) async throws -> SyncReport {
+        try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
+    }
+
+    private func indexed(_ world: ArchiveWorld) throws -> [String] {
+        try world.archiver.archivedEpisodes(in: show).episodes.map(\.file)
+    }
+
+    private func requests(_ world: ArchiveWorld, _ name: String) -> Int {
+        world.downloader.requests.count { $0.url?.lastPathComponent == name }
+    }
+
+    func test_aForgottenEpisode_leavesIndexAndDisk_andNoLaterSyncFetchesIt() async throws {
+        let world = world()
+        _ = try await sync(world)
+
+        let forgotten = try await forgetter(world).forget(["One"], inShow: show, keepFiles: false)
+        let later = try await sync(world)
+
+        XCTAssertEqual(forgotten, [ForgottenEpisode(title: "One", file: "One.mp3", deleted: ["One.mp3"])])
+        XCTAssertNil(world.fileSystem.file("/archive/Night Show/One.mp3"))
+        XCTAssertEqual(try indexed(world), ["Two.mp3", "Twin.mp3", "Twin (2).mp3"])
+        XCTAssertEqual(later.archived, [], "not fetched again while the feed lists it")
+        XCTAssertEqual(later.failed.count, 0)
+        XCTAssertEqual(requests(world, "one.mp3"), 1)
+    }
+
+    func test_keepFiles_keepsTheFile_butTheEpisodeIsForgottenAllTheSame() async throws {
+        let world = world()
+        _ = try await sync(world)
+
+        let forgotten = try await forgetter(world).forget(["g2"], inShow: show, keepFiles: true)
+        let later = try await sync(world)
+
+        XCTAssertEqual(forgotten.map(\.deleted), [[]])
+        XCTAssertEqual(world.fileSystem.file("/archive/Night Show/Two.mp3"), Data("two".utf8))
+        XCTAssertFalse(try indexed(world).contains("Two.mp3"))
+        XCTAssertEqual(later.archived, [])
+    }
+
+    func test_takingItBack_letsTheNextSyncFetchIt() async throws {
+        let world = world()
+        _ = try await sync(world)
+        _ = try await forgetter(world).forget(["One.mp3"], inShow: show, keepFiles: false)
+
+        let taken = try await forgetter(world).takeBack(["One"], inShow: show)
+        let later = try await sync(world)
+
+        XCTAssertEqual(taken, ["One"])
+        XCTAssertEqual(later.archived.map(\.lastPathComponent), ["One.mp3"])
+        XCTAssertEqual(world.fileSystem.file("/archive/Night Show/One.mp3"), Data("one".utf8))
+    }
+
+    func test_anAmbiguousOrUnknownName_isRefused_andNothingChanges() async throws {
+        let world = world()
+        _ = try await sync(world)
+        let forgetter = forgetter(world)
+
+        do {
+            _ = try await forgetter.forget(["One", "Twin"], inShow: show, keepFiles: false)
+            XCTFail("an ambiguous name was taken")
+        } catch let error as ForgetError {
+            XCTAssertEqual(error, .ambiguous("Twin", files: ["Twin.mp3", "Twin (2).mp3"]))
+            XCTAssertEqual(
+                error.localizedDescription,
+                "\"Twin\" names 2 episodes: \"Twin.mp3\", \"Twin (2).mp3\"; name one by its file")
+        }
+        do {
+            _ = try await forgetter.forget(["Nine"], inShow: show, keepFiles: false)
+            XCTFail("an unknown name was taken")
+        } catch let error as ForgetError {
+            XCTAssertEqual(
+                error.localizedDescription,
+                "no archived episode of Night Show has the title, GUID or file name \"Nine\"")
+        }
+        do {
+            _ = try await forgetter.takeBack(["Two"], inShow: show)
+            XCTFail("an episode never forgotten was taken back")
+        } catch let error as ForgetError {
+            XCTAssertEqual(error, .unknownEpisode("Two", show: "Night Show", forgotten: true))
+        }
+
+        XCTAssertEqual(try indexed(world), ["One.mp3", "Two.mp3", "Twin.mp3", "Twin (2).mp3"])
+        XCTAssertNotNil(world.fileSystem.file("/archive/Night Show/One.mp3"), "One was named beside Twin: kept")
+    }
+
+    func test_aShowASyncHolds_isNotChanged() async throws {
+        let world = world()
+        _ = try await sync(world)
+        world.fileSystem.holdLock("/archive/Night Show/.podarchive/lock", by: 4242)
+
+        do {
+            _ = try await forgetter(world).forget(["One"], inShow: show, keepFiles: false)
+            XCTFail("forgot while a sync held the show")
+        } catch ArchiveError.locked {}
+        XCTAssertNotNil(world.fileSystem.file("/archive/Night Show/One.mp3"))
+    }
+}

@@ -1,0 +1,100 @@
+// `podarchive forget` through the built binary: the episode's files go, the next syncs ask the server for nothing
+// of it, verify and list --archived no longer see it, and --undo brings it back with the next sync.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+final class ForgetEndToEndTests: XCTestCase {
+    private var folder: TemporaryFolder!
+    private var server: TestHTTPServer!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryFolder("forget-e2e")
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: ProcessRunner.podarchive.path),
+            "the podarchive binary is not built at \(ProcessRunner.podarchive.path)")
+        server = try TestHTTPServer()
+        server.route(
+            "/feed.xml",
+            .ok(
+                "<rss version=\"2.0\"><channel><title>Night Show</title>"
+                    + "<item><title>Pilot</title><guid>p-1</guid><enclosure url=\"/pilot.mp3\" type=\"audio/mpeg\"/>"
+                    + "</item><item><title>Second</title><guid>p-2</guid><enclosure url=\"/second.mp3\" "
+                    + "type=\"audio/mpeg\"/></item></channel></rss>", type: "application/rss+xml"))
+        server.route("/pilot.mp3", .ok(Data("ID3 pilot".utf8)))
+        server.route("/second.mp3", .ok(Data("ID3 second".utf8)))
+    }
+
+    override func tearDown() {
+        server?.stop()
+        folder.remove()
+    }
+
+    private var archive: URL { folder.url.appendingPathComponent("Archive") }
+    private var pilot: String { archive.appendingPathComponent("Night Show/Pilot.mp3").path }
+
+    private func podarchive(_ arguments: String...) throws -> ProcessResult {
+        try ProcessRunner.run(
+            ProcessRunner.podarchive, arguments + ["--to", archive.path],
+            environment: ProcessRunner.isolatedEnvironment(
+                home: folder.url, extra: ["PODARCHIVE_CONFIG_DIR": folder.url.appendingPathComponent("cfg").path]),
+            currentDirectory: folder.url)
+    }
+
+    private var pilotRequests: Int { server.requests.count { $0.path.hasPrefix("/pilot.mp3") } }
+
+    func test_binary_aForgottenEpisode_isGoneForGood_untilTakenBack() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let forget = try podarchive("forget", "Night Show", "Pilot")
+        let sync = try podarchive("sync")
+        let goneAfterSync = !FileManager.default.fileExists(atPath: pilot)
+        let verify = try podarchive("verify")
+        let list = try podarchive("list", "--archived", "Night Show")
+        let site = try podarchive("site")
+        let page = try String(
+            contentsOf: archive.appendingPathComponent("Night Show/index.html"), encoding: .utf8)
+        let undo = try podarchive("forget", "--undo", "Night Show", "p-1")
+        let requestsBeforeUndoSync = pilotRequests
+        let back = try podarchive("sync")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(forget.status, 0, forget.stderr)
+        XCTAssertEqual(
+            forget.stdout,
+            "forgot \"Pilot\" of Night Show/: deleted Pilot.mp3; never fetched again (podarchive forget --undo takes "
+                + "it back)\n")
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(requestsBeforeUndoSync, 1, "the sync after forget asked the server for nothing of it")
+        XCTAssertTrue(goneAfterSync, "deleted, and not fetched again")
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertFalse(list.stdout.contains("Pilot"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("Second"), list.stdout)
+        XCTAssertEqual(site.status, 0, site.stderr)
+        XCTAssertFalse(page.contains("Pilot"), "the site does not list it")
+        XCTAssertTrue(page.contains("Second"))
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        XCTAssertEqual(undo.stdout, "took back \"Pilot\" of Night Show/: the next sync fetches it\n")
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertEqual(pilotRequests, 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pilot))
+    }
+
+    func test_binary_anUnknownShowOrEpisode_isExit2_andNothingChanges() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let unknownEpisode = try podarchive("forget", "Night Show", "Pilot", "Nine")
+        let unknownShow = try podarchive("forget", "Day Show", "Pilot")
+        let missing = try podarchive("forget", "Night Show")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(unknownEpisode.status, 2)
+        XCTAssertEqual(
+            unknownEpisode.stderr,
+            "podarchive: no archived episode of Night Show has the title, GUID or file name \"Nine\"\n")
+        XCTAssertEqual(unknownShow.status, 2)
+        XCTAssertTrue(unknownShow.stderr.contains("Day Show"), unknownShow.stderr)
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.hasPrefix("podarchive: missing the episodes to forget\n"), missing.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pilot), "Pilot was named beside Nine: kept")
+    }
+}
