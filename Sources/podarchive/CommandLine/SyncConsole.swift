@@ -165,6 +165,11 @@ final class SyncConsole: @unchecked Sendable {
                 error(IndexDamageFormatter.syncLine(damage, root: root))
             case .historyFailed(let reason):
                 error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
+            case .integrityKept(let episode, let expected, let received):
+                error(
+                    "kept \(SyncFormatter.oneLine(episode.title ?? episode.url)) although it does not match the "
+                        + "publisher's hash (expected \(expected), received \(received)) on the third run "
+                        + "in a row: recorded as not matching (said once)")
             case .moveRefused(let url, let reason):
                 guard lines else { return }
                 permanent(
