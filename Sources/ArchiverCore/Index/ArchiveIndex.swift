@@ -102,7 +102,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// When it was recorded as gone upstream (see `goneAfter`): no longer retried by default, no longer a
         /// failure of the run.
         public var gone: String?
-        var publisher: PublisherRecord?  // the publisher's hash, and how many runs it did not match
+        /// The publisher's hash of the file and how many runs in a row it did not match (see `PublisherRecord`).
+        public var publisher: PublisherRecord?
 
         /// The failure's keys in the index (see `Entry.CodingKeys`).
         enum CodingKeys: String, CodingKey, CaseIterable {
@@ -176,8 +177,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var byURLKey: [String: Int] = [:]
     private var moreByURLKey: [String: [Int]] = [:]
     private var files: Set<String> = []
-    /// Every entry's key.
-    private var keyPositions: [String: Int] = [:]
+    private var keyPositions: [String: Int] = [:]  // every entry's key
 
     /// The newest format version this podarchive reads and writes. Version 3 is written for an index that keeps
     /// an identifier as a keyed hash or a URL redacted (see `SecretForms`), which an older podarchive must refuse
