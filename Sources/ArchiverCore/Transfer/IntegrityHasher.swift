@@ -38,10 +38,13 @@ public struct IntegrityHasher: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = IntegrityHasher(algorithm)
-        while true {
-            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { hasher.update($0) }
+        do {
+            // nil (or an empty chunk) at the end of the file.
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { hasher.update($0) }
+            }
+        } catch {
+            return nil
         }
         return hasher.finalize()
     }

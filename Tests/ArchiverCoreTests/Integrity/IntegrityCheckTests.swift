@@ -59,6 +59,28 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
         XCTAssertEqual(entry.publisher?.integrity, value)
         XCTAssertNil(entry.publisher?.mismatch, "it matched")
         XCTAssertEqual(entry.publisher?.alternates?.first?.isDefault, true)
+
+        let verified = try await archiver().verify(folder.url, repair: false)
+        XCTAssertEqual(verified.problems, [])
+        XCTAssertEqual(verified.notes, 0)
+    }
+
+    func test_verify_checksTheRecordedHashToo() async throws {
+        serveFeed(integrity: sri(.sha384, audio))
+        server.route("/big.mp3", .ok(audio))
+        _ = try await sync(once)
+        // The recorded hash no longer describes the file (an index edited by hand, or a file changed along with
+        // its recorded SHA-256): SHA-256 alone would not notice.
+        let show = folder.url.appendingPathComponent("Flaky")
+        var edited = try index()
+        var entry = try XCTUnwrap(edited.episodes.first)
+        entry.publisher?.integrity = sri(.sha384, Data(audio.reversed()))
+        edited.record(entry)
+        try IndexFormat.encode(edited).write(to: ArchiveLayout.indexFile(of: show))
+
+        let verified = try await archiver().verify(folder.url, repair: false)
+        XCTAssertEqual(verified.problems.map(\.kind), [.changed])
+        XCTAssertEqual(verified.remaining, 1)
     }
 
     func test_aDifferingFile_failsTwiceNamingBothDigests_andIsKeptOnTheThirdRun() async throws {
@@ -97,6 +119,16 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
         XCTAssertEqual(entry.publisher?.mismatch, received)
         XCTAssertEqual(entry.sha256, SHA256.hex(audio))
         XCTAssertEqual(try index().failures, [])
+
+        let notes = Locked<[String]>([])
+        let verified = try await archiver().verify(folder.url, repair: false) { event in
+            if case .note(_, let file, let reason) = event { notes.withLock { $0.append(file + ": " + reason) } }
+        }
+        XCTAssertEqual(verified.problems, [], "a file kept although it differs is no problem of the archive")
+        XCTAssertEqual(verified.remaining, 0)
+        XCTAssertEqual(verified.notes, 1)
+        XCTAssertEqual(notes.withLock { $0 }.count, 1)
+        XCTAssertTrue(notes.withLock { $0 }.first?.contains(received) == true)
 
         let fourth = try await sync(once)
         XCTAssertEqual(fourth.archived.count, 0, "an archived episode is not fetched again")
