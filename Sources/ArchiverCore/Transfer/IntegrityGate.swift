@@ -80,7 +80,12 @@ extension IntegrityGate {
     /// The publisher's record an entry keeps for `item`: the alternates the feed listed and the verdict; nil when
     /// there is nothing to say (an entry fetched again then keeps what it had).
     static func record(of item: WorkItem, verdict: Verdict?) -> PublisherRecord? {
-        let alternates = item.episode.alternates
+        // Kept as the archive keeps every URL: redacted (see `SecretForms`).
+        let alternates = item.episode.alternates.map { alternate in
+            var kept = alternate
+            kept.sources = alternate.sources.map(URLSecrets.redacted)
+            return kept
+        }
         let record = PublisherRecord(
             alternates: alternates.isEmpty ? nil : alternates, integrity: verdict?.integrity,
             mismatch: verdict?.mismatch)

@@ -49,8 +49,10 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
             + "sha384-\(Data(repeating: 2, count: 48).base64EncodedString()) \(sri(.sha384, audio))?ct=audio/mpeg"
         serveFeed(integrity: value)
         server.route("/big.mp3", .ok(audio))
+        var options = once
+        options.metadata = true
 
-        let report = try await sync(once)
+        let report = try await sync(options)
 
         XCTAssertEqual(report.archived.count, 1)
         XCTAssertEqual(report.failed.count, 0)
@@ -59,6 +61,12 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
         XCTAssertEqual(entry.publisher?.integrity, value)
         XCTAssertNil(entry.publisher?.mismatch, "it matched")
         XCTAssertEqual(entry.publisher?.alternates?.first?.isDefault, true)
+        let sidecar =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.url.appendingPathComponent("Flaky/Big one.info.json"))) as? [String: Any]
+        let publisher = sidecar?["publisher"] as? [String: Any]
+        XCTAssertEqual(publisher?["integrity"] as? String, value, "the sidecar carries the publisher's hash")
+        XCTAssertEqual((publisher?["alternates"] as? [[String: Any]])?.first?["type"] as? String, "audio/mpeg")
 
         let verified = try await archiver().verify(folder.url, repair: false)
         XCTAssertEqual(verified.problems, [])
