@@ -163,6 +163,8 @@ public enum SyncEvent: Sendable, Equatable {
     /// The episode's file still did not match the publisher's hash on the run that keeps it anyway (hosts that
     /// insert ads never serve the bytes hashed): archived, recorded as not matching. Both digests in SRI form.
     case integrityKept(Episode, expected: String, received: String)
+    /// Sources of the alternate enclosure the episode is archived as that are not http(s) (`ipfs:`): not fetched.
+    case sourcesSkipped(Episode, [String])
     /// The feed's document could not be kept in the show's history; the sync goes on.
     case historyFailed(reason: String)
     /// A transcript, chapters document or artwork was kept beside its episode.

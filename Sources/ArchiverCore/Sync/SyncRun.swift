@@ -153,11 +153,14 @@ struct SyncRun {
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
     mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
+        let skipped = PreferredFile.skippedSources(of: item.episode)
+        if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
         do {
             let fetched = try outcome.get()
             let verdict = try judge(fetched, item: item)
             let entry = try placer.complete(fetched, item: item, in: &show, names: &names, template: options.names) {
-                $0.publisher = IntegrityGate.record(of: item, verdict: verdict) ?? $0.publisher
+                $0.publisher =
+                    IntegrityGate.record(of: item, verdict: verdict, fetchedFrom: fetched.url) ?? $0.publisher
             }
             if let verdict, let received = verdict.mismatch {
                 onEvent(.integrityKept(item.episode, expected: verdict.expected, received: received))

@@ -79,16 +79,22 @@ enum IntegrityGate {
 extension IntegrityGate {
     /// The publisher's record an entry keeps for `item`: the alternates the feed listed and the verdict; nil when
     /// there is nothing to say (an entry fetched again then keeps what it had).
-    static func record(of item: WorkItem, verdict: Verdict?) -> PublisherRecord? {
+    static func record(of item: WorkItem, verdict: Verdict?, fetchedFrom url: String?) -> PublisherRecord? {
         // Kept as the archive keeps every URL: redacted (see `SecretForms`).
         let alternates = item.episode.alternates.map { alternate in
             var kept = alternate
             kept.sources = alternate.sources.map(URLSecrets.redacted)
             return kept
         }
-        let record = PublisherRecord(
+        var record = PublisherRecord(
             alternates: alternates.isEmpty ? nil : alternates, integrity: verdict?.integrity,
             mismatch: verdict?.mismatch)
+        // Archived as an alternate (see `PreferredFile`): which one, and the source that gave the file.
+        let episode = item.episode
+        if let chosen = episode.alternates.first(where: { !$0.isDefault && $0.sources.contains(episode.url) }) {
+            record.chosen = chosen.type
+            record.source = URLSecrets.redacted(url.flatMap { chosen.sources.contains($0) ? $0 : nil } ?? episode.url)
+        }
         return record.isEmpty ? nil : record
     }
 

@@ -3,7 +3,7 @@
 // show's saved settings are all made from this table, so none of them can offer an option another refuses.
 
 enum OptionTable {
-    static let all: [OptionDescriptor] = sources + settings + output + transfer + access + export
+    static let all: [OptionDescriptor] = sources + settings + AlternateOptions.all + output + transfer + access + export
 
     /// The options `command` takes, in table order.
     static func options(for command: CommandName) -> [OptionDescriptor] {

@@ -170,6 +170,12 @@ final class SyncConsole: @unchecked Sendable {
                     "kept \(SyncFormatter.oneLine(episode.title ?? episode.url)) although it does not match the "
                         + "publisher's hash (expected \(expected), received \(received)) on the third run "
                         + "in a row: recorded as not matching (said once)")
+            case .sourcesSkipped(let episode, let sources):
+                guard lines else { return }
+                permanent(
+                    "not fetched: \(sources.map { "<\($0)>" }.joined(separator: ", ")) of "
+                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources are fetched"
+                )
             case .moveRefused(let url, let reason):
                 guard lines else { return }
                 permanent(
