@@ -165,6 +165,9 @@ public enum SyncEvent: Sendable, Equatable {
     case integrityKept(Episode, expected: String, received: String)
     /// Sources of the alternate enclosure the episode is archived as that are not http(s) (`ipfs:`): not fetched.
     case sourcesSkipped(Episode, [String])
+    /// The publisher's hash for the episode's file names no known algorithm with a well-formed digest: the file is
+    /// archived unchecked.
+    case integrityUnreadable(Episode, String)
     /// The feed's document could not be kept in the show's history; the sync goes on.
     case historyFailed(reason: String)
     /// A transcript, chapters document or artwork was kept beside its episode.

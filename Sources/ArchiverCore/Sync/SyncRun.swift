@@ -155,6 +155,9 @@ struct SyncRun {
     mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
         let skipped = PreferredFile.skippedSources(of: item.episode)
         if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
+        if let value = IntegrityGate.unreadable(for: item.episode) {
+            onEvent(.integrityUnreadable(item.episode, value))
+        }
         do {
             let fetched = try outcome.get()
             let verdict = try judge(fetched, item: item)

@@ -28,6 +28,14 @@ enum IntegrityGate {
         return (text, value)
     }
 
+    /// The publisher's value for the file of `episode` when it names no algorithm podarchive knows with a digest of
+    /// the right length (`sha1-…`, a typo): the file is then not checked, and that is said.
+    static func unreadable(for episode: Episode) -> String? {
+        let own = episode.alternates.first { $0.integrity != nil && $0.sources.contains(episode.url) }
+        guard let text = own?.integrity, SubresourceIntegrity(text) == nil else { return nil }
+        return text
+    }
+
     /// What the judgement found for a file that is kept.
     struct Verdict: Equatable, Sendable {
         /// The publisher's value, as the feed wrote it.

@@ -176,6 +176,11 @@ final class SyncConsole: @unchecked Sendable {
                     "not fetched: \(sources.map { "<\($0)>" }.joined(separator: ", ")) of "
                         + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources are fetched"
                 )
+            case .integrityUnreadable(let episode, let value):
+                error(
+                    "not checked: \(SyncFormatter.oneLine(episode.title ?? episode.url)): the publisher's hash "
+                        + "'\(SyncFormatter.oneLine(String(value.prefix(120))))' names no sha256, sha384 or sha512 "
+                        + "digest podarchive can read; archived without it")
             case .moveRefused(let url, let reason):
                 guard lines else { return }
                 permanent(

@@ -159,4 +159,20 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
         let fourth = try await sync(once)  // differs: the third time, kept
         XCTAssertEqual(fourth.archived.count, 1)
     }
+
+    func test_aMalformedHash_isSaidAndTheFileArchivedUnchecked() async throws {
+        serveFeed(integrity: "sha384-not*base64 md5-AAAA")
+        server.route("/big.mp3", .ok(audio))
+        let said = Locked<[String]>([])
+
+        let report = try await archiver().sync(
+            .remote(server.url("/feed.xml")), into: folder.url, options: once,
+            onEvent: { event in
+                if case .integrityUnreadable(_, let value) = event { said.withLock { $0.append(value) } }
+            })
+
+        XCTAssertEqual(report.archived.count, 1, "nothing is lost to a hash that cannot be read")
+        XCTAssertEqual(said.withLock { $0 }, ["sha384-not*base64 md5-AAAA"])
+        XCTAssertNil(try index().episodes.first?.publisher?.integrity, "no hash was checked")
+    }
 }
