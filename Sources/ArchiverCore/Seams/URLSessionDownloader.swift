@@ -151,7 +151,8 @@ private final class Transfer: @unchecked Sendable {
         self.descriptor = descriptor
         self.path = path
         self.options = options
-        integrity = options.integrityAlgorithm.map(IntegrityHasher.init)
+        // A publisher's SHA-256 is the digest already computed: no second hash of it.
+        integrity = options.integrityAlgorithm.flatMap { $0 == .sha256 ? nil : IntegrityHasher($0) }
     }
 
     /// Decides from the headers whether the body continues the file or replaces it. False stops the transfer.
@@ -268,7 +269,9 @@ private final class Transfer: @unchecked Sendable {
             var result = DownloadResult(
                 response: response, bytesWritten: written, fileSize: offset + written,
                 sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading)
-            if accepted { result.integrityDigest = integrity?.finalize() }
+            if accepted, let algorithm = options.integrityAlgorithm {
+                result.integrityDigest = algorithm == .sha256 ? hasher.finalize() : integrity?.finalize()
+            }
             outcome.deliver(.success(result))
         } else {
             outcome.deliver(

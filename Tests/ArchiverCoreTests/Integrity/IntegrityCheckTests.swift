@@ -175,4 +175,21 @@ final class IntegrityCheckTests: LoopbackArchiveTestCase {
         XCTAssertEqual(said.withLock { $0 }, ["sha384-not*base64 md5-AAAA"])
         XCTAssertNil(try index().episodes.first?.publisher?.integrity, "no hash was checked")
     }
+
+    func test_aResumedDownload_isHashedWhole() async throws {
+        serveFeed(integrity: sri(.sha384, audio))
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            if count == 0 { response.cutAfter = 120_000 }
+            return response
+        }
+
+        let report = try await sync()
+
+        XCTAssertEqual(report.failed.map(\.failure), [])
+        XCTAssertEqual(report.archived.count, 1, "the bytes kept from the first attempt are hashed too")
+        XCTAssertEqual(requests("/big.mp3").last?.headers["range"], "bytes=120000-")
+        XCTAssertNil(try index().episodes.first?.publisher?.mismatch)
+    }
 }
