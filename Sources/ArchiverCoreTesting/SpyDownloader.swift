@@ -101,8 +101,14 @@ public final class SpyDownloader: FileDownloading, Sendable {
             options.progress?(Int64(end))
             await Task.yield()
         }
-        return DownloadResult(
+        var result = DownloadResult(
             response: response, bytesWritten: Int64(answer.body.count), sha256: SHA256.hex(answer.body),
             leadingBytes: answer.body.prefix(512))
+        if let algorithm = options.integrityAlgorithm {
+            var hasher = IntegrityHasher(algorithm)
+            answer.body.withUnsafeBytes { hasher.update($0) }
+            result.integrityDigest = hasher.finalize()
+        }
+        return result
     }
 }

@@ -50,7 +50,7 @@ if arguments.count >= 3, arguments[1] == "urlsession",
 guard arguments.count >= 3, let data = FileManager.default.contents(atPath: arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: podarchive-bench sha256|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N] [as-shipped]\n"
+            "usage: podarchive-bench sha256|sha384|sha512|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N] [as-shipped]\n"
                 .utf8)
     )
     exit(2)
@@ -69,6 +69,18 @@ case "sha256":
         }
     }
     detail = " " + hasher.hexDigest()
+case "sha384", "sha512":
+    // As the download delegate feeds it: 16 KB chunks (see `IntegrityHasher`).
+    var hasher = IntegrityHasher(arguments[1] == "sha384" ? .sha384 : .sha512)
+    data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let count = min(16_384, buffer.count - offset)
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count]))
+            offset += count
+        }
+    }
+    detail = " " + Data(hasher.finalize()).base64EncodedString()
 case "xmlparser":
     // XMLParser(data:) fails past 10 MB on Linux; a stream reads any size.
     let parser = XMLParser(stream: InputStream(data: data))

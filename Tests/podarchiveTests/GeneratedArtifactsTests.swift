@@ -99,7 +99,7 @@ final class GeneratedArtifactsTests: XCTestCase {
     func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
         let saved = [
             "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
-            "--match", "--netrc-file", "--user-agent",
+            "--match", "--prefer", "--netrc-file", "--user-agent",
         ]
         XCTAssertEqual(OptionTable.showSettings.map(\.name), saved)
         XCTAssertTrue(
@@ -107,11 +107,11 @@ final class GeneratedArtifactsTests: XCTestCase {
                 "(" + saved.joined(separator: ", ") + ")"))
         let every = ShowSettings(
             name: "{date} {title}", metadata: true, limit: 3, since: "2025-01-31", match: "(?i)news", companions: false,
-            userAgent: "Agent/1", netrcFile: "/home/x/.netrc")
+            userAgent: "Agent/1", netrcFile: "/home/x/.netrc", prefer: "audio/opus,opus")
         XCTAssertEqual(
             FeedsFormatter.describe(every),
             "--name '{date} {title}' --metadata --no-companions --limit 3 --since 2025-01-31 --match '(?i)news' "
-                + "--netrc-file /home/x/.netrc --user-agent 'Agent/1'")
+                + "--prefer 'audio/opus,opus' --netrc-file /home/x/.netrc --user-agent 'Agent/1'")
     }
 
     func test_zshScript_offersEachCommandExactlyItsOptions() throws {

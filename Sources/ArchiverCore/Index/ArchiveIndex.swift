@@ -40,12 +40,14 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var lastSeen: String?
         /// The transcripts, chapters and artwork kept beside the episode's file.
         public var companions: [CompanionFile]?
+        /// What the publisher said of the file: alternates, the one archived, its hash (see `PublisherRecord`).
+        public var publisher: PublisherRecord?
 
         /// The entry's keys in the index and its journal: the one list of them, which JSON's Codable, the
         /// writer (`IndexFormat.encode`) and the reader (`IndexReader`, which must handle each) all use.
         enum CodingKeys: String, CodingKey, CaseIterable {
             case key, guid, title, url, file, size, sha256, published, archived, replacedBy, companions
-            case removedUpstream, lastSeen
+            case removedUpstream, lastSeen, publisher
         }
 
         /// An entry as sync records it; `key` is the episode's `identity`.
@@ -68,8 +70,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public init(archiving episode: Episode, file: String, size: Int64, sha256: String, at time: Date) {
             self.init(
                 key: episode.identity, guid: episode.guid, title: episode.title, url: URLSecrets.redacted(episode.url),
-                file: file,
-                size: size, sha256: sha256, published: episode.published.map(FeedDate.iso8601),
+                file: file, size: size, sha256: sha256, published: episode.published.map(FeedDate.iso8601),
                 archived: FeedDate.iso8601(time))
         }
     }
@@ -101,10 +102,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// When it was recorded as gone upstream (see `goneAfter`): no longer retried by default, no longer a
         /// failure of the run.
         public var gone: String?
+        /// The publisher's hash of the file and how many runs in a row it did not match (see `PublisherRecord`).
+        public var publisher: PublisherRecord?
 
         /// The failure's keys in the index (see `Entry.CodingKeys`).
         enum CodingKeys: String, CodingKey, CaseIterable {
             case key, guid, title, url, type, published, reason, failed, status, missingSince, missingRuns, gone
+            case publisher
         }
 
         /// An episode is gone upstream once it answered 404 or 410 on at least `goneAfterRuns` runs spanning at
@@ -169,13 +173,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var byKey: [String: Int] = [:]
     private var byGUID: [String: Int] = [:]
     private var byURL: [String: Int] = [:]
-    /// The first entry with each URL key; the others, rare (hosts that serve every episode as `e.mp3?id=N`),
-    /// in `moreByURLKey`, so that a plain index costs no array per entry.
+    /// The first entry of each URL key; the rare others (`e.mp3?id=N` hosts) in `moreByURLKey`.
     private var byURLKey: [String: Int] = [:]
     private var moreByURLKey: [String: [Int]] = [:]
     private var files: Set<String> = []
-    /// Every entry's key.
-    private var keyPositions: [String: Int] = [:]
+    private var keyPositions: [String: Int] = [:]  // every entry's key
 
     /// The newest format version this podarchive reads and writes. Version 3 is written for an index that keeps
     /// an identifier as a keyed hash or a URL redacted (see `SecretForms`), which an older podarchive must refuse

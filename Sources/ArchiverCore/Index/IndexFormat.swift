@@ -74,7 +74,15 @@ public enum IndexFormat {
             out.member(Key.lastSeen)
             out.string(entry.lastSeen)
         }
+        writePublisher(entry.publisher, to: &out)
         out.raw("}")
+    }
+
+    /// The publisher's record, left out when there is none (an older index had no such key).
+    private static func writePublisher(_ record: PublisherRecord?, to out: inout JSONWriter) {
+        guard let record, !record.isEmpty else { return }
+        out.member(ArchiveIndex.Entry.CodingKeys.publisher)
+        out.raw(record.json)
     }
 
     private static func write(_ companion: CompanionFile, to out: inout JSONWriter) {
@@ -122,6 +130,7 @@ public enum IndexFormat {
         out.number(failure.missingRuns.map(Int64.init))
         out.member(Key.gone)
         out.string(failure.gone)
+        writePublisher(failure.publisher, to: &out)
         out.raw("}")
     }
 

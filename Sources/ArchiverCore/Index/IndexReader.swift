@@ -47,45 +47,34 @@ enum IndexReader {
     }
 
     private static func entry(_ reader: inout JSONCursor) throws -> ArchiveIndex.Entry {
+        // The optional members go straight into the entry; the required ones are checked once read.
+        var entry = ArchiveIndex.Entry(key: "", title: nil, url: "", file: "", size: 0, published: nil, archived: "")
         var key: String?
-        var guid: String?
-        var title: String?
         var url: String?
         var file: String?
         var size: Int64?
-        var sha256: String?
-        var published: String?
         var archived: String?
-        var replacedBy: String?
-        var removedUpstream: String?
-        var lastSeen: String?
-        var companions: [CompanionFile]?
         try reader.object { reader, name in
             switch ArchiveIndex.Entry.CodingKeys(rawValue: name) {
             case .key?: key = try reader.string()
-            case .guid?: guid = try reader.optionalString()
-            case .title?: title = try reader.optionalString()
+            case .guid?: entry.guid = try reader.optionalString()
+            case .title?: entry.title = try reader.optionalString()
             case .url?: url = try reader.string()
             case .file?: file = try reader.string()
             case .size?: size = try reader.integer()
-            case .sha256?: sha256 = try reader.optionalString()
-            case .published?: published = try reader.optionalString()
+            case .sha256?: entry.sha256 = try reader.optionalString()
+            case .published?: entry.published = try reader.optionalString()
             case .archived?: archived = try reader.string()
-            case .replacedBy?: replacedBy = try reader.optionalString()
-            case .removedUpstream?: removedUpstream = try reader.optionalString()
-            case .lastSeen?: lastSeen = try reader.optionalString()
-            case .companions?: companions = try reader.nullOr { try $0.array { try companion(&$0) } }
+            case .replacedBy?: entry.replacedBy = try reader.optionalString()
+            case .removedUpstream?: entry.removedUpstream = try reader.optionalString()
+            case .lastSeen?: entry.lastSeen = try reader.optionalString()
+            case .companions?: entry.companions = try reader.nullOr { try $0.array { try companion(&$0) } }
+            case .publisher?: entry.publisher = try PublisherRecord.decode(reader.rawValue())
             case nil: try reader.skipValue()
             }
         }
         guard let key, let url, let file, let size, let archived else { throw JSONCursor.Unexpected() }
-        var entry = ArchiveIndex.Entry(
-            key: key, guid: guid, title: title, url: url, file: file, size: size, sha256: sha256, published: published,
-            archived: archived)
-        entry.replacedBy = replacedBy
-        entry.removedUpstream = removedUpstream
-        entry.lastSeen = lastSeen
-        entry.companions = companions
+        (entry.key, entry.url, entry.file, entry.size, entry.archived) = (key, url, file, size, archived)
         return entry
     }
 
@@ -127,6 +116,7 @@ enum IndexReader {
         var missingSince: String?
         var missingRuns: Int64?
         var gone: String?
+        var publisher: PublisherRecord?
         try reader.object { reader, name in
             switch ArchiveIndex.Failure.CodingKeys(rawValue: name) {
             case .key?: key = try reader.string()
@@ -141,6 +131,7 @@ enum IndexReader {
             case .missingSince?: missingSince = try reader.optionalString()
             case .missingRuns?: missingRuns = try reader.integer()
             case .gone?: gone = try reader.optionalString()
+            case .publisher?: publisher = try PublisherRecord.decode(reader.rawValue())
             case nil: try reader.skipValue()
             }
         }
@@ -157,6 +148,7 @@ enum IndexReader {
         failure.missingSince = missingSince
         failure.missingRuns = missingRuns
         failure.gone = gone
+        failure.publisher = publisher
         return failure
     }
 

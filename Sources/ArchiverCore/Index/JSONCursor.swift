@@ -233,6 +233,14 @@ struct JSONCursor {
     }
 
     /// Skips a value of a key the index does not know (a newer podarchive's, or a hand edit).
+    /// The next value's bytes, as they are: for a member the index reads with JSONDecoder.
+    mutating func rawValue() throws -> Data {
+        skipSpace()
+        let start = position
+        try skipValue()
+        return Data(bytes[start..<position])
+    }
+
     mutating func skipValue() throws {
         switch peek() {
         case UInt8(ascii: "{"): try object { reader, _ in try reader.skipValue() }

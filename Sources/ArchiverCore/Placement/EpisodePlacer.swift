@@ -26,7 +26,7 @@ struct EpisodePlacer: Sendable {
     /// record goes after that.
     func complete(
         _ fetched: EpisodeFetcher.Fetched, item: WorkItem, in show: inout FeedFolder, names: inout NameAllocator,
-        template: NameTemplate
+        template: NameTemplate, describe: (inout ArchiveIndex.Entry) -> Void = { _ in }
     ) throws -> ArchiveIndex.Entry {
         var entry: ArchiveIndex.Entry
         switch fetched {
@@ -43,7 +43,9 @@ struct EpisodePlacer: Sendable {
             entry.removedUpstream = earlier.removedUpstream
             entry.lastSeen = earlier.lastSeen
             entry.key = earlier.key
+            entry.publisher = earlier.publisher
         }
+        describe(&entry)
         show.index.record(entry)
         show.unjournaled.append((entry, show.partial(item.episode.identity)))
         return entry

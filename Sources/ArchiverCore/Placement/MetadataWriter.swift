@@ -45,6 +45,8 @@ struct MetadataWriter: Sendable {
         var archived: String
         /// Transcripts, chapters and artwork kept beside the file (absent when none).
         var companions: [CompanionFile]?
+        /// The alternate enclosures, the one archived and the publisher's hash (absent when the feed gave none).
+        var publisher: PublisherRecord?
     }
 
     /// Writes the sidecar of `entry` (the episode as the feed describes it now), dated like the episode.
@@ -59,7 +61,8 @@ struct MetadataWriter: Sendable {
             type: episode.mimeType,
             feed: Sidecar.FeedInfo(title: show.title, url: URLSecrets.redacted(show.index.feed)),
             file: (entry.file as NSString).lastPathComponent, size: entry.size, sha256: entry.sha256,
-            archived: entry.archived, companions: entry.companions.flatMap { $0.isEmpty ? nil : $0 })
+            archived: entry.archived, companions: entry.companions.flatMap { $0.isEmpty ? nil : $0 },
+            publisher: entry.publisher)
         let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
         do {
             try writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)

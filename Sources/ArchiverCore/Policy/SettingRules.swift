@@ -5,7 +5,7 @@ import Foundation
 extension ShowSettings {
     /// The settings a show keeps, by their name in the subscription record.
     public enum Key: String, CaseIterable, Sendable {
-        case name, metadata, limit, since, match, companions, userAgent, netrcFile
+        case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer
     }
 
     /// The value of `key` as text ("true"/"false" for a switch); nil when it is not set.
@@ -19,6 +19,7 @@ extension ShowSettings {
         case .companions: return companions.map(String.init)
         case .userAgent: return userAgent
         case .netrcFile: return netrcFile
+        case .prefer: return prefer
         }
     }
 
@@ -58,6 +59,27 @@ extension ShowSettings {
     public static func checkUserAgent(_ text: String) throws(SettingProblem) -> String {
         guard isValidUserAgent(text) else { throw .needs("one line of text") }
         return text
+    }
+
+    /// Media types (`audio/opus`) or codecs (`opus`), comma-separated, in the order preferred: written back
+    /// lower-cased without spaces.
+    public static func checkPrefer(_ text: String) throws(SettingProblem) -> String {
+        let items = text.lowercased().split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let token = { (part: Substring) in
+            !part.isEmpty
+                && part.unicodeScalars.allSatisfy {
+                    CharacterSet.alphanumerics.contains($0) || "+-.".contains(Character($0))
+                }
+        }
+        for item in items {
+            let parts = item.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy(token) else {
+                throw .needs("media types or codecs separated by commas, such as audio/opus,audio/mpeg")
+            }
+        }
+        return items.joined(separator: ",")
     }
 
     /// A `.netrc` file's path, not empty.

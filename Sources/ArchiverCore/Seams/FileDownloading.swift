@@ -30,6 +30,9 @@ public struct DownloadOptions: Sendable {
     /// Content-Encoding is undone, whether or not a Content-Length was sent. A body that would pass it is stopped
     /// there, before the byte past it is written, and `DownloadError.tooLarge` is thrown. Nil: no cap.
     public var maximumBytes: Int64?
+    /// A second algorithm to hash the whole file with, in the same pass as SHA-256 (a publisher's Subresource
+    /// Integrity value names it); its digest is `DownloadResult.integrityDigest`. Nil: SHA-256 only.
+    public var integrityAlgorithm: SubresourceIntegrity.Algorithm?
 
     /// Options for one transfer; the defaults start from byte 0, admit everything and report nothing.
     public init(
@@ -80,6 +83,8 @@ public struct DownloadResult: Sendable, Equatable {
     public var sha256: String
     /// The first bytes of the file (up to 512), to recognise an HTML page served in place of audio.
     public var leadingBytes: Data
+    /// The whole file's digest with `DownloadOptions.integrityAlgorithm`, when one was asked for.
+    public var integrityDigest: [UInt8]?
 
     /// A result as a downloader produced it.
     public init(

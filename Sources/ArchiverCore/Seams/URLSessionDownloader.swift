@@ -137,6 +137,8 @@ private final class Transfer: @unchecked Sendable {
     var offset: Int64 = 0
     var written: Int64 = 0
     var hasher = SHA256()
+    /// The publisher's algorithm, when it is asked for (see `DownloadOptions.integrityAlgorithm`).
+    var integrity: IntegrityHasher?
     var leading = Data()
     var failure: Error?
     var refusedLocation: String?
@@ -149,6 +151,8 @@ private final class Transfer: @unchecked Sendable {
         self.descriptor = descriptor
         self.path = path
         self.options = options
+        // A publisher's SHA-256 is the digest already computed: no second hash of it.
+        integrity = options.integrityAlgorithm.flatMap { $0 == .sha256 ? nil : IntegrityHasher($0) }
     }
 
     /// Decides from the headers whether the body continues the file or replaces it. False stops the transfer.
@@ -197,6 +201,7 @@ private final class Transfer: @unchecked Sendable {
             }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<chunk])
             hasher.update(bytes)
+            integrity?.update(bytes)
             if leading.count < 512 { leading.append(contentsOf: bytes.prefix(512 - leading.count)) }
             position += Int64(chunk)
         }
@@ -214,6 +219,7 @@ private final class Transfer: @unchecked Sendable {
         if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
         let code = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
             hasher.update(buffer)
+            integrity?.update(buffer)
             return FileDescriptor.writeAll(buffer, to: descriptor)
         }
         errno = code
@@ -260,11 +266,13 @@ private final class Transfer: @unchecked Sendable {
             outcome.deliver(.failure(closeFailure))
         } else if let response, error == nil || !accepted {
             // A non-2xx response is stopped on purpose after its headers: report it, not the cancellation.
-            outcome.deliver(
-                .success(
-                    DownloadResult(
-                        response: response, bytesWritten: written, fileSize: offset + written,
-                        sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading)))
+            var result = DownloadResult(
+                response: response, bytesWritten: written, fileSize: offset + written,
+                sha256: accepted ? hasher.hexDigest() : "", leadingBytes: leading)
+            if accepted, let algorithm = options.integrityAlgorithm {
+                result.integrityDigest = algorithm == .sha256 ? hasher.finalize() : integrity?.finalize()
+            }
+            outcome.deliver(.success(result))
         } else {
             outcome.deliver(
                 .failure(DownloadError.transport(error.map(TransportReason.describe) ?? "no response")))

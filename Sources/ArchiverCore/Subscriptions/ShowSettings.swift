@@ -20,12 +20,16 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     public var userAgent: String?
     /// The `.netrc` file its logins come from (`--netrc-file`), by absolute path.
     public var netrcFile: String?
+    /// The media types (or codecs) preferred among an episode's alternate enclosures (`--prefer`), comma-separated
+    /// as written; "" given over a saved one turns it off.
+    public var prefer: String?
 
     /// Settings; nil leaves one unset.
     public init(
         name: String? = nil, metadata: Bool? = nil, limit: Int? = nil, since: String? = nil, match: String? = nil,
-        companions: Bool? = nil, userAgent: String? = nil, netrcFile: String? = nil
+        companions: Bool? = nil, userAgent: String? = nil, netrcFile: String? = nil, prefer: String? = nil
     ) {
+        self.prefer = prefer
         self.userAgent = userAgent
         self.netrcFile = netrcFile
         self.name = name
@@ -61,7 +65,8 @@ public struct ShowSettings: Codable, Equatable, Sendable {
         ShowSettings(
             name: newer.name ?? name, metadata: newer.metadata ?? metadata, limit: newer.limit ?? limit,
             since: newer.since ?? since, match: newer.match ?? match, companions: newer.companions ?? companions,
-            userAgent: newer.userAgent ?? userAgent, netrcFile: newer.netrcFile ?? netrcFile)
+            userAgent: newer.userAgent ?? userAgent, netrcFile: newer.netrcFile ?? netrcFile,
+            prefer: newer.prefer ?? prefer)
     }
 
     /// A User-Agent is one line of printable text, not empty.

@@ -153,7 +153,8 @@ struct ShowArchiver: Sendable {
             contents: contents, removals: removals)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
-        let (work, adopted) = try placer.adoptUnindexedFiles(planned.work, in: &show, template: options.names)
+        let (work, adopted) = try placer.adoptUnindexedFiles(
+            PreferredFile.apply(options.prefer, to: planned.work), in: &show, template: options.names)
         var run = SyncRun(
             show: show, loadedIndex: loadedIndex, present: planned.present, parts: parts, options: options,
             pages: pages, onEvent: onEvent)
@@ -175,7 +176,7 @@ struct ShowArchiver: Sendable {
                     await Result {
                         let episode = work[position].episode
                         return try await fetcher.fetch(
-                            episode, in: paths, options: options,
+                            trying: episode, in: paths, options: options,
                             waiting: { onEvent(.waitingToRetry(episode, seconds: $0, $1)) }
                         ) { received, expected in
                             onEvent(.progress(position: position, received: received, expected: expected))

@@ -32,6 +32,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var companionMaximumBytes: Int64 = 20 << 20
     /// Keep the transcripts and chapters published with each episode (and, with `metadata`, its artwork).
     public var companions = true
+    /// The media types or codecs preferred among an episode's alternate enclosures, first first (see
+    /// `PreferredFile`); empty: the enclosure.
+    public var prefer: [String] = []
     /// Settings to save with the show's subscription (each one given replaces the saved one); nil saves none.
     public var saveSettings: ShowSettings?
     /// The show's User-Agent and credentials: every request of the sync is made through it.
@@ -100,6 +103,11 @@ public struct SyncOptions: Sendable, Equatable {
                 path: try checked(.netrcFile, path, ShowSettings.checkNetrcFile), required: true)
         }
         if let companions = settings.companions { options.companions = companions }
+        if let prefer = settings.prefer {
+            options.prefer =
+                prefer.isEmpty
+                ? [] : try checked(.prefer, prefer, ShowSettings.checkPrefer).split(separator: ",").map(String.init)
+        }
         // 0 and "" turn a filter set before off (`ShowSettings.everyEpisode`).
         if let limit = settings.limit {
             options.filter.limit = limit == 0 ? nil : try checked(.limit, limit, ShowSettings.checkLimit)

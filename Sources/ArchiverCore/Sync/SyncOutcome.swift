@@ -27,6 +27,8 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case credentialsRefused
     /// The episode's deadline passed before it was complete.
     case timedOut(TimeInterval)
+    /// The file's digest differs from the publisher's Subresource Integrity value (both in SRI form): not kept.
+    case integrityMismatch(expected: String, received: String)
 
     /// A short reason for messages.
     public var reason: String {
@@ -43,6 +45,9 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .storage(let reason), .invalid(let reason): return reason
         case .credentialsRefused: return "server answered HTTP 401: it refused the credentials sent"
         case .timedOut(let seconds): return "not complete after \(Int(seconds)) s; it resumes next run"
+        case .integrityMismatch(let expected, let received):
+            return "the file does not match the publisher's hash: expected \(expected), received \(received); "
+                + "not kept, tried again next run"
         }
     }
 }
@@ -157,6 +162,14 @@ public enum SyncEvent: Sendable, Equatable {
     case readdressed(from: String, to: String)
     /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
     case moveRefused(url: String, reason: String)
+    /// The episode's file still did not match the publisher's hash on the run that keeps it anyway (hosts that
+    /// insert ads never serve the bytes hashed): archived, recorded as not matching. Both digests in SRI form.
+    case integrityKept(Episode, expected: String, received: String)
+    /// Sources of the alternate enclosure the episode is archived as that are not http(s) (`ipfs:`): not fetched.
+    case sourcesSkipped(Episode, [String])
+    /// The publisher's hash for the episode's file names no known algorithm with a well-formed digest: the file is
+    /// archived unchecked.
+    case integrityUnreadable(Episode, String)
     /// The feed's document could not be kept in the show's history; the sync goes on.
     case historyFailed(reason: String)
     /// A transcript, chapters document or artwork was kept beside its episode.

@@ -153,9 +153,21 @@ struct SyncRun {
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
     mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
+        let skipped = PreferredFile.skippedSources(of: item.episode)
+        if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
+        if let value = IntegrityGate.unreadable(for: item.episode) {
+            onEvent(.integrityUnreadable(item.episode, value))
+        }
         do {
-            let entry = try placer.complete(
-                try outcome.get(), item: item, in: &show, names: &names, template: options.names)
+            let fetched = try outcome.get()
+            let verdict = try judge(fetched, item: item)
+            let entry = try placer.complete(fetched, item: item, in: &show, names: &names, template: options.names) {
+                $0.publisher =
+                    IntegrityGate.record(of: item, verdict: verdict, fetchedFrom: fetched.url) ?? $0.publisher
+            }
+            if let verdict, let received = verdict.mismatch {
+                onEvent(.integrityKept(item.episode, expected: verdict.expected, received: received))
+            }
             if options.metadata {
                 try metadata.writeSidecar(
                     for: described[item.episode.identity] ?? item.episode, entry: entry, in: show)
@@ -169,6 +181,15 @@ struct SyncRun {
         }
     }
 
+    /// The publisher's hash applied to a download before it is placed (see `IntegrityGate`).
+    private func judge(_ fetched: EpisodeFetcher.Fetched, item: WorkItem) throws -> IntegrityGate.Verdict? {
+        guard case .downloaded(let result) = fetched else { return nil }
+        let key = item.episode.identity
+        return try IntegrityGate.judge(
+            result, of: item.episode, partial: show.partial(key), previous: show.index.failures.first { $0.key == key },
+            records: records)
+    }
+
     private mutating func recordFailure(_ failure: EpisodeFailure, of episode: Episode) throws {
         let now = clock.now()
         let key = episode.identity
@@ -176,6 +197,7 @@ struct SyncRun {
         var record = ArchiveIndex.Failure(episode: episode, reason: failure.reason, failed: FeedDate.iso8601(now))
         if case .httpStatus(let status) = failure { record.status = status }
         record.carryHistory(from: previous, at: now)
+        record.publisher = IntegrityGate.record(for: failure, of: episode, previous: previous)
         show.index.failures.removeAll { $0.key == key }
         show.index.failures.append(record)
         // Failures are saved at most once a second (and when the run ends): rewriting the index for each of

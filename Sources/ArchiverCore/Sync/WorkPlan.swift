@@ -65,7 +65,7 @@ struct WorkPlan {
             index.failures.removeAll { !listed.contains($0.key) }
             if let removals { removals.mark(in: &index, feed: feed) }
         case .notModified:
-            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(\.episode)).map {
+            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(IntegrityGate.retried)).map {
                 .new($0)
             }
         }
@@ -119,6 +119,7 @@ enum WorkItem: Sendable {
                 title: entry.title, guid: entry.guid, url: entry.url,
                 published: entry.published.flatMap(FeedDate.parseRFC3339))
             if episode.identity != entry.key { episode.storedIdentity = entry.key }
+            episode.alternates = entry.publisher?.alternates ?? []
             return episode
         }
     }

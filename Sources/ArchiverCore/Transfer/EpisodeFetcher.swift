@@ -151,11 +151,14 @@ struct EpisodeFetcher: Sendable {
             claim.wrote(bytes - startedAt)
             progress?(bytes, expected.value)
         }
-        let transferOptions = DownloadOptions(
+        var asked = DownloadOptions(
             resumeOffset: offset, admit: admit, progress: onBytes,
             resumeValidator: offset > 0 ? record?.validator : nil,
             resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy,
             transferEnded: slot.map(Self.releasing), maximumBytes: options.maximumDownloadBytes)
+        // The publisher's hash is checked against a digest computed in the same pass as SHA-256.
+        asked.integrityAlgorithm = IntegrityGate.expected(for: episode)?.value.algorithm
+        let transferOptions = asked
         do {
             result = try await Deadline.run(seconds: remaining, timer: clock.timer) { [downloader] in
                 try await downloader.download(finalRequest, to: partial.body, options: transferOptions)

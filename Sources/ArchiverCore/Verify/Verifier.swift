@@ -45,6 +45,9 @@ public enum VerifyEvent: Sendable, Equatable {
     case journalDamaged(JournalDamage)
     /// Two entries of a show's index claim one file or one key: both are named, and a repair touches neither.
     case clash(folder: URL, ArchiveIndex.Clash)
+    /// A note on an intact file, no problem of the archive: it was kept although it does not match the
+    /// publisher's hash (a host that inserts ads), or it carries a PGP signature that was recorded, not checked.
+    case note(folder: URL, file: String, reason: String)
 }
 
 /// The outcome of `verify`.
@@ -67,6 +70,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var damagedJournalRecords = 0
     /// Pairs of index entries that claim one file or one key: their files are never repaired.
     public var clashes: [ArchiveIndex.Clash] = []
+    /// Notes on intact files (see `VerifyEvent.note`); they fail no run.
+    public var notes = 0
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
     /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
@@ -150,7 +155,10 @@ struct Verifier: Sendable {
                         if repairable { damagedCompanions.append((entry, companion, problem)) }
                     }
                 }
-                guard var problem = check(entry, in: folder, present: present) else { continue }
+                guard
+                    var problem = check(entry, in: folder, present: present)
+                        ?? checkPublisher(entry, in: folder, report: &report, onEvent: onEvent)
+                else { continue }
                 problem.replacedBy = entry.replacedBy
                 report.problems.append(problem)
                 onEvent(.problem(problem))

@@ -13,6 +13,9 @@ extension ValueParser where Value == String {
     /// A regular expression (for `--match`).
     static let pattern = rule(ShowSettings.checkMatch)
 
+    /// Media types or codecs, comma-separated (for `--prefer`).
+    static let preferences = rule(ShowSettings.checkPrefer)
+
     /// One line of printable text (a User-Agent).
     static let userAgent = rule(ShowSettings.checkUserAgent)
 

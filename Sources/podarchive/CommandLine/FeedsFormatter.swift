@@ -84,6 +84,8 @@ enum FeedsFormatter {
         out.string(settings.userAgent)
         out.raw(", \"netrcFile\": ")
         out.string(settings.netrcFile)
+        out.raw(", \"prefer\": ")
+        out.string(settings.prefer)
         out.raw("}")
     }
 

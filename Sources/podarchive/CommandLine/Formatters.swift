@@ -288,6 +288,7 @@ enum VerifyFormatter {
         if !report.repaired.isEmpty { text += ", \(report.repaired.count) repaired" }
         if !report.unrecoverable.isEmpty { text += ", \(report.unrecoverable.count) unrecoverable upstream" }
         if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
+        if report.notes > 0 { text += "; \(report.notes) note\(report.notes == 1 ? "" : "s")" }
         if report.damagedJournalRecords > 0 {
             let count = report.damagedJournalRecords
             text += "; \(count) damaged record\(count == 1 ? "" : "s") of an index's journal"

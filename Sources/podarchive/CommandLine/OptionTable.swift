@@ -5,7 +5,7 @@
 
 enum OptionTable {
     static let all: [OptionDescriptor] =
-        SourcesOptionTable.options + SettingsOptionTable.options + OutputOptionTable.options
+        SourcesOptionTable.options + SettingsOptionTable.options + AlternateOptions.all + OutputOptionTable.options
         + TransferOptionTable.options + AccessOptionTable.options + ExportOptionTable.options + HookOptions.all
         + ForgetOptions.all
 

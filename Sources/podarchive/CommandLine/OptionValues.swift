@@ -47,6 +47,7 @@ struct OptionValues: Sendable {
     var headers: [String] = []
     var netrcFile: String?
     var userAgent: String?
+    var prefer: String?
     var limitRate: Int64?
     var baseURL: String?
     var out: String?
@@ -96,6 +97,7 @@ struct OptionValues: Sendable {
         settings.limit = limit
         settings.since = since?.text
         settings.match = match
+        settings.prefer = prefer
         if all { settings = settings.overlaid(by: .everyEpisode) }
         settings.companions = companions ? true : noCompanions ? false : nil
         return settings

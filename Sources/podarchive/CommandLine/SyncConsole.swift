@@ -167,6 +167,22 @@ final class SyncConsole: @unchecked Sendable {
                 error(IndexDamageFormatter.syncLine(damage, root: root))
             case .historyFailed(let reason):
                 error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
+            case .integrityKept(let episode, let expected, let received):
+                error(
+                    "kept \(SyncFormatter.oneLine(episode.title ?? episode.url)) although it does not match the "
+                        + "publisher's hash (expected \(expected), received \(received)) on the third run "
+                        + "in a row: recorded as not matching (said once)")
+            case .sourcesSkipped(let episode, let sources):
+                guard lines else { return }
+                permanent(
+                    "not fetched: \(sources.map { "<\($0)>" }.joined(separator: ", ")) of "
+                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources are fetched"
+                )
+            case .integrityUnreadable(let episode, let value):
+                error(
+                    "not checked: \(SyncFormatter.oneLine(episode.title ?? episode.url)): the publisher's hash "
+                        + "'\(SyncFormatter.oneLine(String(value.prefix(120))))' names no sha256, sha384 or sha512 "
+                        + "digest podarchive can read; archived without it")
             case .moveRefused(let url, let reason):
                 guard lines else { return }
                 permanent(

@@ -14,6 +14,7 @@ final class VerifyFindings: Sendable {
         var history: [(folder: URL, file: String, reason: String)] = []
         var journals: [JournalDamage] = []
         var clashes: [(folder: URL, clash: ArchiveIndex.Clash)] = []
+        var notes: [(folder: URL, file: String, reason: String)] = []
     }
 
     /// Keeps what the event adds to the report (problems and repairs are in the report itself).
@@ -27,6 +28,7 @@ final class VerifyFindings: Sendable {
             case .historyDamaged(let folder, let file, let reason): found.history.append((folder, file, reason))
             case .journalDamaged(let damage): found.journals.append(damage)
             case .clash(let folder, let clash): found.clashes.append((folder, clash))
+            case .note(let folder, let file, let reason): found.notes.append((folder, file, reason))
             }
         }
     }
@@ -36,7 +38,7 @@ final class VerifyFindings: Sendable {
     /// `{"feeds", "files", "remaining", "problems": [{"folder", "file", "kind", "size", "recorded", "state",
     /// "reason", "replacedBy"}], "gone": [{"folder", "title", "url", "reason", "since"}], "damagedHistory":
     /// [{"folder", "file", "reason"}], "index": ["<a damaged journal record or two entries naming one file, as
-    /// the line verify prints>"]}`; folders relative to `root`.
+    /// the line verify prints>"], "notes": [{"folder", "file", "reason"}]}`; folders relative to `root`.
     func json(_ report: VerifyReport, root: URL) -> String {
         state.withLock { found in
             var out = JSONWriter()
@@ -98,7 +100,17 @@ final class VerifyFindings: Sendable {
                 out.raw(position == 0 ? "\n  " : ",\n  ")
                 out.string(line)
             }
-            out.raw(index.isEmpty ? "]}\n" : "\n]}\n")
+            out.raw(index.isEmpty ? "], \"notes\": [" : "\n], \"notes\": [")
+            for (position, note) in found.notes.enumerated() {
+                out.raw(position == 0 ? "\n  {\"folder\": " : ",\n  {\"folder\": ")
+                out.string(SyncFormatter.relative(note.folder, to: root))
+                out.raw(", \"file\": ")
+                out.string(note.file)
+                out.raw(", \"reason\": ")
+                out.string(note.reason)
+                out.raw("}")
+            }
+            out.raw(found.notes.isEmpty ? "]}\n" : "\n]}\n")
             return out.text
         }
     }

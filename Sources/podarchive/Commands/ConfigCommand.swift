@@ -93,7 +93,7 @@ struct ConfigCommand: Sendable {
         case .companions: return "true"
         case .userAgent: return PodarchiveVersion.userAgent
         case .netrcFile: return context.environment.variables["HOME"].map { $0 + "/.netrc" }
-        case .limit, .since, .match: return nil
+        case .limit, .since, .match, .prefer: return nil
         }
     }
 

@@ -44,6 +44,8 @@ struct VerifyCommand: Sendable {
                         context.errors.write(
                             "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
                     }
+                case .note(let folder, let file, let reason):
+                    say("note     \(SyncFormatter.relative(folder.appendingPathComponent(file), to: root)): \(reason)")
                 case .gone(let folder, let failure):
                     say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
                 case .repairFailed(let problem, let failure):

@@ -34,6 +34,10 @@ final class IndexReaderTests: XCTestCase {
                 kind: "transcript", file: "Pilot.vtt", url: "https://e.com/1.vtt", type: "text/vtt", language: "en",
                 size: 1, sha256: "cd")
         ]
+        entry.publisher = PublisherRecord(
+            alternates: [AlternateEnclosure(type: "audio/opus", sources: ["https://e.com/1.opus"])],
+            chosen: "audio/opus",
+            source: "https://e.com/1.opus", integrity: "sha256-AAAA", mismatch: "sha256-BBBB")
         var failure = ArchiveIndex.Failure(
             episode: Episode(title: "Two", guid: "g2", url: "https://e.com/2.mp3"), reason: "HTTP 404",
             failed: "2027-01-02T00:00:00Z")
@@ -43,6 +47,7 @@ final class IndexReaderTests: XCTestCase {
         failure.missingSince = "2027-01-02T00:00:00Z"
         failure.missingRuns = 2
         failure.gone = "2027-01-09T00:00:00Z"
+        failure.publisher = PublisherRecord(integrity: "sha256-AAAA", mismatch: "sha256-BBBB", mismatches: 1)
         let data = IndexFormat.encode(
             ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure]))
 

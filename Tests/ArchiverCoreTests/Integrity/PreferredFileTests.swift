@@ -1,0 +1,61 @@
+// The `--prefer` rule on its own: the first preference any file matches wins, by media type or codec; the enclosure
+// is a candidate; an alternate with no http(s) source cannot be chosen; the identity stays the episode's.
+import ArchiverCore
+import Foundation
+import XCTest
+
+final class PreferredFileTests: XCTestCase {
+    private let episode: Episode = {
+        var episode = Episode(title: "E", guid: "g1", url: "https://h.example/e.mp3", mimeType: "audio/mpeg")
+        episode.alternates = [
+            AlternateEnclosure(type: "audio/mpeg", isDefault: true, sources: ["https://h.example/e.mp3"]),
+            AlternateEnclosure(
+                type: "audio/ogg; codecs=opus", length: 600, codecs: "opus",
+                sources: ["ipfs://Qm", "https://h.example/e.opus", "https://mirror.example/e.opus"]),
+            AlternateEnclosure(type: "video/mp4", codecs: "avc1.64001F,mp4a.40.2", sources: ["ipfs://only"]),
+        ]
+        return episode
+    }()
+
+    func test_theFirstPreferenceAvailableWins() {
+        XCTAssertEqual(PreferredFile.choice(["audio/ogg"], for: episode)?.codecs, "opus", "parameters aside")
+        XCTAssertEqual(PreferredFile.choice(["opus"], for: episode)?.codecs, "opus", "by codec")
+        XCTAssertEqual(
+            PreferredFile.choice(["audio/flac", "opus"], for: episode)?.codecs, "opus", "the first available")
+        XCTAssertNil(PreferredFile.choice(["audio/mpeg", "opus"], for: episode), "the enclosure matches first")
+        XCTAssertNil(PreferredFile.choice(["audio/flac"], for: episode), "none matches: the enclosure")
+        XCTAssertNil(PreferredFile.choice([], for: episode))
+    }
+
+    func test_anAlternateWithoutAnHTTPSource_isNotChosen() {
+        XCTAssertNil(PreferredFile.choice(["video/mp4"], for: episode))
+        XCTAssertNil(PreferredFile.choice(["mp4a"], for: episode), "mp4a.40.2 is mp4a, but it cannot be fetched")
+    }
+
+    func test_theChosenFileKeepsTheEpisodesIdentity() throws {
+        let alternate = try XCTUnwrap(PreferredFile.choice(["opus"], for: episode))
+        let chosen = PreferredFile.episode(episode, as: alternate)
+        XCTAssertEqual(chosen.url, "https://h.example/e.opus", "the first http(s) source")
+        XCTAssertEqual(chosen.mimeType, "audio/ogg; codecs=opus")
+        XCTAssertEqual(chosen.length, 600)
+        XCTAssertEqual(chosen.identity, episode.identity)
+        var noGUID = episode
+        noGUID.guid = nil
+        XCTAssertEqual(PreferredFile.episode(noGUID, as: alternate).identity, "https://h.example/e.mp3")
+        XCTAssertEqual(PreferredFile.skippedSources(alternate), ["ipfs://Qm"])
+    }
+
+    func test_preferencesAreChecked() throws {
+        XCTAssertEqual(try ShowSettings.checkPrefer("Audio/Opus, opus"), "audio/opus,opus")
+        for bad in ["", "audio/", "a/b/c", "audio opus", "opus,,mp3"] {
+            XCTAssertThrowsError(try ShowSettings.checkPrefer(bad), bad)
+        }
+        var settings = ShowSettings()
+        settings.prefer = "audio/opus,audio/mpeg"
+        XCTAssertEqual(try SyncOptions().applying(settings).prefer, ["audio/opus", "audio/mpeg"])
+        settings.prefer = "audio/"
+        XCTAssertThrowsError(try SyncOptions().applying(settings)) { error in
+            XCTAssertEqual((error as? SettingsError)?.key, .prefer)
+        }
+    }
+}
