@@ -29,6 +29,10 @@ final class GeneratedArtifactsTests: XCTestCase {
         XCTAssertEqual(listed, Set(CommandTable.names))
         let usage = Set(general.matches(of: #/(?m)^(?:usage:|      ) podarchive ([a-z]+)/#).map { String($0.output.1) })
         XCTAssertEqual(usage, Set(CommandTable.names))
+        // Each usage line whole, within 80 columns.
+        for line in HelpText.usage.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.count, 80, String(line))
+        }
     }
 
     func test_manPage_optionsSection_isTheGeneratedOne_namingEveryDeclaredOptionAndNoOther() throws {

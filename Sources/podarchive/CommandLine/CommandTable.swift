@@ -52,7 +52,7 @@ enum CommandTable {
             synopsis: "add <feed>... [options]", completion: .file, repeats: true),
         CommandDescriptor(
             name: .search, about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
-            summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [--json] [--limit N]",
+            summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [options]",
             repeats: true),
         CommandDescriptor(
             name: .remove, about: "unsubscribe a show; its files stay",
@@ -63,7 +63,7 @@ enum CommandTable {
             name: .forget,
             about: "forget episodes for good: their files deleted, never fetched again (--undo takes them back)",
             summary: "forget episodes for good", operands: "<show> <episode>...",
-            synopsis: "forget <show> <episode>... [--keep-files | --undo]", completion: .shows, repeats: true),
+            synopsis: "forget <show> <episode>... [options]", completion: .shows, repeats: true),
         CommandDescriptor(
             name: .feeds, about: "list the subscriptions: what each show holds, its last sync",
             summary: "list the subscribed shows", operands: "", synopsis: "feeds [--json | --opml]"),
@@ -82,7 +82,7 @@ enum CommandTable {
         CommandDescriptor(
             name: .export, about: "write the archive as a WARC 1.1 file, the format the web archives take",
             summary: "write the archive as a WARC file", operands: "[DIR]",
-            synopsis: "export --warc FILE [DIR] [--show SHOW...]", completion: .directory),
+            synopsis: "export --warc FILE [DIR] [options]", completion: .directory),
         CommandDescriptor(
             name: .credentials,
             about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",

@@ -4,14 +4,10 @@ import ArchiverCore
 enum HelpText {
     /// The general help's usage block: each command's synopsis, and where its help is.
     static let usage: String = {
-        var lines = CommandTable.all.map { command in
-            let line = "podarchive " + command.synopsis
-            guard CommandName.takingOptions.contains(command.name) else { return line }
-            return line.padding(toLength: 39, withPad: " ", startingAt: 0)
-                + "(podarchive help \(command.name.rawValue))"
-        }
+        var lines = CommandTable.all.map { "podarchive " + $0.synopsis }
         lines.append("podarchive --version")
         return "usage: " + lines.joined(separator: "\n       ")
+            + "\n\n'podarchive help <command>' (or <command> --help) gives a command's options."
     }()
 
     static let exitCodes = """
