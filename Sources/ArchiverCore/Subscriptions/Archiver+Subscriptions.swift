@@ -98,6 +98,7 @@ extension Archiver {
         var status = ShowStatus(
             subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,
             newest: nil, failing: 0, gone: 0)
+        status.subscription.lastSync = locks.lastSync(recorded: subscription.lastSync, folder: folder)
         let indexURL = ArchiveLayout.indexFile(of: folder)
         do {
             guard let index = try indexes.loadIndex(at: indexURL) else { return status }
