@@ -240,8 +240,22 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             guard heldLocks[url.path] == nil else { return nil }
             heldLocks[url.path] = 0
-            return FakeLock { [weak self] in self?.releaseLock(url.path) }
+            return FakeLock(keep: { [weak self] note in self?.keepNote(note, at: url.path) }) { [weak self] in
+                self?.releaseLock(url.path)
+            }
         }
+    }
+
+    /// Notes kept in lock files, by path (in place: neither an atomic write nor an append).
+    private var notes: [String: Data] = [:]
+
+    private func keepNote(_ note: Data, at path: String) {
+        lock.withLock { notes[path] = note }
+    }
+
+    /// The note the last holder kept in the lock file at `url`.
+    public func note(in url: URL) -> Data? {
+        lock.withLock { notes[url.path] }
     }
 
     /// The process holding the lock.
@@ -270,10 +284,17 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
 /// A lock of the fake file system; `unlock` releases it once.
 public final class FakeLock: HeldLock, Sendable {
     private let release: Locked<(@Sendable () -> Void)?>
+    private let keeping: @Sendable (Data) -> Void
 
-    /// A lock released by calling `release`.
-    public init(release: @escaping @Sendable () -> Void) {
+    /// A lock released by calling `release`, whose notes go to `keep`.
+    public init(keep: @escaping @Sendable (Data) -> Void = { _ in }, release: @escaping @Sendable () -> Void) {
+        self.keeping = keep
         self.release = Locked(release)
+    }
+
+    /// Hands the note to `keep` (while held).
+    public func keep(_ note: Data) {
+        if release.current != nil { keeping(note) }
     }
 
     /// Releases the lock (once).

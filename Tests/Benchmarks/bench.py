@@ -86,6 +86,9 @@ def serve(directory, host="127.0.0.1", handler_class=FastHandler):
     return server, f"http://{host}:{server.server_address[1]}"
 
 
+# DownloadBudget.requestsPerHost: as many requests at once to one host as podarchive makes.
+REQUESTS_PER_HOST = 4
+
 TIME = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
 
 
@@ -127,9 +130,9 @@ def median_of(reps, prepare, command, env=None, cwd=None):
     return statistics.median(times), max(peaks)
 
 
-def interleaved_medians(reps, *runs, env=None):
-    """Medians of several commands run in turn (A, B, A, B...), so a machine that slows down for a while
-    slows all of them alike. Each run is (prepare, command)."""
+def interleaved_rounds(reps, *runs, env=None):
+    """Several commands run in turn (A, B, A, B...), so a machine that slows down for a while slows all of them
+    alike. Each run is (prepare, command); returns each command's (times, peaks), round by round."""
     times = [[] for _ in runs]
     peaks = [[] for _ in runs]
     for _ in range(reps):
@@ -139,7 +142,27 @@ def interleaved_medians(reps, *runs, env=None):
             seconds, peak = run(command, env)
             times[position].append(seconds)
             peaks[position].append(peak)
-    return [(statistics.median(t), max(p)) for t, p in zip(times, peaks)]
+    return list(zip(times, peaks))
+
+
+def interleaved_medians(reps, *runs, env=None):
+    """`interleaved_rounds`, as each command's median time and highest peak RSS."""
+    return [(statistics.median(t), max(p)) for t, p in interleaved_rounds(reps, *runs, env=env)]
+
+
+def table(rows):
+    """The Markdown rows: each a measurement, its time, peak RSS, its ratio to the reference measured in the same
+    rounds (the figure to read), and the details."""
+    lines = []
+    for row in rows:
+        name, seconds, rss, detail = row[:4]
+        ratio = row[4] if len(row) > 4 else None
+        time_text = f"{seconds:.3f} s" if seconds is not None else "-"
+        rss_text = f"{rss:.0f} MB" if rss is not None else "-"
+        ratio_text = f"**{ratio:.2f}x**" if ratio is not None and ratio >= 0.1 else (
+            f"**{ratio:.3f}**" if ratio is not None else "-")
+        lines.append(f"| {name} | {time_text} | {rss_text} | {ratio_text} | {detail} |")
+    return lines
 
 
 def write_random(path, size):
@@ -254,21 +277,25 @@ def many_shows(podarchive, data, env, reps, smoke):
         count = len(slow_urls)
         rows.append((f"first sync, {count} shows on 8 addresses, 200 ms per feed request", first, first_rss,
                      f"one show after another (--feed-jobs 1) {first_seq:.3f} s ({first_seq / first:.1f}x slower); "
-                     f"curl fetching the {count} feeds 8 at a time {curl_feeds:.3f} s ({first / curl_feeds:.2f}x)"))
+                     f"curl fetching the {count} feeds 8 at a time {curl_feeds:.3f} s ({first / curl_feeds:.2f}x)",
+                     first / first_seq))
         rows.append((f"re-run, {count} shows, nothing new, 200 ms per feed request", noop, noop_rss,
-                     f"one show after another {noop_seq:.3f} s ({noop_seq / noop:.1f}x slower)"))
+                     f"one show after another {noop_seq:.3f} s ({noop_seq / noop:.1f}x slower)", noop / noop_seq))
 
         many = 20 if smoke else 500
         many_urls = write_shows(shows_dir, [fast_base], many, "many")
         many_root = os.path.join(WORK, "many-shows")
         shutil.rmtree(many_root, ignore_errors=True)
         run([podarchive, "sync", *many_urls, "--to", many_root], env)
-        many_noop, many_rss = median_of(reps, None, [podarchive, "sync", "--to", many_root], env)
         stamp = os.path.join(shows_dir, "many-0-0.xml")
-        curl_many, _ = median_of(reps, None, ["curl", "-sS", "--parallel", "--parallel-max", "8", "-z", stamp]
-                                 + [arg for url in many_urls for arg in ("-o", "/dev/null", url)])
+        # The same conditional requests at podarchive's own concurrency: DownloadBudget.requestsPerHost to one host.
+        (many_noop, many_rss), (curl_many, _) = interleaved_medians(
+            max(reps, 5), (None, [podarchive, "sync", "--to", many_root]),
+            (None, ["curl", "-sS", "--parallel", "--parallel-max", str(REQUESTS_PER_HOST), "-z", stamp]
+             + [arg for url in many_urls for arg in ("-o", "/dev/null", url)]), env=env)
         rows.append((f"re-run, {many} subscribed shows, nothing new (loopback, no delay)", many_noop, many_rss,
-                     f"curl's {many} conditional requests, 8 at a time, {curl_many:.3f} s ({many_noop / curl_many:.2f}x)"))
+                     f"curl's {many} conditional requests, {REQUESTS_PER_HOST} at a time, {curl_many:.3f} s "
+                     f"({many_noop / curl_many:.2f}x; target 2x)", many_noop / curl_many))
     finally:
         for server, _ in servers:
             server.shutdown()
@@ -309,11 +336,12 @@ def idle_waits(podarchive, reference, env, reps, smoke):
     share, bare_share, fixed_share = cpu / wall, bare_cpu / bare_wall, fixed_cpu / fixed_wall
     if share > 0.05:
         raise RuntimeError(f"waiting on a slow download took {share:.1%} of a core ({cpu:.2f} s in {wall:.2f} s)")
-    return [(f"waiting on a slow network: one {size // 1000} KB episode at {rate // 1000} KB/s", wall, rss,
+    return [(f"waiting on a slow network: one {size // 1000} KB episode at {rate // 1000} KB/s (ratio: CPU s per wall s)",
+             wall, rss,
              f"CPU {cpu:.3f} s in {wall:.2f} s: {share:.1%} of a core (target 5%); a bare URLSession as "
              f"FoundationNetworking ships it {bare_cpu:.2f} s in {bare_wall:.2f} s ({bare_share:.0%}, "
              f"{bare_share / max(share, 1e-9):.0f}x podarchive's share); the same with podarchive's correction "
-             f"{fixed_cpu:.3f} s ({fixed_share:.1%})")]
+             f"{fixed_cpu:.3f} s ({fixed_share:.1%})", share)]
 
 
 def main():
@@ -353,8 +381,7 @@ def main():
     write_feeds(data, base, episodes, episode_size, big_size)
     if args.shows_only:
         server.shutdown()
-        for name, seconds, rss, detail in many_shows(podarchive, data, env, reps, smoke=args.smoke):
-            print(f"| {name} | {seconds:.3f} s | {rss:.0f} MB | {detail} |" if rss else f"| {name} | {seconds:.3f} s | - | {detail} |")
+        print("\n".join(table(many_shows(podarchive, data, env, reps, smoke=args.smoke))))
         return
     try:
         # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
@@ -370,19 +397,27 @@ def main():
                 out.write(f"{url}\t{curl_out}/{i}.mp3\n")
         # podarchive, curl and a URLSession that does nothing but write (the floor any URLSession downloader
         # stands on: podarchive must use URLSession) in turn, so a machine that slows for a while slows all three.
-        (first, first_rss), (curl_par, _), (floor, _) = interleaved_medians(
+        # The ratio is the median of the rounds' own ratios: each round's podarchive run against the floor run
+        # beside it, so a slow stretch of the machine cancels out.
+        first_rounds = interleaved_rounds(
             reps if args.smoke else max(reps, 7), (fresh(archive), [podarchive, "sync", feed, "--to", archive]),
             (fresh(curl_out), ["curl", "-sS", "--parallel", "--parallel-max", "4", "-K", config]),
             (fresh(curl_out), [reference, "urlsession", floor_list, "4"]), env=env)
-        noop, noop_rss = median_of(reps, None, [podarchive, "sync", feed, "--to", archive], env)
+        (first, first_rss), (curl_par, _), (floor, _) = [
+            (statistics.median(t), max(p)) for t, p in first_rounds]
+        floor_ratio = statistics.median(a / b for a, b in zip(first_rounds[0][0], first_rounds[2][0]))
+        (noop, noop_rss), (curl_noop, _) = interleaved_medians(
+            max(reps, 5), (None, [podarchive, "sync", feed, "--to", archive]),
+            (None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed]), env=env)
         curl_seq, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "-K", config])
-        curl_noop, _ = median_of(reps, None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed])
-        rows.append((f"first sync, {episodes} x {episode_size // 1024} KB", first, first_rss,
+        rows.append((f"first sync, {episodes} x {episode_size // 1024} KB (ratio: to the bare URLSession floor)",
+                     first, first_rss,
                      f"curl sequential {curl_seq:.3f} s ({first / curl_seq:.2f}x); curl 4 parallel {curl_par:.3f} s "
                      f"({first / curl_par:.2f}x); a bare URLSession, 4 parallel, {floor:.3f} s ({floor / curl_par:.2f}x "
-                     f"curl; podarchive {first / floor:.2f}x it)"))
+                     f"curl; podarchive {floor_ratio:.2f}x it, median of the rounds' ratios; target 1.2x)", floor_ratio))
         rows.append(("re-run, nothing new (feed 304)", noop, noop_rss,
-                     f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x)"))
+                     f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x; target 2x)",
+                     noop / curl_noop))
 
         venv = os.path.join(WORK, "venv")
         have_venv = False
@@ -408,9 +443,9 @@ def main():
                 raise RuntimeError(f"podcast-archiver archived {peer_files} of {episodes} episodes")
             peer_noop, _ = median_of(reps, None, peer, env)
             rows.append(("podcast-archiver first sync (4 parallel)", peer_first, None,
-                         f"podarchive is {peer_first / first:.1f}x faster"))
+                         f"podarchive is {peer_first / first:.1f}x faster", peer_first / first))
             rows.append(("podcast-archiver re-run, nothing new", peer_noop, None,
-                         f"podarchive is {peer_noop / noop:.1f}x faster"))
+                         f"podarchive is {peer_noop / noop:.1f}x faster", peer_noop / noop))
         elif not args.smoke:
             rows.append(("podcast-archiver", None, None, "skipped: it could not be installed into a venv here"))
 
@@ -421,7 +456,8 @@ def main():
             reps if args.smoke else max(reps, 9), (fresh(archive), [podarchive, "sync", big_feed, "--to", archive]),
             (fresh(curl_out), ["curl", "-sS", "-o", f"{curl_out}/big.mp3", f"{base}/big.mp3"]), env=env)
         rows.append((f"one {big_size // 1_000_000} MB episode (SHA-256 while streaming)", big, big_rss,
-                     f"curl -o {curl_big:.3f} s: podarchive reaches {curl_big / big:.0%} of curl's throughput"))
+                     f"curl -o {curl_big:.3f} s: podarchive reaches {curl_big / big:.0%} of curl's throughput",
+                     big / curl_big))
 
         # --- first sync of many tiny episodes: the archive's own cost per episode, as a show grows -------------
         tiny_dir = os.path.join(data, "tiny")
@@ -451,7 +487,8 @@ def main():
                 curl_tiny, _ = median_of(1, fresh(curl_out), ["curl", "-sS", "-Z", "--parallel-max", "4", "-K", tiny_config])
                 detail += (f"; {seconds / count / first_cost:.2f}x the cost per episode at {sizes[0]} "
                            f"(target 1.3x); curl -Z --parallel-max 4 {curl_tiny:.2f} s ({seconds / curl_tiny:.1f}x)")
-            rows.append((f"first sync, {count:,} episodes of 4 KB", seconds, rss, detail))
+            rows.append((f"first sync, {count:,} episodes of 4 KB (ratio: cost per episode to that at {sizes[0]})",
+                         seconds, rss, detail, seconds / count / first_cost))
 
         # --- --limit-rate: the cap holds, side by side with curl's own ------------------------------------------
         rate_size = (1 << 20) if args.smoke else (8 << 20)
@@ -466,7 +503,7 @@ def main():
         ideal = rate_size / (1 << 20)
         rows.append((f"--limit-rate 1M, one {rate_size >> 20} MB episode", capped, capped_rss,
                      f"curl --limit-rate 1M {curl_capped:.2f} s; at the cap exactly {ideal:.0f} s "
-                     f"(podarchive {capped / ideal:.2f}x, curl {curl_capped / ideal:.2f}x)"))
+                     f"(podarchive {capped / ideal:.2f}x, curl {curl_capped / ideal:.2f}x)", capped / ideal))
         if capped < ideal * 7 / 8:
             raise RuntimeError(f"--limit-rate 1M read {rate_size} bytes in {capped:.2f} s: faster than the cap")
 
@@ -489,7 +526,8 @@ def main():
         many, many_rss = median_of(reps, touch_archived, [podarchive, "sync", archived_feed, "--to", ten_k], env)
         read_only, _ = median_of(reps, None, [podarchive, "list", os.path.join(data, "archived.xml"), "--json"], env)
         rows.append((f"re-run over {archived_count:,} archived episodes, feed changed", many, many_rss,
-                     f"reading that feed alone (list --json) {read_only:.3f} s; the rest {many - read_only:.3f} s"))
+                     f"reading that feed alone (list --json) {read_only:.3f} s; the rest {many - read_only:.3f} s",
+                     many / read_only))
 
         # --- reading big feeds ---------------------------------------------------------------------------------
         for name, bare in (("items.xml", "xmlparser"), ("items.json", "jsonserialization")):
@@ -502,7 +540,8 @@ def main():
                 fp, _ = median_of(max(1, reps // 2), None,
                                   [os.path.join(venv, "bin", "python"), "-c", f"import feedparser; feedparser.parse({path!r})"])
                 detail += f"; Python feedparser {fp:.2f} s ({fp / ours:.0f}x slower)"
-            rows.append((f"list --json, {feed_items:,} items, {size:.0f} MB {name.split('.')[1].upper()}", ours, ours_rss, detail))
+            rows.append((f"list --json, {feed_items:,} items, {size:.0f} MB {name.split('.')[1].upper()}", ours, ours_rss,
+                         detail, ours / floor))
         rows += many_shows(podarchive, data, env, reps, smoke=args.smoke)
     finally:
         server.shutdown()
@@ -511,13 +550,9 @@ def main():
         f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
         f"{'smoke run' if args.smoke else f'median of {reps} runs'}",
         "",
-        "| measurement | podarchive | peak RSS | reference, same run |",
-        "|---|---|---|---|",
-    ]
-    for name, seconds, rss, detail in rows:
-        time_text = f"{seconds:.3f} s" if seconds is not None else "-"
-        rss_text = f"{rss:.0f} MB" if rss is not None else "-"
-        lines.append(f"| {name} | {time_text} | {rss_text} | {detail} |")
+        "| measurement | podarchive | peak RSS | ratio to the reference, same rounds | reference, same run |",
+        "|---|---|---|---|---|",
+    ] + table(rows)
     text = "\n".join(lines)
     print(text)
     os.makedirs(WORK, exist_ok=True)

@@ -24,7 +24,7 @@ ALLOWED = {
     "Seams": {"Placement", "Transfer"},
     "Feed": {"Seams", "Transfer", "Placement", "Index", "Subscriptions"},
     "Transfer": {"Seams", "Feed", "Placement", "Index", "Sync"},
-    "Placement": {"Seams", "Feed", "Transfer", "Index", "Sync"},
+    "Placement": {"Seams", "Feed", "Transfer", "Index", "Subscriptions", "Sync"},
     "Index": {"Seams", "Feed", "Transfer", "Placement", "Subscriptions", "Sync"},
     "History": {"Seams", "Feed", "Transfer", "Placement", "Sync"},
     "Subscriptions": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Sync"},

@@ -19,9 +19,7 @@ struct FeedFolders: Sendable {
         let stateFolder = ArchiveLayout.stateFolder(of: folder)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
         // lock and the partial downloads are written only where the show folder says.
-        if (try? attributes.attributesOfItem(atPath: stateFolder.path))?[.type] as? FileAttributeType
-            == .typeSymbolicLink
-        {
+        if attributes.isSymbolicLink(atPath: stateFolder.path) {
             throw ArchiveError.storage(
                 path: stateFolder.path, reason: ArchiveError.linkRefusal)
         }

@@ -32,6 +32,13 @@ struct ShowLocks: Sendable {
         try? locker.tryLock(ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder))
     }
 
+    /// How the last sync of the show in `folder` ended: the newer of what its subscription `recorded` and the
+    /// note a sync that changed nothing else kept in the show's lock file (see `HeldLock.keep`).
+    func lastSync(recorded: LastSync?, folder: URL) -> LastSync? {
+        LastSync.latest(
+            recorded: recorded, note: locker.note(in: ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder)))
+    }
+
     /// The lock of the show (or root) in `folder`, waited for up to `wait` seconds (see `acquire`).
     func acquire(folder: URL, wait: TimeInterval) async throws -> any HeldLock {
         try await acquire(ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder), folder: folder, wait: wait)

@@ -196,16 +196,35 @@ public struct FlockLocker: FileLocking {
             if code == EWOULDBLOCK || code == EINTR { return nil }
             throw FileSystemError(path: url.path, code: code)
         }
-        // Say who holds it, for the message the next process prints.
-        let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
+        // Say who holds it, for the message the next process prints: a line of fixed width, so the note after it
+        // (the last holder's, see `keep`) stays where it is without reading the file first.
+        let text = Array(Self.pidLine(getpid()).utf8)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return FlockLock(descriptor: descriptor)
     }
 
+    /// The holder's PID, padded to `noteOffset` bytes with its newline.
+    static func pidLine(_ pid: Int32) -> String {
+        let digits = String(pid)
+        return digits + String(repeating: " ", count: max(0, noteOffset - 1 - digits.count)) + "\n"
+    }
+
+    /// Where a note starts: after the PID line (files written before notes hold only "<pid>\n").
+    static let noteOffset = 16
+
     public func lockHolder(_ url: URL) -> Int32? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let line = data.prefix { $0 != UInt8(ascii: "\n") }
+        return Int32(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The line after the PID line, when the lock file has one.
+    public func note(in url: URL) -> Data? {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count > Self.noteOffset,
+            let end = data.firstIndex(of: UInt8(ascii: "\n")), end == data.startIndex + Self.noteOffset - 1
+        else { return nil }
+        let note = data.dropFirst(Self.noteOffset).prefix { $0 != UInt8(ascii: "\n") }
+        return note.isEmpty ? nil : Data(note)
     }
 }
 
@@ -221,6 +240,18 @@ private final class FlockLock: HeldLock, Sendable {
             guard descriptor >= 0 else { return }
             close(descriptor)
             descriptor = -1
+        }
+    }
+
+    /// One pwrite(2) and an ftruncate(2) of the file this lock already holds open: no open, no rename, no sync.
+    func keep(_ note: Data) {
+        var line = note
+        line.append(UInt8(ascii: "\n"))
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            let offset = FlockLocker.noteOffset
+            let written = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            if written == line.count { _ = ftruncate(descriptor, off_t(offset + line.count)) }
         }
     }
 

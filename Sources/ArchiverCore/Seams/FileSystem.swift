@@ -31,14 +31,28 @@ public protocol FileAttributes: Sendable {
     func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws
     /// The attributes of the file at `path`: `.size` is what podarchive reads.
     func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any]
+    /// The type and size of the item at `path`, a link not followed; nil when there is none. What most checks
+    /// need, without what `attributesOfItem` makes each time on Linux (the owner's and group's names, read from
+    /// /etc/passwd and /etc/group, and a listxattr).
+    func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)?
 }
 
 extension FileAttributes {
-    /// The size of the item at `url`; nil when there is none (asked of `files` first: a missing file's attributes
-    /// cost an error to make).
+    /// From `attributesOfItem`: what a test double gets.
+    public func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)? {
+        guard let found = try? attributesOfItem(atPath: path) else { return nil }
+        return (found[.type] as? FileAttributeType ?? .typeRegular, (found[.size] as? NSNumber)?.int64Value ?? 0)
+    }
+
+    /// True when the item at `path` is a symbolic link.
+    func isSymbolicLink(atPath path: String) -> Bool {
+        typeAndSize(atPath: path)?.type == .typeSymbolicLink
+    }
+
+    /// The size of the item at `url`; nil when there is none (asked of `files` first, which may hide it).
     func size(of url: URL, in files: any FileReading) -> Int64? {
         guard files.fileExists(atPath: url.path) else { return nil }
-        return ((try? attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value
+        return typeAndSize(atPath: url.path)?.size
     }
 }
 
@@ -114,7 +128,24 @@ public protocol FileSystemAttributes: Sendable {
 }
 
 extension FileManager: FileMovement {}
-extension FileManager: FileAttributes {}
+extension FileManager: FileAttributes {
+    /// One lstat(2).
+    public func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let type: FileAttributeType =
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: .typeRegular
+            case S_IFDIR: .typeDirectory
+            case S_IFLNK: .typeSymbolicLink
+            case S_IFCHR: .typeCharacterSpecial
+            case S_IFBLK: .typeBlockSpecial
+            case S_IFSOCK: .typeSocket
+            default: .typeUnknown
+            }
+        return (type, Int64(status.st_size))
+    }
+}
 extension FileManager: DirectoryCreation {}
 extension FileManager: FileReading {
     /// Reads only the first `count` bytes.
@@ -156,6 +187,10 @@ public struct FileDigest: Sendable, Equatable {
 public protocol HeldLock: AnyObject, Sendable {
     /// Releases the lock; calling it again does nothing.
     func unlock()
+    /// Writes `note` (one line, no newline) into the lock file after the holder's PID, in place: what the holder
+    /// last did (a show's last sync) kept without a new file, a rename or a sync. A hint: a crash mid-write leaves
+    /// a note that no longer decodes, and the reader falls back on what it knew before.
+    func keep(_ note: Data)
 }
 
 /// Exclusive locks on files, so two syncs of one feed never run at once.
@@ -164,6 +199,8 @@ public protocol FileLocking: Sendable {
     func tryLock(_ url: URL) throws -> (any HeldLock)?
     /// The process ID the current holder wrote into the lock file, if any.
     func lockHolder(_ url: URL) -> Int32?
+    /// The note the last holder kept in the lock file at `url` (see `HeldLock.keep`), if any; read without the lock.
+    func note(in url: URL) -> Data?
 }
 
 /// Hashes files already on disk, reading them in chunks (never whole into memory).

@@ -40,6 +40,8 @@ struct ShowSubscriptions: Sendable {
     let opener: ShowOpener
     /// The archive's identity, for what the index keeps of secrets.
     let secrets: ArchiveSecrets
+    /// The show folders' locks, whose files hold how each show's last sync ended.
+    let locks: ShowLocks
 
     /// The archived episodes of the show in `folder` (its title, and each index entry, removed upstream or not),
     /// from its index alone.
@@ -87,6 +89,7 @@ struct ShowSubscriptions: Sendable {
         var status = ShowStatus(
             subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,
             newest: nil, failing: 0, gone: 0)
+        status.subscription.lastSync = locks.lastSync(recorded: subscription.lastSync, folder: folder)
         let indexURL = ArchiveLayout.indexFile(of: folder)
         do {
             guard let index = try indexes.loadIndex(at: indexURL) else { return status }

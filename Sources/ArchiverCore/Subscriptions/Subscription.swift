@@ -143,6 +143,19 @@ public struct LastSync: Codable, Equatable, Sendable {
         self.archived = archived
         self.error = error
     }
+    /// True when `other` ended as this one did, at another time perhaps and with another count: what a
+    /// subscription record needs rewriting for (the time and the count are the lock's note's, see `latest`).
+    func sameEnding(as other: LastSync) -> Bool {
+        (outcome, error) == (other.outcome, other.error)
+    }
+
+    /// The newer of the subscription record's `recorded` and the show lock's `note` (see `HeldLock.keep`):
+    /// records written before notes, and syncs that ended before the lock was held, have only the former.
+    static func latest(recorded: LastSync?, note: Data?) -> LastSync? {
+        guard let note, let kept = try? JSONDecoder().decode(LastSync.self, from: note) else { return recorded }
+        guard let recorded else { return kept }
+        return kept.finished > recorded.finished ? kept : recorded
+    }
 }
 
 /// The subscriptions of an archive root, and the records that could not be read.

@@ -29,7 +29,7 @@ struct SubscriptionStore: Sendable {
     /// `<root>/.podarchive`, refused when it is a link: nothing of the archive's is written through one.
     func stateFolder(of root: URL) throws -> URL {
         let folder = ArchiveLayout.stateFolder(of: root)
-        if (try? attributes.attributesOfItem(atPath: folder.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
+        if attributes.isSymbolicLink(atPath: folder.path) {
             throw ArchiveError.storage(path: folder.path, reason: ArchiveError.linkRefusal)
         }
         return folder
@@ -290,9 +290,21 @@ struct SubscriptionStore: Sendable {
     }
 
     /// Records how the last sync of the show `id` ended (the sync holds the show's lock), and the show's
-    /// `podcast:guid` when its feed said one.
-    func recordSync(_ lastSync: LastSync, of id: String, podcastGUID: String? = nil, in root: URL) {
+    /// `podcast:guid` when its feed said one. With the show's `lock`, the time goes into the lock file in place,
+    /// and the record is rewritten only when something else changed: a nightly run with nothing new renames no
+    /// file (`Archiver.status` reads whichever is newer).
+    func recordSync(
+        _ lastSync: LastSync, of id: String, podcastGUID: String? = nil, in root: URL, lock: (any HeldLock)? = nil
+    ) {
         guard var record = record(id: id, in: root) else { return }
+        if let lock, let note = try? JSONEncoder.records.encode(lastSync) {
+            lock.keep(note)
+            if let last = record.lastSync, last.sameEnding(as: lastSync),
+                podcastGUID == nil || podcastGUID == record.podcastGUID
+            {
+                return
+            }
+        }
         record.lastSync = lastSync
         record.podcastGUID = podcastGUID ?? record.podcastGUID
         try? save(record, in: root)

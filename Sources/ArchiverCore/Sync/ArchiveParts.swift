@@ -126,7 +126,8 @@ struct ArchiveParts: Sendable {
     /// Subscribing, and what each show holds.
     var shows: ShowSubscriptions {
         ShowSubscriptions(
-            store: store, indexes: indexes, files: files, access: showAccess, opener: opener, secrets: secrets)
+            store: store, indexes: indexes, files: files, access: showAccess, opener: opener, secrets: secrets,
+            locks: locks)
     }
 
     /// `credentials --move`, and where secrets are kept.

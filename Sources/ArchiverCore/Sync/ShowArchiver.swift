@@ -115,7 +115,7 @@ struct ShowArchiver: Sendable {
                     finished: FeedDate.iso8601(clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
-                of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root)
+                of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root, lock: lock)
             return report
         } catch  where !Task.isCancelled {
             opener.recordFailure(error, of: record.id, in: root)
