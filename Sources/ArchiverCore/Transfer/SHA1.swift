@@ -6,37 +6,14 @@ import Foundation
 /// A SHA-1 hash, fed in pieces.
 public struct SHA1: Sendable {
     private var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-    private var buffer = [UInt8](repeating: 0, count: 64)
-    private var buffered = 0
-    private var length: UInt64 = 0
+    private var blocks = HashBlocks(size: 64)
 
     /// A fresh hash.
     public init() {}
 
     /// Adds `bytes` to the hash.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var remaining = bytes.count
-        length &+= UInt64(remaining)
-        if buffered > 0 {
-            let take = min(64 - buffered, remaining)
-            for index in 0..<take { buffer[buffered + index] = pointer[index] }
-            buffered += take
-            pointer += take
-            remaining -= take
-            guard buffered == 64 else { return }
-            let block = buffer
-            block.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
-            buffered = 0
-        }
-        let blocks = remaining / 64
-        if blocks > 0 {
-            compress(pointer, blocks: blocks)
-            pointer += blocks * 64
-            remaining -= blocks * 64
-        }
-        for index in 0..<remaining { buffer[index] = pointer[index] }
-        buffered = remaining
+        blocks.feed(bytes, into: &state, Self.compress)
     }
 
     /// Adds `bytes` to the hash.
@@ -46,20 +23,14 @@ public struct SHA1: Sendable {
 
     /// The 20-byte digest of everything added.
     public func finalize() -> [UInt8] {
-        var copy = self
-        let bitLength = length &* 8
-        let padTo = (buffered + 1) % 64 <= 56 ? 56 - (buffered + 1) % 64 : 120 - (buffered + 1) % 64
-        var padding: [UInt8] = [0x80] + [UInt8](repeating: 0, count: padTo)
-        for index in 0..<8 { padding.append(UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))) }
-        let savedLength = copy.length
-        copy.update(padding)
-        copy.length = savedLength
-        return copy.state.flatMap { word in
+        var final = state
+        blocks.finish(&final, Self.compress)
+        return final.flatMap { word in
             stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
         }
     }
 
-    private mutating func compress(_ input: UnsafePointer<UInt8>, blocks: Int) {
+    private static func compress(_ state: inout [UInt32], _ input: UnsafePointer<UInt8>, blocks: Int) {
         var w = [UInt32](repeating: 0, count: 80)
         for blockIndex in 0..<blocks {
             let block = input + blockIndex * 64

@@ -22,9 +22,7 @@ public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    private var buffer = [UInt8](repeating: 0, count: 64)
-    private var buffered = 0
-    private var length: UInt64 = 0
+    private var blocks = HashBlocks(size: 64)
     private let useExtensions: Bool
 
     /// A fresh hash; `.automatic` uses the CPU's SHA instructions when it has them.
@@ -34,31 +32,7 @@ public struct SHA256: Sendable {
 
     /// Feeds `bytes` into the hash.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var remaining = bytes.count
-        length &+= UInt64(remaining)
-        if buffered > 0 {
-            let take = min(64 - buffered, remaining)
-            buffer.withUnsafeMutableBufferPointer {
-                $0.baseAddress!.advanced(by: buffered).update(from: pointer, count: take)
-            }
-            buffered += take
-            pointer += take
-            remaining -= take
-            guard buffered == 64 else { return }
-            buffer.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
-            buffered = 0
-        }
-        let blocks = remaining / 64
-        if blocks > 0 {
-            compress(pointer, blocks: blocks)
-            pointer += blocks * 64
-            remaining -= blocks * 64
-        }
-        if remaining > 0 {
-            buffer.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pointer, count: remaining) }
-            buffered = remaining
-        }
+        blocks.feed(bytes, into: &state) { [useExtensions] in Self.compress(&$0, $1, blocks: $2, useExtensions) }
     }
 
     /// Feeds any contiguous bytes (`Data`, `[UInt8]`) into the hash.
@@ -68,21 +42,9 @@ public struct SHA256: Sendable {
 
     /// The digest of everything fed so far. The hasher itself is not changed.
     public func finalize() -> [UInt8] {
-        var copy = self
-        let bitLength = length &* 8
-        var padding: [UInt8] = [0x80]
-        let padTo = (buffered + 1) % 64 <= 56 ? 56 - (buffered + 1) % 64 : 120 - (buffered + 1) % 64
-        padding += [UInt8](repeating: 0, count: padTo)
-        for shift in stride(from: 56, through: 0, by: -8) {
-            padding.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        let savedLength = copy.length
-        copy.update(padding)
-        copy.length = savedLength
-        let words = [
-            copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5, copy.state.6,
-            copy.state.7,
-        ]
+        var final = state
+        blocks.finish(&final) { [useExtensions] in Self.compress(&$0, $1, blocks: $2, useExtensions) }
+        let words = [final.0, final.1, final.2, final.3, final.4, final.5, final.6, final.7]
         return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }
 
@@ -107,7 +69,10 @@ public struct SHA256: Sendable {
 
     // MARK: - Compression
 
-    private mutating func compress(_ input: UnsafePointer<UInt8>, blocks: Int) {
+    private static func compress(
+        _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ input: UnsafePointer<UInt8>,
+        blocks: Int, _ useExtensions: Bool
+    ) {
         if useExtensions {
             withUnsafeMutableBytes(of: &state) { words in
                 csha256_compress_ni(words.baseAddress!.assumingMemoryBound(to: UInt32.self), input, blocks)

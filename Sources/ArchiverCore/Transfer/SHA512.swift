@@ -13,9 +13,7 @@ public struct SHA512: Sendable {
     }
 
     private var state: [UInt64]
-    private var buffer = [UInt8](repeating: 0, count: 128)
-    private var buffered = 0
-    private var length: UInt64 = 0
+    private var blocks = HashBlocks(size: 128)
     private let variant: Variant
 
     /// A fresh hash of `variant`.
@@ -37,28 +35,7 @@ public struct SHA512: Sendable {
 
     /// Adds `bytes` to the hash.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var remaining = bytes.count
-        length &+= UInt64(remaining)
-        if buffered > 0 {
-            let take = min(128 - buffered, remaining)
-            for index in 0..<take { buffer[buffered + index] = pointer[index] }
-            buffered += take
-            pointer += take
-            remaining -= take
-            guard buffered == 128 else { return }
-            let block = buffer
-            block.withUnsafeBufferPointer { compress($0.baseAddress!, blocks: 1) }
-            buffered = 0
-        }
-        let blocks = remaining / 128
-        if blocks > 0 {
-            compress(pointer, blocks: blocks)
-            pointer += blocks * 128
-            remaining -= blocks * 128
-        }
-        for index in 0..<remaining { buffer[index] = pointer[index] }
-        buffered = remaining
+        blocks.feed(bytes, into: &state, Self.compress)
     }
 
     /// Adds `bytes` to the hash.
@@ -68,16 +45,10 @@ public struct SHA512: Sendable {
 
     /// The digest of everything added: 64 bytes (SHA-512) or 48 (SHA-384).
     public func finalize() -> [UInt8] {
-        var copy = self
-        let bitLength = length &* 8
-        let padTo = (buffered + 1) % 128 <= 112 ? 112 - (buffered + 1) % 128 : 240 - (buffered + 1) % 128
-        var padding: [UInt8] = [0x80] + [UInt8](repeating: 0, count: padTo + 8)
-        for index in 0..<8 { padding.append(UInt8(truncatingIfNeeded: bitLength >> (56 - 8 * UInt64(index)))) }
-        let savedLength = copy.length
-        copy.update(padding)
-        copy.length = savedLength
+        var final = state
+        blocks.finish(&final, Self.compress)
         var digest: [UInt8] = []
-        for word in copy.state {
+        for word in final {
             for shift in stride(from: 56, through: 0, by: -8) {
                 digest.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
             }
@@ -108,7 +79,7 @@ public struct SHA512: Sendable {
         0x4cc5_d4be_cb3e_42b6, 0x597f_299c_fc65_7e2a, 0x5fcb_6fab_3ad6_faec, 0x6c44_198c_4a47_5817,
     ]
 
-    private mutating func compress(_ input: UnsafePointer<UInt8>, blocks: Int) {
+    private static func compress(_ state: inout [UInt64], _ input: UnsafePointer<UInt8>, blocks: Int) {
         var w = [UInt64](repeating: 0, count: 80)
         for blockIndex in 0..<blocks {
             let block = input + blockIndex * 128
@@ -135,7 +106,7 @@ public struct SHA512: Sendable {
             for t in 0..<80 {
                 let s1 = (e >> 14 | e << 50) ^ (e >> 18 | e << 46) ^ (e >> 41 | e << 23)
                 let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ s1 &+ choice &+ SHA512.k[t] &+ w[t]
+                let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
                 let s0 = (a >> 28 | a << 36) ^ (a >> 34 | a << 30) ^ (a >> 39 | a << 25)
                 let majority = (a & b) ^ (a & c) ^ (b & c)
                 let temp2 = s0 &+ majority
