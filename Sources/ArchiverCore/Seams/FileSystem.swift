@@ -35,6 +35,9 @@ public protocol FileAttributes: Sendable {
     /// need, without what `attributesOfItem` makes each time on Linux (the owner's and group's names, read from
     /// /etc/passwd and /etc/group, and a listxattr).
     func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)?
+    /// The permission bits of the item at `path` (`0o644`), a link not followed; nil when there is none. One
+    /// lstat, for the same reason as `typeAndSize`.
+    func permissions(atPath path: String) -> Int?
 }
 
 extension FileAttributes {
@@ -42,6 +45,11 @@ extension FileAttributes {
     public func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)? {
         guard let found = try? attributesOfItem(atPath: path) else { return nil }
         return (found[.type] as? FileAttributeType ?? .typeRegular, (found[.size] as? NSNumber)?.int64Value ?? 0)
+    }
+
+    /// From `attributesOfItem`: what a test double gets.
+    public func permissions(atPath path: String) -> Int? {
+        ((try? attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue
     }
 
     /// True when the item at `path` is a symbolic link.
@@ -144,6 +152,13 @@ extension FileManager: FileAttributes {
             default: .typeUnknown
             }
         return (type, Int64(status.st_size))
+    }
+
+    /// One lstat(2).
+    public func permissions(atPath path: String) -> Int? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return Int(status.st_mode & 0o7777)
     }
 }
 extension FileManager: DirectoryCreation {}

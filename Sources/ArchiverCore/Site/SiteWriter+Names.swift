@@ -120,8 +120,7 @@ extension SiteWriter {
 
     private func stateFolderIsLink(_ folder: URL) -> Bool {
         let state = ArchiveLayout.stateFolder(of: folder)
-        return (try? attributes.attributesOfItem(atPath: state.path))?[.type] as? FileAttributeType
-            == .typeSymbolicLink
+        return attributes.isSymbolicLink(atPath: state.path)
     }
 
     private func hasIndex(_ folder: URL) -> Bool {

@@ -69,7 +69,7 @@ struct CredentialMover: Sendable {
         let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.flatMap { name -> [URL] in
             let url = folder.appendingPathComponent(name)
-            switch (try? attributes.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType {
+            switch attributes.typeAndSize(atPath: url.path)?.type {
             case .typeDirectory?: return stateFiles(under: url)
             case .typeRegular?: return [url]
             default: return []

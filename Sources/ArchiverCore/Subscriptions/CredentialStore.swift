@@ -78,9 +78,7 @@ struct CredentialStore: Sendable {
         guard files.fileExists(atPath: url.path) else { return nil }
         // A Secret's files are links into its current version: what counts is the file they name.
         let target = url.resolvingSymlinksInPath().path
-        if let mode = (try? attributes.attributesOfItem(atPath: target))?[.posixPermissions] as? NSNumber,
-            mode.intValue & 0o022 != 0
-        {
+        if let mode = attributes.permissions(atPath: target), mode & 0o022 != 0 {
             throw CredentialError.insecure(path: url.path)
         }
         guard let data = files.contents(atPath: url.path) else {
@@ -103,9 +101,7 @@ struct CredentialStore: Sendable {
         do {
             try files.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            if let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
-                mode.intValue & 0o077 != 0
-            {
+            if let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0 {
                 try attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             }
             try writer.writeAtomically(
@@ -132,12 +128,10 @@ struct CredentialStore: Sendable {
     /// whoever runs podarchive (root may write a read-only folder; it must not).
     private func refuseIfMounted(folder: URL, file: URL) throws {
         let reason = "it is read-only (a mounted Secret?): give new credentials where its files are made"
-        if let mode = (try? attributes.attributesOfItem(atPath: folder.resolvingSymlinksInPath().path))?[
-            .posixPermissions] as? NSNumber, mode.intValue & 0o200 == 0
-        {
+        if let mode = attributes.permissions(atPath: folder.resolvingSymlinksInPath().path), mode & 0o200 == 0 {
             throw CredentialError.unwritable(path: folder.path, reason: reason)
         }
-        if (try? attributes.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType == .typeSymbolicLink {
+        if attributes.isSymbolicLink(atPath: file.path) {
             throw CredentialError.unwritable(path: file.path, reason: reason)
         }
     }

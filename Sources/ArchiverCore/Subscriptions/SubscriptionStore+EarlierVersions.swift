@@ -9,8 +9,7 @@ extension SubscriptionStore {
     /// mode is the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
     func secureLegacyRecords(in root: URL) {
         guard let folder = try? recordsFolder(of: root),
-            let mode = (try? attributes.attributesOfItem(atPath: folder.path))?[.posixPermissions] as? NSNumber,
-            mode.intValue & 0o077 != 0
+            let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0
         else { return }
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
             ArchiveLayout.isSubscriptionFile)
