@@ -26,11 +26,18 @@ final class NoOpRunTests: CommandLineTestCase {
 
     /// The tool, with a clock showing `seconds` since 1970.
     private func run(at seconds: TimeInterval, _ arguments: String...) async -> ExitCode {
+        await run(at: seconds, arguments)
+    }
+
+    /// The tool, with a clock showing `seconds` since 1970, reading files through `files`.
+    private func run(
+        at seconds: TimeInterval, _ arguments: [String], files: any FileStore = FileManager.default
+    ) async -> ExitCode {
         await CommandLineTool(
             environment: ProcessEnvironment(
                 variables: ["PODARCHIVE_CONFIG_DIR": configurationFolder.path], currentDirectory: folder.url.path),
             output: output, errors: errors,
-            makeArchiver: { Archiver.live(now: { Date(timeIntervalSince1970: seconds) }) }
+            makeArchiver: { Archiver.live(files: files, now: { Date(timeIntervalSince1970: seconds) }) }
         ).run(arguments)
     }
 
@@ -85,6 +92,35 @@ final class NoOpRunTests: CommandLineTestCase {
         XCTAssertEqual(shown, "1970-01-24T03:33:20Z", "feeds shows the time of the run that changed nothing")
     }
 
+    func test_aRunWithNothingNew_readsEachRecordOnce_andTheArchiveIdentityOnce() async throws {
+        for show in ["a", "b", "c"] {
+            server.route("/\(show).xml") { request, _ in
+                if request.headers["if-none-match"] == "\"v1\"" { return TestResponse(status: 304) }
+                var response = TestResponse.ok(
+                    "<rss version=\"2.0\"><channel><title>Show \(show)</title><item><title>One</title><guid>1</guid>"
+                        + "<enclosure url=\"/\(show).mp3\" type=\"audio/mpeg\"/></item></channel></rss>",
+                    type: "application/rss+xml")
+                response.headers.append(("ETag", "\"v1\""))
+                return response
+            }
+            server.route("/\(show).mp3", .ok(Data("audio of \(show)".utf8)))
+        }
+        let feeds = ["a", "b", "c"].map { server.url("/\($0).xml").absoluteString }
+        let first = await run(at: 1_000_000, ["sync"] + feeds + ["--to", root])
+        XCTAssertEqual(first, .success, errors.text)
+        let reads = CountingFiles()
+
+        let second = await run(at: 2_000_000, ["sync", "--to", root], files: reads)
+
+        XCTAssertEqual(second, .success, errors.text)
+        XCTAssertEqual(server.requestedPaths.suffix(3).sorted(), ["/a.xml", "/b.xml", "/c.xml"], "three 304s")
+        let counts = reads.counts
+        let records = counts.filter { $0.key.contains("/.podarchive/feeds/") }
+        XCTAssertEqual(records.count, 3, "\(counts)")
+        XCTAssertEqual(Set(records.values), [1], "a record was read more than once: \(records)")
+        XCTAssertEqual(counts.filter { $0.key.hasSuffix("/archive.json") }.values.first, 1, "\(counts)")
+    }
+
     func test_aSyncThatEndsOtherwise_isRecordedInTheSubscription_andShownOverAnOlderNote() async throws {
         serveQuietShow()
         _ = await run(at: 1_000_000, "sync", server.url("/feed.xml").absoluteString, "--to", root)
@@ -101,5 +137,32 @@ final class NoOpRunTests: CommandLineTestCase {
         let show = try XCTUnwrap((object?["feeds"] as? [[String: Any]])?.first, output.text)
         XCTAssertEqual(show["lastSync"] as? String, "1970-02-04T17:20:00Z")
         XCTAssertEqual(show["outcome"] as? String, "feed-failed")
+    }
+}
+
+/// The real file system, counting the whole-file reads of each path.
+private final class CountingFiles: FileStore {
+    private let real = FileManager.default
+    private let reads = Locked<[String: Int]>([:])
+
+    /// Whole-file reads so far, by path.
+    var counts: [String: Int] { reads.current }
+
+    func contents(atPath path: String) -> Data? {
+        reads.withLock { $0[path, default: 0] += 1 }
+        return real.contents(atPath: path)
+    }
+    func fileExists(atPath path: String) -> Bool { real.fileExists(atPath: path) }
+    func contentsOfDirectory(atPath path: String) throws -> [String] { try real.contentsOfDirectory(atPath: path) }
+    func isReadableFile(atPath path: String) -> Bool { real.isReadableFile(atPath: path) }
+    func prefix(ofFileAtPath path: String, count: Int) -> Data? { real.prefix(ofFileAtPath: path, count: count) }
+    func createDirectory(
+        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
+        try real.createDirectory(at: url, withIntermediateDirectories: createIntermediates, attributes: attributes)
+    }
+    func removeItem(at url: URL) throws { try real.removeItem(at: url) }
+    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
+        try real.attributesOfFileSystem(forPath: path)
     }
 }

@@ -16,7 +16,9 @@ public enum FileNamer {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var lastWasSpace = true  // drops leading white space and collapses runs
-        let scalars = Array(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+        // ASCII is its own canonical composition: most names skip the Unicode normaliser.
+        let composed = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+        let scalars = Array(composed.unicodeScalars)
         for (position, scalar) in scalars.enumerated() {
             let replacement: String
             switch scalar {
@@ -108,8 +110,13 @@ public enum FileNamer {
     }
 
     private static func isWindowsDeviceName(_ name: String) -> Bool {
-        let stem = name.split(separator: ".", maxSplits: 1).first.map { $0.uppercased() } ?? ""
-        let trimmedStem = stem.trimmingCharacters(in: .whitespaces)
+        let stem = name.split(separator: ".", maxSplits: 1).first ?? ""
+        // The longest device name is CONOUT$: an ASCII stem of more than 7 characters besides spaces and tabs is
+        // none (most names stop here, before Foundation's trimming and upper-casing).
+        if stem.utf8.allSatisfy({ $0 < 0x80 }), stem.utf8.count(where: { $0 != 0x20 && $0 != 0x09 }) > 7 {
+            return false
+        }
+        let trimmedStem = stem.trimmingCharacters(in: .whitespaces).uppercased()
         if ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"].contains(trimmedStem) { return true }
         if trimmedStem.count == 4, trimmedStem.hasPrefix("COM") || trimmedStem.hasPrefix("LPT"),
             let digit = trimmedStem.last, "123456789¹²³".contains(digit)

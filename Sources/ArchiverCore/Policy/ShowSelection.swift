@@ -90,7 +90,8 @@ public struct ShowSelection: Equatable, Sendable {
         choice.shows = subscriptions.shows.compactMap { show -> SyncTarget? in
             do {
                 let resolved = try catalog.resolve(show, in: root)
-                return SyncTarget(source: resolved.source, saved: show.settings, save: nil, id: show.id)
+                return SyncTarget(
+                    source: resolved.source, saved: show.settings, save: nil, id: show.id, subscription: resolved)
             } catch let missing as CredentialError {
                 // The other shows still sync; this one cannot be fetched without what it is missing.
                 choice.meet(.credentialsMissing(reason: missing.localizedDescription))
@@ -139,17 +140,18 @@ public struct ShowSelection: Equatable, Sendable {
         guard !feeds.isEmpty else { return choice.stopped(by: .emptyLists) }
         var shows: [SyncTarget] = []
         for feed in feeds {
-            let known: Subscription?
+            let subscription: ResolvedSubscription?
             do {
-                known = try catalog.subscription(for: feed, in: root)?.record
+                subscription = try catalog.subscription(for: feed, in: root)
             } catch {
                 choice.meet(.lookupFailed(reason: error.localizedDescription))
                 continue
             }
+            let known = subscription?.record
             shows.append(
                 SyncTarget(
                     source: feed, saved: known?.settings, save: given, credentials: logins[feed.displayName] ?? nil,
-                    id: known?.id ?? Subscription.id(forNewFeed: feed)))
+                    id: known?.id ?? Subscription.id(forNewFeed: feed), subscription: subscription))
         }
         choice.shows = shows
         return choice

@@ -14,12 +14,16 @@ public struct SyncTarget: Equatable, Sendable {
     public var credentials: ShowCredentials?
     /// Its subscription's ID (what a shard is chosen by), or the one it will get.
     public var id: String
+    /// Its subscription as the selection read and resolved it (nil: not subscribed yet): the sync starts from it
+    /// rather than finding and reading the record again.
+    public var subscription: ResolvedSubscription?
 
     /// A show to sync.
     public init(
         source: FeedSource, saved: ShowSettings? = nil, save: ShowSettings? = nil, credentials: ShowCredentials? = nil,
-        id: String
+        id: String, subscription: ResolvedSubscription? = nil
     ) {
+        self.subscription = subscription
         self.source = source
         self.saved = saved
         self.save = save

@@ -20,6 +20,9 @@ struct SubscriptionStore: Sendable {
     let writer: any AtomicFileWriting
     let clock: SyncClock
     let secrets: CredentialStore
+    /// The identities read, by root path: an archive's identity never changes once made, and a run of 500 shows
+    /// would otherwise read and decode `archive.json` twice for each.
+    let identities = Locked<[String: ArchiveIdentity]>([:])
 
     /// The file the secrets of the show `show` of the archive `archive` are kept in (see `CredentialStore`).
     func secretsFile(archive: String, show: String) throws -> URL { try secrets.url(archive: archive, show: show) }
@@ -42,13 +45,19 @@ struct SubscriptionStore: Sendable {
 
     /// The archive's identity; made (once, whoever asks first) when `create` and the archive has none.
     func identity(of root: URL, create: Bool) throws -> ArchiveIdentity? {
+        if let known = identities.withLock({ $0[root.path] }) { return known }
         let url = try stateFolder(of: root).appendingPathComponent(ArchiveLayout.identityFile, isDirectory: false)
-        if let data = files.contents(atPath: url.path) {
+        // Read under the lock: shows opened at once read the file once between them.
+        let read = try identities.withLock { known -> ArchiveIdentity? in
+            if let identity = known[root.path] { return identity }
+            guard let data = files.contents(atPath: url.path) else { return nil }
             guard let identity = try? JSONDecoder().decode(ArchiveIdentity.self, from: data) else {
                 throw ArchiveError.storage(path: url.path, reason: "it is not an archive identity (damaged?)")
             }
+            known[root.path] = identity
             return identity
         }
+        if let read { return read }
         guard create else { return nil }
         do {
             try files.createDirectory(
@@ -293,18 +302,22 @@ struct SubscriptionStore: Sendable {
     /// `podcast:guid` when its feed said one. With the show's `lock`, the time goes into the lock file in place,
     /// and the record is rewritten only when something else changed: a nightly run with nothing new renames no
     /// file (`Archiver.status` reads whichever is newer).
+    /// `known` is the record as this run read it, when it has it: only the sync holding the lock writes how a sync
+    /// ended, so a known record that already says the same ending spares reading the file again.
     func recordSync(
-        _ lastSync: LastSync, of id: String, podcastGUID: String? = nil, in root: URL, lock: (any HeldLock)? = nil
+        _ lastSync: LastSync, of id: String, known: Subscription? = nil, podcastGUID: String? = nil, in root: URL,
+        lock: (any HeldLock)? = nil
     ) {
-        guard var record = record(id: id, in: root) else { return }
+        func unchanged(_ record: Subscription) -> Bool {
+            guard let last = record.lastSync, last.sameEnding(as: lastSync) else { return false }
+            return podcastGUID == nil || podcastGUID == record.podcastGUID
+        }
         if let lock, let note = try? JSONEncoder.records.encode(lastSync) {
             lock.keep(note)
-            if let last = record.lastSync, last.sameEnding(as: lastSync),
-                podcastGUID == nil || podcastGUID == record.podcastGUID
-            {
-                return
-            }
+            if let known, known.id == id, unchanged(known) { return }
         }
+        guard var record = record(id: id, in: root) else { return }
+        if lock != nil, unchanged(record) { return }
         record.lastSync = lastSync
         record.podcastGUID = podcastGUID ?? record.podcastGUID
         try? save(record, in: root)

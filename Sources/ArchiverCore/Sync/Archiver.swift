@@ -54,6 +54,12 @@ public struct Archiver: Sendable {
         return copy
     }
 
+    /// Starts setting up the network on a thread of its own while the caller reads the archive: a run that is
+    /// about to fetch feeds calls it once it knows it will (see `URLDataFetcher.prepare()`).
+    public func prepareNetwork() {
+        parts.loader.fetcher.prepare()
+    }
+
     /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
     /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
     public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = false) async throws
@@ -86,10 +92,10 @@ public struct Archiver: Sendable {
     ///   Cancelled (the caller's task), it stops at once, keeps partial downloads for the next run, records no
     ///   failure for what the cancellation cut short, and throws `ArchiveError.interrupted`.
     public func sync(
-        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
+        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(), known: ResolvedSubscription? = nil,
         onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
-        try await parts.showArchiver.sync(source, into: root, options: options, onEvent: onEvent)
+        try await parts.showArchiver.sync(source, into: root, options: options, known: known, onEvent: onEvent)
     }
 
     /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a

@@ -46,11 +46,11 @@ struct ShowArchiver: Sendable {
     ///   Cancelled (the caller's task), it stops at once, keeps partial downloads for the next run, records no
     ///   failure for what the cancellation cut short, and throws `ArchiveError.interrupted`.
     func sync(
-        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(),
+        _ source: FeedSource, into root: URL, options: SyncOptions = SyncOptions(), known: ResolvedSubscription? = nil,
         onEvent: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) async throws -> SyncReport {
         do {
-            let report = try await archive(source, into: root, options: options, onEvent: onEvent)
+            let report = try await archive(source, into: root, options: options, known: known, onEvent: onEvent)
             try Task.checkCancellation()
             return report
         } catch  where Task.isCancelled {
@@ -62,10 +62,12 @@ struct ShowArchiver: Sendable {
     }
 
     private func archive(
-        _ source: FeedSource, into root: URL, options given: SyncOptions,
+        _ source: FeedSource, into root: URL, options given: SyncOptions, known read: ResolvedSubscription?,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        guard let known = try store.find(source, in: root) else {
+        // The subscription the caller read for this source (a run over every subscription has read them all).
+        let read = read?.source == source ? read : nil
+        guard let known = try read ?? store.find(source, in: root) else {
             return try await archiveNew(source, into: root, options: given, onEvent: onEvent)
         }
         return try await archive(known.source, known: known, into: root, options: given, onEvent: onEvent)
@@ -115,7 +117,7 @@ struct ShowArchiver: Sendable {
                     finished: FeedDate.iso8601(clock.now()),
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
-                of: record.id, podcastGUID: fetch.feed?.podcastGUID, in: root, lock: lock)
+                of: record.id, known: record, podcastGUID: fetch.feed?.podcastGUID, in: root, lock: lock)
             return report
         } catch  where !Task.isCancelled {
             opener.recordFailure(error, of: record.id, in: root)

@@ -63,7 +63,8 @@ struct ShowSync: Sendable {
                 output.write(SyncFormatter.dryRun(plan))
                 return (.success, "")
             }
-            let report = try await archiver.sync(source, into: root, options: options, onEvent: console.handle)
+            let report = try await archiver.sync(
+                source, into: root, options: options, known: target.subscription, onEvent: console.handle)
             // A page that could not be read hides episodes as a failed episode does: tried again next run.
             let code: ExitCode =
                 report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty

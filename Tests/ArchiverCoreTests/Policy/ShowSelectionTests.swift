@@ -17,11 +17,16 @@ final class ShowSelectionTests: XCTestCase {
         let choice = select(ShowSelection(feeds: [], given: ShowSettings(metadata: true), currentDirectory: "/cwd"))
         XCTAssertEqual(choice.problems, [])
         XCTAssertEqual(choice.status, .success)
+        let (first, second) = (try remote("https://one.example/feed"), try remote("https://two.example/feed"))
+        // Each with its record as read: the sync starts from it rather than reading it again.
         XCTAssertEqual(
             choice.shows,
             [
-                SyncTarget(source: try remote("https://one.example/feed"), saved: ShowSettings(limit: 3), id: "id-one"),
-                SyncTarget(source: try remote("https://two.example/feed"), id: "id-two"),
+                SyncTarget(
+                    source: first, saved: ShowSettings(limit: 3), id: "id-one",
+                    subscription: ResolvedSubscription(record: one, source: first)),
+                SyncTarget(
+                    source: second, id: "id-two", subscription: ResolvedSubscription(record: two, source: second)),
             ])
     }
 
@@ -81,7 +86,8 @@ final class ShowSelectionTests: XCTestCase {
             [
                 SyncTarget(
                     source: try remote("https://one.example/feed"), saved: ShowSettings(limit: 3), save: given,
-                    id: "id-one"),
+                    id: "id-one",
+                    subscription: ResolvedSubscription(record: one, source: try remote("https://one.example/feed"))),
                 // A path named starts at the current directory; one listed, at the list's folder.
                 SyncTarget(
                     source: .local(path: "/cwd/mine.xml"), save: given,
