@@ -37,6 +37,12 @@ public final class FeedSession: URLDataFetcher, Sendable {
         }
     }
 
+    /// Makes the session (and so loads libcurl's and OpenSSL's configuration) on a global queue; see
+    /// `URLDataFetcher.prepare()`. The first request takes the same lock, so it waits for this, never repeats it.
+    public func prepare() {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in _ = session }
+    }
+
     /// The body (at most `maximumBytes`, decoded) and final response of `request`; see `URLDataFetcher`.
     public func data(for request: URLRequest, maximumBytes: Int64) async throws -> (Data, URLResponse) {
         let fetched = try await fetch(request, maximumBytes: maximumBytes, policy: TransferPolicy())

@@ -45,6 +45,10 @@ struct SyncCommand: Sendable {
         let choice = selection.choose(from: subscriptions, in: root, catalog: archiver)
         for problem in choice.problems { say(problem, root: root) }
         guard let shows = choice.shows else { return choice.status }
+        // The network comes up (libcurl, its TLS configuration) while each show's lock and index are read.
+        if shows.contains(where: { if case .remote = $0.source { true } else { false } }) {
+            archiver.prepareNetwork()
+        }
         // --jobs caps downloads in all; requests to one host are capped whatever --jobs and --feed-jobs say.
         let budget = DownloadBudget(jobs: arguments.transfer.jobs)
         let limits = RunLimits(
