@@ -83,3 +83,23 @@ final class URLSessionFloor: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 }
+
+/// One GET from an ephemeral session with a completion handler, nothing else: what asking for one feed costs a
+/// process that uses URLSession (Foundation, the session, libcurl and its TLS library coming up, the request).
+enum OneRequest {
+    /// The response's status, or nil when the request failed or did not end within 60 seconds.
+    static func status(of url: URL, ifModifiedSince date: String?) -> Int? {
+        var request = URLRequest(url: url)
+        if let date { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let session = URLSession(configuration: .ephemeral)
+        let status = Locked<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        session.dataTask(with: request) { _, response, _ in
+            status.set((response as? HTTPURLResponse)?.statusCode)
+            done.signal()
+        }.resume()
+        // Bounded: a server that never answers ends the wait, not the benchmark run.
+        guard done.wait(timeout: .now() + 60) == .success else { return nil }
+        return status.current
+    }
+}

@@ -8,6 +8,8 @@
 //                                             a URLSession that does nothing else (see URLSessionFloor);
 //                                             `as-shipped`: without podarchive's correction of FoundationNetworking's
 //                                             socket watching (CCurlSockets), as any other program on Linux runs
+//   podarchive-bench request URL [DATE]       one GET (conditional with If-Modified-Since: DATE), its status:
+//                                             the least a process that asks for one feed with URLSession does
 // Each prints one line: "<mode> <bytes> <seconds>" (plus the digest for sha256).
 import ArchiverCore
 import CCurlSockets
@@ -21,6 +23,16 @@ import Foundation
 final class NoWork: NSObject, XMLParserDelegate {}
 
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "request", let url = URL(string: arguments[2]) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let status = OneRequest.status(of: url, ifModifiedSince: arguments.count > 3 ? arguments[3] : nil)
+    guard let status else {
+        FileHandle.standardError.write(Data("request: \(url) failed or did not end within 60 s\n".utf8))
+        exit(1)
+    }
+    print("request \(status) \(String(format: "%.4f", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))")
+    exit(0)
+}
 if arguments.count >= 3, arguments[1] == "urlsession",
     let list = try? String(contentsOfFile: arguments[2], encoding: .utf8)
 {
@@ -50,7 +62,7 @@ if arguments.count >= 3, arguments[1] == "urlsession",
 guard arguments.count >= 3, let data = FileManager.default.contents(atPath: arguments[2]) else {
     FileHandle.standardError.write(
         Data(
-            "usage: podarchive-bench sha256|sha384|sha512|xmlparser|jsonserialization|feedparser FILE, or urlsession LIST [N] [as-shipped]\n"
+            "usage: podarchive-bench sha256|sha384|sha512|xmlparser|jsonserialization|feedparser FILE, urlsession LIST [N] [as-shipped], or request URL [DATE]\n"
                 .utf8)
     )
     exit(2)

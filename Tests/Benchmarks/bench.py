@@ -3,24 +3,27 @@
 with references in the same run (medians of several repetitions, and ratios):
 
   - first sync of 200 x 256 KB episodes and a no-op re-run (the server answers 304), vs a curl loop over the
-    same files (sequential, and 4 in parallel like --jobs 4), vs podcast-archiver (pip, in a venv made here);
+    same files (sequential, and 4 in parallel like --jobs 4), vs a bare URLSession doing the same (the floor:
+    podarchive-bench urlsession / request), vs podcast-archiver (pip, in a venv made here);
   - one 500 MB episode vs `curl -o`;
   - a no-op re-run over 10,000 archived episodes with a changed feed;
   - `podarchive list --json` on a 20,000-item RSS feed and a JSON Feed of the same size, vs a bare XMLParser /
     JSONSerialization pass (podarchive-bench) and Python feedparser;
   - 40 subscribed shows on 8 loopback addresses whose feeds each take 200 ms to answer: first sync and a
     no-op re-run, vs the same with --feed-jobs 1 (one show after another) and vs curl fetching the 40 feeds
-    8 at a time; 500 subscribed shows with nothing new, no delay, vs curl's conditional requests for them;
+    8 at a time; 500 subscribed shows with nothing new, no delay, vs curl's conditional requests for them and
+    a bare URLSession's requests for them, 4 at a time;
   - waiting on a slow network: one 200 KB episode trickling at 20 KB/s, the CPU time podarchive spends against
     the wall time, vs a bare URLSession fetching the same body (as FoundationNetworking ships it, and with
     podarchive's correction of its socket watching);
   - peak RSS of each podarchive run.
 
-Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv] [--shows-only]
+Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv] [--shows-only | --sync-only]
   --smoke: tiny sizes and one repetition, to keep the script working in CI (a few seconds).
 Writes the results as a Markdown table to stdout and to .build/bench/results.md.
 """
 import argparse
+import email.utils
 import functools
 import http.server
 import json
@@ -84,6 +87,10 @@ def serve(directory, host="127.0.0.1", handler_class=FastHandler):
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://{host}:{server.server_address[1]}"
+
+
+class StopBench(Exception):
+    """The measurements asked for are done (--sync-only)."""
 
 
 # DownloadBudget.requestsPerHost: as many requests at once to one host as podarchive makes.
@@ -251,7 +258,7 @@ def write_shows(directory, bases, per_base, prefix):
     return urls
 
 
-def many_shows(podarchive, data, env, reps, smoke):
+def many_shows(podarchive, reference, data, env, reps, smoke):
     """Subscriptions refreshed in parallel: 40 slow shows on 8 addresses, and 500 shows with nothing new."""
     rows = []
     shows_dir = os.path.join(data, "shows")
@@ -289,13 +296,28 @@ def many_shows(podarchive, data, env, reps, smoke):
         run([podarchive, "sync", *many_urls, "--to", many_root], env)
         stamp = os.path.join(shows_dir, "many-0-0.xml")
         # The same conditional requests at podarchive's own concurrency: DownloadBudget.requestsPerHost to one host.
-        (many_noop, many_rss), (curl_many, _) = interleaved_medians(
+        # And the least a URLSession program pays for as many requests as many at once: the floor, each feed's
+        # body (a few hundred bytes) written to a file.
+        floor_out = os.path.join(WORK, "many-floor")
+        os.makedirs(floor_out, exist_ok=True)
+        floor_list = os.path.join(WORK, "many-floor.list")
+        with open(floor_list, "w") as out:
+            for i, url in enumerate(many_urls):
+                out.write(f"{url}\t{floor_out}/{i}.xml\n")
+        many_rounds = interleaved_rounds(
             max(reps, 5), (None, [podarchive, "sync", "--to", many_root]),
             (None, ["curl", "-sS", "--parallel", "--parallel-max", str(REQUESTS_PER_HOST), "-z", stamp]
-             + [arg for url in many_urls for arg in ("-o", "/dev/null", url)]), env=env)
+             + [arg for url in many_urls for arg in ("-o", "/dev/null", url)]),
+            (None, [reference, "urlsession", floor_list, str(REQUESTS_PER_HOST)]), env=env)
+        (many_noop, many_rss), (curl_many, _), (many_floor, _) = [
+            (statistics.median(t), max(p)) for t, p in many_rounds]
+        many_ratio = statistics.median(a / b for a, b in zip(many_rounds[0][0], many_rounds[1][0]))
+        many_floor_ratio = statistics.median(a / b for a, b in zip(many_rounds[0][0], many_rounds[2][0]))
         rows.append((f"re-run, {many} subscribed shows, nothing new (loopback, no delay)", many_noop, many_rss,
                      f"curl's {many} conditional requests, {REQUESTS_PER_HOST} at a time, {curl_many:.3f} s "
-                     f"({many_noop / curl_many:.2f}x; target 2x)", many_noop / curl_many))
+                     f"({many_ratio:.2f}x, median of the rounds' ratios; target 2x); a bare URLSession making "
+                     f"{many} requests {REQUESTS_PER_HOST} at a time {many_floor:.3f} s ({many_floor / curl_many:.2f}x "
+                     f"curl; podarchive {many_floor_ratio:.2f}x it)", many_ratio))
     finally:
         for server, _ in servers:
             server.shutdown()
@@ -351,6 +373,7 @@ def main():
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--no-venv", action="store_true")
     parser.add_argument("--shows-only", action="store_true", help="only the many-shows measurements")
+    parser.add_argument("--sync-only", action="store_true", help="only the first sync and the one-show no-op")
     args = parser.parse_args()
 
     reps = 1 if args.smoke else args.reps
@@ -381,7 +404,7 @@ def main():
     write_feeds(data, base, episodes, episode_size, big_size)
     if args.shows_only:
         server.shutdown()
-        print("\n".join(table(many_shows(podarchive, data, env, reps, smoke=args.smoke))))
+        print("\n".join(table(many_shows(podarchive, reference, data, env, reps, smoke=args.smoke))))
         return
     try:
         # --- 200 episodes: first sync and no-op re-run -------------------------------------------------
@@ -406,9 +429,16 @@ def main():
         (first, first_rss), (curl_par, _), (floor, _) = [
             (statistics.median(t), max(p)) for t, p in first_rounds]
         floor_ratio = statistics.median(a / b for a, b in zip(first_rounds[0][0], first_rounds[2][0]))
-        (noop, noop_rss), (curl_noop, _) = interleaved_medians(
+        # The least any URLSession program pays for the same request: a process that makes an ephemeral session
+        # and asks once (podarchive must use URLSession), in the same rounds.
+        feed_date = email.utils.formatdate(os.path.getmtime(os.path.join(data, "feed.xml")), usegmt=True)
+        noop_rounds = interleaved_rounds(
             max(reps, 5), (None, [podarchive, "sync", feed, "--to", archive]),
-            (None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed]), env=env)
+            (None, ["curl", "-sS", "-o", "/dev/null", "-z", os.path.join(data, "feed.xml"), feed]),
+            (None, [reference, "request", feed, feed_date]), env=env)
+        (noop, noop_rss), (curl_noop, _), (request_floor, _) = [
+            (statistics.median(t), max(p)) for t, p in noop_rounds]
+        noop_floor_ratio = statistics.median(a / b for a, b in zip(noop_rounds[0][0], noop_rounds[2][0]))
         curl_seq, _ = median_of(reps, fresh(curl_out), ["curl", "-sS", "-K", config])
         rows.append((f"first sync, {episodes} x {episode_size // 1024} KB (ratio: to the bare URLSession floor)",
                      first, first_rss,
@@ -416,8 +446,12 @@ def main():
                      f"({first / curl_par:.2f}x); a bare URLSession, 4 parallel, {floor:.3f} s ({floor / curl_par:.2f}x "
                      f"curl; podarchive {floor_ratio:.2f}x it, median of the rounds' ratios; target 1.2x)", floor_ratio))
         rows.append(("re-run, nothing new (feed 304)", noop, noop_rss,
-                     f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x; target 2x)",
+                     f"one conditional curl request {curl_noop:.3f} s ({noop / curl_noop:.2f}x; target 2x); "
+                     f"one conditional request by a bare URLSession process {request_floor:.3f} s "
+                     f"({request_floor / curl_noop:.2f}x curl; podarchive {noop_floor_ratio:.2f}x it)",
                      noop / curl_noop))
+        if args.sync_only:
+            raise StopBench
 
         venv = os.path.join(WORK, "venv")
         have_venv = False
@@ -542,7 +576,9 @@ def main():
                 detail += f"; Python feedparser {fp:.2f} s ({fp / ours:.0f}x slower)"
             rows.append((f"list --json, {feed_items:,} items, {size:.0f} MB {name.split('.')[1].upper()}", ours, ours_rss,
                          detail, ours / floor))
-        rows += many_shows(podarchive, data, env, reps, smoke=args.smoke)
+        rows += many_shows(podarchive, reference, data, env, reps, smoke=args.smoke)
+    except StopBench:
+        pass
     finally:
         server.shutdown()
 
