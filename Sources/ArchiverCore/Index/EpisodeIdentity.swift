@@ -9,6 +9,12 @@ enum EpisodeIdentity {
     static func urlKey(_ url: String) -> String {
         // Compared as kept: a token's value is never part of the key (see `SecretForms`).
         let url = URLSecrets.redacted(url)
+        // Every index load keys each of its entries: most URLs are read here without Foundation's URL parser.
+        return plainKey(url) ?? parsedKey(url)
+    }
+
+    /// `urlKey` by Foundation's URL parser: for any URL `plainKey` leaves.
+    static func parsedKey(_ url: String) -> String {
         guard var components = URLComponents(string: url) else { return url }
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
@@ -21,4 +27,54 @@ enum EpisodeIdentity {
         }
         return components.string ?? url
     }
+
+    /// `urlKey` of a plain URL (`scheme://host[:port]/path[?query][#fragment]` in ASCII URL characters, with no
+    /// percent escapes and no login), read byte by byte; nil for anything else. Gives what `parsedKey` gives for
+    /// such a URL (a test holds the two to it).
+    static func plainKey(_ url: String) -> String? {
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes.count > colon + 3,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
+            isLetter(bytes[0]), bytes[..<colon].allSatisfy(isSchemeByte), bytes.allSatisfy(isPlainByte)
+        else { return nil }
+        let authorityStart = colon + 3
+        let ends: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+        let authorityEnd = bytes[authorityStart...].firstIndex(where: ends.contains) ?? bytes.count
+        let authority = bytes[authorityStart..<authorityEnd]
+        // A login, an IPv6 literal, an empty host or a port that is not a number: left to the parser.
+        guard let first = authority.first, first != UInt8(ascii: ":"),
+            !authority.contains(UInt8(ascii: "@")), !authority.contains(UInt8(ascii: "["))
+        else { return nil }
+        if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
+            let port = authority[(portColon + 1)...]
+            guard !port.isEmpty, port.allSatisfy(isDigit) else { return nil }
+        }
+        let fragmentStart = bytes[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        let queryStart = bytes[authorityEnd..<fragmentStart].firstIndex(of: UInt8(ascii: "?"))
+        let path = bytes[authorityEnd..<(queryStart ?? fragmentStart)]
+        let last = path.split(separator: UInt8(ascii: "/")).last ?? []
+        var keepsQuery = true
+        if let dot = last.lastIndex(of: UInt8(ascii: ".")) {
+            let suffix = String(decoding: last[(dot + 1)...], as: UTF8.self).lowercased()
+            keepsQuery = MediaTypes.scriptExtensions.contains(suffix)
+        }
+        var key: [UInt8] = Array(bytes[..<authorityEnd].map { isLetter($0) ? $0 | 0x20 : $0 })
+        key += path
+        if keepsQuery, let queryStart { key += bytes[queryStart..<fragmentStart] }
+        return String(decoding: key, as: UTF8.self)
+    }
+
+    /// A letter, digit, `+`, `-` or `.`: what a scheme is made of.
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+
+    /// An unreserved or reserved URL character (RFC 3986), `%` left out: a URL of only these needs no decoding.
+    private static func isPlainByte(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || "-._~:/?#@!$&'()*+,;=".utf8.contains(byte)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }
