@@ -74,7 +74,7 @@ public enum URLSecrets {
         let bare = withoutUserinfo(text)
         guard bare.contains(where: { $0 == "?" || $0 == "#" || $0 == ";" }) else { return bare }
         // The authority ends at the first `/`, `?` or `#` after `//`; matrix parameters live in the path after it.
-        let afterScheme = bare.range(of: "://").map(\.upperBound) ?? bare.startIndex
+        let afterScheme = schemeEnd(of: bare) ?? bare.startIndex
         let pathStart = bare[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? bare.endIndex
         let queryStart = bare[pathStart...].firstIndex(of: "?")
         let fragmentStart = bare[(queryStart ?? pathStart)...].firstIndex(of: "#")
@@ -104,17 +104,11 @@ public enum URLSecrets {
     /// The parameters in `part` with secret values redacted: a query or fragment (`name=value` between
     /// separators), or with `matrix`, a path whose segments may carry `;name=value` parameters.
     private static func redactingParameters(_ part: Substring, matrix: Bool = false) -> String {
-        let separators = matrix ? [";"] : ["&amp;", "&#38;", "&#x26;", "&#X26;", "&", ";"]
         var result = ""
         var rest = part
         var first = true
         while !rest.isEmpty {
-            // The next separator (a slash ends a matrix parameter too: the next segment starts).
-            var next: (range: Range<Substring.Index>, text: String)?
-            for separator in separators + (matrix ? ["/"] : []) {
-                guard let range = rest.range(of: separator, options: .caseInsensitive) else { continue }
-                if next == nil || range.lowerBound < next!.range.lowerBound { next = (range, separator) }
-            }
+            let next = nextSeparator(in: rest, matrix: matrix)
             let piece = rest[..<(next?.range.lowerBound ?? rest.endIndex)]
             // In a path, the piece before a segment's first `;` is the segment itself, never a parameter.
             let isParameter = !matrix || !first
@@ -127,10 +121,50 @@ public enum URLSecrets {
             }
             guard let next else { break }
             result += rest[next.range]
-            first = next.text == "/"
+            first = next.isSlash
             rest = rest[next.range.upperBound...]
         }
         return result
+    }
+
+    /// The next separator of parameters in `rest`: `&` however it is written (`&amp;`, `&#38;`, `&#x26;`, in any
+    /// case) or `;`; with `matrix`, `;` or the `/` that starts the next segment. One pass over the bytes.
+    private static func nextSeparator(in rest: Substring, matrix: Bool) -> (
+        range: Range<Substring.Index>, isSlash: Bool
+    )? {
+        let utf8 = rest.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            let after = utf8.index(after: index)
+            if byte == UInt8(ascii: ";") || (matrix && byte == UInt8(ascii: "/")) {
+                return (index..<after, byte == UInt8(ascii: "/"))
+            }
+            if !matrix, byte == UInt8(ascii: "&") {
+                for entity in ["amp;", "#38;", "#x26;"] {
+                    let tail = utf8[after...]
+                    guard tail.count >= entity.utf8.count,
+                        zip(tail, entity.utf8).allSatisfy({ $0 | ($1 >= 0x61 ? 0x20 : 0) == $1 })
+                    else { continue }
+                    return (index..<utf8.index(after, offsetBy: entity.utf8.count), false)
+                }
+                return (index..<after, false)
+            }
+            index = after
+        }
+        return nil
+    }
+
+    /// Where the `://` after a URL's scheme ends, if it has one.
+    private static func schemeEnd(of text: String) -> String.Index? {
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let rest = utf8[utf8.index(after: colon)...]
+        guard rest.starts(with: "//".utf8) else {
+            // `://` may stand later (a path before it is no scheme, but the old reading looked for it anywhere).
+            return text.range(of: "://").map(\.upperBound)
+        }
+        return utf8.index(colon, offsetBy: 3)
     }
 
     /// `message` with every http(s) URL in it redacted: the last guard on what podarchive prints. Reads bytes,

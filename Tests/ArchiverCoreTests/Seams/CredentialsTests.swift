@@ -35,6 +35,11 @@ final class CredentialsTests: XCTestCase {
             // However the & is escaped (OPML and HTML attributes).
             ("http://h/f?a=1&amp;token=t&amp;key=k", "http://h/f?a=1&amp;token=REDACTED&amp;key=REDACTED"),
             ("http://h/f?a=1&#38;token=t&#x26;session=s", "http://h/f?a=1&#38;token=REDACTED&#x26;session=REDACTED"),
+            (
+                "http://h/f?a=1&AMP;token=t&#X26;key=k&Amp;b=2",
+                "http://h/f?a=1&AMP;token=REDACTED&#X26;key=REDACTED&Amp;b=2"
+            ),
+            ("http://h/f?a=1&am;token=t", "http://h/f?a=1&am;token=REDACTED"),
             ("http://h/f?a=1;token=t", "http://h/f?a=1;token=REDACTED"),
             // Matrix parameters in the path, and fragment parameters.
             ("http://h/app;jsessionid=ABC123/e.mp3", "http://h/app;jsessionid=REDACTED/e.mp3"),
