@@ -73,6 +73,8 @@ struct ShowSync: Sendable {
                 summary: SyncFormatter.summary(report)
                     + SyncFormatter.leftOut(
                         report.leftOut, settings: layers(target), feed: source))
+            // The entry is written only with --json: a run over 500 shows makes none otherwise.
+            guard arguments.json else { return (code, "") }
             return (
                 code,
                 SyncFormatter.jsonEntry(
