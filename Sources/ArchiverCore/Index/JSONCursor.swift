@@ -208,6 +208,9 @@ struct JSONCursor {
 
     /// The string the bytes spell, if they are valid UTF-8 (JSONDecoder refuses anything else too).
     static func validated(_ utf8: UnsafeBufferPointer<UInt8>) throws -> String {
+        // ASCII (most of an index) is valid as it is; the validating initialiser is generic and, unspecialised,
+        // looks up its type's metadata on every call.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
         if #available(macOS 15, *) {
             guard let string = String(validating: utf8, as: UTF8.self) else { throw Unexpected() }
             return string
