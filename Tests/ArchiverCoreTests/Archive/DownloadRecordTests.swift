@@ -87,6 +87,27 @@ final class DownloadRecordTests: XCTestCase {
         XCTAssertNil(records.loadDownloadRecord(partial))
     }
 
+    /// The line written by hand reads as JSONEncoder's would: every field, and strings that need escaping.
+    func test_aLogLine_isOneLineOfJSON_thatReadsBackAsTheRecord() throws {
+        let record = PartialRecord(
+            url: "http://a.example/\"quoted\"\\back/slash\u{1}?q=é", validator: "W/\"x\"", expectedSize: 7,
+            completeSize: 7, sha256: "ab", target: "Séason 1/\"One\".mp3")
+        for written in [record, admitted, PartialRecord(url: "")] {
+            let line = written.logLine(download: "0123456789abcdef")
+            XCTAssertTrue(line.starts(with: [0x0A]) && line.last == 0x0A, String(decoding: line, as: UTF8.self))
+            XCTAssertEqual(line.split(separator: 0x0A).count, 1)
+            var read = try JSONDecoder().decode(PartialRecord.self, from: line.dropFirst().dropLast())
+            XCTAssertEqual(read.download, "0123456789abcdef")
+            read.download = nil
+            XCTAssertEqual(read, written)
+            var logged = written
+            logged.download = "0123456789abcdef"
+            XCTAssertEqual(
+                try JSONSerialization.jsonObject(with: line) as? NSDictionary,
+                try JSONSerialization.jsonObject(with: JSONEncoder.records.encode(logged)) as? NSDictionary)
+        }
+    }
+
     /// A run killed after syncing its journal but before removing the download records: the next run's opening
     /// removes those of archived episodes, and keeps the one that adopts a file renamed but not yet indexed;
     /// record files of an earlier version likewise.
