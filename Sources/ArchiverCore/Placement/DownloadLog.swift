@@ -73,9 +73,10 @@ extension ShowRecords {
         _ stateFolder: URL, _ body: (inout DownloadLog) throws -> sending Result
     ) rethrows -> sending Result {
         try logs.open.withLock { open in
-            var log = open[stateFolder.path] ?? readLog(in: stateFolder, listed: nil)
-            defer { open[stateFolder.path] = log }
-            return try body(&log)
+            let key = stateFolder.path
+            if open[key] == nil { open[key] = readLog(in: stateFolder, listed: nil) }
+            // In place: a copy taken out and put back would copy every record on each call.
+            return try body(&open[key]!)
         }
     }
 

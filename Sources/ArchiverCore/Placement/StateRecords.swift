@@ -69,7 +69,7 @@ struct PartialRecord: Codable, Equatable {
 struct PartialFiles {
     var body: URL
     /// The record file an earlier version kept for this download (see `DownloadLog`).
-    var record: URL
+    var record: URL { stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false) }
     /// The download's name in its state folder: `<hash>` of `download-<hash>.part`, and its key in the log.
     var stem: String
     var stateFolder: URL
@@ -78,7 +78,6 @@ struct PartialFiles {
         stem = StableName.of(key)
         self.stateFolder = stateFolder
         body = stateFolder.appendingPathComponent(ArchiveLayout.downloadBody(stem), isDirectory: false)
-        record = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
     }
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
