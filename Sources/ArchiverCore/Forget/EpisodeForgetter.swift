@@ -36,7 +36,8 @@ public struct EpisodeForgetter: Sendable {
         writer = fileSystem.writer
         self.clock = clock
         let records = ShowRecords(files: fileSystem.files, writer: fileSystem.writer)
-        indexes = IndexStore(files: fileSystem.files, attributes: fileSystem.attributes, writer: fileSystem.writer)
+        indexes = IndexStore(
+            files: fileSystem.files, attributes: fileSystem.attributes, writer: fileSystem.writer, records: records)
         folders = FeedFolders(
             files: fileSystem.files, attributes: fileSystem.attributes, mover: fileSystem.mover,
             locks: ShowLocks(locker: fileSystem.locker, clock: clock), indexes: indexes, records: records)

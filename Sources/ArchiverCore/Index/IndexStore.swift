@@ -8,6 +8,18 @@ struct IndexStore: Sendable {
     let files: any FileStore
     let attributes: any FileAttributes
     let writer: any AtomicFileWriting
+    /// Where the download records of the episodes committed go (see `dropDownloadRecords`); nil drops only the
+    /// record files of earlier versions.
+    var records: ShowRecords?
+
+    init(
+        files: any FileStore, attributes: any FileAttributes, writer: any AtomicFileWriting, records: ShowRecords? = nil
+    ) {
+        self.files = files
+        self.attributes = attributes
+        self.writer = writer
+        self.records = records
+    }
 
     /// The index at `url` with its journal applied (see `readIndex`); nil when there is none yet.
     /// - Throws: `ArchiveError.damagedIndex` or `.newerIndex` when it cannot be used.
@@ -92,12 +104,15 @@ struct IndexStore: Sendable {
         dropDownloadRecords(of: &show)
     }
 
-    /// Appends the entries' records to the journal at `journal` in one write, synced once for all of them.
-    /// Returns the journal's size after it.
-    func appendToJournal(_ entries: [ArchiveIndex.Entry], at journal: URL) throws -> Int64 {
+    /// Appends the entries' records to the journal at `journal` in one write (through `appender`, the journal kept
+    /// open, when given), synced once for all of them. Returns the journal's size after it.
+    func appendToJournal(
+        _ entries: [ArchiveIndex.Entry], at journal: URL, through appender: (any FileAppending)? = nil
+    ) throws -> Int64 {
         var lines = Data()
         for entry in entries { lines.append(try IndexJournal.line(for: entry)) }
         do {
+            if let appender { return try appender.append(lines, durable: true) }
             return try writer.append(lines, to: journal, durable: true)
         } catch {
             throw ArchiveError.storage(error, path: journal.path)
@@ -122,7 +137,12 @@ struct IndexStore: Sendable {
 
     /// The episodes recorded since the last commit are durable now: their download records go.
     private func dropDownloadRecords(of show: inout FeedFolder) {
-        for (_, partial) in show.unjournaled { try? files.removeItem(at: partial.record) }
+        if let records {
+            for (_, partial) in show.unjournaled { records.forget(partial) }
+            if !show.unjournaled.isEmpty { records.compactDownloadLog(in: show.stateFolder) }
+        } else {
+            for (_, partial) in show.unjournaled { try? files.removeItem(at: partial.record) }
+        }
         show.unjournaled = []
     }
 

@@ -22,12 +22,17 @@ final class JournalCommitter: @unchecked Sendable {
     /// Download records of episodes whose journal lines are synced: removed together when the run ends (see
     /// `removeCommittedRecords`).
     private var committed: [PartialFiles] = []
+    /// The journal, kept open between batches (an fstat each finds it again once a fold removed it).
+    private let appender: any FileAppending
 
     init(indexes: IndexStore, records: ShowRecords, journal: URL) {
         self.indexes = indexes
         self.records = records
         self.journal = journal
+        appender = indexes.writer.appender(for: journal)
     }
+
+    deinit { appender.close() }
 
     /// Queues episodes already in the index (in memory) and in place. They are appended, with one `fdatasync`, as
     /// soon as the queue is free: one batch at a time, so episodes settled during a sync share the next one.
@@ -51,7 +56,7 @@ final class JournalCommitter: @unchecked Sendable {
     private func commitPending() {
         while let batch = takeBatch() {
             do {
-                let newSize = try indexes.appendToJournal(batch.map(\.entry), at: journal)
+                let newSize = try indexes.appendToJournal(batch.map(\.entry), at: journal, through: appender)
                 lock.withLock {
                     size = newSize
                     committed += batch.map(\.partial)
@@ -84,18 +89,20 @@ final class JournalCommitter: @unchecked Sendable {
     /// The journal's size after the last batch synced.
     var journalSize: Int64 { lock.withLock { size } }
 
-    /// Removes the download records of every episode synced so far (call after `drain`). A run killed before
-    /// this leaves them to `FeedFolders.removeSettledRecords`.
+    /// Removes the download records of every episode synced so far (call after `drain`), and compacts the show's
+    /// download log. A run killed before this leaves them to `FeedFolders.removeSettledRecords`.
     func removeCommittedRecords() {
         let settled = lock.withLock { () -> [PartialFiles] in
             defer { committed = [] }
             return committed
         }
         for partial in settled { records.forget(partial) }
+        records.compactDownloadLog(in: journal.deletingLastPathComponent())
     }
 
     /// The index was written whole and the journal removed (after `drain`): it starts again from nothing.
     func journalFolded() {
+        appender.close()
         lock.withLock { size = 0 }
     }
 

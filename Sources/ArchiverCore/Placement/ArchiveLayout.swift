@@ -51,14 +51,23 @@ public enum ArchiveLayout {
     }
     /// What the show's pages of the site were made from (see `SiteWriter.siteStamp`).
     static let siteStampFile = "site.stamp"
-    /// A download's hidden files (see `PartialFiles`): the bytes so far, and the record of them.
+    /// A download's hidden files (see `PartialFiles`): the bytes so far, and the record an earlier version kept of
+    /// them in a file of its own.
     static func downloadBody(_ stem: String) -> String { downloadPrefix + stem + ".part" }
     static func downloadRecord(_ stem: String) -> String { downloadPrefix + stem + recordSuffix }
+    /// The show's download records, a line each (see `DownloadLog`).
+    public static let downloadLog = "downloads.log"
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
     static func isDownloadBody(_ name: String) -> Bool { name.hasPrefix(downloadPrefix) && name.hasSuffix(".part") }
-    /// Whether `name`, in a state folder, is the record of a download.
-    static func isDownloadRecord(_ name: String) -> Bool {
+    /// Whether `name`, in a state folder, holds download records: the log, or an earlier version's record file.
+    static func isDownloadRecord(_ name: String) -> Bool { name == downloadLog || isDownloadRecordFile(name) }
+    /// Whether `name`, in a state folder, is the record file of one download an earlier version kept.
+    static func isDownloadRecordFile(_ name: String) -> Bool {
         name.hasPrefix(downloadPrefix) && name.hasSuffix(recordSuffix)
+    }
+    /// The stem of a download whose record file (`isDownloadRecordFile`) is `name`.
+    static func downloadStem(ofRecordFile name: String) -> String {
+        String(name.dropFirst(downloadPrefix.count).dropLast(recordSuffix.count))
     }
     private static let downloadPrefix = "download-"
     /// Where a repair keeps a damaged file (`stem` names it) for the instant of the rename that replaces it.

@@ -24,7 +24,8 @@ public enum ArchiveNames {
         return String(decoding: utf8[..<(dot ?? utf8.count)], as: UTF8.self) + ArchiveLayout.sidecarSuffix
     }
 
-    /// Whether `name`, in a show's state folder, is the record of a download (`PartialFiles`).
+    /// Whether `name`, in a show's state folder, holds download records: the show's log of them, or the record file
+    /// of one download an earlier version kept (`PartialFiles`).
     public static func isDownloadRecord(_ name: String) -> Bool { ArchiveLayout.isDownloadRecord(name) }
 
     /// Where a repair keeps a damaged file, in the state folder, for the instant of the rename that replaces it.

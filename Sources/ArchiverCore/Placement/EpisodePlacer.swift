@@ -83,7 +83,7 @@ struct EpisodePlacer: Sendable {
             url: URLSecrets.redacted(episode.url), completeSize: result.fileSize, sha256: result.sha256)
         for _ in 0..<100 {
             record.target = name
-            try records.saveDownloadRecord(record, to: partial.record)
+            try records.saveDownloadRecord(record, for: partial)
             #if PODARCHIVE_TEST_HOOKS
                 faults?(.beforeRename)
             #endif

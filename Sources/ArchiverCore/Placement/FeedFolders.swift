@@ -28,6 +28,7 @@ struct FeedFolders: Sendable {
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
+        records.openDownloadLog(in: stateFolder, listed: leftovers)
         do {
             let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
@@ -67,16 +68,10 @@ struct FeedFolders: Sendable {
 
     /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes
     /// are archived, so no run reads them again. (A record with no body whose episode is not in the index is what
-    /// adopts a file renamed into place just before a crash: it stays.)
+    /// adopts a file renamed into place just before a crash: it stays.) The log is then compacted.
     func removeSettledRecords(_ listed: [String], in stateFolder: URL, index: ArchiveIndex) {
-        let names = Set(listed)
-        guard names.contains(where: ArchiveNames.isDownloadRecord) else { return }
-        for entry in index.episodes {
-            let partial = PartialFiles(key: entry.key, stateFolder: stateFolder)
-            if names.contains(partial.record.lastPathComponent), !names.contains(partial.body.lastPathComponent) {
-                records.forget(partial)
-            }
-        }
+        guard listed.contains(where: ArchiveNames.isDownloadRecord) else { return }
+        records.forgetSettledDownloads(in: stateFolder, keys: index.episodes.lazy.map(\.key), listed: Set(listed))
     }
 
     /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes

@@ -6,6 +6,8 @@ import Foundation
 struct ShowRecords: Sendable {
     let files: any FileStore
     let writer: any AtomicFileWriting
+    /// The download logs of the shows open now, shared by every copy of these records (see `DownloadLog`).
+    let logs = DownloadLogs()
 
     /// The record at `url`; nil when there is none or it does not decode.
     func load<Record: Decodable>(_ url: URL) -> Record? {
@@ -21,49 +23,5 @@ struct ShowRecords: Sendable {
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
-    }
-
-    /// A download record is a log of one-line JSON records, each appended (no temporary file, no rename, no sync:
-    /// two writes per episode, with no inode freed for either); the last whole line is the record. Killed mid-append,
-    /// the torn line is ignored and the record reads as it was before that write. Each line also starts with a
-    /// newline, so one appended after a torn line is a line of its own.
-    func saveDownloadRecord(_ record: PartialRecord, to url: URL) throws {
-        do {
-            var line = Data([UInt8(ascii: "\n")])
-            line.append(try JSONEncoder.records.encode(record))
-            line.append(UInt8(ascii: "\n"))
-            // An episode tried again over many attempts and nights appends a line each time: past a few, the
-            // record is replaced whole by its newest line, so it never grows without bound.
-            if try writer.append(line, to: url, durable: false) > Self.downloadRecordLimit {
-                try writer.writeAtomically(line, to: url, durable: false)
-            }
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
-    }
-
-    /// The size past which a download record is cut back to its newest line.
-    static let downloadRecordLimit: Int64 = 4096
-
-    /// The last line of the download record at `url` that decodes (a record written whole by an older version is
-    /// one line without a newline), or nil.
-    func loadDownloadRecord(_ url: URL) -> PartialRecord? {
-        guard let data = files.contents(atPath: url.path) else { return nil }
-        let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")).reversed() {
-            if let record = try? decoder.decode(PartialRecord.self, from: Data(line)) { return record }
-        }
-        return nil
-    }
-
-    /// Drops a download's hidden files: what was kept cannot be continued.
-    func discard(_ partial: PartialFiles) {
-        try? files.removeItem(at: partial.body)
-        try? files.removeItem(at: partial.record)
-    }
-
-    /// Drops a download's record once the index lists its episode.
-    func forget(_ partial: PartialFiles) {
-        try? files.removeItem(at: partial.record)
     }
 }

@@ -1,5 +1,6 @@
 // Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
-// progress. The validators are rewritten atomically; a download record, only a hint, is appended to. (The
+// progress. The validators are rewritten atomically; a download record, only a hint, is appended to the show's
+// download log. (The
 // subscriptions, in the archive root, are in Subscriptions.swift.)
 import Foundation
 
@@ -42,10 +43,11 @@ public struct FeedValidators: Codable, Equatable, Sendable {
 
 }
 
-/// `<feed folder>/.podarchive/download-<hash>.json`: a download in progress, so a later run can resume it with
-/// `Range`/`If-Range`, or, if it finished and was being moved into place when the process died, adopt it.
-/// Appended to as a log of one-line records (`ShowRecords.saveDownloadRecord`): the last line that decodes is the
-/// record, so a line torn by a crash leaves the record as it was before that write.
+/// A download in progress, so a later run can resume it with `Range`/`If-Range`, or, if it finished and was being
+/// moved into place when the process died, adopt it. Kept as a line of the show's download log
+/// (`<feed folder>/.podarchive/downloads.log`, see `DownloadLog`), the last line of a download that decodes
+/// counting, so a line torn by a crash leaves the record as it was before that write. (Versions before 2026-11-27
+/// kept each in a file of its own, `download-<hash>.json`, a log of its own lines: still read, see `DownloadLog`.)
 struct PartialRecord: Codable, Equatable {
     /// The enclosure URL the bytes came from.
     var url: String
@@ -57,18 +59,25 @@ struct PartialRecord: Codable, Equatable {
     var completeSize: Int64?
     var sha256: String?
     var target: String?
+    /// In the log only: which download the line is of (its `PartialFiles.stem`); nil in a record as read.
+    var download: String?
 }
 
-/// The hidden files of one download in a show's state folder: the bytes so far (`download-<hash>.part`) and what
-/// is known about them (`download-<hash>.json`, a `PartialRecord`).
+/// The hidden files of one download in a show's state folder: the bytes so far (`download-<hash>.part`), and where
+/// what is known about them is kept (its `stem`'s lines in the show's download log; an earlier version's record
+/// file, `download-<hash>.json`).
 struct PartialFiles {
     var body: URL
-    var record: URL
+    /// The record file an earlier version kept for this download (see `DownloadLog`).
+    var record: URL { stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false) }
+    /// The download's name in its state folder: `<hash>` of `download-<hash>.part`, and its key in the log.
+    var stem: String
+    var stateFolder: URL
 
     init(key: String, stateFolder: URL) {
-        let stem = StableName.of(key)
+        stem = StableName.of(key)
+        self.stateFolder = stateFolder
         body = stateFolder.appendingPathComponent(ArchiveLayout.downloadBody(stem), isDirectory: false)
-        record = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
     }
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.

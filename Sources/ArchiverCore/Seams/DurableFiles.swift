@@ -92,8 +92,11 @@ public struct DurableFileWriter: AtomicFileWriting {
         return Int64(status.st_size)
     }
 
+    /// The file at `url`, kept open between appends (see `DescriptorAppender`).
+    public func appender(for url: URL) -> any FileAppending { DescriptorAppender(writer: self, url: url) }
+
     /// Writes `data` with one write(2) (again only after a partial write); 0 or the `errno`.
-    private func writeAppended(_ data: Data, to url: URL, descriptor: Int32) -> Int32 {
+    fileprivate func writeAppended(_ data: Data, to url: URL, descriptor: Int32) -> Int32 {
         #if PODARCHIVE_TEST_HOOKS
             if let midWrite {
                 let half = data.count / 2
@@ -290,4 +293,72 @@ public struct StreamingFileHasher: FileHashing {
         }
         return FileDigest(size: size, digest: hasher.hexDigest(), leading: leading)
     }
+}
+
+// MARK: - A file kept open for appends
+
+/// A file appended to many times in a run (the show's download log, the index's journal), kept open: each append is
+/// an fstat (a file removed meanwhile, its link count 0, is opened again rather than written unlinked), one write
+/// and, when durable, an fdatasync; no open and close each time.
+final class DescriptorAppender: FileAppending {
+    private let writer: DurableFileWriter
+    private let url: URL
+    /// The open file, and its size; nil until the first append, and after `close`.
+    private let open = Locked<(descriptor: Int32, size: Int64)?>(nil)
+
+    init(writer: DurableFileWriter, url: URL) {
+        self.writer = writer
+        self.url = url
+    }
+
+    deinit { close() }
+
+    func append(_ data: Data, durable: Bool) throws -> Int64 {
+        try open.withLock { file in
+            var status = stat()
+            if let current = file, fstat(current.descriptor, &status) != 0 || status.st_nlink == 0 {
+                closeDescriptor(current.descriptor)
+                file = nil
+            }
+            if file == nil {
+                let descriptor = openForAppending(url.path)
+                guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+                guard fstat(descriptor, &status) == 0 else {
+                    let code = errno
+                    closeDescriptor(descriptor)
+                    throw FileSystemError(path: url.path, code: code)
+                }
+                file = (descriptor, Int64(status.st_size))
+            }
+            guard let current = file else { throw FileSystemError(path: url.path, code: EBADF) }
+            var failure = writer.writeAppended(data, to: url, descriptor: current.descriptor)
+            if failure == 0, durable, fdatasync(current.descriptor) != 0 { failure = errno }
+            guard failure == 0 else {
+                // Where a failed write left the file is not known: the next append starts from a fresh look.
+                closeDescriptor(current.descriptor)
+                file = nil
+                throw FileSystemError(path: url.path, code: failure)
+            }
+            let size = current.size + Int64(data.count)
+            file = (current.descriptor, size)
+            return size
+        }
+    }
+
+    func close() {
+        open.withLock { file in
+            if let descriptor = file?.descriptor { closeDescriptor(descriptor) }
+            file = nil
+        }
+    }
+}
+
+/// close(2), named apart from `FileAppending.close()`.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
+/// The file at `path` opened for appends: created if missing (0644), never through a link.
+private func openForAppending(_ path: String) -> Int32 {
+    open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
 }

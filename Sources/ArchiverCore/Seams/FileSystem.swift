@@ -115,9 +115,34 @@ public protocol AtomicFileWriting: Sendable {
     /// Creates the file at `url` holding `data`, durably and whole, unless a file is there already (then it is
     /// left as it is and the answer is false): of two processes creating it at once, exactly one succeeds.
     func createExclusively(_ data: Data, at url: URL) throws -> Bool
+
+    /// The file at `url` for appends, each as `append(_:to:durable:)` makes it, kept open between them where the
+    /// writer can (a log, a journal appended to many times in a run). Closed by `close()`.
+    func appender(for url: URL) -> any FileAppending
+}
+
+/// A file appended to many times (see `AtomicFileWriting.appender(for:)`): each append is one write, as
+/// `AtomicFileWriting.append` makes it, and a file removed meanwhile is created again, never written unlinked.
+public protocol FileAppending: Sendable {
+    /// Appends `data` in one write; with `durable`, syncs it before returning. Returns the file's size after it.
+    func append(_ data: Data, durable: Bool) throws -> Int64
+    /// Lets the file go (the next append opens it again).
+    func close()
+}
+
+/// The appender of a writer that keeps nothing open: each append is its `append(_:to:durable:)`.
+struct ReopeningAppender: FileAppending {
+    let writer: any AtomicFileWriting
+    let url: URL
+
+    func append(_ data: Data, durable: Bool) throws -> Int64 { try writer.append(data, to: url, durable: durable) }
+    func close() {}
 }
 
 extension AtomicFileWriting {
+    /// An appender that opens the file for each append.
+    public func appender(for url: URL) -> any FileAppending { ReopeningAppender(writer: self, url: url) }
+
     /// An atomic write of a file anyone may read (0644, less the umask).
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool) throws {
         try writeAtomically(data, to: url, durable: durable, ownerOnly: false)

@@ -146,6 +146,16 @@ private final class Transfer: @unchecked Sendable {
     private var writebackMark: Int64 = 0
     /// How much is written between two early writebacks.
     static let writebackInterval: Int64 = 8 << 20
+    /// Received bytes not yet written to the file (see `write`): while libcurl's chunks arrive full (16 KB), they
+    /// go to the file in writes of up to `bufferSize`, so a 256 KB episode is two write(2) calls instead of sixteen.
+    private var buffer: UnsafeMutableRawBufferPointer?
+    private var buffered = 0
+    /// Bytes of the body in the file so far (`written` less what `buffer` holds).
+    private var flushed: Int64 = 0
+    /// The most a transfer holds in memory before writing.
+    static let bufferSize = 128 << 10
+    /// libcurl's largest chunk (CURL_MAX_WRITE_SIZE): chunks this size mean the network is ahead of the writes.
+    static let fullChunk = 16 << 10
 
     init(descriptor: Int32, path: String, options: DownloadOptions) {
         self.descriptor = descriptor
@@ -208,35 +218,60 @@ private final class Transfer: @unchecked Sendable {
         offset = count
     }
 
-    /// Writes one chunk of the body as libcurl delivered it (decoded, ~16 KB), or refuses it when the file would
+    /// Takes one chunk of the body as libcurl delivered it (decoded, ~16 KB), or refuses it when the file would
     /// pass `options.maximumBytes`: the only place body bytes reach the file, so the cap holds with or without a
-    /// Content-Length, whatever the Content-Encoding. False stops the transfer.
+    /// Content-Length, whatever the Content-Encoding. The chunk is hashed at once and written with those after it
+    /// (see `bufferSize`); every byte is in the file before the transfer's end is reported (`finish`). False stops
+    /// the transfer.
     func write(_ data: Data) -> Bool {
         if let limit = options.maximumBytes, offset + written + Int64(data.count) > limit {
             failure = DownloadError.tooLarge(limit: limit)
             return false
         }
         if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
-        let code = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
-            hasher.update(buffer)
-            integrity?.update(buffer)
-            return FileDescriptor.writeAll(buffer, to: descriptor)
+        let ok = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            hasher.update(bytes)
+            integrity?.update(bytes)
+            if buffered + bytes.count > Self.bufferSize, !flush() { return false }
+            if bytes.count >= Self.bufferSize { return writeOut(bytes) }
+            let buffer =
+                self.buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
+            self.buffer = buffer
+            UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
+            buffered += bytes.count
+            // A chunk short of libcurl's most is a network slower than the disk: nothing is gained by waiting,
+            // and the file (a resume's start, the progress shown, the space claim) keeps up with what arrived.
+            return bytes.count >= Self.fullChunk || flush()
         }
-        errno = code
-        let ok = code == 0
-        if ok {
-            written += Int64(data.count)
-            // The fsync before the rename would otherwise write the whole file at the end, while nothing else
-            // happens; started early, the disk writes while the network reads. Only a hint: errors are ignored.
-            if written - writebackMark >= Self.writebackInterval {
-                _ = podarchive_start_writeback(descriptor, offset + writebackMark, written - writebackMark)
-                writebackMark = written
-            }
-            options.progress?(offset + written)
-        } else {
-            failure = fileError()
-        }
+        if ok { written += Int64(data.count) }
         return ok
+    }
+
+    /// Writes what `buffer` holds to the file; false (and `failure` set) when the write failed.
+    @discardableResult
+    private func flush() -> Bool {
+        guard buffered > 0, let buffer else { return true }
+        defer { buffered = 0 }
+        return writeOut(UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]))
+    }
+
+    /// Writes `bytes` to the file and reports them (the space claim and progress count what is on disk).
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let code = FileDescriptor.writeAll(bytes, to: descriptor)
+        guard code == 0 else {
+            errno = code
+            failure = fileError()
+            return false
+        }
+        flushed += Int64(bytes.count)
+        // The fsync before the rename would otherwise write the whole file at the end, while nothing else
+        // happens; started early, the disk writes while the network reads. Only a hint: errors are ignored.
+        if flushed - writebackMark >= Self.writebackInterval {
+            _ = podarchive_start_writeback(descriptor, offset + writebackMark, flushed - writebackMark)
+            writebackMark = flushed
+        }
+        options.progress?(offset + flushed)
+        return true
     }
 
     private func fileError() -> DownloadError {
@@ -248,12 +283,15 @@ private final class Transfer: @unchecked Sendable {
     /// registry (nothing else touches it any more).
     func finish(error: Error?) {
         options.transferEnded?()
+        // What was received is in the file however the transfer ended: a resume continues from it.
+        if accepted, failure == nil { flush() }
+        buffer?.deallocate()
+        buffer = nil
         // A complete body reaches the disk before anyone renames it into place: after a power cut the final
         // name never holds a file the kernel had not written yet. The fsync runs off the serial delegate queue,
-        // so the other transfers keep streaming meanwhile and the file system can commit several at once.
+        // so the other transfers keep streaming meanwhile and the file system can commit several at once. (No
+        // writeback is started here: the fsync starts it, off this queue, which every transfer's chunks wait on.)
         guard accepted, error == nil, failure == nil else { return conclude(error: error, sync: false) }
-        // The disk starts on what is not yet written back now, not when the fsync's turn comes (only a hint).
-        _ = podarchive_start_writeback(descriptor, offset + writebackMark, written - writebackMark)
         Self.syncing.addOperation { self.conclude(error: error, sync: true) }
     }
 

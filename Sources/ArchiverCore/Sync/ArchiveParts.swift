@@ -52,8 +52,8 @@ struct ArchiveParts: Sendable {
         loader = FeedLoader(fetcher: network.fetcher, files: files, timer: clock.timer)
         (self.files, self.attributes, self.mover, self.writer) = (files, attributes, mover, writer)
         locks = ShowLocks(locker: locker, clock: clock)
-        indexes = IndexStore(files: files, attributes: attributes, writer: writer)
         records = ShowRecords(files: files, writer: writer)
+        indexes = IndexStore(files: files, attributes: attributes, writer: writer, records: records)
         history = HistoryStore(files: files, writer: writer)
         contents = FolderContents(files: files, attributes: attributes, mover: mover)
         folders = FeedFolders(

@@ -171,8 +171,13 @@ struct ShowArchiver: Sendable {
             // names, the index and the output then follow the feed's order, whatever finished first. An error that
             // stops the run (a full disk) starts nothing new, but downloads already complete are still put in place
             // (a rename needs no space) before it is thrown.
+            // With a budget, its slots cap the transfers (`jobs` in all), so twice as many episodes are under way:
+            // one whose transfer ended gives its slot back before its fsync, and the next episode, already waiting
+            // for a slot, downloads while it syncs (as episodes of several shows already wait on one budget).
+            // Without one, `jobs` is the only cap; and `jobs` 1 is one episode at a time, each settled before the
+            // next starts.
             try await OrderedTasks.run(
-                count: work.count, width: options.jobs,
+                count: work.count, width: options.budget != nil && options.jobs > 1 ? options.jobs * 2 : options.jobs,
                 starting: { onEvent(.started(work[$0].episode, position: $0, total: work.count)) },
                 operation: { position in
                     await Result {

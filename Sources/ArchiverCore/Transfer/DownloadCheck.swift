@@ -44,6 +44,22 @@ enum DownloadCheck {
 
     /// True when the body starts (after a BOM and white space) like an HTML document.
     static func looksLikeHTML(_ bytes: Data) -> Bool {
+        // Most bodies are media: the first byte past a BOM and ASCII white space already tells (decoding 512 bytes
+        // of binary as text cost as much as the rest of judging the download).
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        guard let lead = bytes[start...].firstIndex(where: { !(0x09...0x0D).contains($0) && $0 != 0x20 }) else {
+            return false
+        }
+        if bytes[lead] != UInt8(ascii: "<") {
+            guard bytes[lead] >= 0x80 else { return false }
+            // A character is white space when its first scalar is: only then can the text go on to a tag.
+            var decoder = Unicode.UTF8()
+            var iterator = bytes[lead...].prefix(4).makeIterator()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator), scalar.properties.isWhitespace else {
+                return false
+            }
+        }
         var text = String(decoding: bytes.prefix(512), as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let head = text.drop(while: { $0.isWhitespace }).prefix(15).lowercased()

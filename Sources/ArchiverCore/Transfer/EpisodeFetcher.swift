@@ -32,7 +32,7 @@ struct EpisodeFetcher: Sendable {
     ) async throws -> Fetched {
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
-        var kept = records.loadDownloadRecord(files.record)
+        var kept = records.loadDownloadRecord(files)
         // No record: nothing to resume (a body left without one is truncated when the download opens it; lines
         // that do not decode stay unread). A record of another URL: its bytes are not this episode's.
         if let record = kept, URLSecrets.redacted(record.url) != URLSecrets.redacted(episode.url) {
@@ -215,9 +215,7 @@ struct EpisodeFetcher: Sendable {
         return { response, appending in
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
             let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified")
-            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap {
-                Int64($0.trimmingCharacters(in: .whitespaces))
-            }
+            let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Self.headerNumber)
             let encoded =
                 (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() != "identity"
             let total =
@@ -230,7 +228,7 @@ struct EpisodeFetcher: Sendable {
             let record = PartialRecord(url: URLSecrets.redacted(url), validator: validator, expectedSize: total)
             if let total { expected.value = total }
             do {
-                try records.saveDownloadRecord(record, to: partial.record)
+                try records.saveDownloadRecord(record, for: partial)
             } catch {
                 return error
             }
@@ -306,6 +304,16 @@ struct EpisodeFetcher: Sendable {
             return .storage("it grew past the \(cap) it may be while it downloaded; stopped there, nothing kept")
         }
         return .storage("it is \(announced) bytes, more than the \(cap) it may be; not downloaded")
+    }
+
+    /// A header's decimal value, spaces and tabs around it allowed (Foundation's `trimmingCharacters` costs more
+    /// than the rest of the admission).
+    static func headerNumber(_ text: String) -> Int64? {
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blank($0) }), let last = scalars.lastIndex(where: { !blank($0) })
+        else { return nil }
+        return Int64(String(scalars[first...last]))
     }
 
     /// What gives `slot` back when a transfer ends.

@@ -112,7 +112,10 @@ struct Verifier: Sendable {
             var show = try await folders.open(
                 folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
                 metadata: options.metadata)
-            defer { show.lock.unlock() }
+            defer {
+                records.closeDownloadLog(in: show.stateFolder)  // a repair's records, kept open while it ran
+                show.lock.unlock()
+            }
             report.feeds += 1
             if let damage = show.journalDamage {
                 report.damagedJournalRecords += damage.records.count

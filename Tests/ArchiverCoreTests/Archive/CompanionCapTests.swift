@@ -69,7 +69,10 @@ final class CompanionCapTests: LoopbackArchiveTestCase {
 
     /// Hidden files a download leaves behind: a partial body or its record.
     private var leftovers: [String] {
-        folder.files().filter { $0.hasSuffix(".part") || $0.contains(".podarchive/download-") }
+        folder.files().filter {
+            $0.hasSuffix(".part") || $0.contains(".podarchive/download-")
+                || $0.hasSuffix(".podarchive/" + ArchiveLayout.downloadLog)
+        }
     }
 
     func test_chunkedTranscriptWithoutLength_isStoppedAtTheCap_andTheEpisodeIsArchived() async throws {

@@ -178,6 +178,39 @@ final class ResilienceTests: LoopbackArchiveTestCase {
         XCTAssertEqual(archived, audio)
     }
 
+    /// An archive an earlier version left, whose download records were files of their own (`download-<hash>.json`)
+    /// rather than lines of the show's log: its partial download is resumed just the same, and the file goes.
+    func test_partialLeftByAnEarlierVersion_withItsRecordInAFileOfItsOwn_isResumedByTheNextRun() async throws {
+        serveFeed()
+        let audio = self.audio
+        server.route("/big.mp3") { request, count in
+            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
+            if count == 0 { response.cutAfter = 200_000 }
+            return response
+        }
+        _ = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
+        // What the earlier version kept: the same record, in a file named after the download.
+        let state = folder.url.appendingPathComponent("Flaky/.podarchive")
+        let log = state.appendingPathComponent(ArchiveLayout.downloadLog)
+        let line = try XCTUnwrap(String(contentsOf: log, encoding: .utf8).split(separator: "\n").last)
+        var record = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let stem = try XCTUnwrap(record.removeValue(forKey: "download") as? String)
+        XCTAssertEqual(record["validator"] as? String, "\"v1\"")
+        let recordFile = state.appendingPathComponent("download-\(stem).json")
+        try JSONSerialization.data(withJSONObject: record).write(to: recordFile)
+        try FileManager.default.removeItem(at: log)
+
+        let second = try await sync()
+
+        XCTAssertEqual(second.archived.count, 1)
+        XCTAssertEqual(requests("/big.mp3").last?.headers["range"], "bytes=200000-")
+        XCTAssertEqual(requests("/big.mp3").last?.headers["if-range"], "\"v1\"")
+        XCTAssertEqual(archived, audio)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: state.path).filter(ArchiveNames.isDownloadRecord), [],
+            "the record file went with its download")
+    }
+
     // MARK: - Retries and deadlines
 
     func test_500Then200_isRetriedAfterABackoff() async throws {

@@ -45,6 +45,24 @@ final class DurableFilesTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: journal, encoding: .utf8), "one\ntwo\n")
     }
 
+    func test_anAppenderKeptOpen_addsToTheEnd_andAFileRemovedMeanwhileIsMadeAgain_notWrittenUnlinked() throws {
+        let journal = file("index.journal")
+        try Data("earlier\n".utf8).write(to: journal)
+        let appender = writer.appender(for: journal)
+        defer { appender.close() }
+        XCTAssertEqual(try appender.append(Data("one\n".utf8), durable: true), 12)
+        XCTAssertEqual(try appender.append(Data("two\n".utf8), durable: false), 16)
+        XCTAssertEqual(try String(contentsOf: journal, encoding: .utf8), "earlier\none\ntwo\n")
+
+        try FileManager.default.removeItem(at: journal)  // a fold removes the journal it wrote into the index
+        XCTAssertEqual(try appender.append(Data("three\n".utf8), durable: true), 6)
+        XCTAssertEqual(try String(contentsOf: journal, encoding: .utf8), "three\n")
+
+        appender.close()
+        XCTAssertEqual(try appender.append(Data("four\n".utf8), durable: false), 11, "opened again after close")
+        XCTAssertEqual(try String(contentsOf: journal, encoding: .utf8), "three\nfour\n")
+    }
+
     #if PODARCHIVE_TEST_HOOKS
         func test_aHookMidWrite_seesHalfTheBytesOnDisk_andTheWholeDataItIsWriting() throws {
             let record = file("download-2.json")
