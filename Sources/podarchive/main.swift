@@ -7,4 +7,14 @@ SessionTemplate.prepare()
 let tool = CommandLineTool.live()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let code = await Interruption.run(errors: tool.errors) { await tool.run(arguments) }
-exit(code.rawValue)
+#if DEBUG
+    // Sanitizer builds report at exit: debug builds leave through exit(3).
+    exit(code.rawValue)
+#else
+    // Everything is written and synced by now (every command waits for its own work). What exit(3) would add is
+    // the libraries' clean-up (OpenSSL's, libdispatch's, FoundationNetworking's session tear-down), which changes
+    // nothing on disk and took 1.1 ms of a 13.7 ms no-op run (60 rounds side by side): only standard output's
+    // buffer is flushed.
+    fflush(nil)
+    _exit(code.rawValue)
+#endif
