@@ -33,9 +33,8 @@ enum EpisodeIdentity {
     /// such a URL (a test holds the two to it).
     static func plainKey(_ url: String) -> String? {
         let bytes = Array(url.utf8)
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes.count > colon + 3,
-            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
-            isLetter(bytes[0]), bytes[..<colon].allSatisfy(isSchemeByte), bytes.allSatisfy(isPlainByte)
+        guard let colon = WebScheme.schemeLength(url), bytes.count > colon + 3, bytes[colon + 1] == UInt8(ascii: "/"),
+            bytes[colon + 2] == UInt8(ascii: "/"), bytes.allSatisfy(isPlainByte)
         else { return nil }
         let authorityStart = colon + 3
         let ends: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
@@ -62,12 +61,6 @@ enum EpisodeIdentity {
         key += path
         if keepsQuery, let queryStart { key += bytes[queryStart..<fragmentStart] }
         return String(decoding: key, as: UTF8.self)
-    }
-
-    /// A letter, digit, `+`, `-` or `.`: what a scheme is made of.
-    private static func isSchemeByte(_ byte: UInt8) -> Bool {
-        isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".")
     }
 
     /// An unreserved or reserved URL character (RFC 3986), `%` left out: a URL of only these needs no decoding.

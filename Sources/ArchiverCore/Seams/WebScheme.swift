@@ -14,7 +14,7 @@ enum WebScheme {
     static func hasScheme(_ text: String) -> Bool { schemeLength(text) != nil }
 
     /// The length of the scheme `text` starts with: letters, digits, `+`, `-` and `.` after a letter, then `:`.
-    private static func schemeLength(_ text: String) -> Int? {
+    static func schemeLength(_ text: String) -> Int? {
         func isLetter(_ byte: UInt8) -> Bool {
             (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
         }
