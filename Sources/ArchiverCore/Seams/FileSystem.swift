@@ -164,8 +164,7 @@ extension FileManager: FileMovement {}
 extension FileManager: FileAttributes {
     /// One lstat(2).
     public func typeAndSize(atPath path: String) -> (type: FileAttributeType, size: Int64)? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
+        guard let status = Self.linkStatus(path) else { return nil }
         let type: FileAttributeType =
             switch status.st_mode & S_IFMT {
             case S_IFREG: .typeRegular
@@ -181,9 +180,13 @@ extension FileManager: FileAttributes {
 
     /// One lstat(2).
     public func permissions(atPath path: String) -> Int? {
+        Self.linkStatus(path).map { Int($0.st_mode & 0o7777) }
+    }
+
+    /// What lstat(2) says of `path`, a link not followed; nil when there is nothing there.
+    private static func linkStatus(_ path: String) -> stat? {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        return Int(status.st_mode & 0o7777)
+        return lstat(path, &status) == 0 ? status : nil
     }
 }
 extension FileManager: DirectoryCreation {}
