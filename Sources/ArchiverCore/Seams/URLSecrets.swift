@@ -141,11 +141,10 @@ public enum URLSecrets {
                 return (index..<after, byte == UInt8(ascii: "/"))
             }
             if !matrix, byte == UInt8(ascii: "&") {
-                for entity in ["amp;", "#38;", "#x26;"] {
-                    let tail = utf8[after...]
-                    guard tail.count >= entity.utf8.count,
-                        zip(tail, entity.utf8).allSatisfy({ $0 | ($1 >= 0x61 ? 0x20 : 0) == $1 })
-                    else { continue }
+                // The entity's letters in any case (its digits and punctuation as they are).
+                let tail = utf8[after...]
+                for entity in ["amp;", "#38;", "#x26;"]
+                where tail.starts(with: entity.utf8, by: { $0 | ($1 >= 0x61 ? 0x20 : 0) == $1 }) {
                     return (index..<utf8.index(after, offsetBy: entity.utf8.count), false)
                 }
                 return (index..<after, false)
