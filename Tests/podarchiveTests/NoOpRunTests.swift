@@ -1,6 +1,7 @@
 // A run with nothing new touches only what its promises need: it rewrites no file of the archive (the time of the
 // run goes into the show's lock file, in place), and `feeds` still shows when the show was last synced.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -141,8 +142,7 @@ final class NoOpRunTests: CommandLineTestCase {
 }
 
 /// The real file system, counting the whole-file reads of each path.
-private final class CountingFiles: FileStore {
-    private let real = FileManager.default
+private final class CountingFiles: RealFileStore {
     private let reads = Locked<[String: Int]>([:])
 
     /// Whole-file reads so far, by path.
@@ -150,19 +150,6 @@ private final class CountingFiles: FileStore {
 
     func contents(atPath path: String) -> Data? {
         reads.withLock { $0[path, default: 0] += 1 }
-        return real.contents(atPath: path)
-    }
-    func fileExists(atPath path: String) -> Bool { real.fileExists(atPath: path) }
-    func contentsOfDirectory(atPath path: String) throws -> [String] { try real.contentsOfDirectory(atPath: path) }
-    func isReadableFile(atPath path: String) -> Bool { real.isReadableFile(atPath: path) }
-    func prefix(ofFileAtPath path: String, count: Int) -> Data? { real.prefix(ofFileAtPath: path, count: count) }
-    func createDirectory(
-        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
-    ) throws {
-        try real.createDirectory(at: url, withIntermediateDirectories: createIntermediates, attributes: attributes)
-    }
-    func removeItem(at url: URL) throws { try real.removeItem(at: url) }
-    func attributesOfFileSystem(forPath path: String) throws -> [FileAttributeKey: Any] {
-        try real.attributesOfFileSystem(forPath: path)
+        return FileManager.default.contents(atPath: path)
     }
 }

@@ -311,7 +311,7 @@ final class LiveSyncTests: XCTestCase {
 }
 
 /// The real file system, except that it reports a nearly full disk after a number of free-space checks.
-private final class FillingDisk: FileStore, @unchecked Sendable {
+private final class FillingDisk: RealFileStore, @unchecked Sendable {
     private let lock = NSLock()
     private var checksLeft: Int
 
@@ -324,20 +324,6 @@ private final class FillingDisk: FileStore, @unchecked Sendable {
         }
         return [.systemFreeSize: NSNumber(value: full ? 4_096 : 1 << 40)]
     }
-
-    func contents(atPath path: String) -> Data? { FileManager.default.contents(atPath: path) }
-    func fileExists(atPath path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
-    func isReadableFile(atPath path: String) -> Bool { FileManager.default.isReadableFile(atPath: path) }
-    func contentsOfDirectory(atPath path: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path)
-    }
-    func createDirectory(
-        at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
-    ) throws {
-        try FileManager.default.createDirectory(
-            at: url, withIntermediateDirectories: createIntermediates, attributes: attributes)
-    }
-    func removeItem(at url: URL) throws { try FileManager.default.removeItem(at: url) }
 }
 
 extension Result where Failure == Error {
