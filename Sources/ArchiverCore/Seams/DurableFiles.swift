@@ -81,11 +81,10 @@ public struct DurableFileWriter: AtomicFileWriting {
     /// Appends with one write(2), so a crash leaves the record whole or absent (a test build's `midWrite` hook
     /// splits it in two to tear it), then `fdatasync` when durable.
     public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
-        let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let descriptor = openForAppending(url.path)
         guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
         defer { close(descriptor) }
-        var failure = writeAppended(data, to: url, descriptor: descriptor)
-        if failure == 0, durable, fdatasync(descriptor) != 0 { failure = errno }
+        let failure = appendWhole(data, to: url, descriptor: descriptor, durable: durable)
         guard failure == 0 else { throw FileSystemError(path: url.path, code: failure) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSystemError(path: url.path, code: errno) }
@@ -95,8 +94,15 @@ public struct DurableFileWriter: AtomicFileWriting {
     /// The file at `url`, kept open between appends (see `DescriptorAppender`).
     public func appender(for url: URL) -> any FileAppending { DescriptorAppender(writer: self, url: url) }
 
+    /// Writes `data` with one write(2), then `fdatasync` when `durable`: 0, or the `errno` of what failed.
+    fileprivate func appendWhole(_ data: Data, to url: URL, descriptor: Int32, durable: Bool) -> Int32 {
+        let failure = writeAppended(data, to: url, descriptor: descriptor)
+        guard failure == 0, durable else { return failure }
+        return fdatasync(descriptor) == 0 ? 0 : errno
+    }
+
     /// Writes `data` with one write(2) (again only after a partial write); 0 or the `errno`.
-    fileprivate func writeAppended(_ data: Data, to url: URL, descriptor: Int32) -> Int32 {
+    private func writeAppended(_ data: Data, to url: URL, descriptor: Int32) -> Int32 {
         #if PODARCHIVE_TEST_HOOKS
             if let midWrite {
                 let half = data.count / 2
@@ -331,8 +337,7 @@ final class DescriptorAppender: FileAppending {
                 file = (descriptor, Int64(status.st_size))
             }
             guard let current = file else { throw FileSystemError(path: url.path, code: EBADF) }
-            var failure = writer.writeAppended(data, to: url, descriptor: current.descriptor)
-            if failure == 0, durable, fdatasync(current.descriptor) != 0 { failure = errno }
+            let failure = writer.appendWhole(data, to: url, descriptor: current.descriptor, durable: durable)
             guard failure == 0 else {
                 // Where a failed write left the file is not known: the next append starts from a fresh look.
                 closeDescriptor(current.descriptor)
