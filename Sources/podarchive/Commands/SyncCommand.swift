@@ -30,6 +30,11 @@ struct SyncCommand: Sendable {
             return problem.status
         }
         let archiver = context.configuredArchiver()
+        // The network comes up (libcurl, its TLS configuration) on a thread of its own while the subscriptions,
+        // each show's lock and its index are read: for a run over the subscriptions, or one naming an address.
+        if arguments.feeds.isEmpty || arguments.feeds.contains(where: isAddress) {
+            archiver.prepareNetwork()
+        }
         // Apple Podcasts links named are looked up first, and web pages followed to their feeds (when reading them
         // finds no feed): the feed is what is synced and saved. One that leads to none is said and left out; when
         // that leaves nothing named, nothing syncs (never every subscription instead).
@@ -45,10 +50,6 @@ struct SyncCommand: Sendable {
         let choice = selection.choose(from: subscriptions, in: root, catalog: archiver)
         for problem in choice.problems { say(problem, root: root) }
         guard let shows = choice.shows else { return choice.status }
-        // The network comes up (libcurl, its TLS configuration) while each show's lock and index are read.
-        if shows.contains(where: { if case .remote = $0.source { true } else { false } }) {
-            archiver.prepareNetwork()
-        }
         // --jobs caps downloads in all; requests to one host are capped whatever --jobs and --feed-jobs say.
         let budget = DownloadBudget(jobs: arguments.transfer.jobs)
         let limits = RunLimits(
@@ -65,6 +66,14 @@ struct SyncCommand: Sendable {
             context.output.write(SyncFormatter.json(entries: unfound.map(\.entry) + results.map(\.1)))
         }
         return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
+    }
+
+    /// Whether `typed` names a feed by its address (not a file).
+    private func isAddress(_ typed: String) -> Bool {
+        if case .remote? = try? FeedSource(typed, currentDirectory: context.environment.currentDirectory) {
+            return true
+        }
+        return false
     }
 
     /// The feeds named, each directory link looked up (and an address given with credentials followed when it
