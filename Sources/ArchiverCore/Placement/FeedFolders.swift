@@ -16,6 +16,12 @@ struct FeedFolders: Sendable {
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
     /// reads the index.
     func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
+        try read(await lock(folder: folder, lockWait: lockWait), source: source, metadata: metadata)
+    }
+
+    /// The first half of `open`: the state folder made (never a link), the lock taken, the feed's validators read,
+    /// so that a sync can ask for the feed while `read` reads the rest.
+    func lock(folder: URL, lockWait: TimeInterval) async throws -> LockedFolder {
         let stateFolder = ArchiveLayout.stateFolder(of: folder)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
         // lock and the partial downloads are written only where the show folder says.
@@ -25,6 +31,13 @@ struct FeedFolders: Sendable {
         }
         try FolderContents.createFolder(stateFolder, with: files)
         let lock = try await locks.acquire(folder: folder, wait: lockWait)
+        let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
+        return LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved)
+    }
+
+    /// The second half of `open`: what a killed run left cleared, the index read; the lock let go if it cannot be.
+    func read(_ locked: LockedFolder, source: FeedSource, metadata: Bool) throws -> FeedFolder {
+        let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
@@ -36,15 +49,13 @@ struct FeedFolders: Sendable {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
-            let validators: FeedValidators? = records.load(
-                stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
             return FeedFolder(
                 folder: folder, stateFolder: stateFolder,
                 index: index ?? ArchiveIndex(feed: source.displayName, title: nil), journal: read?.journal,
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
                 // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
                 // journal record held (found again from the feed).
-                validators: index != nil && validators?.coverEverything(forMetadata: metadata) == true
+                validators: index != nil && locked.conditional(forMetadata: metadata) != nil
                     && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
@@ -117,5 +128,21 @@ struct FeedFolders: Sendable {
     static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
         index.feed == URLSecrets.redacted(source.displayName)
             || feed.episodes.contains(where: { index.entry(for: $0) != nil })
+    }
+}
+
+/// A show's folder locked and its feed's validators read: the first half of `FeedFolders.open`.
+struct LockedFolder {
+    let folder: URL
+    let stateFolder: URL
+    let lock: any HeldLock
+    /// The validators the last run saved, as saved.
+    let saved: FeedValidators?
+
+    /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the
+    /// last run left undone (`FeedValidators.incomplete`, sidecars wanted); the index may still say otherwise
+    /// (see `FeedFolders.read`).
+    func conditional(forMetadata metadata: Bool) -> FeedValidators? {
+        saved?.coverEverything(forMetadata: metadata) == true ? saved : nil
     }
 }

@@ -32,8 +32,13 @@ struct ShowOpener: Sendable {
                 record = try await site.freeSiteName(of: record, in: root, lockWait: options.lockWait, onEvent: onEvent)
             }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-            var show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+            let locked = try await folders.lock(folder: folder, lockWait: options.lockWait)
+            // The request goes out once the lock is held and the validators are read; the index (and the rest a
+            // killed run may have left) is read while it is under way.
+            let asked = conditional ? locked.conditional(forMetadata: options.metadata) : nil
+            async let answer = loader.load(
+                source, ifChangedSince: asked, descriptions: true, limits: options.feedLimits)
+            var show = try folders.read(locked, source: source, metadata: options.metadata)
             do {
                 try foldDamagedJournal(of: &show, onEvent: onEvent)
                 if options.saveSettings != nil || options.saveCredentials != nil {
@@ -42,9 +47,12 @@ struct ShowOpener: Sendable {
                         credentials: options.saveCredentials, existing: record)
                 }
                 try secrets.secureIndex(of: &show, forms: forms())
-                let fetch = try await loader.load(
-                    source, ifChangedSince: conditional ? show.validators : nil, descriptions: true,
-                    limits: options.feedLimits)
+                var fetch = try await answer
+                // The index said a 304 could hide work (see `FeedFolders.read`): the feed is read in full.
+                if case .notModified = fetch, asked != nil, show.validators == nil {
+                    fetch = try await loader.load(
+                        source, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
+                }
                 return (show, fetch, record)
             } catch {
                 if !Task.isCancelled { recordFailure(error, of: record.id, in: root) }

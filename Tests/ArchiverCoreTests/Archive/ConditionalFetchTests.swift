@@ -50,6 +50,49 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
         XCTAssertEqual(server.requestedPaths, ["/feed.xml", "/big.mp3", "/feed.xml"])
     }
 
+    // The conditional request goes out as soon as the show is locked and its validators read, before its index
+    // is: what the index then says decides whether the answer stands.
+
+    func test_unchangedFeed_afterARunWhoseJournalWasTorn_isAskedAgainInFull() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+        _ = try await sync()
+        // A crash tore the record the run was appending: what it held is found again from the feed.
+        let journal = folder.url.appendingPathComponent("Flaky/.podarchive/\(ArchiveLayout.journalFile)")
+        try Data("{\"torn".utf8).write(to: journal)
+
+        let second = try await sync()
+
+        let asked = requests("/feed.xml").dropFirst().map { $0.headers["if-none-match"] }
+        XCTAssertEqual(asked, ["\"feed-1\"", nil], "the 304 did not stand: the feed was read in full")
+        XCTAssertFalse(second.feedUnchanged)
+        XCTAssertEqual(second.alreadyArchived, 1)
+        XCTAssertEqual(requests("/big.mp3").count, 1, "nothing downloaded again")
+    }
+
+    func test_damagedIndex_whileTheFeedRequestIsUnderWay_stopsTheSync_andLeavesTheIndexAndLockAlone() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+        _ = try await sync()
+        let index = folder.url.appendingPathComponent("Flaky/.podarchive/\(ArchiveLayout.indexFile)")
+        let damaged = Data("{\"version\": 1, \"episodes\": [".utf8)
+        try damaged.write(to: index)
+        // The feed answers slowly: the index is found damaged while its request is still under way.
+        server.route("/feed.xml", TestResponse(status: 304, delayBeforeHeaders: 0.3))
+
+        for attempt in 1...2 {
+            do {
+                _ = try await sync()
+                XCTFail("attempt \(attempt): a damaged index must stop the sync")
+            } catch ArchiveError.damagedIndex(let path, _) {
+                XCTAssertEqual(path, index.path, "attempt \(attempt): the second finds the lock free")
+            }
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: index.path), damaged, "the index is left as it was")
+    }
+
     /// Three episodes, newest first, behind an ETag that never changes.
     private func serveThreeEpisodes() {
         let xml = """
