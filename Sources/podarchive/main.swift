@@ -6,6 +6,7 @@ import Foundation
 SessionTemplate.prepare()
 let tool = CommandLineTool.live()
 let arguments = Array(CommandLine.arguments.dropFirst())
+tool.prepareNetwork(for: arguments)
 let code = await Interruption.run(errors: tool.errors) { await tool.run(arguments) }
 #if DEBUG
     // Sanitizer builds report at exit: debug builds leave through exit(3), once no thread is still bringing up

@@ -17,17 +17,9 @@ public protocol URLDataFetcher: Sendable {
     /// redirects that were all permanent (301, 308), when there were any. Each redirect carries what `policy`
     /// says, and reading keeps within its bandwidth cap.
     func fetch(_ request: URLRequest, maximumBytes: Int64, policy: TransferPolicy) async throws -> FetchedBody
-
-    /// Starts setting up, on a thread of its own, what the first request needs (for URLSession on Linux: the
-    /// session, libcurl and its TLS library, a few milliseconds), so that it is ready by the time the caller has
-    /// read what it needs from disk. Returns at once; a request made meanwhile waits for the set-up to finish.
-    func prepare()
 }
 
 extension URLDataFetcher {
-    /// A fetcher with nothing to set up.
-    public func prepare() {}
-
     /// A fetcher that does not see redirects reports none, and reads as fast as it can.
     public func fetch(_ request: URLRequest, maximumBytes: Int64, policy: TransferPolicy) async throws
         -> FetchedBody

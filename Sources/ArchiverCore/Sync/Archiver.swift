@@ -54,12 +54,6 @@ public struct Archiver: Sendable {
         return copy
     }
 
-    /// Starts setting up the network on a thread of its own while the caller reads the archive: a run that is
-    /// about to fetch feeds calls it once it knows it will (see `URLDataFetcher.prepare()`).
-    public func prepareNetwork() {
-        parts.loader.fetcher.prepare()
-    }
-
     /// Reads the feed at `source` without archiving anything: with `allPages`, the episodes of every page and
     /// archive document it links to as well (a page that cannot be read ends the walk; see `PageWalk`).
     public func list(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = false) async throws

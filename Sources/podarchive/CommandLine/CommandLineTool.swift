@@ -17,6 +17,8 @@ struct CommandLineTool: Sendable {
     var now: @Sendable () -> Date = { Date() }
     /// What standard output and error are connected to: progress is drawn only on a terminal.
     var terminal = TerminalInfo.none
+    /// Starts bringing up the archivers' network (see `FeedSession.prepare`); returns at once.
+    var startNetwork: @Sendable () -> Void = {}
 
     /// A tool writing to `output` and `errors`, both through `RedactingOutput`.
     init(
@@ -34,26 +36,41 @@ struct CommandLineTool: Sendable {
 
     static func live() -> CommandLineTool {
         let environment = ProcessEnvironment.live
+        // One session for the feeds of the process, whichever archiver asks.
+        let feeds = FeedSession()
         // The crash tests make a test build kill itself at a named point; the shipped binary has no such switch.
         #if PODARCHIVE_TEST_HOOKS
             let crashPoint = environment.variables["PODARCHIVE_TEST_CRASH"]
-            let makeArchiver: @Sendable () -> Archiver = { liveArchiver(crashingAt: crashPoint) }
+            let makeArchiver: @Sendable () -> Archiver = { liveArchiver(fetcher: feeds, crashingAt: crashPoint) }
         #else
-            let makeArchiver: @Sendable () -> Archiver = { Archiver.live() }
+            let makeArchiver: @Sendable () -> Archiver = { Archiver.live(fetcher: feeds) }
         #endif
-        return CommandLineTool(
+        var tool = CommandLineTool(
             environment: environment, output: StandardStream.output, errors: StandardStream.error,
             makeArchiver: makeArchiver, terminal: TerminalInfo.detect(environment))
+        tool.startNetwork = { feeds.prepare() }
+        return tool
+    }
+
+    /// For a command that fetches feeds (see `CommandDescriptor.fetches`), starts bringing up the network now, on
+    /// a thread of its own, while the options, the configuration file, the subscriptions and the show's state are
+    /// read: URLSession's set-up (libcurl, OpenSSL's configuration) was otherwise on a one-show run's critical path.
+    /// A command line that turns out to be wrong, or a run with nothing to fetch, costs that thread's work only.
+    func prepareNetwork(for arguments: [String]) {
+        guard let name = arguments.first.flatMap(CommandName.init(rawValue:)), CommandTable.descriptor(name).fetches
+        else { return }
+        startNetwork()
     }
 
     #if PODARCHIVE_TEST_HOOKS
         /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
         /// that dying there loses nothing (`Archiver.injectingFaults` names, `index-write`, `fold-write`,
         /// `journal-append`, `record-write`). Test builds only; with no point it is `Archiver.live()`.
-        static func liveArchiver(crashingAt point: String?) -> Archiver {
-            guard let point else { return Archiver.live() }
+        static func liveArchiver(fetcher: FeedSession, crashingAt point: String?) -> Archiver {
+            guard let point else { return Archiver.live(fetcher: fetcher) }
             let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
             return Archiver.live(
+                fetcher: fetcher,
                 writer: DurableFileWriter(
                     beforeRename: { url in
                         guard url.lastPathComponent == ArchiveLayout.indexFile else { return }

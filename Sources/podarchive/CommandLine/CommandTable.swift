@@ -37,6 +37,8 @@ struct CommandDescriptor: Sendable {
     var repeats = false
     /// Whether it takes options (`completions` and `help` take only their operand).
     var takesOptions = true
+    /// Whether it fetches feeds: the network comes up as the process starts (see `CommandLineTool.prepareNetwork`).
+    var fetches = false
 }
 
 enum CommandTable {
@@ -45,15 +47,15 @@ enum CommandTable {
         CommandDescriptor(
             name: .sync, about: "download every episode not yet archived, of the feeds named or of every subscription",
             summary: "archive every episode not archived yet", operands: "[<feed>...]",
-            synopsis: "sync [<feed>...] [options]", completion: .file, repeats: true),
+            synopsis: "sync [<feed>...] [options]", completion: .file, repeats: true, fetches: true),
         CommandDescriptor(
             name: .add, about: "subscribe to feeds (with their settings) without downloading",
             summary: "subscribe to feeds without downloading", operands: "<feed>...",
-            synopsis: "add <feed>... [options]", completion: .file, repeats: true),
+            synopsis: "add <feed>... [options]", completion: .file, repeats: true, fetches: true),
         CommandDescriptor(
             name: .search, about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
             summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [options]",
-            repeats: true),
+            repeats: true, fetches: true),
         CommandDescriptor(
             name: .remove, about: "unsubscribe a show; its files stay",
             summary: "unsubscribe a show, keeping its files",
@@ -70,7 +72,7 @@ enum CommandTable {
         CommandDescriptor(
             name: .list, about: "show a feed's episodes without downloading anything",
             summary: "show the episodes of a feed", operands: "<feed>", synopsis: "list <feed> [options]",
-            completion: .file),
+            completion: .file, fetches: true),
         CommandDescriptor(
             name: .verify, about: "recheck archived files against their recorded size and SHA-256",
             summary: "recheck archived files against their SHA-256", operands: "[DIR]",

@@ -30,11 +30,6 @@ struct SyncCommand: Sendable {
             return problem.status
         }
         let archiver = context.configuredArchiver()
-        // The network comes up (libcurl, its TLS configuration) on a thread of its own while the subscriptions,
-        // each show's lock and its index are read: for a run over the subscriptions, or one naming an address.
-        if arguments.feeds.isEmpty || arguments.feeds.contains(where: isAddress) {
-            archiver.prepareNetwork()
-        }
         // Apple Podcasts links named are looked up first, and web pages followed to their feeds (when reading them
         // finds no feed): the feed is what is synced and saved. One that leads to none is said and left out; when
         // that leaves nothing named, nothing syncs (never every subscription instead).
@@ -66,14 +61,6 @@ struct SyncCommand: Sendable {
             context.output.write(SyncFormatter.json(entries: unfound.map(\.entry) + results.map(\.1)))
         }
         return ExitCode.overall(of: statuses, cancelled: Task.isCancelled)
-    }
-
-    /// Whether `typed` names a feed by its address (not a file).
-    private func isAddress(_ typed: String) -> Bool {
-        if case .remote? = try? FeedSource(typed, currentDirectory: context.environment.currentDirectory) {
-            return true
-        }
-        return false
     }
 
     /// The feeds named, each directory link looked up (and an address given with credentials followed when it

@@ -1,0 +1,30 @@
+// Which command lines bring the network up as the process starts: the commands that fetch feeds, before their
+// options are even read, and no other.
+import ArchiverCore
+import Foundation
+import XCTest
+
+@testable import podarchive
+
+final class NetworkStartTests: XCTestCase {
+    func test_commandsThatFetchFeeds_startTheNetwork_andNoOtherCommandLineDoes() {
+        let cases: [([String], Bool)] = [
+            (["sync"], true), (["sync", "https://example.invalid/feed.xml", "--to", "archive"], true),
+            (["sync", "--no-such-option"], true), (["add", "https://example.invalid/feed.xml"], true),
+            (["list", "feed.xml"], true), (["search", "a show"], true),
+            (["feeds"], false), (["verify"], false), (["site"], false), (["remove", "Show"], false),
+            (["help", "sync"], false), (["--version"], false), (["synk"], false), ([], false),
+        ]
+        for (arguments, fetches) in cases {
+            let started = Locked(0)
+            var tool = CommandLineTool(
+                environment: ProcessEnvironment(variables: [:], currentDirectory: "/"), output: CapturedOutput(),
+                errors: CapturedOutput(), makeArchiver: { Archiver.live() })
+            tool.startNetwork = { started.withLock { $0 += 1 } }
+
+            tool.prepareNetwork(for: arguments)
+
+            XCTAssertEqual(started.current, fetches ? 1 : 0, "\(arguments)")
+        }
+    }
+}
