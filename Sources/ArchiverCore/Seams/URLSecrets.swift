@@ -97,8 +97,16 @@ public enum URLSecrets {
 
     /// Whether `text` carries the redaction marker as a parameter's value: an address as podarchive shows it,
     /// which cannot be fetched (its secret is not in it).
+    /// (A search of the bytes: Foundation's `contains` goes through `range(of:options:locale:)`, and a sync asks
+    /// this of every index entry.)
     public static func carriesRedaction(_ text: String) -> Bool {
-        text.contains("=" + redaction)
+        let utf8 = text.utf8
+        var from = utf8.startIndex
+        while let equals = utf8[from...].firstIndex(of: UInt8(ascii: "=")) {
+            from = utf8.index(after: equals)
+            if utf8[from...].starts(with: redaction.utf8) { return true }
+        }
+        return false
     }
 
     /// The parameters in `part` with secret values redacted: a query or fragment (`name=value` between
