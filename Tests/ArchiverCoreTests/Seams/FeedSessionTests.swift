@@ -42,6 +42,23 @@ final class FeedSessionTests: XCTestCase {
         }
     }
 
+    func test_prepare_bringsTheSessionUpOnce_andItsSetUpEnds_thenFetchesAsBefore() async throws {
+        server.route("/feed.xml", .ok(Data("<rss><channel><title>Prepared</title></channel></rss>".utf8)))
+        let session = FeedSession()
+        session.prepare()
+        session.prepare()  // a second call does nothing
+
+        let request = URLRequest(url: server.url("/feed.xml"))
+        let (data, response) = try await withWatchdog(seconds: 15) {
+            try await session.data(for: request, maximumBytes: 1_000)
+        }
+
+        XCTAssertTrue(FeedSession.preparationsEnded(within: 15), "the set-up ended")
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "<rss><channel><title>Prepared</title></channel></rss>")
+        XCTAssertEqual(server.requestedPaths, ["/feed.xml"], "preparing asks nothing of any server")
+    }
+
     func test_load_401WithBasicChallenge_failsWithTheStatusInsteadOfHanging() async {
         // A lapsed paid subscription: corelibs waits forever for credentials nobody gives (see the notes).
         server.route(
