@@ -2,8 +2,9 @@
 import ArchiverCore
 import Foundation
 
-// Before any thread starts: Foundation's networking, made this way, creates no folder in the user's home.
-SessionTemplate.prepare()
+// Before any thread starts: Foundation's networking, made with its folders at /dev/null, creates no folder in
+// the user's home, and can then be made on the thread that brings the network up.
+SessionTemplate.pinFoundationFolders()
 let tool = CommandLineTool.live()
 let arguments = Array(CommandLine.arguments.dropFirst())
 tool.prepareNetwork(for: arguments)

@@ -76,6 +76,16 @@ final class HookEndToEndTests: XCTestCase {
         XCTAssertFalse(everythingSaved.contains("hook.txt"), "the command is nowhere in the archive")
     }
 
+    func test_binary_theHookGetsTheEnvironmentPodarchiveWasGiven_notFoundationsFoldersAtDevNull() throws {
+        // podarchive points these two at /dev/null for itself (see `SessionTemplate`), never for a hook.
+        let hook = #"printf '%s|%s\n' "$XDG_CACHE_HOME" "${XDG_DATA_HOME-unset}" > environment.txt"#
+
+        let sync = try podarchive("sync", feed, "--to", archive.path, "--exec", hook)
+
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(try read("environment.txt"), folder.url.path + "/.cache|unset\n")
+    }
+
     func test_binary_aFailingHook_exits1_namingTheEpisode_keepsIt_andIsTriedOnTheNextRun() throws {
         let first = try podarchive(
             "sync", feed, "--to", archive.path, "--exec", "echo run >> runs.txt; exit 4")

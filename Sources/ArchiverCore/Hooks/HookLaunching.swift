@@ -93,7 +93,7 @@ public struct ShellHookLauncher: HookLaunching {
         _ command: String, _ added: [String: String], timeout: TimeInterval, grace: TimeInterval,
         stage: Locked<Stage>
     ) -> HookExit {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = SessionTemplate.environmentAtStart
         for (name, value) in added { environment[name] = value }
         let pid: pid_t
         switch spawn(command, environment: environment) {

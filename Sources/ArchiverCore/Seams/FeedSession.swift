@@ -13,13 +13,14 @@ import Foundation
 
 /// Fetches feeds: only http(s), on every redirect too; at most `maximumBytes` of body; a 401 returned as such.
 public final class FeedSession: URLDataFetcher, Sendable {
-    private let configuration: URLSessionConfiguration
+    private let configuration: @Sendable () -> URLSessionConfiguration
     private let delegate = FeedDelegate()
     private let created: Locked<URLSession?> = Locked(nil)
     private let prepared = Locked(false)
 
-    /// - Parameter configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
-    public init(configuration: URLSessionConfiguration = .podarchive()) {
+    /// - Parameter configuration: the session configuration (see `URLSessionConfiguration.podarchive`), made
+    ///   with the session, when the first fetch or `prepare` needs it.
+    public init(configuration: @autoclosure @escaping @Sendable () -> URLSessionConfiguration = .podarchive()) {
         self.configuration = configuration
     }
 
@@ -32,7 +33,7 @@ public final class FeedSession: URLDataFetcher, Sendable {
             if let created { return created }
             let queue = BoundedOperationQueue(slots: 64, label: "podarchive.feeds")
             delegate.registry.serial = queue.serial
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            let session = URLSession(configuration: configuration(), delegate: delegate, delegateQueue: queue)
             created = session
             return session
         }

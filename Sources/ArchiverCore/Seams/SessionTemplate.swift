@@ -1,4 +1,5 @@
-// Why podarchive's session configurations are copies of one made at start-up.
+// Why podarchive's session configurations are copies of one template, made with Foundation's folders pointed
+// at /dev/null.
 //
 // On Linux, making any URLSessionConfiguration creates folders in the user's home, whatever the configuration
 // then says (swift-corelibs-foundation, read and measured with Swift 6.3):
@@ -7,10 +8,15 @@
 //   `URLCache.shared`, made with no path, makes `$XDG_CACHE_HOME/org.swift.foundation.URLCache/<process>`.
 // - `.ephemeral` is a copy of `.default` that then makes a URLCache of its own, again with no path, so again
 //   with that folder. Setting `urlCache = nil` afterwards comes too late.
-// So the first configuration is made with both XDG folders pointed at /dev/null, where no folder can be made:
-// the shared stores and the template's own cache come up with no folder on disk, and every configuration
-// podarchive uses is a copy of that template (an in-memory cookie jar, no cache). Nothing else in podarchive
-// makes a configuration.
+// So the template is made with both XDG folders pointed at /dev/null, where no folder can be made: the shared
+// stores and the template's own cache come up with no folder on disk, and every configuration podarchive uses
+// is a copy of that template (an in-memory cookie jar, no cache). Nothing else in podarchive makes one.
+//
+// The podarchive program points the two variables at /dev/null as it starts, before any thread, and leaves them
+// so (`pinFoundationFolders`): the template can then be made on any thread, beside the run's own start-up (it
+// takes about a millisecond), with no later change to the environment that a thread reading it could race.
+// What a child process is given is the environment as the process found it (`environmentAtStart`). A process
+// that did not pin them (a test) has the template made with the two changed for a moment and put back.
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -22,8 +28,39 @@ import Foundation
 
 /// Makes Foundation's networking come up without creating anything on disk.
 public enum SessionTemplate {
-    /// Makes the template now. Idempotent; the first call changes two environment variables for a moment, so a
-    /// program makes it first thing, before it starts threads (podarchive's `main` does). Later calls do nothing.
+    /// The variables Foundation's networking reads to find the folders it makes.
+    private static let folderVariables = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
+    /// Their values as the process started, once `pinFoundationFolders` changed them (nil: not pinned).
+    private static let pinned = Locked<[String: String?]?>(nil)
+
+    /// Points the folders Foundation's networking would make at /dev/null for the rest of the process, so that
+    /// the template can be made later on any thread. Call it first thing, before any thread starts (podarchive's
+    /// `main` does); later calls do nothing.
+    public static func pinFoundationFolders() {
+        #if canImport(FoundationNetworking)
+            pinned.withLock { pinned in
+                guard pinned == nil else { return }
+                var saved: [String: String?] = [:]
+                for name in folderVariables {
+                    // `updateValue`: a subscript given nil would drop the name, and an unset variable be forgotten.
+                    saved.updateValue(getenv(name).map { String(cString: $0) }, forKey: name)
+                    setenv(name, "/dev/null", 1)
+                }
+                pinned = saved
+            }
+        #endif
+    }
+
+    /// The environment as the process found it: `pinFoundationFolders`' changes taken back. What a child process
+    /// is given, and what the command line reads.
+    public static var environmentAtStart: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in pinned.current ?? [:] { environment[name] = value }
+        return environment
+    }
+
+    /// Makes the template now. Idempotent; in a process that did not pin the folders, the first call changes
+    /// two environment variables for a moment, so it must come before any other thread starts.
     public static func prepare() {
         _ = template
     }
@@ -35,11 +72,11 @@ public enum SessionTemplate {
 
     private static let template: URLSessionConfiguration = {
         #if canImport(FoundationNetworking)
-            let names = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
-            let saved = names.map { name in getenv(name).map { String(cString: $0) } }
-            for name in names { setenv(name, "/dev/null", 1) }
+            guard pinned.current == nil else { return URLSessionConfiguration.ephemeral }
+            let saved = folderVariables.map { name in getenv(name).map { String(cString: $0) } }
+            for name in folderVariables { setenv(name, "/dev/null", 1) }
             defer {
-                for (name, value) in zip(names, saved) {
+                for (name, value) in zip(folderVariables, saved) {
                     if let value { setenv(name, value, 1) } else { unsetenv(name) }
                 }
             }

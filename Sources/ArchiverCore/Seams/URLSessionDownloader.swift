@@ -20,15 +20,19 @@ import Foundation
 
 /// Streams downloads to disk through one shared URLSession.
 public final class URLSessionDownloader: FileDownloading, Sendable {
-    private let configuration: URLSessionConfiguration
+    private let configuration: @Sendable () -> URLSessionConfiguration
     private let pendingChunks: Int
     private let delegate = StreamingDelegate()
     private let created: Locked<URLSession?> = Locked(nil)
 
     /// - Parameters:
-    ///   - configuration: the session configuration (see `URLSessionConfiguration.podarchive`).
+    ///   - configuration: the session configuration (see `URLSessionConfiguration.podarchive`), made with the
+    ///     session, on the first download.
     ///   - pendingChunks: how many received chunks may wait for the disk before the network waits.
-    public init(configuration: URLSessionConfiguration = .podarchive(), pendingChunks: Int = 128) {
+    public init(
+        configuration: @autoclosure @escaping @Sendable () -> URLSessionConfiguration = .podarchive(),
+        pendingChunks: Int = 128
+    ) {
         self.configuration = configuration
         self.pendingChunks = pendingChunks
     }
@@ -39,7 +43,7 @@ public final class URLSessionDownloader: FileDownloading, Sendable {
             if let created { return created }
             let queue = BoundedOperationQueue(slots: pendingChunks, label: "podarchive.downloads")
             delegate.registry.serial = queue.serial
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            let session = URLSession(configuration: configuration(), delegate: delegate, delegateQueue: queue)
             created = session
             return session
         }

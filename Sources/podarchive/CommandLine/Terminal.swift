@@ -67,7 +67,7 @@ struct ProcessEnvironment: Sendable {
 
     static var live: ProcessEnvironment {
         ProcessEnvironment(
-            variables: ProcessInfo.processInfo.environment,
+            variables: SessionTemplate.environmentAtStart,
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 }
