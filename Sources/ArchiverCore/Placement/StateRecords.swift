@@ -12,7 +12,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.
     public var lastModified: String?
     /// True when the run that saved these left some of what the feed lists undone (episodes outside its filter,
-    /// artwork that failed): the next run then fetches the feed in full, since a `304` would hide that work.
+    /// artwork that failed, a failure whose URL's secret only the feed holds): the next run then fetches the
+    /// feed in full, since a `304` would hide that work.
     public var incomplete: Bool?
     /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
     /// fetches the feed in full, to describe what is already archived.

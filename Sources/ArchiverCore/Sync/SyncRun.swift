@@ -259,9 +259,12 @@ struct SyncRun {
         }
         report.leftOut = leftOut
         if case .changed(_, var validators) = fetch {
-            // A page that could not be read left work undone as well (marked before the run, see `walkPages`).
+            // A page that could not be read left work undone as well (marked before the run, see `walkPages`); so
+            // does a failure whose URL's secret only the feed holds (see `SecretForms`): the next run asks for the
+            // feed in full at once, never first conditionally (its request goes out before the index is read).
             validators.incomplete =
                 validators.incomplete == true || report.artworkFailure != nil || leftOut > 0 || companionsFailed > 0
+                || show.index.failures.contains { URLSecrets.carriesRedaction($0.url) }
             validators.sidecars = options.metadata
             validators.fetched = FeedDate.iso8601(clock.now())
             try records.save(validators, to: show.validatorsURL)

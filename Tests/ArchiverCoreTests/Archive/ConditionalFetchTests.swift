@@ -71,6 +71,32 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
         XCTAssertEqual(requests("/big.mp3").count, 1, "nothing downloaded again")
     }
 
+    func test_unchangedFeed_withAFailureWhoseSecretOnlyTheFeedHolds_isAskedForOnce_inFull() async throws {
+        let xml = """
+            <rss version="2.0"><channel><title>Flaky</title>
+            <item><title>Big one</title><guid>big</guid><enclosure url="/big.mp3?token=s3cret" type="audio/mpeg"/>
+            </item></channel></rss>
+            """
+        server.route("/feed.xml") { request, _ in
+            if request.headers["if-none-match"] == "\"feed-1\"" { return TestResponse(status: 304) }
+            return TestResponse(headers: [("ETag", "\"feed-1\"")], body: Data(xml.utf8))
+        }
+        server.route("/big.mp3", .status(404))
+        let once = SyncOptions(retry: RetryPolicy(retries: 0))
+        let first = try await sync(once)
+
+        let second = try await sync(once)
+
+        XCTAssertEqual(first.failed.count, 1)
+        let asked = requests("/feed.xml").dropFirst().map { $0.headers["if-none-match"] }
+        XCTAssertEqual(asked, [nil], "one request, in full: the failed episode's address needs the feed's secret")
+        XCTAssertEqual(second.failed.count, 1)
+        XCTAssertEqual(
+            server.requests.map(\.path).filter { $0.hasPrefix("/big.mp3") },
+            Array(repeating: "/big.mp3?token=s3cret", count: 2),
+            "tried again, with its secret")
+    }
+
     func test_damagedIndex_whileTheFeedRequestIsUnderWay_stopsTheSync_andLeavesTheIndexAndLockAlone() async throws {
         serveFeed(etag: "\"feed-1\"")
         let audio = self.audio
