@@ -56,8 +56,10 @@ public final class FeedSession: URLDataFetcher, Sendable {
         Thread { [self] in
             defer { Self.preparing.leave() }
             _ = session
-            _ = NSLocale.current.languageCode
-            _ = ProcessInfo.processInfo.processName
+            #if canImport(FoundationNetworking)
+                _ = NSLocale.current.languageCode
+                _ = ProcessInfo.processInfo.processName
+            #endif
         }.start()
     }
 

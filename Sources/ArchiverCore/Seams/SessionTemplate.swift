@@ -16,7 +16,8 @@
 // so (`pinFoundationFolders`): the template can then be made on any thread, beside the run's own start-up (it
 // takes about a millisecond), with no later change to the environment that a thread reading it could race.
 // What a child process is given is the environment as the process found it (`environmentAtStart`). A process
-// that did not pin them (a test) has the template made with the two changed for a moment and put back.
+// that did not pin them (a test) has them pinned when the template is first made: set once and left, never put
+// back (putting back an unset variable shifts the environment under a thread reading it).
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -59,8 +60,8 @@ public enum SessionTemplate {
         return environment
     }
 
-    /// Makes the template now. Idempotent; in a process that did not pin the folders, the first call changes
-    /// two environment variables for a moment, so it must come before any other thread starts.
+    /// Makes the template now. Idempotent; in a process that did not pin the folders, it pins them first (see
+    /// `pinFoundationFolders`).
     public static func prepare() {
         _ = template
     }
@@ -71,16 +72,7 @@ public enum SessionTemplate {
     }
 
     private static let template: URLSessionConfiguration = {
-        #if canImport(FoundationNetworking)
-            guard pinned.current == nil else { return URLSessionConfiguration.ephemeral }
-            let saved = folderVariables.map { name in getenv(name).map { String(cString: $0) } }
-            for name in folderVariables { setenv(name, "/dev/null", 1) }
-            defer {
-                for (name, value) in zip(folderVariables, saved) {
-                    if let value { setenv(name, value, 1) } else { unsetenv(name) }
-                }
-            }
-        #endif
+        pinFoundationFolders()
         return URLSessionConfiguration.ephemeral
     }()
 }

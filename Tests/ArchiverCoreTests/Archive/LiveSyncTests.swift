@@ -205,9 +205,9 @@ final class LiveSyncTests: XCTestCase {
                 }
             }
             // The feed's conditional request goes out while the index is read (its answer is then left unused).
-            XCTAssertEqual(
-                server.requests.dropFirst(requestsBefore).map(\.path).filter { $0 != "/feed.xml" }, [],
-                "stopped before downloading anything")
+            let asked = server.requests.dropFirst(requestsBefore).map(\.path)
+            XCTAssertEqual(asked.filter { $0 != "/feed.xml" }, [], "stopped before downloading anything")
+            XCTAssertLessThanOrEqual(asked.count, 1, "the feed asked for once at most")
             XCTAssertEqual(folder.visibleFiles(), ["Loopback Show/One.mp3"], "nothing downloaded twice")
             if damage != "a folder" {
                 XCTAssertEqual(FileManager.default.contents(atPath: index.path), Data(damage.utf8), "left untouched")

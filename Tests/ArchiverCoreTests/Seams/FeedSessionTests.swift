@@ -44,16 +44,25 @@ final class FeedSessionTests: XCTestCase {
 
     func test_prepare_bringsTheSessionUpOnce_andItsSetUpEnds_thenFetchesAsBefore() async throws {
         server.route("/feed.xml", .ok(Data("<rss><channel><title>Prepared</title></channel></rss>".utf8)))
-        let session = FeedSession()
+        // A session's configuration is made with the session: counting them counts the sessions.
+        let made = Locked(0)
+        @Sendable func configuration() -> URLSessionConfiguration {
+            made.withLock { $0 += 1 }
+            return .podarchive()
+        }
+        let session = FeedSession(configuration: configuration())
+
         session.prepare()
         session.prepare()  // a second call does nothing
-
+        XCTAssertTrue(FeedSession.preparationsEnded(within: 15), "the set-up ended")
+        let madeByPreparing = made.current
         let request = URLRequest(url: server.url("/feed.xml"))
         let (data, response) = try await withWatchdog(seconds: 15) {
             try await session.data(for: request, maximumBytes: 1_000)
         }
 
-        XCTAssertTrue(FeedSession.preparationsEnded(within: 15), "the set-up ended")
+        XCTAssertEqual(madeByPreparing, 1, "preparing made the session")
+        XCTAssertEqual(made.current, 1, "and the fetch used it")
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "<rss><channel><title>Prepared</title></channel></rss>")
         XCTAssertEqual(server.requestedPaths, ["/feed.xml"], "preparing asks nothing of any server")
