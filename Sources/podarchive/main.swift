@@ -5,9 +5,8 @@ import Foundation
 // Before any thread starts: Foundation's networking, made with its folders at /dev/null, creates no folder in
 // the user's home, and can then be made on the thread that brings the network up.
 SessionTemplate.pinFoundationFolders()
-let tool = CommandLineTool.live()
 let arguments = Array(CommandLine.arguments.dropFirst())
-tool.prepareNetwork(for: arguments)
+let tool = CommandLineTool.live(for: arguments)
 let code = await Interruption.run(errors: tool.errors) { await tool.run(arguments) }
 #if DEBUG
     // Sanitizer builds report at exit: debug builds leave through exit(3), once no thread is still bringing up

@@ -17,8 +17,6 @@ struct CommandLineTool: Sendable {
     var now: @Sendable () -> Date = { Date() }
     /// What standard output and error are connected to: progress is drawn only on a terminal.
     var terminal = TerminalInfo.none
-    /// Starts bringing up the archivers' network (see `FeedSession.prepare`); returns at once.
-    var startNetwork: @Sendable () -> Void = {}
 
     /// A tool writing to `output` and `errors`, both through `RedactingOutput`.
     init(
@@ -34,10 +32,12 @@ struct CommandLineTool: Sendable {
         self.terminal = terminal
     }
 
-    static func live() -> CommandLineTool {
-        let environment = ProcessEnvironment.live
-        // One session for the feeds of the process, whichever archiver asks.
+    /// The tool on the live system, for `arguments`: one session for the feeds of the process, whichever archiver
+    /// asks, which a command that fetches feeds brings up at once (see `fetchesFeeds`).
+    static func live(for arguments: [String]) -> CommandLineTool {
         let feeds = FeedSession()
+        if fetchesFeeds(arguments) { feeds.prepare() }
+        let environment = ProcessEnvironment.live
         // The crash tests make a test build kill itself at a named point; the shipped binary has no such switch.
         #if PODARCHIVE_TEST_HOOKS
             let crashPoint = environment.variables["PODARCHIVE_TEST_CRASH"]
@@ -45,21 +45,19 @@ struct CommandLineTool: Sendable {
         #else
             let makeArchiver: @Sendable () -> Archiver = { Archiver.live(fetcher: feeds) }
         #endif
-        var tool = CommandLineTool(
+        return CommandLineTool(
             environment: environment, output: StandardStream.output, errors: StandardStream.error,
             makeArchiver: makeArchiver, terminal: TerminalInfo.detect(environment))
-        tool.startNetwork = { feeds.prepare() }
-        return tool
     }
 
-    /// For a command that fetches feeds (see `CommandDescriptor.fetches`), starts bringing up the network now, on
-    /// a thread of its own, while the options, the configuration file, the subscriptions and the show's state are
-    /// read: URLSession's set-up (libcurl, OpenSSL's configuration) was otherwise on a one-show run's critical path.
-    /// A command line that turns out to be wrong, or a run with nothing to fetch, costs that thread's work only.
-    func prepareNetwork(for arguments: [String]) {
-        guard let name = arguments.first.flatMap(CommandName.init(rawValue:)), CommandTable.descriptor(name).fetches
-        else { return }
-        startNetwork()
+    /// Whether `arguments` name a command that fetches feeds (see `CommandDescriptor.fetches`): its network comes
+    /// up as the process starts, on a thread of its own, while the options, the configuration file, the
+    /// subscriptions and the show's state are read; URLSession's set-up (the session template, libcurl, OpenSSL's
+    /// configuration) was otherwise on a one-show run's critical path. A command line that turns out to be wrong,
+    /// or a run with nothing to fetch, costs that thread's work only.
+    static func fetchesFeeds(_ arguments: [String]) -> Bool {
+        guard let name = arguments.first.flatMap(CommandName.init(rawValue:)) else { return false }
+        return CommandTable.descriptor(name).fetches
     }
 
     #if PODARCHIVE_TEST_HOOKS

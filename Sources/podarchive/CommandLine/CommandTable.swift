@@ -37,7 +37,7 @@ struct CommandDescriptor: Sendable {
     var repeats = false
     /// Whether it takes options (`completions` and `help` take only their operand).
     var takesOptions = true
-    /// Whether it fetches feeds: the network comes up as the process starts (see `CommandLineTool.prepareNetwork`).
+    /// Whether it fetches feeds: the network comes up as the process starts (see `CommandLineTool.fetchesFeeds`).
     var fetches = false
 }
 
