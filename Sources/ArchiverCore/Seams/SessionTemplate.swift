@@ -60,17 +60,12 @@ public enum SessionTemplate {
         return environment
     }
 
-    /// Makes the template now. Idempotent; in a process that did not pin the folders, it pins them first (see
-    /// `pinFoundationFolders`).
-    public static func prepare() {
-        _ = template
-    }
-
     /// A configuration of its own: the template's settings, its in-memory cookie jar, no cache on disk.
     static func copy() -> URLSessionConfiguration {
         template.copy() as! URLSessionConfiguration
     }
 
+    /// Made by the first `copy`; in a process that did not pin the folders, it pins them first.
     private static let template: URLSessionConfiguration = {
         pinFoundationFolders()
         return URLSessionConfiguration.ephemeral

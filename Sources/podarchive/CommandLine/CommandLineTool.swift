@@ -63,7 +63,7 @@ struct CommandLineTool: Sendable {
     #if PODARCHIVE_TEST_HOOKS
         /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
         /// that dying there loses nothing (`Archiver.injectingFaults` names, `index-write`, `fold-write`,
-        /// `journal-append`, `record-write`). Test builds only; with no point it is `Archiver.live()`.
+        /// `journal-append`, `record-write`). Test builds only; with no point it is `Archiver.live(fetcher:)`.
         static func liveArchiver(fetcher: FeedSession, crashingAt point: String?) -> Archiver {
             guard let point else { return Archiver.live(fetcher: fetcher) }
             let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
