@@ -181,38 +181,39 @@ extension ShowRecords {
 }
 
 extension PartialRecord {
-    /// The record as a line of the log of download `stem`: "\n{json}\n", its keys sorted and nil ones left out (as
-    /// `JSONEncoder.records` writes it), written by hand: JSONEncoder was a third of the cost of recording.
+    /// The record as a line of the log of download `stem`: "\n{json}\n", its keys (`CodingKeys`) sorted and nil ones
+    /// left out (as `JSONEncoder.records` writes it), written by hand: JSONEncoder was a third of the cost of
+    /// recording.
     func logLine(download stem: String) -> Data {
         var json = JSONWriter()
         json.raw("\n{")
         var first = true
-        func key(_ name: String) {
-            json.raw(first ? "\"\(name)\":" : ",\"\(name)\":")
+        func key(_ name: CodingKeys) {
+            json.raw(first ? "\"\(name.rawValue)\":" : ",\"\(name.rawValue)\":")
             first = false
         }
         if let completeSize {
-            key("completeSize")
+            key(.completeSize)
             json.number(completeSize)
         }
-        key("download")
+        key(.download)
         json.string(stem)
         if let expectedSize {
-            key("expectedSize")
+            key(.expectedSize)
             json.number(expectedSize)
         }
         if let sha256 {
-            key("sha256")
+            key(.sha256)
             json.string(sha256)
         }
         if let target {
-            key("target")
+            key(.target)
             json.string(target)
         }
-        key("url")
+        key(.url)
         json.string(url)
         if let validator {
-            key("validator")
+            key(.validator)
             json.string(validator)
         }
         json.raw("}\n")

@@ -62,6 +62,11 @@ struct PartialRecord: Codable, Equatable {
     var target: String?
     /// In the log only: which download the line is of (its `PartialFiles.stem`); nil in a record as read.
     var download: String?
+
+    /// The keys of Codable and of the log's hand writer (`logLine`).
+    enum CodingKeys: String, CodingKey {
+        case url, validator, expectedSize, completeSize, sha256, target, download
+    }
 }
 
 /// The hidden files of one download in a show's state folder: the bytes so far (`download-<hash>.part`), and where
