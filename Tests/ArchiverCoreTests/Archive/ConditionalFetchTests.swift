@@ -7,6 +7,14 @@ import TestSupport
 import XCTest
 
 final class ConditionalFetchTests: LoopbackArchiveTestCase {
+    /// The one-episode feed behind the ETag `"feed-1"`, archived once.
+    private func archiveBehindAnETag() async throws {
+        serveFeed(etag: "\"feed-1\"")
+        let audio = self.audio
+        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
+        _ = try await sync()
+    }
+
     func test_unchangedFeed_is304AndStillRetriesEarlierFailures() async throws {
         serveFeed(etag: "\"feed-1\"")
         server.route("/big.mp3", .status(503))
@@ -24,10 +32,7 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
     }
 
     func test_fileDeletedByHand_isFetchedAgainEvenWhenTheFeedIsUnchanged() async throws {
-        serveFeed(etag: "\"feed-1\"")
-        let audio = self.audio
-        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
-        _ = try await sync()
+        try await archiveBehindAnETag()
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Flaky/Big one.mp3"))
 
         let second = try await sync()
@@ -38,10 +43,7 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
     }
 
     func test_unchangedFeedWithNothingToDo_downloadsNothing() async throws {
-        serveFeed(etag: "\"feed-1\"")
-        let audio = self.audio
-        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
-        _ = try await sync()
+        try await archiveBehindAnETag()
 
         let second = try await sync()
 
@@ -54,10 +56,7 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
     // is: what the index then says decides whether the answer stands.
 
     func test_unchangedFeed_afterARunWhoseJournalWasTorn_isAskedAgainInFull() async throws {
-        serveFeed(etag: "\"feed-1\"")
-        let audio = self.audio
-        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
-        _ = try await sync()
+        try await archiveBehindAnETag()
         // A crash tore the record the run was appending: what it held is found again from the feed.
         let journal = folder.url.appendingPathComponent("Flaky/.podarchive/\(ArchiveLayout.journalFile)")
         try Data("{\"torn".utf8).write(to: journal)
@@ -72,15 +71,7 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
     }
 
     func test_unchangedFeed_withAFailureWhoseSecretOnlyTheFeedHolds_isAskedForOnce_inFull() async throws {
-        let xml = """
-            <rss version="2.0"><channel><title>Flaky</title>
-            <item><title>Big one</title><guid>big</guid><enclosure url="/big.mp3?token=s3cret" type="audio/mpeg"/>
-            </item></channel></rss>
-            """
-        server.route("/feed.xml") { request, _ in
-            if request.headers["if-none-match"] == "\"feed-1\"" { return TestResponse(status: 304) }
-            return TestResponse(headers: [("ETag", "\"feed-1\"")], body: Data(xml.utf8))
-        }
+        serveFeed(etag: "\"feed-1\"", enclosure: "/big.mp3?token=s3cret")
         server.route("/big.mp3", .status(404))
         let once = SyncOptions(retry: RetryPolicy(retries: 0))
         let first = try await sync(once)
@@ -98,10 +89,7 @@ final class ConditionalFetchTests: LoopbackArchiveTestCase {
     }
 
     func test_damagedIndex_whileTheFeedRequestIsUnderWay_stopsTheSync_andLeavesTheIndexAndLockAlone() async throws {
-        serveFeed(etag: "\"feed-1\"")
-        let audio = self.audio
-        server.route("/big.mp3") { request, _ in TestResponse.file(audio, for: request) }
-        _ = try await sync()
+        try await archiveBehindAnETag()
         let index = folder.url.appendingPathComponent("Flaky/.podarchive/\(ArchiveLayout.indexFile)")
         let damaged = Data("{\"version\": 1, \"episodes\": [".utf8)
         try damaged.write(to: index)

@@ -11,16 +11,21 @@ import XCTest
 #endif
 
 final class ResilienceTests: LoopbackArchiveTestCase {
-    // MARK: - Resume
-
-    func test_truncatedBody_isResumedWithRangeAndIfRange() async throws {
+    /// The one-episode feed, its audio (ETag `"v1"`, ranges honoured) cut after `bytes` the first time it is asked for.
+    private func serveAudioCutOnce(after bytes: Int) {
         serveFeed()
         let audio = self.audio
         server.route("/big.mp3") { request, count in
             var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
-            if count == 0 { response.cutAfter = 120_000 }
+            if count == 0 { response.cutAfter = bytes }
             return response
         }
+    }
+
+    // MARK: - Resume
+
+    func test_truncatedBody_isResumedWithRangeAndIfRange() async throws {
+        serveAudioCutOnce(after: 120_000)
 
         let report = try await sync()
 
@@ -160,13 +165,7 @@ final class ResilienceTests: LoopbackArchiveTestCase {
     }
 
     func test_partialLeftByAnEarlierRun_isResumedByTheNextRun() async throws {
-        serveFeed()
-        let audio = self.audio
-        server.route("/big.mp3") { request, count in
-            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
-            if count == 0 { response.cutAfter = 200_000 }
-            return response
-        }
+        serveAudioCutOnce(after: 200_000)
 
         let first = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
         let second = try await sync()
@@ -181,13 +180,7 @@ final class ResilienceTests: LoopbackArchiveTestCase {
     /// An archive an earlier version left, whose download records were files of their own (`download-<hash>.json`)
     /// rather than lines of the show's log: its partial download is resumed just the same, and the file goes.
     func test_partialLeftByAnEarlierVersion_withItsRecordInAFileOfItsOwn_isResumedByTheNextRun() async throws {
-        serveFeed()
-        let audio = self.audio
-        server.route("/big.mp3") { request, count in
-            var response = TestResponse.file(audio, for: request, etag: "\"v1\"")
-            if count == 0 { response.cutAfter = 200_000 }
-            return response
-        }
+        serveAudioCutOnce(after: 200_000)
         _ = try await sync(SyncOptions(retry: RetryPolicy(retries: 0)))
         // What the earlier version kept: the same record, in a file named after the download.
         let state = folder.url.appendingPathComponent("Flaky/.podarchive")

@@ -39,10 +39,10 @@ class LoopbackArchiveTestCase: XCTestCase {
             sleep: { try await sleeper.sleep($0) }, timer: timer, jitter: { 0.5 })
     }
 
-    func serveFeed(etag: String? = nil) {
+    func serveFeed(etag: String? = nil, enclosure: String = "/big.mp3") {
         let xml = """
             <rss version="2.0"><channel><title>Flaky</title>
-            <item><title>Big one</title><guid>big</guid><enclosure url="/big.mp3" type="audio/mpeg"/></item>
+            <item><title>Big one</title><guid>big</guid><enclosure url="\(enclosure)" type="audio/mpeg"/></item>
             </channel></rss>
             """
         server.route("/feed.xml") { request, _ in
