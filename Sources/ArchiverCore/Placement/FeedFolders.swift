@@ -15,8 +15,8 @@ struct FeedFolders: Sendable {
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
     /// reads the index.
-    func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
-        try read(await lock(folder: folder, lockWait: lockWait), source: source, metadata: metadata)
+    func open(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws -> FeedFolder {
+        try read(await lock(folder: folder, lockWait: lockWait), source: source, wants: wants)
     }
 
     /// The first half of `open`: the state folder made (never a link), the lock taken, the feed's validators read,
@@ -36,7 +36,7 @@ struct FeedFolders: Sendable {
     }
 
     /// The second half of `open`: what a killed run left cleared, the index read; the lock let go if it cannot be.
-    func read(_ locked: LockedFolder, source: FeedSource, metadata: Bool) throws -> FeedFolder {
+    func read(_ locked: LockedFolder, source: FeedSource, wants: FeedWants) throws -> FeedFolder {
         let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
         // One listing of the state folder serves both clean-ups.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
@@ -55,7 +55,7 @@ struct FeedFolders: Sendable {
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
                 // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
                 // journal record held (found again from the feed).
-                validators: index != nil && locked.conditional(forMetadata: metadata) != nil
+                validators: index != nil && locked.conditional(for: wants) != nil
                     && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
@@ -140,9 +140,9 @@ struct LockedFolder {
     let saved: FeedValidators?
 
     /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the
-    /// last run left undone (`FeedValidators.incomplete`, sidecars wanted); the index may still say otherwise
-    /// (see `FeedFolders.read`).
-    func conditional(forMetadata metadata: Bool) -> FeedValidators? {
-        saved?.coverEverything(forMetadata: metadata) == true ? saved : nil
+    /// last run left undone or did not want (`FeedValidators.covers`); the index may still say otherwise (see
+    /// `FeedFolders.read`).
+    func conditional(for wants: FeedWants) -> FeedValidators? {
+        saved?.covers(wants) == true ? saved : nil
     }
 }

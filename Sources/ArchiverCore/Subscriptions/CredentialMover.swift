@@ -42,7 +42,7 @@ struct CredentialMover: Sendable {
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             guard files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
             var show = try await folders.open(
-                folder: folder, source: .local(path: folder.path), lockWait: lockWait, metadata: false)
+                folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
             try secrets.secureIndex(of: &show, forms: forms)
             result.redactedFiles += redactFiles(of: show)

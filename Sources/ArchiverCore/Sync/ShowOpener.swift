@@ -35,10 +35,10 @@ struct ShowOpener: Sendable {
             let locked = try await folders.lock(folder: folder, lockWait: options.lockWait)
             // The request goes out once the lock is held and the validators are read; the index (and the rest a
             // killed run may have left) is read while it is under way.
-            let asked = conditional ? locked.conditional(forMetadata: options.metadata) : nil
+            let asked = conditional ? locked.conditional(for: options.wants) : nil
             async let answer = loader.load(
                 source, ifChangedSince: asked, descriptions: true, limits: options.feedLimits)
-            var show = try folders.read(locked, source: source, metadata: options.metadata)
+            var show = try folders.read(locked, source: source, wants: options.wants)
             do {
                 try foldDamagedJournal(of: &show, onEvent: onEvent)
                 if options.saveSettings != nil || options.saveCredentials != nil {
@@ -70,7 +70,7 @@ struct ShowOpener: Sendable {
         if let same = store.sameShow(as: feed, in: root) {
             let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
             let show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+                folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             if Self.isSameShow(feed, indexed: show.index) {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
@@ -81,7 +81,7 @@ struct ShowOpener: Sendable {
         for _ in 0..<100 {
             let folder = try folders.chooseFolder(for: feed, source: source, in: root)
             var show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+                folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             guard FeedFolders.belongs(feed, source: source, to: show.index) else {
                 show.lock.unlock()
                 continue

@@ -111,7 +111,7 @@ struct Verifier: Sendable {
             let options = repair ? try access(folder, given) : given
             var show = try await folders.open(
                 folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
-                metadata: options.metadata)
+                wants: options.wants)
             defer {
                 records.closeDownloadLog(in: show.stateFolder)  // a repair's records, kept open while it ran
                 show.lock.unlock()
