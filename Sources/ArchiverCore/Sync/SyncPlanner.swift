@@ -51,9 +51,7 @@ struct SyncPlanner: Sendable {
             archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],
             refusedBefore: validators?.refusedPage, options: options, onEvent: { _ in })
         let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
-        let planned = WorkPlan.make(
-            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
-            contents: contents)
+        let planned = WorkPlan.make(fetch, index: &index, folder: folder, options: options, contents: contents)
         let title = ArchiveNames.showTitle(index.title, folder: folder)
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in

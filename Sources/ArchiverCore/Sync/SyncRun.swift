@@ -155,7 +155,10 @@ struct SyncRun {
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
-    mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
+    mutating func settle(_ sourced: Result<EpisodeFetcher.Sourced, Error>, item listed: WorkItem) throws {
+        // What the index records of the episode, and the file's origin, is the source that served its bytes.
+        let item = (try? sourced.get()).map { listed.served(from: $0.url) } ?? listed
+        let outcome = sourced.map(\.fetched)
         let skipped = PreferredFile.skippedSources(of: item.episode)
         if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
         if let value = IntegrityGate.unreadable(for: item.episode) {

@@ -176,7 +176,8 @@ final class SyncConsole: @unchecked Sendable {
                 guard lines else { return }
                 permanent(
                     "not fetched: \(sources.map { "<\($0)>" }.joined(separator: ", ")) of "
-                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources are fetched"
+                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources of the file "
+                        + "itself are fetched (not a torrent or a playlist)"
                 )
             case .integrityUnreadable(let episode, let value):
                 error(
