@@ -106,9 +106,12 @@ struct FeedFolders: Sendable {
 
     /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
-    /// at a new URL), which then continues there. A name the site writes at the root is never taken either
-    /// (a show titled "index.html" is kept in "index.html (2)").
-    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
+    /// at a new URL) and `joinable` says its show may be continued so (not one kept apart, nor by a feed kept
+    /// apart), which then continues there. A name the site writes at the root is never taken either (a show titled
+    /// "index.html" is kept in "index.html (2)").
+    func chooseFolder(
+        for feed: Feed, source: FeedSource, in root: URL, joinable: (String) -> Bool
+    ) throws -> URL {
         let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
         for counter in 1...1000 {
@@ -117,17 +120,17 @@ struct FeedFolders: Sendable {
             let folder = root.appendingPathComponent(name, isDirectory: true)
             let indexURL = ArchiveLayout.indexFile(of: folder)
             guard let existing = try? indexes.loadIndex(at: indexURL) else { return folder }
-            if FeedFolders.belongs(feed, source: source, to: existing) { return folder }
+            if FeedFolders.belongs(feed, source: source, to: existing, joining: joinable(name)) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
     }
 
-    /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
-    /// with it (the same show at a new URL).
-    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
+    /// A folder's index is this show's when it names this feed (a new folder's index does), or, when `joining`
+    /// the show another feed began is allowed, shares episodes with it (the same show at a new URL).
+    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex, joining: Bool) -> Bool {
         index.feed == URLSecrets.redacted(source.displayName)
-            || feed.episodes.contains(where: { index.entry(for: $0) != nil })
+            || (joining && feed.episodes.contains(where: { index.entry(for: $0) != nil }))
     }
 }
 

@@ -135,8 +135,9 @@ struct SubscriptionStore: Sendable {
     /// The subscription `feed` (read from a URL no record has) is the same show as, by what its document says:
     /// the same `podcast:guid`, or an `atom:link rel="self"` (JSON Feed `feed_url`) naming a subscribed feed.
     /// (The same title with episode GUIDs in common is found by the folder it would take: `ShowOpener.open`.)
+    /// A subscription kept apart (`Subscription.separate`) is never the one.
     func sameShow(as feed: Feed, in root: URL) -> Subscription? {
-        let shows = all(in: root).shows
+        let shows = all(in: root).shows.filter { $0.separate != true }
         if let guid = feed.podcastGUID, let show = shows.first(where: { $0.podcastGUID == guid }) { return show }
         guard let selfURL = feed.links.selfURL else { return nil }
         let named = URLSecrets.redacted(FeedAddress.normalized(URLSecrets.withoutUserinfo(selfURL)))
@@ -146,6 +147,12 @@ struct SubscriptionStore: Sendable {
     /// The subscription whose show is archived in `folder` (a name in the root), if any.
     func subscription(inFolder folder: String, in root: URL) -> Subscription? {
         all(in: root).shows.first { FileNamer.sanitize($0.folder) == folder }
+    }
+
+    /// The folders (names in the root) of the subscriptions kept apart (`Subscription.separate`): no other feed
+    /// continues the show in one of them by sharing its episodes.
+    func keptApartFolders(in root: URL) -> Set<String> {
+        Set(all(in: root).shows.filter { $0.separate == true }.map { FileNamer.sanitize($0.folder) })
     }
 
     /// `record` with its feed and credentials, when its feed is `wanted`.
@@ -194,11 +201,13 @@ struct SubscriptionStore: Sendable {
 
     /// Subscribes `source` to `folder`: a new record, or the show's own updated (its folder, then each of
     /// `settings` and `credentials` given replacing the saved one; with `replacing`, the settings replace the
-    /// saved ones whole). Secrets go to the configuration folder, never into the record.
+    /// saved ones whole; `separate` keeps it apart from now on). Secrets go to the configuration folder, never into
+    /// the record.
     @discardableResult
     func subscribe(
         _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
-        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil
+        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil,
+        separate: Bool = false
     ) throws -> Subscription {
         let shown = URLSecrets.redacted(source.displayName)
         var record =
@@ -206,6 +215,7 @@ struct SubscriptionStore: Sendable {
             ?? Subscription(
                 feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
         record.folder = folder
+        if separate { record.separate = true }
         if let settings {
             let merged = (replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings))
                 .withoutClearedFilters

@@ -35,7 +35,9 @@ struct SyncPlanner: Sendable {
         }
         let folder =
             try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
-            ?? folders.chooseFolder(for: feed, source: source, in: root)
+            ?? folders.chooseFolder(
+                for: feed, source: source, in: root,
+                joinable: { [keptApart = store.keptApartFolders(in: root)] in !keptApart.contains($0) })
         let indexURL = ArchiveLayout.indexFile(of: folder)
         var index = try indexes.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).

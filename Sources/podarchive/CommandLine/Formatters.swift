@@ -36,6 +36,17 @@ enum SyncFormatter {
             + "clears it"
     }
 
+    /// The line that says a show's subscription now uses another URL (`SyncEvent.readdressed`): the old one is no
+    /// longer fetched, and a variant (a members or ad-free feed) is kept apart with `add --separate`. A secret
+    /// rotated in one URL (the two read alike, redacted) says only the first part.
+    static func readdressed(from: String, to: String) -> String {
+        let line = "the same show as <\(from)>: its subscription now uses <\(to)>"
+        guard from != to else { return line }
+        return line
+            + ", and <\(from)> is no longer fetched (to keep both, each in a folder of its own: podarchive add "
+            + "\(from) --separate)"
+    }
+
     /// The summary `sync --json` prints: one object per feed, under "feeds".
     static func json(entries: [String]) -> String {
         "{\"feeds\": [\n" + entries.joined(separator: ",\n") + "\n]}\n"

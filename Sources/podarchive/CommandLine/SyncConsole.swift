@@ -140,7 +140,7 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
             case .readdressed(let from, let to):
                 guard lines else { return }
-                permanent("the same show as <\(from)>: its subscription now uses <\(to)>")
+                permanent(SyncFormatter.readdressed(from: from, to: to))
             case .companion(let file):
                 guard lines else { return }
                 permanent("kept \(SyncFormatter.relative(file, to: root))")
