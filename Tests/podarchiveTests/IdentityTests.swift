@@ -165,6 +165,17 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }, ["Same Show"])
         XCTAssertEqual(mediaRequests(server), 2, "each episode downloaded once")
         XCTAssertEqual(server.requests.filter { $0.path == "/a.xml" }.count, askedBeforeSync, "a is no longer fetched")
+
+        // What the line says keeps both.
+        output.clear()
+        let kept = await run("add", a, "--separate", "--to", root)
+        let keptLines = output.text
+        let both = try await feeds()
+
+        XCTAssertEqual(kept, .success, errors.text)
+        XCTAssertEqual(keptLines, "subscribed \(a) into Same Show (2)/\n")
+        XCTAssertEqual(
+            Set(both.map { [$0["feed"] as? String, $0["folder"] as? String] }), [[b, "Same Show"], [a, "Same Show (2)"]])
     }
 
     func test_aVariantAddedWithSeparate_isKeptApart_andNoLaterSyncRepointsIt() async throws {

@@ -106,32 +106,44 @@ struct FeedFolders: Sendable {
 
     /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
-    /// at a new URL) and `joinable` says its show may be continued so (not one kept apart, nor by a feed kept
-    /// apart), which then continues there. A name the site writes at the root is never taken either (a show titled
-    /// "index.html" is kept in "index.html (2)").
-    func chooseFolder(
-        for feed: Feed, source: FeedSource, in root: URL, joinable: (String) -> Bool
-    ) throws -> URL {
+    /// at a new URL) and `use` says its show may be continued so (`FolderUse.join`), which then continues there.
+    /// A name the site writes at the root is never taken either (a show titled "index.html" is kept in
+    /// "index.html (2)").
+    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL, use: (String) -> FolderUse) throws -> URL {
         let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
         for counter in 1...1000 {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
             if ArchiveLayout.isReservedAtRoot(name) { continue }
+            let use = use(name)
+            if use == .never { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
             let indexURL = ArchiveLayout.indexFile(of: folder)
             guard let existing = try? indexes.loadIndex(at: indexURL) else { return folder }
-            if FeedFolders.belongs(feed, source: source, to: existing, joining: joinable(name)) { return folder }
+            if FeedFolders.belongs(feed, source: source, to: existing, use: use) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
     }
 
-    /// A folder's index is this show's when it names this feed (a new folder's index does), or, when `joining`
-    /// the show another feed began is allowed, shares episodes with it (the same show at a new URL).
-    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex, joining: Bool) -> Bool {
-        index.feed == URLSecrets.redacted(source.displayName)
-            || (joining && feed.episodes.contains(where: { index.entry(for: $0) != nil }))
+    /// A folder's index is this show's when `use` allows it any and it names this feed (a new folder's index
+    /// does), or, when `use` allows joining the show another feed began, shares episodes with it (the same show
+    /// at a new URL).
+    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex, use: FolderUse) -> Bool {
+        use != .never
+            && (index.feed == URLSecrets.redacted(source.displayName)
+                || (use == .join && feed.episodes.contains(where: { index.entry(for: $0) != nil })))
     }
+}
+
+/// What a feed seen for the first time may do with an existing folder of its title (see `chooseFolder`).
+enum FolderUse: Sendable {
+    /// Continue the show there when the folder's index shares episodes with the feed (the same show at a new URL).
+    case join
+    /// Take it only when its index names this very feed (a show kept apart: `Subscription.separate`).
+    case own
+    /// Never take it (another subscription's, for a feed kept apart).
+    case never
 }
 
 /// A show's folder locked and its feed's validators read: the first half of `FeedFolders.open`.

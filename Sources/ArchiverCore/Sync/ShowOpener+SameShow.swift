@@ -28,7 +28,7 @@ extension ShowOpener {
                 episodes: document.episodes.map {
                     ArchiveIndex.Entry(archiving: $0, file: "", size: 0, sha256: "", at: .distantPast)
                 })
-            if FeedFolders.belongs(feed, source: source, to: listed, joining: true) { return record }
+            if FeedFolders.belongs(feed, source: source, to: listed, use: .join) { return record }
         }
         return nil
     }

@@ -72,8 +72,6 @@ struct ShowOpener: Sendable {
         // A show already followed at another address (a rotated token, a mirror, a move): its subscription is
         // given this address, in its folder; nothing is downloaded twice. Not for a feed kept apart (`separate`),
         // nor into the folder of one.
-        let keptApart = store.keptApartFolders(in: root)
-        let joinable = { (folder: String) in !options.separate && !keptApart.contains(folder) }
         if !options.separate, let same = await sameShow(as: feed, source: source, in: root, options: options) {
             let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
             let show = try await folders.open(
@@ -86,11 +84,11 @@ struct ShowOpener: Sendable {
         // Chosen before the lock: another show of the same title may have taken the folder while this run
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
-            let folder = try folders.chooseFolder(for: feed, source: source, in: root, joinable: joinable)
+            let use = folderUse(options, in: root)
+            let folder = try folders.chooseFolder(for: feed, source: source, in: root, use: use)
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
-            guard FeedFolders.belongs(feed, source: source, to: show.index, joining: joinable(folder.lastPathComponent))
-            else {
+            guard FeedFolders.belongs(feed, source: source, to: show.index, use: use(folder.lastPathComponent)) else {
                 show.lock.unlock()
                 continue
             }
@@ -112,6 +110,17 @@ struct ShowOpener: Sendable {
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
             reason: "other shows keep taking it")
+    }
+
+    /// What a new feed may do with a folder of its title (see `FolderUse`): one kept apart (`separate`) takes no
+    /// folder another subscription has; none continues the show of a subscription kept apart.
+    private func folderUse(_ options: SyncOptions, in root: URL) -> (String) -> FolderUse {
+        if options.separate {
+            let claimed = Set(store.all(in: root).shows.map { FileNamer.sanitize($0.folder) })
+            return { claimed.contains($0) ? .never : .own }
+        }
+        let keptApart = store.keptApartFolders(in: root)
+        return { keptApart.contains($0) ? .own : .join }
     }
 
     /// Whether `feed` is the show whose index is `index`: the same title, or an episode GUID in common. (A
