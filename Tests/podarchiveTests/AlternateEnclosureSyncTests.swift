@@ -28,7 +28,8 @@ final class AlternateEnclosureSyncTests: CommandLineTestCase {
         server.route("/ep.mp3", .ok(mp3))
         server.route("/ep.mp4", .ok(mp4, type: "video/mp4"))
         server.route("/file-0.torrent", .ok(Data(repeating: 0x64, count: 90), type: "application/x-bittorrent"))
-        server.route("/master.m3u8", .ok("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nlow.m3u8\n", type: "application/x-mpegURL"))
+        server.route(
+            "/master.m3u8", .ok("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nlow.m3u8\n", type: "application/x-mpegURL"))
         server.route("/master.mpd", .ok("<MPD/>", type: "application/dash+xml"))
         server.route("/file-0.mp3", .ok(mp3))
         server.route("/bts.mp4", .ok(Data("behind the scenes".utf8), type: "video/mp4"))
@@ -150,7 +151,8 @@ final class AlternateEnclosureSyncTests: CommandLineTestCase {
 
         XCTAssertEqual([planned, synced], [.success, .success], errors.text)
         XCTAssertEqual(
-            plan, "would fetch Ep <\(server.url("/e.opus"))> as Ep.opus\nSpec: 1 to fetch, 0 already archived (dry run)\n")
+            plan,
+            "would fetch Ep <\(server.url("/e.opus"))> as Ep.opus\nSpec: 1 to fetch, 0 already archived (dry run)\n")
         XCTAssertEqual(file("Ep.opus"), opus)
         XCTAssertEqual(server.requests.filter { $0.path != "/feed.xml" }.map(\.path), ["/e.opus"])
     }

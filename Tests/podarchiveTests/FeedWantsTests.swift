@@ -115,7 +115,8 @@ final class FeedWantsTests: CommandLineTestCase {
         let (back, backLines) = await sync("--verbose")
         let (then, _) = await sync()
 
-        XCTAssertEqual([forget, afterForget, undo, dryRun, back, then], Array(repeating: .success, count: 6), errors.text)
+        XCTAssertEqual(
+            [forget, afterForget, undo, dryRun, back, then], Array(repeating: .success, count: 6), errors.text)
         XCTAssertTrue(dryLines.contains("would fetch Ep 2"), dryLines)
         XCTAssertTrue(backLines.contains("feed lists 3 episodes, 1 to fetch"), backLines)
         XCTAssertTrue(backLines.contains("1 archived"), backLines)

@@ -160,9 +160,11 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(
             secondLines,
             "the same show as <\(a)>: its subscription now uses <\(b)>, and <\(a)> is no longer fetched (to keep "
-                + "both, each in a folder of its own: podarchive add \(a) --separate)\nsubscribed \(b) into Same Show/\n")
+                + "both, each in a folder of its own: podarchive add \(a) --separate)\nsubscribed \(b) into Same Show/\n"
+        )
         XCTAssertEqual(shows.map { $0["feed"] as? String }, [b], "one subscription, the newer URL's")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }, ["Same Show"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }, ["Same Show"])
         XCTAssertEqual(mediaRequests(server), 2, "each episode downloaded once")
         XCTAssertEqual(server.requests.filter { $0.path == "/a.xml" }.count, askedBeforeSync, "a is no longer fetched")
 
@@ -175,7 +177,8 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(kept, .success, errors.text)
         XCTAssertEqual(keptLines, "subscribed \(a) into Same Show (2)/\n")
         XCTAssertEqual(
-            Set(both.map { [$0["feed"] as? String, $0["folder"] as? String] }), [[b, "Same Show"], [a, "Same Show (2)"]])
+            Set(both.map { [$0["feed"] as? String, $0["folder"] as? String] }),
+            [[b, "Same Show"], [a, "Same Show (2)"]])
     }
 
     func test_aVariantAddedWithSeparate_isKeptApart_andNoLaterSyncRepointsIt() async throws {
@@ -195,7 +198,8 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual([added, synced, again, mainAgain], [.success, .success, .success, .success], errors.text)
         XCTAssertEqual(addLines, "subscribed \(members) into Same Show (2)/\n")
         XCTAssertEqual(
-            shows.map { [$0["feed"] as? String, $0["folder"] as? String] }, [[main, "Same Show"], [members, "Same Show (2)"]])
+            shows.map { [$0["feed"] as? String, $0["folder"] as? String] },
+            [[main, "Same Show"], [members, "Same Show (2)"]])
         XCTAssertEqual(shows.map { $0["separate"] as? Bool }, [false, true])
         XCTAssertEqual(mediaRequests(server), 4, "each feed's episodes in its own folder")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/Same Show (2)/One.mp3"))

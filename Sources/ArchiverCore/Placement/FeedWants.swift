@@ -11,11 +11,12 @@ struct FeedWants: Sendable, Equatable {
     /// the validators (`FeedValidators.wants`): a run whose fingerprint differs reads the feed in full once.
     var fingerprint: String
 
-    /// What a run with these options wants; the filter, `--limit`, `--since` and `--match`, from whichever layer
-    /// set it (the command line, the configuration file, the show's saved settings), and the companions.
-    init(_ options: SyncOptions) {
-        metadata = options.metadata
-        fingerprint = Self.fingerprint(filter: options.filter, companions: options.companions)
+    /// What a run wants that writes sidecars (`metadata`) or not, selects episodes with `filter` (`--limit`,
+    /// `--since`, `--match`, from whichever layer set them: the command line, the configuration file, the show's
+    /// saved settings) and keeps their companions or not.
+    init(metadata: Bool, filter: EpisodeFilter, companions: Bool) {
+        self.metadata = metadata
+        fingerprint = Self.fingerprint(filter: filter, companions: companions)
     }
 
     /// A short, stable name of a filter and the companions switch: the same on every run that wants the same.
@@ -27,9 +28,4 @@ struct FeedWants: Sendable, Equatable {
         if !companions { parts.append("no-companions") }
         return StableName.of(parts.joined(separator: "\n"))
     }
-}
-
-extension SyncOptions {
-    /// What a sync with these options wants of the feed (see `FeedWants`).
-    var wants: FeedWants { FeedWants(self) }
 }

@@ -20,7 +20,8 @@ struct ShowRecords: Sendable {
     /// change waiting for the feed's next change. A show without validators is read in full anyway.
     func markIncomplete(in stateFolder: URL) throws {
         let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
-        guard var validators: FeedValidators = load(url), validators.incomplete != true || validators.leftOutOnly == true
+        guard var validators: FeedValidators = load(url),
+            validators.incomplete != true || validators.leftOutOnly == true
         else { return }
         validators.incomplete = true
         validators.leftOutOnly = nil

@@ -132,27 +132,9 @@ struct SubscriptionStore: Sendable {
         return nil
     }
 
-    /// The subscription `feed` (read from a URL no record has) is the same show as, by what its document says:
-    /// the same `podcast:guid`, or an `atom:link rel="self"` (JSON Feed `feed_url`) naming a subscribed feed.
-    /// (The same title with episode GUIDs in common is found by the folder it would take: `ShowOpener.open`.)
-    /// A subscription kept apart (`Subscription.separate`) is never the one.
-    func sameShow(as feed: Feed, in root: URL) -> Subscription? {
-        let shows = all(in: root).shows.filter { $0.separate != true }
-        if let guid = feed.podcastGUID, let show = shows.first(where: { $0.podcastGUID == guid }) { return show }
-        guard let selfURL = feed.links.selfURL else { return nil }
-        let named = URLSecrets.redacted(FeedAddress.normalized(URLSecrets.withoutUserinfo(selfURL)))
-        return shows.first { URLSecrets.redacted(FeedAddress.normalized($0.feed)) == named }
-    }
-
     /// The subscription whose show is archived in `folder` (a name in the root), if any.
     func subscription(inFolder folder: String, in root: URL) -> Subscription? {
         all(in: root).shows.first { FileNamer.sanitize($0.folder) == folder }
-    }
-
-    /// The folders (names in the root) of the subscriptions kept apart (`Subscription.separate`): no other feed
-    /// continues the show in one of them by sharing its episodes.
-    func keptApartFolders(in root: URL) -> Set<String> {
-        Set(all(in: root).shows.filter { $0.separate == true }.map { FileNamer.sanitize($0.folder) })
     }
 
     /// `record` with its feed and credentials, when its feed is `wanted`.

@@ -84,7 +84,7 @@ struct ShowOpener: Sendable {
         // Chosen before the lock: another show of the same title may have taken the folder while this run
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
-            let use = folderUse(options, in: root)
+            let use = Self.folderUse(separate: options.separate, shows: store.all(in: root).shows)
             let folder = try folders.chooseFolder(for: feed, source: source, in: root, use: use)
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
@@ -110,17 +110,6 @@ struct ShowOpener: Sendable {
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
             reason: "other shows keep taking it")
-    }
-
-    /// What a new feed may do with a folder of its title (see `FolderUse`): one kept apart (`separate`) takes no
-    /// folder another subscription has; none continues the show of a subscription kept apart.
-    private func folderUse(_ options: SyncOptions, in root: URL) -> (String) -> FolderUse {
-        if options.separate {
-            let claimed = Set(store.all(in: root).shows.map { FileNamer.sanitize($0.folder) })
-            return { claimed.contains($0) ? .never : .own }
-        }
-        let keptApart = store.keptApartFolders(in: root)
-        return { keptApart.contains($0) ? .own : .join }
     }
 
     /// Whether `feed` is the show whose index is `index`: the same title, or an episode GUID in common. (A

@@ -37,7 +37,7 @@ struct SyncPlanner: Sendable {
             try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
             ?? folders.chooseFolder(
                 for: feed, source: source, in: root,
-                use: { [keptApart = store.keptApartFolders(in: root)] in keptApart.contains($0) ? .own : .join })
+                use: ShowOpener.folderUse(separate: false, shows: store.all(in: root).shows))
         let indexURL = ArchiveLayout.indexFile(of: folder)
         var index = try indexes.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).

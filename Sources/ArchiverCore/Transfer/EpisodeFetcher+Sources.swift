@@ -17,7 +17,8 @@ extension EpisodeFetcher {
         waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
     ) async throws -> Sourced {
         var urls = PreferredFile.urls(for: episode)
-        if urls.count > 1, let kept = records.loadDownloadRecord(PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)),
+        if urls.count > 1,
+            let kept = records.loadDownloadRecord(PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)),
             let earlier = urls.firstIndex(where: { URLSecrets.redacted($0) == kept.url })
         {
             urls.insert(urls.remove(at: earlier), at: 0)

@@ -63,10 +63,12 @@ final class AlternateEnclosureTests: XCTestCase {
             """
         let alternates = try XCTUnwrap(try FeedParser.parse(Data(xml.utf8), url: nil).episodes.first).alternates
 
-        XCTAssertEqual(alternates.map(\.sources), [
-            ["https://example.com/file-1080.mp4", "https://example.com/v.mp4"], ["https://example.com/file.mp4"],
-            ["https://example.com/master.m3u8"],
-        ])
+        XCTAssertEqual(
+            alternates.map(\.sources),
+            [
+                ["https://example.com/file-1080.mp4", "https://example.com/v.mp4"], ["https://example.com/file.mp4"],
+                ["https://example.com/master.m3u8"],
+            ])
         XCTAssertEqual(
             alternates[0].indirectSources,
             ["https://example.com/file-1080.torrent", "https://example.com/master.m3u8"])
