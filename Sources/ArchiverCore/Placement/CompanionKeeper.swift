@@ -136,7 +136,7 @@ struct CompanionKeeper: Sendable {
                 throw EpisodeFailure.storage("\(item.name) exists already and is another file")
             }
             do {
-                try writer.writeAtomically(content, to: destination, durable: false)
+                try writer.writeAtomically(content, to: destination, durable: false, stagedIn: show.stateFolder)
             } catch {
                 throw ArchiveError.storage(error, path: destination.path)
             }

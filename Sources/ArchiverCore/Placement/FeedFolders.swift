@@ -38,10 +38,11 @@ struct FeedFolders: Sendable {
     /// The second half of `open`: what a killed run left cleared, the index read; the lock let go if it cannot be.
     func read(_ locked: LockedFolder, source: FeedSource, wants: FeedWants) throws -> FeedFolder {
         let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
-        // One listing of the state folder serves both clean-ups.
+        // One listing of the state folder serves every clean-up.
         let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         records.openDownloadLog(in: stateFolder, listed: leftovers)
+        records.removeUnneededBodies(in: stateFolder, listed: leftovers)
         do {
             let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
@@ -69,12 +70,11 @@ struct FeedFolders: Sendable {
         }
     }
 
-    /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
-    /// folder, so with the lock held none of them belongs to a live process.
+    /// Temporary files of atomic writes a killed process never renamed: every file of the show's tree is written
+    /// through its state folder (`AtomicFileWriting`'s `stagedIn`), and with the lock held none of them belongs to
+    /// a live process, but for the site's pages, written without the lock (see `TemporaryFiles.isStale`).
     func removeLeftoverTemporaries(_ names: [String], in stateFolder: URL) {
-        for name in names where ArchiveLayout.isTemporary(name) {
-            try? files.removeItem(at: stateFolder.appendingPathComponent(name))
-        }
+        TemporaryFiles.sweep(names, in: stateFolder, files: files) { !ArchiveLayout.isWrittenWithoutShowLock($0) }
     }
 
     /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes

@@ -76,8 +76,8 @@ struct SubscriptionStore: Sendable {
     func all(in root: URL) -> SubscriptionSet {
         guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
         secureLegacyRecords(in: root)
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
-            ArchiveLayout.isSubscriptionFile)
+        // Temporary files killed processes left of the records, the identity and the site settings go first.
+        let names = TemporaryFiles.swept(folder, andAbove: true, files: files).filter(ArchiveLayout.isSubscriptionFile)
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
         for name in names.sorted() {
