@@ -35,18 +35,47 @@ struct FeedFolders: Sendable {
         return LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved)
     }
 
-    /// The second half of `open`: what a killed run left cleared, the index read; the lock let go if it cannot be.
+    /// Opens the show's folder for a reader that changes nothing (`verify`): locked as a sync locks it where it
+    /// can be, else on its lock file as it is, else not at all (see `ShowLocks.acquireForReading`); its index read.
+    /// What a killed run left is cleared only where the archive can be written.
+    /// - Returns: the folder (its `lock` a stand-in when none could be taken), and then why none could be.
+    func openForReading(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws
+        -> (show: FeedFolder, unlocked: ArchiveError?)
+    {
+        let stateFolder = ArchiveLayout.stateFolder(of: folder)
+        if attributes.isSymbolicLink(atPath: stateFolder.path) {
+            throw ArchiveError.storage(path: stateFolder.path, reason: ArchiveError.linkRefusal)
+        }
+        let lock: any HeldLock
+        var unlocked: ArchiveError?
+        switch try await locks.acquireForReading(folder: folder, wait: lockWait) {
+        case .held(let held, writable: true):
+            let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
+            let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: held, saved: saved)
+            return (try read(locked, source: source, wants: wants), nil)
+        case .held(let held, writable: false): lock = held
+        case .unheld(let why):
+            lock = UnheldLock()
+            unlocked = why
+        }
+        let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
+        let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved, clears: false)
+        return (try read(locked, source: source, wants: wants), unlocked)
+    }
+
+    /// The second half of `open`: what a killed run left cleared (unless `locked` says not to), the index read;
+    /// the lock let go if it cannot be.
     func read(_ locked: LockedFolder, source: FeedSource, wants: FeedWants) throws -> FeedFolder {
         let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
         // One listing of the state folder serves every clean-up.
-        let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        let leftovers = locked.clears ? (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? [] : []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         records.openDownloadLog(in: stateFolder, listed: leftovers)
         records.removeUnneededBodies(in: stateFolder, listed: leftovers)
         do {
             let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
-            if let index {
+            if let index, locked.clears {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
@@ -153,6 +182,8 @@ struct LockedFolder {
     let lock: any HeldLock
     /// The validators the last run saved, as saved.
     let saved: FeedValidators?
+    /// Whether opening it clears what a killed run left (false for a reader where the archive cannot be written).
+    var clears = true
 
     /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the
     /// last run left undone or did not want (`FeedValidators.covers`); the index may still say otherwise (see
@@ -160,4 +191,11 @@ struct LockedFolder {
     func conditional(for wants: FeedWants) -> FeedValidators? {
         saved?.covers(wants) == true ? saved : nil
     }
+}
+
+/// Stands for the lock of a show opened for reading where no lock could be taken (see
+/// `FeedFolders.openForReading`): there is nothing to let go or to note.
+private final class UnheldLock: HeldLock {
+    func unlock() {}
+    func keep(_ note: Data) {}
 }

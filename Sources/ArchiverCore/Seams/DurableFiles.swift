@@ -233,6 +233,20 @@ public struct FlockLocker: FileLocking {
         return FlockLock(descriptor: descriptor)
     }
 
+    public func tryLockForReading(_ url: URL) throws -> (any HeldLock)? {
+        // flock(2) needs no write access: a read-only mount's lock file still keeps a sync and a reader apart (on
+        // one machine; NFS locks a file opened so only for reading, and that is refused with EBADF).
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK || code == EINTR { return nil }
+            throw FileSystemError(path: url.path, code: code)
+        }
+        return FlockLock(descriptor: descriptor)
+    }
+
     /// The holder's PID, padded to `noteOffset` bytes with its newline.
     static func pidLine(_ pid: Int32) -> String {
         let digits = String(pid)

@@ -266,6 +266,10 @@ public protocol HeldLock: AnyObject, Sendable {
 public protocol FileLocking: Sendable {
     /// Takes an exclusive lock on the file at `url` (creating it), or returns nil when another process holds it.
     func tryLock(_ url: URL) throws -> (any HeldLock)?
+    /// Takes an exclusive lock on the file at `url` as it is, opened for reading only (never created, nothing
+    /// written to it): for a reader where the archive cannot be written. Nil when another process holds it;
+    /// throws when there is no such file, or the file system cannot lock a file opened so.
+    func tryLockForReading(_ url: URL) throws -> (any HeldLock)?
     /// The process ID the current holder wrote into the lock file, if any.
     func lockHolder(_ url: URL) -> Int32?
     /// The note the last holder kept in the lock file at `url` (see `HeldLock.keep`), if any; read without the lock.

@@ -193,6 +193,8 @@ enum SyncFormatter {
         let line = oneLine(error.localizedDescription)
         switch error {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
+        case ArchiveError.readOnly:
+            return line + " (verify without --repair, list --archived, feeds and export read it as it is)"
         case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
         case FeedError.refusedCredentials:
             return line
@@ -264,6 +266,19 @@ enum SyncFormatter {
 }
 
 enum VerifyFormatter {
+    /// Said once when `verify` reads shows without their lock, which `why` says cannot be taken (the archive cannot
+    /// be written here).
+    static func unlockedLine(_ why: ArchiveError) -> String {
+        let cause: String
+        if case .readOnly(let path, let reason) = why {
+            cause = "cannot write \(path): \(reason)"
+        } else {
+            cause = SyncFormatter.errorLine(why)
+        }
+        return "checked without the sync lock (\(cause)): a sync writing the archive meanwhile could make a file "
+            + "look damaged"
+    }
+
     static func path(_ problem: VerifyProblem, root: URL) -> String {
         SyncFormatter.relative(problem.folder.appendingPathComponent(problem.file), to: root)
     }
