@@ -16,12 +16,22 @@ struct ShowRecords: Sendable {
 
     /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
     /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
-    func save<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {
+    /// An intent (a hook owed, a deletion pending) is written `durable`: fsynced before the act it announces.
+    func save<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false, durable: Bool = false)
+        throws
+    {
         do {
             try writer.writeAtomically(
-                try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: ownerOnly)
+                try JSONEncoder.records.encode(record), to: url, durable: durable, ownerOnly: ownerOnly)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
+    }
+
+    /// Makes the next sync of the show whose state folder is `stateFolder` read its feed in full, never
+    /// conditionally (see `FeedValidators.readInFullNextTime`): what must be derived from the feed again (a
+    /// damaged journal record's episode, a changed wish) is then derived. Durable before it returns.
+    func readFeedInFullNextTime(in stateFolder: URL) throws {
+        try FeedValidators.readInFullNextTime(in: stateFolder, files: files, writer: writer)
     }
 }

@@ -42,6 +42,32 @@ public struct FeedValidators: Codable, Equatable, Sendable {
         incomplete != true && (!metadata || sidecars == true)
     }
 
+    /// The mark that makes the next sync of the show whose state folder is `stateFolder` read its feed in full:
+    /// its saved validators marked `incomplete` (kept otherwise: the archive documents already read stay read),
+    /// written durably. A show without saved validators is read in full anyway: nothing is written. A sync that
+    /// reads the feed in full saves validators of its own, which clears the mark; one that fails first keeps it.
+    /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
+    static func readInFullNextTime(in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting) throws {
+        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
+        guard let data = files.contents(atPath: url.path) else { return }
+        // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
+        guard var validators = try? JSONDecoder().decode(FeedValidators.self, from: data) else {
+            do {
+                try files.removeItem(at: url)
+            } catch {
+                throw ArchiveError.storage(error, path: url.path)
+            }
+            return
+        }
+        guard validators.incomplete != true else { return }
+        validators.incomplete = true
+        do {
+            try writer.writeAtomically(
+                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
 }
 
 /// A download in progress, so a later run can resume it with `Range`/`If-Range`, or, if it finished and was being

@@ -136,7 +136,7 @@ struct SyncRun {
     /// Writes the index whole, folding the journal, once every episode handed to the committer is synced.
     private mutating func saveIndex() throws {
         try committer.drain()
-        try indexes.saveIndex(of: &show)
+        try indexes.save(&show)
         committer.journalFolded()
         indexWritten = true
     }

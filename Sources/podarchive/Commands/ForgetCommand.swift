@@ -10,9 +10,7 @@ struct ForgetCommand: Sendable {
     /// show or episode (nothing changed), 4 when a sync holds the show, 5 when the archive cannot be written.
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let forgetter = EpisodeForgetter(
-            fileSystem: .live(files: FileManager.default, writer: DurableFileWriter()),
-            clock: .wall)
+        let forgetter = context.configuredArchiver()
         do {
             let folder = try show(arguments.show, root: root)
             let name = folder.lastPathComponent
@@ -26,6 +24,12 @@ struct ForgetCommand: Sendable {
             let forgotten = try await forgetter.forget(
                 arguments.episodes, inShow: folder, keepFiles: arguments.keepFiles, lockWait: arguments.wait)
             for episode in forgotten {
+                if episode.already {
+                    context.output.write(
+                        "\"\(episode.title)\" of \(name)/ was forgotten already "
+                            + "(podarchive forget --undo takes it back)\n")
+                    continue
+                }
                 let files =
                     arguments.keepFiles
                     ? "its files kept"
