@@ -114,6 +114,9 @@ public struct EpisodeForgetter: Sendable {
             if !chosen.contains(where: { $0.key == entry.key }) { chosen.append(entry) }
         }
         record.episodes.removeAll { forgotten in chosen.contains { $0.key == forgotten.entry.key } }
+        // The next sync must read the feed in full to find them (a 304 would hide them): marked before the record
+        // changes, so a crash between the two leaves them forgotten, read in full once for nothing.
+        try folders.records.readFeedInFullNextTime(in: show.stateFolder)
         try record.save(in: show.stateFolder, writer: writer)
         return chosen.map { $0.title ?? $0.file }
     }
