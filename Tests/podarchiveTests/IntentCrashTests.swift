@@ -88,7 +88,8 @@ final class IntentCrashTests: XCTestCase {
     private func forgotten() -> [String: Any] {
         let url = show.appendingPathComponent(".podarchive/forgotten.json")
         guard let data = try? Data(contentsOf: url) else { return [:] }
-        let episodes = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["episodes"] as? [[String: Any]]
+        let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let episodes = record?["episodes"] as? [[String: Any]]
         var byKey: [String: Any] = [:]
         for episode in episodes ?? [] {
             guard let key = (episode["entry"] as? [String: Any])?["key"] as? String else { continue }

@@ -160,7 +160,8 @@ final class JournalDamageTests: CommandLineTestCase {
                 let found = try XCTUnwrap(indexed.first { $0.key == lost.key }, "\(context): found again")
                 XCTAssertEqual(found.file, lost.file, context)
                 XCTAssertEqual(found.sha256, lost.sha256, context)
-                XCTAssertEqual(found.companions?.map(\.sha256), lost.companions?.map(\.sha256), "\(context): transcript")
+                XCTAssertEqual(
+                    found.companions?.map(\.sha256), lost.companions?.map(\.sha256), "\(context): its transcript")
                 XCTAssertEqual(requests("/\(lost.key).mp3"), lostRequests, "\(context): adopted, not downloaded")
                 XCTAssertEqual(verify, .success, context)
                 XCTAssertTrue(output.lines.last?.hasSuffix(": all intact") == true, "\(context): \(output.lines)")

@@ -36,7 +36,8 @@ struct IndexStore: Sendable {
     let folds: JournalFolds
 
     init(
-        files: any FileStore, attributes: any FileAttributes, writer: any AtomicFileWriting, records: ShowRecords? = nil,
+        files: any FileStore, attributes: any FileAttributes, writer: any AtomicFileWriting,
+        records: ShowRecords? = nil,
         folds: JournalFolds = JournalFolds()
     ) {
         self.files = files

@@ -27,8 +27,10 @@ enum IndexDamageFormatter {
     static func foldLine(_ damage: JournalDamage, bySync: Bool) -> String {
         let one = damage.records.count == 1
         let state = damage.journal.deletingLastPathComponent()
-        let journal = [state.deletingLastPathComponent().lastPathComponent, state.lastPathComponent,
-            damage.journal.lastPathComponent].joined(separator: "/")
+        let journal = [
+            state.deletingLastPathComponent().lastPathComponent, state.lastPathComponent,
+            damage.journal.lastPathComponent,
+        ].joined(separator: "/")
         let episodes = one ? "its episode" : "their episodes"
         return "\(journal): \(records(damage)) (the index's journal); the records after \(one ? "it" : "them") were "
             + "applied and the journal folded without \(one ? "it" : "them"): "
