@@ -171,6 +171,17 @@ final class JournalDamageTests: CommandLineTestCase {
         }
     }
 
+    func test_syncJSON_aDamagedRecordFolded_failsItsShowsEntry() async throws {
+        _ = try await archiveWithJournal()
+        try damageRecord(1)
+
+        let sync = await run("sync", "--to", "archive", "--json")
+
+        XCTAssertEqual(sync, .episodesFailed)
+        XCTAssertTrue(output.text.contains("\"exit\": 1"), output.text)
+        XCTAssertEqual(errors.lines, [foldLine(1, bySync: true)])
+    }
+
     func test_repair_foldsTheJournal_andADamagedRecordIsStillNamed() async throws {
         _ = try await archiveWithJournal()
         try damageRecord(2)
