@@ -112,6 +112,7 @@ final class IntentCrashTests: XCTestCase {
                 XCTAssertEqual(run.status, 0, "\(context), run past its last point: \(run.stderr)")
                 try completed(run)
                 XCTAssertGreaterThan(point, 1, "\(context): the crash library counted no effect")
+                print("\(context): killed at \(point - 1) points")
                 return
             }
             try check(point, run)
