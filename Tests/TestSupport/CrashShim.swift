@@ -23,8 +23,20 @@ public enum CrashShim {
         return variables
     }
 
+    /// Why `binary` cannot be crashed through the library, if it cannot: a sanitizer's runtime, linked into the
+    /// executable, defines the same functions, and the executable's come before a preloaded library's.
+    public static func refusal(of binary: URL) -> String? {
+        guard let bytes = FileManager.default.contents(atPath: binary.path) else { return "\(binary.path) unreadable" }
+        for marker in ["__tsan_init", "__asan_init"] where bytes.range(of: Data(marker.utf8)) != nil {
+            return "\(binary.lastPathComponent) is built with a sanitizer (\(marker)): its interceptors come first"
+        }
+        return nil
+    }
+
     private static func build() -> Result<URL, CrashShimUnavailable> {
-        let compilers = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"]
+        // The system's compiler, else the Swift toolchain's own clang (on the PATH the tests run with).
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let compilers = ["/usr/bin/cc", "/usr/bin/clang", "/usr/bin/gcc"] + path.map { $0 + "/clang" }
         guard let compiler = compilers.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return .failure(CrashShimUnavailable(reason: "no C compiler at \(compilers)"))
         }

@@ -22,6 +22,7 @@ final class IntentCrashTests: XCTestCase {
         try XCTSkipUnless(
             FileManager.default.isExecutableFile(atPath: ProcessRunner.podarchive.path),
             "the podarchive binary is not built at \(ProcessRunner.podarchive.path)")
+        if let refusal = CrashShim.refusal(of: ProcessRunner.podarchive) { throw XCTSkip(refusal) }
         switch CrashShim.library {
         case .success(let built): library = built
         case .failure(let problem):
