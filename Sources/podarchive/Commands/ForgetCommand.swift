@@ -70,8 +70,9 @@ extension HelpText {
         deleted (--keep-files keeps them) and its entry leaves the index, so verify no longer looks for it, the
         site no longer lists it, list --archived no longer shows it, and no later sync fetches it again, even
         while the feed lists it. forget --undo takes episodes back: the next sync fetches them. Holds the show's
-        lock as a sync does. A name that matches no episode, or several, is a usage error (exit 2) and nothing
-        changes.
+        lock as a sync does; a forget killed part way is finished by the next command that takes it. A name that
+        matches no episode, or several, is a usage error (exit 2) and nothing changes; an episode forgotten
+        already is said to be (exit 0).
 
         Options:
         \(OptionTable.helpBlock(for: .forget))
