@@ -1,15 +1,27 @@
 // Runs the hook of a show's sync once its episodes are archived: in place, recorded in the index (written whole),
-// the show's lock still held, so two syncs never run one episode's hook twice. One at a time, in this order: the
-// episodes whose hook failed on an earlier run (in the index's order), then those archived by this run (in feed
-// order). A hook that fails never costs its episode: it stays archived and recorded.
+// the show's lock still held. One at a time, in this order: the episodes owed a hook by an earlier run (failed, or
+// archived by a run killed before their hook ran; in the index's order), then those archived by this run (in feed
+// order). A hook that fails never costs its episode: it stays archived and recorded. What is owed is written
+// durably before the episodes are fetched (`owe`), and settled after each run: a crash between the two runs the
+// hook again on the next run (at least once); without a crash, once.
 import Foundation
 
 /// Runs a show's hooks after its sync, and keeps their state (`HookLedger`).
 struct HookRunner {
     let records: ShowRecords
 
-    /// Runs `hook` for the episodes of `show` archived as `archived` (their paths) and for those whose hook failed
-    /// before; what failed, reported through `onEvent` as it happens as well.
+    /// Records the new episodes `keys` of `show` as owed a hook, durably, before any of them is fetched: an episode
+    /// renamed into place or indexed by a run killed before its hook ran is then still owed one.
+    /// - Throws: `ArchiveError.storage` when the record cannot be written (the run stops before fetching).
+    func owe(_ keys: [String], in show: FeedFolder) throws {
+        guard !keys.isEmpty else { return }
+        let url = HookLedger.url(in: show.stateFolder)
+        var ledger: HookLedger = records.load(url) ?? HookLedger()
+        if ledger.owe(keys) { try records.save(ledger, to: url, durable: true) }
+    }
+
+    /// Runs `hook` for the episodes of `show` archived as `archived` (their paths) and for those owed one before;
+    /// what failed, reported through `onEvent` as it happens as well.
     func run(
         _ hook: EpisodeHook, in show: FeedFolder, archived: [URL], onEvent: @Sendable (SyncEvent) -> Void
     ) async -> [HookProblem] {
@@ -18,19 +30,19 @@ struct HookRunner {
         let byPath = Dictionary(
             show.index.episodes.map { (show.folder.appendingPathComponent($0.file, isDirectory: false).path, $0) }
         ) { first, _ in first }
-        let retried = show.index.episodes.filter { ledger.failing[$0.key] != nil }
-        let new = archived.compactMap { byPath[$0.path] }.filter { ledger.failing[$0.key] == nil }
-        // A failing record for an episode the index no longer holds is dropped: there is nothing to run it for.
+        let new = archived.compactMap { byPath[$0.path] }.filter { ledger.owes($0.key) }
+        let newKeys = Set(new.map(\.key))
+        let retried = show.index.episodes.filter { ledger.failing[$0.key] != nil && !newKeys.contains($0.key) }
+        // An episode owed a hook that the index does not hold was not archived (its fetch failed, or a run was
+        // killed first): nothing to run it for; the run that archives it owes it again.
         let known = Set(show.index.episodes.map(\.key))
         for key in ledger.failing.keys where !known.contains(key) { ledger.failing[key] = nil }
         let showName = show.index.title ?? show.folder.lastPathComponent
-        // This run's episodes are recorded as owed a hook before any runs: a run killed or interrupted among its
-        // hooks leaves the rest to the next run.
-        let owed = new.filter { ledger.owes($0.key) }
-        for entry in owed { ledger.failing[entry.key] = 0 }
-        if !owed.isEmpty { try? records.save(ledger, to: url) }
+        // This run's episodes are owed already (see `owe`); one fetched again after its file went missing is
+        // recorded here, before any hook runs.
+        if ledger.owe(new.map(\.key)) { try? records.save(ledger, to: url, durable: true) }
         var problems: [HookProblem] = []
-        for entry in retried + owed where ledger.owes(entry.key) {
+        for entry in retried + new where ledger.owes(entry.key) {
             // Interrupted: the hooks not run stay owed; the one cut short is not counted against its episode.
             if Task.isCancelled { break }
             let exit = await hook.launcher.run(
@@ -38,8 +50,9 @@ struct HookRunner {
                 timeout: hook.timeout)
             if Task.isCancelled { break }
             let runs = ledger.record(entry.key, succeeded: exit.succeeded)
-            // Saved after each run: a run killed while hooks run leaves the ones done recorded as done.
-            try? records.save(ledger, to: url)
+            // Settled after each run, durably: a run killed among its hooks leaves the ones done recorded as done
+            // (killed between a hook's end and this write, that hook runs again next run).
+            try? records.save(ledger, to: url, durable: true)
             guard let reason = exit.reason else { continue }
             let problem = HookProblem(
                 episode: entry.title ?? entry.file, file: entry.file, reason: reason, runs: runs,

@@ -1,7 +1,28 @@
 // A show's index on disk as a sync reads and writes it: `index.json` with its journal applied, written
-// whole (which folds the journal), or the journal appended to; and a journal found torn or damaged, folded
-// before anything is appended after the damage.
+// whole (which folds the journal), or the journal appended to. Writing it whole is the one way a journal is folded
+// (`save`): a journal read with a torn or damaged record leaves, before the index is written over it, the mark that
+// makes the next sync read the feed in full (the damaged record's episode is found again there), and a damaged
+// record (not a torn last one, which a crash leaves) is recorded in `folds` for the command to say.
 import Foundation
+
+/// A show's index as `IndexStore.readIndex` read it: `index.json` with the intact records of its journal applied,
+/// and what the journal held. A `FeedFolder` is made from one, so that saving it knows what it folds.
+struct IndexReading: Sendable {
+    /// The index, the journal's intact records applied.
+    var index: ArchiveIndex
+    /// What reading the journal found; nil when there was none.
+    var journal: IndexJournal.Reading?
+
+    fileprivate init(index: ArchiveIndex, journal: IndexJournal.Reading?) {
+        self.index = index
+        self.journal = journal
+    }
+
+    /// A show with no index yet (a new feed's folder): nothing to fold.
+    static func none(feed: String) -> IndexReading {
+        IndexReading(index: ArchiveIndex(feed: feed, title: nil), journal: nil)
+    }
+}
 
 /// Reads a show's index with its journal applied, and writes it: whole, or by appending to the journal.
 struct IndexStore: Sendable {
@@ -11,17 +32,23 @@ struct IndexStore: Sendable {
     /// Where the download records of the episodes committed go (see `dropDownloadRecords`); nil drops only the
     /// record files of earlier versions.
     var records: ShowRecords?
+    /// The damaged journals folded, for the command to say (shared by every copy of this store).
+    let folds: JournalFolds
 
     init(
-        files: any FileStore, attributes: any FileAttributes, writer: any AtomicFileWriting, records: ShowRecords? = nil
+        files: any FileStore, attributes: any FileAttributes, writer: any AtomicFileWriting,
+        records: ShowRecords? = nil,
+        folds: JournalFolds = JournalFolds()
     ) {
         self.files = files
         self.attributes = attributes
         self.writer = writer
         self.records = records
+        self.folds = folds
     }
 
-    /// The index at `url` with its journal applied (see `readIndex`); nil when there is none yet.
+    /// The index at `url` with its journal applied (see `readIndex`); nil when there is none yet. For reading
+    /// only: what is saved is a `FeedFolder`, made from `readIndex`.
     /// - Throws: `ArchiveError.damagedIndex` or `.newerIndex` when it cannot be used.
     func loadIndex(at url: URL) throws -> ArchiveIndex? {
         try readIndex(at: url)?.index
@@ -31,7 +58,7 @@ struct IndexStore: Sendable {
     /// when there is no journal); nil when there is no index yet. Both files are refused past
     /// `IndexFormat.maximumBytes` before they are read, and the index past `ArchiveIndex.maximumDepth` before it
     /// is parsed.
-    func readIndex(at url: URL) throws -> (index: ArchiveIndex, journal: IndexJournal.Reading?)? {
+    func readIndex(at url: URL) throws -> IndexReading? {
         if let size = fileSize(url), size > IndexFormat.maximumBytes {
             throw ArchiveError.damagedIndex(path: url.path, reason: IndexFormat.tooLarge(size))
         }
@@ -73,23 +100,26 @@ struct IndexStore: Sendable {
         if let problem = IndexFormat.unsafeFile(in: index) {
             throw ArchiveError.damagedIndex(path: url.path, reason: problem)
         }
-        return (index, journal)
+        return IndexReading(index: index, journal: journal)
     }
 
-    /// Writes the index whole (atomically, fsynced), which folds the journal beside it into it: the journal goes.
-    func save(_ index: ArchiveIndex, to url: URL) throws {
-        do {
-            try writer.writeAtomically(IndexFormat.encode(index), to: url)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
+    /// Writes the show's index whole (atomically, fsynced), which folds the journal beside it into it (the journal
+    /// goes), and drops the download records of the episodes it now holds. The one way an index is written: when
+    /// the journal was read with a torn or damaged record (`show.journal`), the next sync is first made to read the
+    /// feed in full (`FeedValidators.readInFullNextTime`, durably), so that what the record held is derived
+    /// again, and a damaged record (not a torn last one) is recorded in `folds` for the command to say.
+    func save(_ show: inout FeedFolder) throws {
+        if let journal = show.journal, !journal.damaged.isEmpty {
+            try FeedValidators.readInFullNextTime(in: show.stateFolder, files: files, writer: writer)
         }
-        try? files.removeItem(at: IndexJournal.url(besideIndex: url))
-    }
-
-    /// Saves the show's index whole (folding its journal), and drops the download records of the episodes it
-    /// now holds.
-    func saveIndex(of show: inout FeedFolder) throws {
-        try save(show.index, to: show.indexURL)
+        do {
+            try writer.writeAtomically(IndexFormat.encode(show.index), to: show.indexURL)
+        } catch {
+            throw ArchiveError.storage(error, path: show.indexURL.path)
+        }
+        try? files.removeItem(at: show.journalURL)
+        if let damage = show.journalDamage { folds.record(damage) }
+        show.journal = nil
         dropDownloadRecords(of: &show)
     }
 
@@ -98,9 +128,9 @@ struct IndexStore: Sendable {
     /// yet, or whose journal passed `IndexJournal.foldSize`, has its index written whole instead.
     func commitJournal(of show: inout FeedFolder) throws {
         guard !show.unjournaled.isEmpty else { return }
-        guard files.fileExists(atPath: show.indexURL.path) else { return try saveIndex(of: &show) }
+        guard files.fileExists(atPath: show.indexURL.path) else { return try save(&show) }
         let size = try appendToJournal(show.unjournaled.map(\.entry), at: show.journalURL)
-        if size > IndexJournal.foldSize { return try saveIndex(of: &show) }
+        if size > IndexJournal.foldSize { return try save(&show) }
         dropDownloadRecords(of: &show)
     }
 
@@ -119,20 +149,19 @@ struct IndexStore: Sendable {
         }
     }
 
-    /// Folds a journal read with a torn or damaged record into `index.json` at once (its intact records are in the
-    /// index already): a record appended after a torn one would run on from it and be lost with it. The episodes
-    /// the damaged records held are found again by the next sync that reads the feed (their files adopted).
+    /// Folds a journal read with a torn or damaged record into `index.json` at once (through `save`; its intact
+    /// records are in the index already): a record appended after a torn one would run on from it and be lost
+    /// with it. What every command that takes a show's lock to write does first. The episodes the damaged records
+    /// held are found again by the next sync, which reads the feed in full (their files adopted).
     func foldDamagedJournal(of show: inout FeedFolder) throws {
         guard show.journal?.damaged.isEmpty == false else { return }
-        try saveIndex(of: &show)
-        show.journal = nil
+        try save(&show)
     }
 
     /// Folds the show's journal into `index.json`, if it has one (what a sync does when it ends).
     func foldJournal(of show: inout FeedFolder) throws {
         guard !show.unjournaled.isEmpty || files.fileExists(atPath: show.journalURL.path) else { return }
-        try saveIndex(of: &show)
-        show.journal = nil
+        try save(&show)
     }
 
     /// The episodes recorded since the last commit are durable now: their download records go.

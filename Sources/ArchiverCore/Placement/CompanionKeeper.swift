@@ -100,7 +100,7 @@ struct CompanionKeeper: Sendable {
                 }
             )
         } catch is CancellationError {}
-        if recorded { try indexes.save(show.index, to: show.indexURL) }
+        if recorded { try indexes.save(&show) }
         return (failed, updated)
     }
 

@@ -57,7 +57,7 @@ extension EpisodePlacer {
                 changed = true
             }
         }
-        if changed { try indexes.save(show.index, to: show.indexURL) }
+        if changed { try indexes.save(&show) }
         return moves
     }
 

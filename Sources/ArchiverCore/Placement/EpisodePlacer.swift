@@ -120,7 +120,7 @@ struct EpisodePlacer: Sendable {
                     size: result.fileSize, sha256: result.sha256, published: entry.published,
                     archived: FeedDate.iso8601(clock.now())))
             show.index.markReplaced(entry.file, by: name)
-            try indexes.save(show.index, to: show.indexURL)
+            try indexes.save(&show)
             records.forget(show.partial(entry.key))
             return name
         }
@@ -150,7 +150,7 @@ struct EpisodePlacer: Sendable {
             show.index.record(entry(for: episode, file: name, size: hashed.size, sha256: hashed.digest))
             adopted.append((episode, name))
         }
-        if !adopted.isEmpty { try indexes.save(show.index, to: show.indexURL) }
+        if !adopted.isEmpty { try indexes.save(&show) }
         return (remaining, adopted)
     }
 

@@ -28,6 +28,19 @@ struct FeedFolder {
     /// they are (see `SyncRun.commit`, `IndexStore.commitJournal`).
     var unjournaled: [(entry: ArchiveIndex.Entry, partial: PartialFiles)] = []
 
+    /// The show in `folder`, locked by `lock`, as `read` found its index and journal (`IndexStore.readIndex`): a
+    /// folder is made only from a reading, so that saving its index knows what the journal held.
+    init(
+        folder: URL, stateFolder: URL, read: IndexReading, validators: FeedValidators?, lock: any HeldLock
+    ) {
+        self.folder = folder
+        self.stateFolder = stateFolder
+        index = read.index
+        journal = read.journal
+        self.validators = validators
+        self.lock = lock
+    }
+
     // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
     var indexURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.indexFile, isDirectory: false) }
     var journalURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false) }

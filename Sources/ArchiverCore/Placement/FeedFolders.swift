@@ -13,10 +13,26 @@ struct FeedFolders: Sendable {
     let records: ShowRecords
 
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
-    /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
-    /// reads the index.
+    /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes),
+    /// reads the index and finishes a forget a killed run left pending (see `finishForgetting`).
     func open(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws -> FeedFolder {
         try read(await lock(folder: folder, lockWait: lockWait), source: source, wants: wants)
+    }
+
+    /// `open` for a command that writes to the show: a journal read with a torn or damaged record is folded at once
+    /// (through `IndexStore.save`, which says so and marks the feed to be read in full), before anything is written
+    /// after it. The lock is let go if that fails.
+    func openToWrite(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws
+        -> FeedFolder
+    {
+        var show = try await open(folder: folder, source: source, lockWait: lockWait, wants: wants)
+        do {
+            try indexes.foldDamagedJournal(of: &show)
+        } catch {
+            show.lock.unlock()
+            throw error
+        }
+        return show
     }
 
     /// The first half of `open`: the state folder made (never a link), the lock taken, the feed's validators read,
@@ -79,9 +95,8 @@ struct FeedFolders: Sendable {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
-            return FeedFolder(
-                folder: folder, stateFolder: stateFolder,
-                index: index ?? ArchiveIndex(feed: source.displayName, title: nil), journal: read?.journal,
+            var show = FeedFolder(
+                folder: folder, stateFolder: stateFolder, read: read ?? .none(feed: source.displayName),
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
                 // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
                 // journal record held (found again from the feed).
@@ -89,10 +104,14 @@ struct FeedFolders: Sendable {
                     && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
-                lock: lock, archives: Set(index != nil ? validators?.archives ?? [] : []),
-                archiveLinks: index != nil ? validators?.archiveLinks ?? [:] : [:],
-                refusedPage: validators?.refusedPage,
-                lastFetched: validators?.fetched, lastRevision: validators?.revision)
+                lock: lock)
+            show.archives = Set(index != nil ? validators?.archives ?? [] : [])
+            show.archiveLinks = index != nil ? validators?.archiveLinks ?? [:] : [:]
+            (show.refusedPage, show.lastFetched, show.lastRevision) =
+                (validators?.refusedPage, validators?.fetched, validators?.revision)
+            // A forget killed before it was done is finished by whichever command takes the lock next.
+            if index != nil, leftovers.contains(ArchiveLayout.forgottenFile) { try finishForgetting(&show) }
+            return show
         } catch {
             lock.unlock()
             throw error

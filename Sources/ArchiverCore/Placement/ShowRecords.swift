@@ -14,33 +14,24 @@ struct ShowRecords: Sendable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
     }
 
-    /// Marks the validators of the show whose state folder is `stateFolder` incomplete, so that its next sync reads
-    /// the feed in full whatever it answers to a conditional request: what the show wants changed outside a sync
-    /// (`forget --undo`). Written durably, unlike the sync's own save: a mark lost to a power cut would leave the
-    /// change waiting for the feed's next change. A show without validators is read in full anyway.
-    func markIncomplete(in stateFolder: URL) throws {
-        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
-        guard var validators: FeedValidators = load(url),
-            validators.incomplete != true || validators.leftOutOnly == true
-        else { return }
-        validators.incomplete = true
-        validators.leftOutOnly = nil
+    /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
+    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
+    /// An intent (a hook owed, a deletion pending) is written `durable`: fsynced before the act it announces.
+    func save<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false, durable: Bool = false)
+        throws
+    {
         do {
             try writer.writeAtomically(
-                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
+                try JSONEncoder.records.encode(record), to: url, durable: durable, ownerOnly: ownerOnly)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
     }
 
-    /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
-    /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
-    func save<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {
-        do {
-            try writer.writeAtomically(
-                try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: ownerOnly)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
+    /// Makes the next sync of the show whose state folder is `stateFolder` read its feed in full, never
+    /// conditionally (see `FeedValidators.readInFullNextTime`): what must be derived from the feed again (a
+    /// damaged journal record's episode, a changed wish) is then derived. Durable before it returns.
+    func readFeedInFullNextTime(in stateFolder: URL) throws {
+        try FeedValidators.readInFullNextTime(in: stateFolder, files: files, writer: writer)
     }
 }

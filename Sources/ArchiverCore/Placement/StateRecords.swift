@@ -13,7 +13,7 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     public var lastModified: String?
     /// True when the run that saved these left some of what the feed lists undone (episodes outside its filter,
     /// artwork that failed, a failure whose URL's secret only the feed holds), or when something since changed what
-    /// the show wants (`forget --undo`, see `ShowRecords.markIncomplete`): the next run then fetches the feed in
+    /// the show wants (`forget --undo`, see `FeedValidators.readInFullNextTime`): the next run then fetches the feed in
     /// full, since a `304` would hide that work.
     public var incomplete: Bool?
     /// True when all the run left undone is what its filter left out (`incomplete` is then set for earlier
@@ -55,6 +55,34 @@ public struct FeedValidators: Codable, Equatable, Sendable {
             && (!wants.metadata || sidecars == true)
     }
 
+    /// The mark that makes the next sync of the show whose state folder is `stateFolder` read its feed in full:
+    /// its saved validators marked `incomplete` (kept otherwise: the archive documents already read stay read),
+    /// written durably. A show without saved validators is read in full anyway: nothing is written. A sync that
+    /// reads the feed in full saves validators of its own, which clears the mark; one that fails first keeps it.
+    /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
+    static func readInFullNextTime(in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting) throws {
+        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
+        guard let data = files.contents(atPath: url.path) else { return }
+        // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
+        guard var validators = try? JSONDecoder().decode(FeedValidators.self, from: data) else {
+            do {
+                try files.removeItem(at: url)
+            } catch {
+                throw ArchiveError.storage(error, path: url.path)
+            }
+            return
+        }
+        // A mark of "only the filter left work" would still let a 304 stand (`covers`): it becomes a full mark.
+        guard validators.incomplete != true || validators.leftOutOnly == true else { return }
+        validators.incomplete = true
+        validators.leftOutOnly = nil
+        do {
+            try writer.writeAtomically(
+                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
 }
 
 /// A download in progress, so a later run can resume it with `Range`/`If-Range`, or, if it finished and was being

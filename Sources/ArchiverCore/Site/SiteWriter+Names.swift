@@ -64,9 +64,10 @@ extension SiteWriter {
             home = move.to
         }
         do {
-            guard let loaded = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
+            // Read with its journal, so that saving it folds the journal as every command does (see `IndexStore.save`).
+            guard let read = try indexes.readIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
             var show = FeedFolder(
-                folder: home, stateFolder: ArchiveLayout.stateFolder(of: home), index: loaded, validators: nil,
+                folder: home, stateFolder: ArchiveLayout.stateFolder(of: home), read: read, validators: nil,
                 lock: lock)
             report.moves += try placer.freeSiteNames(in: &show)
             return (home, show.index)

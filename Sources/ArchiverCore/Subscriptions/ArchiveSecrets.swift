@@ -32,7 +32,7 @@ struct ArchiveSecrets: Sendable {
             return (old, new)
         }
         show.index = kept
-        try indexes.save(show.index, to: show.indexURL)
+        try indexes.save(&show)
         for (_, entry) in altered {
             contents.setOrigin(of: show.folder.appendingPathComponent(entry.file), to: entry.url)
             for companion in entry.companions ?? [] {

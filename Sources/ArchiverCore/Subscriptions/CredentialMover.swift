@@ -41,7 +41,7 @@ struct CredentialMover: Sendable {
             }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             guard files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
-            var show = try await folders.open(
+            var show = try await folders.openToWrite(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
             try secrets.secureIndex(of: &show, forms: forms)

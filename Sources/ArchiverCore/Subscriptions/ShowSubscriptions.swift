@@ -68,14 +68,14 @@ struct ShowSubscriptions: Sendable {
         let source = found?.source ?? source
         var options = try access.withAccess(options, saved: known?.credentials, origin: source.origin)
         options.saveSettings = nil
-        let (show, fetch, record) = try await opener.open(
+        var (show, fetch, record) = try await opener.open(
             source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },
             conditional: false, onEvent: onEvent)
         defer { show.lock.unlock() }
-        var index = show.index
-        if case .changed(let feed, _) = fetch { index.title = feed.title ?? index.title }
-        if index != show.index || !files.fileExists(atPath: show.indexURL.path) {
-            try indexes.save(index, to: show.indexURL)
+        let opened = show.index
+        if case .changed(let feed, _) = fetch { show.index.title = feed.title ?? show.index.title }
+        if show.index != opened || !files.fileExists(atPath: show.indexURL.path) {
+            try indexes.save(&show)
         }
         // Given no settings (new credentials only, or the same URL again), a show keeps those it has.
         return try store.subscribe(

@@ -47,6 +47,10 @@ public struct Archiver: Sendable {
             configuration: configuration)
     }
 
+    /// The damaged journals this archiver folded into their indexes so far, for the command to say (see
+    /// `IndexStore.save`: every command that writes an index folds through it).
+    public var journalFolds: JournalFolds { parts.indexes.folds }
+
     /// This archiver keeping credentials in `configuration` (see `init`).
     public func using(configuration: ConfigurationFolder?) -> Archiver {
         var copy = self

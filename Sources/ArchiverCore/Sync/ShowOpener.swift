@@ -42,7 +42,7 @@ struct ShowOpener: Sendable {
                 source, ifChangedSince: asked, descriptions: true, limits: options.feedLimits)
             var show = try folders.read(locked, source: source, wants: options.wants)
             do {
-                try foldDamagedJournal(of: &show, onEvent: onEvent)
+                try foldDamagedJournal(of: &show)
                 if options.saveSettings != nil || options.saveCredentials != nil
                     || (options.separate && record.separate != true)
                 {
@@ -96,7 +96,7 @@ struct ShowOpener: Sendable {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
             do {
-                try foldDamagedJournal(of: &show, onEvent: onEvent)
+                try foldDamagedJournal(of: &show)
                 let record = try store.subscribe(
                     source, folder: folder.lastPathComponent, in: root,
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
@@ -128,7 +128,7 @@ struct ShowOpener: Sendable {
     ) throws -> (FeedFolder, FeedFetch, Subscription) {
         var show = show
         do {
-            try foldDamagedJournal(of: &show, onEvent: onEvent)
+            try foldDamagedJournal(of: &show)
             var record = try store.replaceFeed(
                 of: same, with: source, credentials: options.saveCredentials, moved: false, in: root)
             if let settings = options.saveSettings {
@@ -153,11 +153,10 @@ struct ShowOpener: Sendable {
             of: id, in: root)
     }
 
-    /// Says which records of the show's journal are damaged (none the last, which a crash leaves torn), and folds
-    /// a journal with a torn or damaged record before the sync appends to it. The episodes those records held
-    /// are new again to this sync: adopted from the folder, or fetched.
-    private func foldDamagedJournal(of show: inout FeedFolder, onEvent: (SyncEvent) -> Void) throws {
-        if let damage = show.journalDamage { onEvent(.journalDamaged(damage)) }
+    /// Folds a journal with a torn or damaged record before the sync appends to it (`IndexStore.save` says so and
+    /// marks the feed to be read in full). The episodes those records held are new again to this sync, which reads
+    /// the feed in full: adopted from the folder, or fetched.
+    private func foldDamagedJournal(of show: inout FeedFolder) throws {
         try indexes.foldDamagedJournal(of: &show)
     }
 }

@@ -187,10 +187,6 @@ public enum SyncEvent: Sendable, Equatable {
     /// An archived file or the show's folder had a name the site writes (an archive made before the site kept
     /// its names): it was moved to a free one, or could not be (then nothing changed).
     case siteName(SiteNameMove)
-    /// Records of the show's index journal were damaged (not its last, which a crash leaves torn): the intact ones
-    /// were applied and the journal folded; the episodes the damaged ones held are looked for again in the feed,
-    /// their files in the folder adopted.
-    case journalDamaged(JournalDamage)
 }
 
 /// A file (or show folder) moved off a name the site writes, where it stood in the way of the site's own file.

@@ -78,6 +78,10 @@ struct SyncRun {
         _ fetch: FeedFetch, of source: FeedSource, work: [WorkItem], skipped: [(Episode, String)],
         present: Set<String>
     ) async throws {
+        // A hook owed is written before anything is fetched (see `HookRunner.owe`).
+        if options.hook != nil {
+            try HookRunner(records: records).owe(work.filter(\.isNew).map(\.episode.identity), in: show)
+        }
         if case .changed = fetch {
             report.alreadyArchived = skipped.count
         } else {
@@ -138,7 +142,7 @@ struct SyncRun {
     /// Writes the index whole, folding the journal, once every episode handed to the committer is synced.
     private mutating func saveIndex() throws {
         try committer.drain()
-        try indexes.saveIndex(of: &show)
+        try indexes.save(&show)
         committer.journalFolded()
         indexWritten = true
     }

@@ -37,7 +37,7 @@ extension Verifier {
             repaired.size = result.fileSize
             repaired.sha256 = result.sha256
             show.index.recordCompanion(repaired, forKey: entry.key)
-            try indexes.save(show.index, to: show.indexURL)
+            try indexes.save(&show)
             return nil
         } catch let failure as EpisodeFailure {
             // Keep what there was rather than nothing.

@@ -118,6 +118,15 @@ struct CommandLineTool: Sendable {
         }
         var context = self.context
         context.defaults = defaults
+        let code = await run(parsed, in: context)
+        // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).
+        var bySync = false
+        if case .success(.sync) = parsed { bySync = true }
+        return context.folds.say(to: errors, bySync: bySync, after: code)
+    }
+
+    /// Runs the command `parsed` names (or says what is wrong with the command line).
+    private func run(_ parsed: Result<Command, UsageError>, in context: CommandContext) async -> ExitCode {
         switch parsed {
         case .failure(let usage):
             errors.write("podarchive: \(usage.message)\n")

@@ -21,12 +21,23 @@ enum IndexDamageFormatter {
             + "\(one ? "its episode" : "their episodes") again"
     }
 
-    /// `sync`'s line (on standard error) for a damaged journal it folded.
-    static func syncLine(_ damage: JournalDamage, root: URL) -> String {
+    /// The line (on standard error) for a damaged journal a command folded into its index (see `FoldsSaid`): the
+    /// journal named from the show's folder (`My Show/.podarchive/index.journal`), as the archive root sees it.
+    /// A sync reads the feed in full itself; any other command leaves that to the next sync.
+    static func foldLine(_ damage: JournalDamage, bySync: Bool) -> String {
         let one = damage.records.count == 1
-        return "\(SyncFormatter.relative(damage.journal, to: root)): \(records(damage)) (the index's journal); the "
-            + "records after \(one ? "it" : "them") were applied, and \(one ? "its episode is" : "their episodes are") "
-            + "looked for again in the feed, a file already in the folder adopted"
+        let state = damage.journal.deletingLastPathComponent()
+        let journal = [
+            state.deletingLastPathComponent().lastPathComponent, state.lastPathComponent,
+            damage.journal.lastPathComponent,
+        ].joined(separator: "/")
+        let episodes = one ? "its episode" : "their episodes"
+        return "\(journal): \(records(damage)) (the index's journal); the records after \(one ? "it" : "them") were "
+            + "applied and the journal folded without \(one ? "it" : "them"): "
+            + (bySync
+                ? "\(episodes) \(one ? "is" : "are") looked for again in the feed, read in full"
+                : "the next sync reads the feed in full and finds \(episodes) again")
+            + ", a file already in the folder adopted"
     }
 
     /// `entry 1 "One" and entry 2 "Two"`.

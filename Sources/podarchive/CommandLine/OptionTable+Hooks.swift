@@ -50,7 +50,9 @@ enum HookOptions {
                 .B \-\-exec\-timeout
                 never costs the episode, which stays archived: it is reported naming the episode, the run exits 1, and
                 the next run tries it again, three runs in all, after which it is given up and said so once.
-                A hook that succeeded is never run again for that episode.
+                A hook owed is recorded before the episode is fetched and settled once it ran: a run killed in between
+                runs it on the next run (at least once across a crash), and without a crash a hook that succeeded is
+                never run again for that episode.
                 With
                 .BR \-\-json ,
                 each feed's entry lists the hooks that failed on the run as

@@ -163,8 +163,6 @@ final class SyncConsole: @unchecked Sendable {
                 if move.failure != nil { return error(SyncFormatter.siteNameLine(move, root: root)) }
                 guard lines else { return }
                 permanent(SyncFormatter.siteNameLine(move, root: root))
-            case .journalDamaged(let damage):
-                error(IndexDamageFormatter.syncLine(damage, root: root))
             case .historyFailed(let reason):
                 error("the feed's history could not be written: \(SyncFormatter.oneLine(reason))")
             case .integrityKept(let episode, let expected, let received):

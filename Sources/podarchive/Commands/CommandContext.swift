@@ -20,12 +20,14 @@ struct CommandContext: Sendable {
     let terminal: TerminalInfo
     /// What the environment and the configuration file give the options the command line leaves out.
     var defaults = OptionDefaults.none
+    /// What the archivers this command made folded (see `Archiver.journalFolds`), said once it is done.
+    var folds = FoldsSaid()
 
     /// This context writing to `output` and `errors` instead, with no terminal (no live progress).
     func writing(to output: any TextOutput, errors: any TextOutput) -> CommandContext {
         CommandContext(
             environment: environment, output: output, errors: errors, makeArchiver: makeArchiver, now: now,
-            terminal: .none, defaults: defaults)
+            terminal: .none, defaults: defaults, folds: folds)
     }
 
     /// The configuration folder the environment names (credentials, the configuration file).
@@ -33,9 +35,11 @@ struct CommandContext: Sendable {
         ConfigurationFolder.resolve(environment: environment.variables, currentDirectory: environment.currentDirectory)
     }
 
-    /// The archiver, keeping credentials in the configuration folder.
+    /// The archiver, keeping credentials in the configuration folder; what it folds is said when the command ends.
     func configuredArchiver() -> Archiver {
-        makeArchiver().using(configuration: configuration)
+        let archiver = makeArchiver().using(configuration: configuration)
+        folds.watch(archiver.journalFolds)
+        return archiver
     }
 
     /// The transfer options the command line gives (retries, timeout, wait, jobs).

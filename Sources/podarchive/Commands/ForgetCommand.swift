@@ -10,9 +10,7 @@ struct ForgetCommand: Sendable {
     /// show or episode (nothing changed), 4 when a sync holds the show, 5 when the archive cannot be written.
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let forgetter = EpisodeForgetter(
-            fileSystem: .live(files: FileManager.default, writer: DurableFileWriter()),
-            clock: .wall)
+        let forgetter = context.configuredArchiver()
         do {
             let folder = try show(arguments.show, root: root)
             let name = folder.lastPathComponent
@@ -26,6 +24,12 @@ struct ForgetCommand: Sendable {
             let forgotten = try await forgetter.forget(
                 arguments.episodes, inShow: folder, keepFiles: arguments.keepFiles, lockWait: arguments.wait)
             for episode in forgotten {
+                if episode.already {
+                    context.output.write(
+                        "\"\(episode.title)\" of \(name)/ was forgotten already "
+                            + "(podarchive forget --undo takes it back)\n")
+                    continue
+                }
                 let files =
                     arguments.keepFiles
                     ? "its files kept"
@@ -66,8 +70,9 @@ extension HelpText {
         deleted (--keep-files keeps them) and its entry leaves the index, so verify no longer looks for it, the
         site no longer lists it, list --archived no longer shows it, and no later sync fetches it again, even
         while the feed lists it. forget --undo takes episodes back: the next sync fetches them. Holds the show's
-        lock as a sync does. A name that matches no episode, or several, is a usage error (exit 2) and nothing
-        changes.
+        lock as a sync does; a forget killed part way is finished by the next command that takes it. A name that
+        matches no episode, or several, is a usage error (exit 2) and nothing changes; an episode forgotten
+        already is said to be (exit 0).
 
         Options:
         \(OptionTable.helpBlock(for: .forget))

@@ -65,9 +65,13 @@ struct ShowSync: Sendable {
             }
             let report = try await archiver.sync(
                 source, into: root, options: options, known: target.subscription, onEvent: console.handle)
-            // A page that could not be read hides episodes as a failed episode does: tried again next run.
+            // A page that could not be read hides episodes as a failed episode does: tried again next run. So does a
+            // damaged journal record this sync folded (said when the run ends, see `FoldsSaid`).
+            let folded = archiver.journalFolds.damages.contains {
+                $0.journal.path.hasPrefix(report.folder.path + "/")
+            }
             let code: ExitCode =
-                report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty
+                report.failed.isEmpty && report.pageProblem == nil && report.hookProblems.isEmpty && !folded
                 ? .success : .episodesFailed
             console.finish(
                 summary: SyncFormatter.summary(report)

@@ -60,6 +60,43 @@ final class EpisodeHookTests: XCTestCase {
         XCTAssertEqual(launcher.titles, ["One; rm -rf ~ $(touch x)", "Two"], "in feed order")
     }
 
+    func test_theHooksOwed_areRecordedBeforeAnyEpisodeIsIndexed_andSettledAfterTheyRan() async throws {
+        let world = world()
+        let launcher = FakeHookLauncher()
+        _ = try await sync(world, launcher)
+
+        let writes = world.fileSystem.atomicWrites
+        let owed = try XCTUnwrap(writes.firstIndex(of: "/archive/Night Show/.podarchive/hooks.json"))
+        let indexed = try XCTUnwrap(writes.firstIndex(of: "/archive/Night Show/.podarchive/index.json"))
+        XCTAssertLessThan(owed, indexed, "the intent before the effect: \(writes)")
+        let ledger = try XCTUnwrap(world.fileSystem.file("/archive/Night Show/.podarchive/hooks.json"))
+        let settled = try XCTUnwrap(JSONSerialization.jsonObject(with: ledger) as? [String: Any])
+        XCTAssertEqual(settled["failing"] as? [String: Int], [:])
+        XCTAssertEqual(Set(settled["done"] as? [String] ?? []), ["g1", "g2"])
+    }
+
+    func test_episodesIndexedByARunKilledBeforeItsHooks_getTheirHookOnTheNextRun() async throws {
+        let world = world()
+        _ = try await sync(world, nil)
+        // What a run with a hook killed between its index and its hooks leaves: both owed (as 0.1.0 wrote it too).
+        world.fileSystem.put(
+            "/archive/Night Show/.podarchive/hooks.json",
+            Data(#"{"done": [], "failing": {"g1": 0, "g2": 0}, "gaveUp": []}"#.utf8))
+        let launcher = FakeHookLauncher()
+
+        let report = try await sync(world, launcher)
+
+        XCTAssertEqual(report.archived, [])
+        XCTAssertEqual(launcher.titles, ["One; rm -rf ~ $(touch x)", "Two"])
+    }
+
+    func test_aRunWithoutAHook_owesNone() async throws {
+        let world = world()
+        _ = try await sync(world, nil)
+
+        XCTAssertNil(world.fileSystem.file("/archive/Night Show/.podarchive/hooks.json"))
+    }
+
     func test_aHookThatSucceeded_neverRunsAgain_notEvenWhenItsFileIsFetchedAgain() async throws {
         let world = world()
         let launcher = FakeHookLauncher()

@@ -2,6 +2,9 @@
 // (so `verify`, the site and the archived list no longer see them) and are kept here, so that a sync knows them
 // when the feed still lists them and does not fetch them again. A file of its own, not a change of the index
 // format: an older podarchive reads the archive as before (and, not knowing this file, fetches them again).
+// Forgetting is an intent written before its effects: an episode is recorded here with what is still to be done
+// (`pending`: its entry out of the index, its files deleted) before the index changes, and settled once both are
+// done; whichever command next takes the show's lock finishes it (`FeedFolders.finishForgetting`).
 import Foundation
 
 /// The episodes of one show forgotten for good, as their index entries were.
@@ -11,6 +14,10 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
         var entry: ArchiveIndex.Entry
         /// RFC 3339.
         var forgotten: String
+        /// While forgetting it is not finished: the files still to delete (the episode's, its companions', its
+        /// sidecar; none when they are kept), its entry still to leave the index. Nil once done, and in records of
+        /// 0.1.0 (which wrote the record last): an older podarchive ignores the key, and leaves those files.
+        var pending: [String]? = nil
     }
 
     /// In the order they were forgotten.
@@ -19,8 +26,16 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
     /// Their entries as an index, to match a feed's episodes the way the index does (GUID, URL, loose URL).
     var matcher: ArchiveIndex { ArchiveIndex(feed: "", title: nil, episodes: episodes.map(\.entry)) }
 
+    /// The episodes whose forgetting is not finished.
+    var pending: [Forgotten] { episodes.filter { $0.pending != nil } }
+
     static func url(in stateFolder: URL) -> URL {
         stateFolder.appendingPathComponent(ArchiveLayout.forgottenFile, isDirectory: false)
+    }
+
+    /// The files of `entry` that forgetting it deletes: its own, its companions', its sidecar.
+    static func files(of entry: ArchiveIndex.Entry) -> [String] {
+        [entry.file] + (entry.companions ?? []).map(\.file) + [ArchiveNames.sidecarName(for: entry.file)]
     }
 
     /// The record of the show whose state folder is `stateFolder`; empty when there is none (or it is damaged:
@@ -29,5 +44,16 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
         files.contents(atPath: url(in: stateFolder).path).flatMap {
             try? JSONDecoder().decode(ForgottenEpisodes.self, from: $0)
         } ?? ForgottenEpisodes()
+    }
+
+    /// Writes the record durably: it is the intent a forget's effects follow, and what keeps a forgotten episode
+    /// from coming back.
+    func save(in stateFolder: URL, writer: any AtomicFileWriting) throws {
+        let url = Self.url(in: stateFolder)
+        do {
+            try writer.writeAtomically(try JSONEncoder.records.encode(self), to: url, durable: true, ownerOnly: false)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
     }
 }
