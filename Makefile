@@ -9,7 +9,7 @@ RELEASE_BIN := $(SHIP_BUILD)/release/podarchive
 TEST_HOOKS := PODARCHIVE_TEST_HOOKS=1
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test test-release test-tsan test-asan demo warc-check screenshot corpus bench bench-smoke fuzz install uninstall lint format clean zlib
+.PHONY: all build release test test-release test-tsan test-asan demo warc-check screenshot corpus crash-matrix bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
@@ -127,6 +127,13 @@ bench: release
 # The same script at tiny sizes, one repetition: keeps it working (CI runs it).
 bench-smoke: release
 	$(PYTHON) Tests/Benchmarks/bench.py --smoke --bin $(SHIP_BUILD)/release
+
+# The shipped binary killed (SIGKILL) before each call that changes a file of the archive, for each command that
+# changes one (sync --exec, forget, forget --undo, verify --repair, site, site --out, export, credentials --move),
+# then run on as a user would: every byte, record, hook and deletion must converge. Test-only: the kill switch is
+# an LD_PRELOAD library built here from Tests/CrashMatrix/killshim.c, never part of podarchive. A few minutes.
+crash-matrix: release
+	$(PYTHON) Tests/CrashMatrix/crash-matrix.py --bin $(RELEASE_BIN)
 
 # Compare `podarchive list --json` with a reference parser on 27 real-world feeds.
 corpus: release
