@@ -131,7 +131,7 @@ bench-smoke: release
 # The shipped binary killed (SIGKILL) before each call that changes a file of the archive, for each command that
 # changes one (sync --exec, forget, forget --undo, verify --repair, site, site --out, export, credentials --move),
 # then run on as a user would: every byte, record, hook and deletion must converge. Test-only: the kill switch is
-# an LD_PRELOAD library built here from Tests/CrashMatrix/killshim.c, never part of podarchive. A few minutes.
+# the LD_PRELOAD library of the crash tests (Fixtures/crash-shim), never part of podarchive. A few minutes.
 crash-matrix: release
 	$(PYTHON) Tests/CrashMatrix/crash-matrix.py --bin $(RELEASE_BIN)
 

@@ -5,7 +5,7 @@ that changes the archive, then run on as a user would; after that next run every
 
     crash-matrix.py --bin PATH [--only NAME ...] [--keep]
 
-How: `killshim.c` is built here and loaded with LD_PRELOAD (nothing in podarchive knows of it, so the shipped
+How: `Fixtures/crash-shim/crash-shim.c` (the crash tests' library) is built here and loaded with LD_PRELOAD (nothing in podarchive knows of it, so the shipped
 binary is what is tested). One run of each command with the shim counting gives the calls under the scratch
 folder; then, for N = 1..count, a fresh copy of the command's starting archive is taken, the command is run with
 the shim killing it before call N, and the scenario's next commands run without the shim. The checks are what a
@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+SHIM_SOURCE = HERE.parent.parent / "Fixtures" / "crash-shim" / "crash-shim.c"
 SHOW = "Crash Matrix"
 EPISODES = ["One", "Two", "Three"]
 SECRET = "s3cretMatrix"
@@ -96,10 +97,10 @@ class Matrix:
         self.keep = keep
         self.port = free_port()
         self.feed = f"http://127.0.0.1:{self.port}/feed.xml"
-        self.shim = work / "killshim.so"
+        self.shim = work / "crash-shim.so"
         compiler = shutil.which("clang") or shutil.which("cc") or "gcc"
         subprocess.run(
-            [compiler, "-shared", "-fPIC", "-O2", "-o", str(self.shim), str(HERE / "killshim.c"), "-ldl"], check=True
+            [compiler, "-shared", "-fPIC", "-O2", "-o", str(self.shim), str(SHIM_SOURCE), "-ldl"], check=True
         )
         write_feed_folder(work / "served", self.port)
         self.server = subprocess.Popen(
@@ -138,10 +139,11 @@ class Matrix:
         environment = self.environment(scratch)
         if kill_at is not None:
             environment.update(
-                {"LD_PRELOAD": str(self.shim), "KILLSHIM_ROOT": str(scratch), "KILLSHIM_AT": str(kill_at)}
+                {"LD_PRELOAD": str(self.shim), "PODARCHIVE_SHIM_UNDER": str(scratch),
+                 "PODARCHIVE_SHIM_KILL_AT": str(kill_at)}
             )
             if log:
-                environment["KILLSHIM_LOG"] = str(log)
+                environment["PODARCHIVE_SHIM_LOG"] = str(log)
         done = subprocess.run(
             [self.binary] + [argument.replace("{ROOT}", str(scratch / "archive"))
                              .replace("{SCRATCH}", str(scratch)) for argument in arguments],
@@ -483,8 +485,10 @@ def run_scenario(matrix, scenario):
                 scenario.run_killed(matrix, scratch, number)
             else:
                 killed = matrix.run(scratch, scenario.command, kill_at=number)
-                if killed.returncode != -9:
-                    raise Failure(f"the run was not killed (exit {killed.returncode}): the calls differ between runs")
+                # A run that made fewer calls than the counting run (threads finish in another order, a journal
+                # already folded) ends before the point: it must have succeeded, and the rest holds as for a kill.
+                if killed.returncode not in (-9, 0):
+                    raise Failure(f"not killed, it exited {killed.returncode}: {killed.stderr.strip()[-600:]}")
             scenario.next(matrix, scratch)
             scenario.check(matrix, scratch)
         except Failure as failure:

@@ -1,7 +1,7 @@
 // A crash at every file effect of a podarchive process: a small library preloaded into the built binary that counts
-// each write, pwrite, writev, fsync, fdatasync, ftruncate, rename, link and unlink touching a folder (across all
-// threads, in the order they happen) and kills the process with SIGKILL just before the one numbered
-// `PODARCHIVE_SHIM_KILL_AT`. Running a command with 1, 2, 3... until it completes kills it once at each point, the
+// each call changing a file under a folder (writes, syncs, renames, links, unlinks, dates and extended attributes set;
+// across all threads, in the order they happen) and kills the process with SIGKILL just before the one numbered
+// `PODARCHIVE_SHIM_KILL_AT`. The crash matrix (Tests/CrashMatrix) preloads the same library. Running a command with 1, 2, 3... until it completes kills it once at each point, the
 // last effect included (strace's `inject` counts per thread, so a multi-threaded binary would skip points). Only a
 // process named `podarchive` counts: a hook it runs inherits the variables and is left alone. Built with the
 // system's C compiler on first use from Fixtures/crash-shim/crash-shim.c; a machine without one skips the tests.
