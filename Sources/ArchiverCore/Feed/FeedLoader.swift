@@ -112,9 +112,8 @@ public struct FeedLoader: Sendable {
             "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
                 + "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8",
             forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        var movedTo: URL?
+        request.setValue(BodyFraming.acceptEncoding(compressible: true), forHTTPHeaderField: "Accept-Encoding")
+        let fetched: FetchedBody
         let finalRequest = request
         do {
             // A slot of the host first, as a download takes one: the host is asked at most so much at once, and
@@ -122,19 +121,28 @@ public struct FeedLoader: Sendable {
             // each held by one request within its deadline, or when the run is cancelled).
             let slot = try await limits.budget?.slot(host: url.host ?? "", kind: .request)
             defer { slot?.release() }
-            let fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
+            fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
                 try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes, policy: limits.policy)
             }
-            (data, response) = (fetched.data, fetched.response)
-            movedTo = fetched.movedTo
         } catch is Deadline.Exceeded {
             throw FeedError.transport(
                 url: url.absoluteString, reason: "not complete within \(Deadline.describe(limits.timeout))")
         } catch FetchError.tooLarge(let limit) {
             throw FeedError.tooLarge(url: url.absoluteString, limit: limit)
+        } catch FetchError.unsupportedEncoding(let encoding) {
+            throw FeedError.unsupportedEncoding(url: url.absoluteString, encoding: encoding)
         } catch {
             throw FeedError.transport(url: url.absoluteString, reason: TransportReason.describe(error))
         }
+        return try judge(fetched, of: url, validators: validators, limits: limits)
+    }
+
+    /// What a fetched answer means: the feed's bytes and validators, nil for a 304 to a conditional request, or
+    /// the error its status is.
+    private func judge(_ fetched: FetchedBody, of url: URL, validators: FeedValidators?, limits: FeedLimits) throws
+        -> (Data, URL, FeedValidators, URL?)?
+    {
+        let response = fetched.response
         let finalURL = response.url ?? url
         var newValidators = FeedValidators(etag: nil, lastModified: nil)
         if let http = response as? HTTPURLResponse {
@@ -152,7 +160,7 @@ public struct FeedLoader: Sendable {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
             }
         }
-        return (data, finalURL, newValidators, movedTo)
+        return (fetched.data, finalURL, newValidators, fetched.movedTo)
     }
 }
 

@@ -29,6 +29,12 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case timedOut(TimeInterval)
     /// The file's digest differs from the publisher's Subresource Integrity value (both in SRI form): not kept.
     case integrityMismatch(expected: String, received: String)
+    /// The body is not complete by its framing (see `BodyFraming`): a compressed stream cut short, damaged or
+    /// going on past its end, or a length other than the one the server announced before for the same version.
+    /// Nothing of it is kept; tried again from its start.
+    case incompleteBody(String)
+    /// The server sent the body in a `Content-Encoding` podarchive does not decode (named as it did): not kept.
+    case unsupportedEncoding(String)
 
     /// A short reason for messages.
     public var reason: String {
@@ -48,6 +54,10 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .integrityMismatch(let expected, let received):
             return "the file does not match the publisher's hash: expected \(expected), received \(received); "
                 + "not kept, tried again next run"
+        case .incompleteBody(let reason): return reason + "; not kept, fetched again from its start"
+        case .unsupportedEncoding(let encoding):
+            return "the server sent it encoded as \(encoding) (Content-Encoding), which podarchive does not decode; "
+                + "not kept"
         }
     }
 }

@@ -5,6 +5,18 @@ import Foundation
 enum MediaTypes {
     static let scriptExtensions: Set<String> = ["php", "asp", "aspx", "cgi", "jsp", "pl", "py", "do", "html", "htm"]
 
+    /// True for a declared type that is text (a transcript, a chapters document, a page): worth asking for
+    /// compressed, unlike media, which is compressed already.
+    static func isText(_ mimeType: String?) -> Bool {
+        guard let mimeType else { return false }
+        let type =
+            mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            ?? ""
+        return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasSuffix("+json")
+            || type.hasSuffix("/xml") || type.hasSuffix("+xml") || type == "application/srt"
+            || type == "application/x-subrip"
+    }
+
     static func fileExtension(forMIMEType mimeType: String) -> String? {
         let type = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         switch type ?? "" {

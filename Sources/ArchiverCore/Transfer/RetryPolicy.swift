@@ -30,10 +30,11 @@ public struct RetryPolicy: Sendable, Equatable {
         return max(jittered, retryAfter ?? 0)
     }
 
-    /// True for failures another attempt may cure: the network, timeouts, 5xx, 408 and 429, a body cut short.
+    /// True for failures another attempt may cure: the network, timeouts, 5xx, 408 and 429, a body cut short or
+    /// not complete by its framing.
     static func isRetryable(_ failure: EpisodeFailure) -> Bool {
         switch failure {
-        case .transport, .lengthMismatch, .timedOut: return true
+        case .transport, .lengthMismatch, .incompleteBody, .timedOut: return true
         case .httpStatus(let status): return status >= 500 || status == 408 || status == 429
         default: return false
         }
