@@ -46,6 +46,26 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         set { lock.withLock { hidden = newValue } }
     }
     private var heldLocks: [String: Int32] = [:]
+    /// Lock files `tryLock` made (kept apart from `files`, whose listings the tests compare).
+    private var lockFiles: Set<String> = []
+    private var refusing: [String: Int32] = [:]
+
+    /// Folders whose contents cannot be changed, as on a read-only mount (`EROFS`) or for a user who may not write
+    /// them (`EACCES`): every write, append, creation, move, removal, attribute change and lock there fails with
+    /// that code (a `FileSystemError`), as the live file system's calls do; reading works, and a lock file made
+    /// earlier can still be locked for reading (`tryLockForReading`).
+    public var unwritable: [String: Int32] {
+        get { lock.withLock { refusing } }
+        set { lock.withLock { refusing = newValue } }
+    }
+
+    /// The refusal of a change at `path` (called locked).
+    private func refusal(_ path: String) -> FileSystemError? {
+        for (folder, code) in refusing where path == folder || path.hasPrefix(folder + "/") {
+            return FileSystemError(path: path, code: code)
+        }
+        return nil
+    }
 
     /// A file system holding `files` (by path), and the folders above them.
     public init(files: [String: Data] = [:]) {
@@ -103,7 +123,8 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     public func createDirectory(
         at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?
     ) throws {
-        lock.withLock {
+        try lock.withLock {
+            if !folders.contains(url.path), let refused = refusal(url.path) { throw refused }
             if !folders.contains(url.path), let attributes { self.attributes[url.path] = attributes }
             folders.insert(url.path)
             addParents(of: url.path)
@@ -113,6 +134,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Removes a file (not a folder).
     public func removeItem(at url: URL) throws {
         try lock.withLock {
+            if let refused = refusal(url.path) { throw refused }
             guard files.removeValue(forKey: url.path) != nil else { throw CocoaError(.fileNoSuchFile) }
         }
     }
@@ -120,6 +142,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Writes `data` at once, into an existing folder, unless the path is in `failingWrites`.
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
         try lock.withLock {
+            if let refused = refusal(url.path) { throw refused }
             guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             if let size, usedBytes - Int64(files[url.path]?.count ?? 0) + Int64(data.count) > size {
@@ -136,6 +159,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// `failingWrites` or the disk is full.
     public func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64 {
         try lock.withLock {
+            if let refused = refusal(url.path) { throw refused }
             guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             if let size, usedBytes + Int64(data.count) > size {
@@ -151,6 +175,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Creates the file unless one is there, into an existing folder.
     public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
         try lock.withLock {
+            if let refused = refusal(url.path) { throw refused }
             guard !failing.contains(url.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
             guard files[url.path] == nil else { return false }
@@ -173,6 +198,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Copies a file, never over another, and only into an existing folder.
     public func copyItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
+            if let refused = refusal(dstURL.path) { throw refused }
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
             }
@@ -186,6 +212,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// a path in `failingWrites` fails.
     public func moveItem(at srcURL: URL, to dstURL: URL) throws {
         try lock.withLock {
+            if let refused = refusal(srcURL.path) ?? refusal(dstURL.path) { throw refused }
             guard !failing.contains(dstURL.path) else { throw CocoaError(.fileWriteNoPermission) }
             guard files[dstURL.path] == nil, !folders.contains(dstURL.path) else {
                 throw CocoaError(.fileWriteFileExists)
@@ -200,6 +227,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     /// Merges `attributes` into the file's or folder's.
     public func setAttributes(_ attributes: [FileAttributeKey: Any], ofItemAtPath path: String) throws {
         try lock.withLock {
+            if let refused = refusal(path) { throw refused }
             guard files[path] != nil || folders.contains(path) else { throw CocoaError(.fileNoSuchFile) }
             self.attributes[path, default: [:]].merge(attributes) { _, new in new }
         }
@@ -234,16 +262,32 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
         _ = lock.withLock { heldLocks.removeValue(forKey: path) }
     }
 
-    /// Takes the lock unless another holder has it.
+    /// Takes the lock unless another holder has it (its lock file made, unless the folder cannot be changed).
     public func tryLock(_ url: URL) throws -> (any HeldLock)? {
         try lock.withLock {
             guard folders.contains(url.deletingLastPathComponent().path) else { throw CocoaError(.fileNoSuchFile) }
-            guard heldLocks[url.path] == nil else { return nil }
-            heldLocks[url.path] = 0
-            return FakeLock(keep: { [weak self] note in self?.keepNote(note, at: url.path) }) { [weak self] in
-                self?.releaseLock(url.path)
-            }
+            if let refused = refusal(url.path) { throw refused }
+            lockFiles.insert(url.path)
+            return takeLock(url)
         }
+    }
+
+    /// Takes the lock on a lock file made earlier, unless another holder has it; as the live locker does, even
+    /// where the folder cannot be changed.
+    public func tryLockForReading(_ url: URL) throws -> (any HeldLock)? {
+        try lock.withLock {
+            guard lockFiles.contains(url.path) else { throw FileSystemError(path: url.path, code: ENOENT) }
+            return takeLock(url)
+        }
+    }
+
+    /// The lock at `url` as this process holds it, or nil when another has it (called locked).
+    private func takeLock(_ url: URL) -> (any HeldLock)? {
+        guard heldLocks[url.path] == nil else { return nil }
+        heldLocks[url.path] = 0
+        return FakeLock(
+            keep: { [weak self] note in self?.keepNote(note, at: url.path) },
+            release: { [weak self] in self?.releaseLock(url.path) })
     }
 
     /// Notes kept in lock files, by path (in place: neither an atomic write nor an append).

@@ -102,10 +102,11 @@ final class IdentityTests: CommandLineTestCase {
         let shows = try await feeds()
 
         XCTAssertEqual(moved, .success, errors.text)
+        let (old, new) = (server.url("/feed.xml").absoluteString, mirror.url("/mirror.xml").absoluteString)
         XCTAssertTrue(
             movedLines.contains(
-                "the same show as <\(server.url("/feed.xml").absoluteString)>: its subscription now uses "
-                    + "<\(mirror.url("/mirror.xml").absoluteString)>"), movedLines)
+                "the same show as <\(old)>: its subscription now uses <\(new)>, and <\(old)> is no longer fetched (to "
+                    + "keep both, each in a folder of its own: podarchive add \(old) --separate)\n"), movedLines)
         XCTAssertEqual(mirror.requests.filter { $0.path.hasPrefix("/media/One") }.count, 0, "nothing twice")
         XCTAssertEqual(claimed, .success, errors.text)
         XCTAssertEqual(
@@ -137,5 +138,70 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(again, .success, errors.text)
         XCTAssertEqual(shows.count, 1, "\(shows)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: records.path).count, 1)
+    }
+
+    // Two URLs of one show before its first sync: the same title, episode GUIDs in common, no podcast:guid or self
+    // link to say so (a mirror, a members or ad-free variant).
+
+    func test_twoURLsOfOneShow_addedBeforeAnySync_areOneSubscriptionAndOneFolder_theNewerWinning() async throws {
+        serve(server, "/a.xml", rss(guid: nil))
+        serve(server, "/b.xml", rss(guid: nil))
+        let (a, b) = (server.url("/a.xml").absoluteString, server.url("/b.xml").absoluteString)
+
+        let first = await run("add", a, "--to", root)
+        output.clear()
+        let second = await run("add", b, "--to", root)
+        let secondLines = output.text
+        let askedBeforeSync = server.requests.filter { $0.path == "/a.xml" }.count
+        let synced = await run("sync", "--to", root)
+        let shows = try await feeds()
+
+        XCTAssertEqual([first, second, synced], [.success, .success, .success], errors.text)
+        XCTAssertEqual(
+            secondLines,
+            "the same show as <\(a)>: its subscription now uses <\(b)>, and <\(a)> is no longer fetched (to keep "
+                + "both, each in a folder of its own: podarchive add \(a) --separate)\nsubscribed \(b) into Same Show/\n"
+        )
+        XCTAssertEqual(shows.map { $0["feed"] as? String }, [b], "one subscription, the newer URL's")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }, ["Same Show"])
+        XCTAssertEqual(mediaRequests(server), 2, "each episode downloaded once")
+        XCTAssertEqual(server.requests.filter { $0.path == "/a.xml" }.count, askedBeforeSync, "a is no longer fetched")
+
+        // What the line says keeps both.
+        output.clear()
+        let kept = await run("add", a, "--separate", "--to", root)
+        let keptLines = output.text
+        let both = try await feeds()
+
+        XCTAssertEqual(kept, .success, errors.text)
+        XCTAssertEqual(keptLines, "subscribed \(a) into Same Show (2)/\n")
+        XCTAssertEqual(
+            Set(both.map { [$0["feed"] as? String, $0["folder"] as? String] }),
+            [[b, "Same Show"], [a, "Same Show (2)"]])
+    }
+
+    func test_aVariantAddedWithSeparate_isKeptApart_andNoLaterSyncRepointsIt() async throws {
+        serve(server, "/feed.xml", rss(guid: nil))
+        serve(server, "/members.xml", rss(guid: nil))
+        let (main, members) = (server.url("/feed.xml").absoluteString, server.url("/members.xml").absoluteString)
+        _ = await run("sync", main, "--to", root)
+        output.clear()
+
+        let added = await run("add", members, "--separate", "--to", root)
+        let addLines = output.text
+        let synced = await run("sync", "--to", root)
+        let again = await run("sync", members, "--to", root)
+        let mainAgain = await run("sync", main, "--to", root)
+        let shows = try await feeds()
+
+        XCTAssertEqual([added, synced, again, mainAgain], [.success, .success, .success, .success], errors.text)
+        XCTAssertEqual(addLines, "subscribed \(members) into Same Show (2)/\n")
+        XCTAssertEqual(
+            shows.map { [$0["feed"] as? String, $0["folder"] as? String] },
+            [[main, "Same Show"], [members, "Same Show (2)"]])
+        XCTAssertEqual(shows.map { $0["separate"] as? Bool }, [false, true])
+        XCTAssertEqual(mediaRequests(server), 4, "each feed's episodes in its own folder")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/Same Show (2)/One.mp3"))
     }
 }

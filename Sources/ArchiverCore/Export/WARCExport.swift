@@ -89,9 +89,14 @@ struct WARCExport: Sendable {
             items += planner.items(of: folder, index: index)
             report.shows += 1
         }
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(
-            ArchiveLayout.temporary(for: file.lastPathComponent, unique: "\(getpid())"))
-        unlink(temporary.path)
+        // What a killed export of this file left beside it goes first (see `TemporaryFiles`); nothing else there
+        // is the export's to touch.
+        let folder = file.deletingLastPathComponent()
+        let leftovers = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            ArchiveLayout.isTemporary($0, of: file.lastPathComponent)
+        }
+        TemporaryFiles.sweep(leftovers, in: folder, files: files)
+        let temporary = folder.appendingPathComponent(TemporaryFiles.name(for: file.lastPathComponent))
         let descriptor = openFile(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             throw ExportError.cannotWrite(path: file.path, reason: String(cString: strerror(errno)))

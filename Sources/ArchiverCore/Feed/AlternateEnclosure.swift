@@ -1,6 +1,9 @@
 // Podcasting 2.0's `<podcast:alternateEnclosure>`: another file of the same episode (Opus, another bitrate, a
 // video), with the URIs it can be fetched from (`<podcast:source>`) and the publisher's hashes or signature
-// (`<podcast:integrity>`). The one marked `default="true"` describes the item's own `<enclosure>`.
+// (`<podcast:integrity>`). The one marked `default="true"` describes the item's own `<enclosure>`. One with a
+// `rel` (other than "default") is other content ("Behind the Scenes"), not another encoding of the episode; a
+// source whose `contentType` is not the file's own type (a torrent, an HLS or DASH playlist) delivers something
+// else, and is kept apart from the sources of the file (`indirectSources`).
 import Foundation
 
 /// Another file of an episode, as the feed describes it.
@@ -23,6 +26,13 @@ public struct AlternateEnclosure: Equatable, Sendable, Codable {
     public var isDefault: Bool
     /// Where the file can be fetched from, in the feed's order (any scheme as written; only http(s) is fetched).
     public var sources: [String]
+    /// Sources that deliver something other than the file itself (their `contentType` names another type: a
+    /// torrent, an HLS or DASH playlist), in the feed's order: never fetched as the file. Nil when there are none.
+    public var indirectSources: [String]?
+    /// What the media is to the episode (`rel`), when the feed says it is not the episode's own content ("Behind
+    /// the Scenes", "Director's cut"); nil for another encoding or transport of the episode (no `rel`, or
+    /// "default").
+    public var rel: String?
     /// The publisher's Subresource Integrity value (`sha384-…`), when given.
     public var integrity: String?
     /// A detached PGP signature, when given (recorded, never checked).
@@ -50,4 +60,15 @@ public struct AlternateEnclosure: Equatable, Sendable, Codable {
     /// How many alternates of one item are kept, and sources of one alternate: a hostile feed could list
     /// millions.
     static let limit = 16
+
+    /// Whether this is another file of the episode's own content, one that could be archived as the episode: not
+    /// other content (`rel`), and media rather than a playlist or a torrent (see `MediaTypes.isIndirect`).
+    public var isTheEpisode: Bool { rel == nil && !MediaTypes.isIndirect(type: type) }
+
+    /// Whether a `podcast:source` of this alternate whose `contentType` is `contentType` (nil: not given) at `uri`
+    /// delivers the file itself: no other type, and no playlist or torrent by its name (`.m3u8`, `.mpd`, `.torrent`).
+    func delivers(contentType: String?, uri: String) -> Bool {
+        if let contentType, !MediaTypes.same(contentType, type) { return false }
+        return MediaTypes.isIndirect(type: type) || !MediaTypes.isIndirect(url: uri)
+    }
 }

@@ -75,6 +75,9 @@ extension XMLFeedReader {
                 height: attribute("height").flatMap { Int($0) }, language: attribute("lang"),
                 title: attribute("title"), codecs: attribute("codecs"),
                 isDefault: attribute("default")?.lowercased() == "true"))
+        if let rel = attribute("rel"), rel.lowercased() != "default" {
+            built.alternates[built.alternates.count - 1].rel = String(rel.prefix(256))
+        }
         item = built
     }
 
@@ -84,8 +87,13 @@ extension XMLFeedReader {
             value(of: name, in: attributes).flatMap { $0.isEmpty ? nil : $0 }
         }
         guard var built = item, built.keptAlternate, var alternate = built.alternates.popLast() else { return }
-        if kind == .podcastSource, let uri = attribute("uri"), alternate.sources.count < AlternateEnclosure.limit {
-            alternate.sources.append(resolver.resolve(uri))
+        if kind == .podcastSource, let uri = attribute("uri").map({ resolver.resolve($0) }) {
+            // A torrent or a playlist is a way to the file, not the file (`AlternateEnclosure.delivers`).
+            if alternate.delivers(contentType: attribute("contentType"), uri: uri) {
+                if alternate.sources.count < AlternateEnclosure.limit { alternate.sources.append(uri) }
+            } else if (alternate.indirectSources?.count ?? 0) < AlternateEnclosure.limit {
+                alternate.indirectSources = (alternate.indirectSources ?? []) + [uri]
+            }
         } else if kind == .podcastIntegrity, let value = attribute("value") {
             switch attribute("type")?.lowercased() {
             case "sri": alternate.integrity = alternate.integrity ?? String(value.prefix(4096))

@@ -28,6 +28,7 @@ public struct EpisodeForgetter: Sendable {
     private let writer: any AtomicFileWriting
     private let folders: FeedFolders
     private let indexes: IndexStore
+    private let records: ShowRecords
     private let clock: SyncClock
 
     /// A forgetter working through `fileSystem`, dating what it records with `clock`.
@@ -36,6 +37,7 @@ public struct EpisodeForgetter: Sendable {
         writer = fileSystem.writer
         self.clock = clock
         let records = ShowRecords(files: fileSystem.files, writer: fileSystem.writer)
+        self.records = records
         indexes = IndexStore(
             files: fileSystem.files, attributes: fileSystem.attributes, writer: fileSystem.writer, records: records)
         folders = FeedFolders(
@@ -95,6 +97,9 @@ public struct EpisodeForgetter: Sendable {
             if !chosen.contains(where: { $0.key == entry.key }) { chosen.append(entry) }
         }
         record.episodes.removeAll { forgotten in chosen.contains { $0.key == forgotten.entry.key } }
+        // The mark first: the next sync reads the feed in full (a 304 would say nothing of the episodes taken back).
+        // Killed between the two, that sync reads the feed once more than it needed to.
+        try records.markIncomplete(in: show.stateFolder)
         try save(record, in: show.stateFolder)
         return chosen.map { $0.title ?? $0.file }
     }
@@ -105,7 +110,7 @@ public struct EpisodeForgetter: Sendable {
             throw ArchiveError.noArchive(path: folder.path)
         }
         return try await folders.open(
-            folder: folder, source: .local(path: folder.path), lockWait: lockWait, metadata: false)
+            folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
     }
 
     /// The one entry `name` names: by file name (or the file's last part), else GUID or key, else title.

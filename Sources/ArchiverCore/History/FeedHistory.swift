@@ -92,10 +92,10 @@ struct HistoryStore: Sendable {
         let ext = FeedRevision.fileExtension(of: feed)
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = URLSecrets.redactingURLs(in: document)
-        try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, at: now)
+        try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, staging: show.stateFolder, at: now)
         let current = folder.appendingPathComponent(ArchiveLayout.currentDocument(ext))
         do {
-            try writer.writeAtomically(kept, to: current, durable: false)
+            try writer.writeAtomically(kept, to: current, durable: false, stagedIn: show.stateFolder)
         } catch {
             throw ArchiveError.storage(error, path: current.path)
         }
@@ -114,22 +114,25 @@ struct HistoryStore: Sendable {
 
     /// Writes `data` as a new revision file, never over one already there: named after the second `now` is in,
     /// numbered after every revision of that second the folder holds, whatever its format (see `RevisionName`).
-    private func keepNewRevision(_ data: Data, ext: String, in folder: URL, at now: Date) throws {
+    /// Written through `staging` (the show's state folder); a temporary file an earlier version left in the
+    /// folder is removed (the show's lock is held).
+    private func keepNewRevision(_ data: Data, ext: String, in folder: URL, staging: URL, at now: Date) throws {
         let stamp = RevisionName.stamp(now)
         let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        TemporaryFiles.sweep(names, in: folder, files: files) { _ in true }
         let first = (names.compactMap { RevisionName.number(of: $0, stamp: stamp) }.max() ?? 0) + 1
         // Each name taken meanwhile (by another process) is a revision kept: the next number is tried.
         for number in first..<(first + 1000) {
             let url = folder.appendingPathComponent(RevisionName.name(stamp: stamp, number: number, ext: ext))
             do {
-                if try writer.createExclusively(data, at: url) { return }
+                if try writer.createExclusively(data, at: url, stagedIn: staging) { return }
             } catch let failure as FileSystemError where FileSystemError.meansNoHardLinks(failure.code) {
                 // A file system without hard links (FAT, exFAT, some network shares), from a writer that does not
                 // fall back itself (the live one does, with O_EXCL): the show's lock keeps every other sync out of
                 // this folder, so a name no file has is taken with an atomic write.
                 guard !files.fileExists(atPath: url.path) else { continue }
                 do {
-                    return try writer.writeAtomically(data, to: url, durable: true)
+                    return try writer.writeAtomically(data, to: url, durable: true, stagedIn: staging)
                 } catch {
                     throw ArchiveError.storage(error, path: url.path)
                 }

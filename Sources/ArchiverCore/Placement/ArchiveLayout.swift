@@ -59,6 +59,10 @@ public enum ArchiveLayout {
     public static let downloadLog = "downloads.log"
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
     static func isDownloadBody(_ name: String) -> Bool { name.hasPrefix(downloadPrefix) && name.hasSuffix(".part") }
+    /// The stem of a download whose body (`isDownloadBody`) is `name`.
+    static func downloadStem(ofBody name: String) -> String {
+        String(name.dropFirst(downloadPrefix.count).dropLast(".part".count))
+    }
     /// Whether `name`, in a state folder, holds download records: the log, or an earlier version's record file.
     static func isDownloadRecord(_ name: String) -> Bool { name == downloadLog || isDownloadRecordFile(name) }
     /// Whether `name`, in a state folder, is the record file of one download an earlier version kept.
@@ -77,10 +81,30 @@ public enum ArchiveLayout {
     private static let asidePrefix = "damaged-"
     /// What the temporary file of an atomic write carries after the name it replaces (`.<name>.tmp-<unique>`).
     static let temporaryInfix = ".tmp-"
-    /// The temporary file an atomic write of `name` goes through, made unique by `unique`.
-    static func temporary(for name: String, unique: String) -> String { "." + name + temporaryInfix + unique }
-    /// Whether `name` is the temporary file of an atomic write a killed process never renamed.
-    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") && name.contains(temporaryInfix) }
+    /// The temporary file an atomic write of `name` goes through, made unique by `unique` (who made it, see
+    /// `TemporaryFiles`). `name` is cut to `temporaryTargetBytes`: a name of 255 bytes has room for no suffix.
+    static func temporary(for name: String, unique: String) -> String {
+        "." + FileNamer.truncate(name, toBytes: temporaryTargetBytes) + temporaryInfix + unique
+    }
+    /// The most of the replaced file's name a temporary file's name carries.
+    static let temporaryTargetBytes = 100
+    /// The name a temporary file stands for (cut as `temporary` cuts it) and what makes it unique; nil when `name`
+    /// is no temporary file.
+    static func temporaryParts(of name: String) -> (target: Substring, unique: Substring)? {
+        guard name.hasPrefix("."), let infix = name.range(of: temporaryInfix, options: .backwards) else { return nil }
+        return (name[name.index(after: name.startIndex)..<infix.lowerBound], name[infix.upperBound...])
+    }
+    /// Whether `name` is the temporary file of an atomic write (see `TemporaryFiles` for whose, and whether stale).
+    static func isTemporary(_ name: String) -> Bool { temporaryParts(of: name) != nil }
+    /// Whether `name` is a temporary file of a write of the file called `target`.
+    static func isTemporary(_ name: String, of target: String) -> Bool {
+        temporaryParts(of: name)?.target == Substring(FileNamer.truncate(target, toBytes: temporaryTargetBytes))
+    }
+    /// The files of a show's folder and state folder that the site writes without the show's lock (its pages and
+    /// their stamp): a temporary file of one of them may be a live `site`'s, whoever holds the lock.
+    static func isWrittenWithoutShowLock(_ name: Substring) -> Bool {
+        name == siteStampFile || siteShowNames.contains(String(name))
+    }
     /// What a record podarchive keeps as JSON ends with.
     private static let recordSuffix = ".json"
 

@@ -25,7 +25,7 @@ struct CompanionKeeper: Sendable {
     }
 
     /// One companion to keep: for which episode, and under which name.
-    private struct Wanted: Sendable {
+    struct Wanted: Sendable {
         var episode: Episode
         var key: String
         var companion: Companion
@@ -37,7 +37,9 @@ struct CompanionKeeper: Sendable {
     ///   gained some (their sidecars name them).
     /// - Throws: `ArchiveError` when the archive cannot be written (a full disk stops the run).
     /// `present` is what the folder held when the sync began (its listing): a recorded companion missing from
-    /// it is fetched again, without a look-up per companion on every run.
+    /// it is fetched again, without a look-up per companion on every run. A companion several episodes name (one
+    /// transcript URL for three episodes) is fetched once and kept for each as a file of its own (see
+    /// `CompanionSource`).
     func keep(
         _ feed: Feed, in show: inout FeedFolder, present: Set<String>, options: SyncOptions,
         onEvent: @Sendable (SyncEvent) -> Void
@@ -48,31 +50,45 @@ struct CompanionKeeper: Sendable {
         }
         guard !wanted.isEmpty else { return (0, []) }
         defer { misses.save(in: show, records: records) }
+        let sources = CompanionSource.plan(
+            wanted.map { $0.companion.url.map(URLSecrets.redacted) }, index: show.index, present: present)
         var updated = Set<String>()
         let paths = show.paths
         let companionOptions = options.forCompanions
         var failed = 0
         var recorded = false
+        // What each position kept or why it failed, for those after it that share its URL.
+        var outcomes: [Int: Result<CompanionFile, EpisodeFailure>] = [:]
         // Cancelled, the companions not started are tried next run; those kept are recorded below all the same.
         do {
             try await OrderedTasks.run(
                 count: wanted.count, width: companionOptions.jobs,
-                operation: { position -> Result<EpisodeFetcher.Fetched, Error>? in
+                operation: { position -> CompanionSource.Got in
                     let item = wanted[position]
-                    guard let url = item.companion.url else { return nil }
+                    switch sources[position] {
+                    case .inline: return .inline
+                    case .sameAs(let leader): return .sameAs(leader)
+                    case .copy(let kept):
+                        if intact(kept, in: paths) { return .copy(kept) }
+                    case .fetch: break
+                    }
+                    guard let url = item.companion.url else { return .inline }
                     let pseudo = Episode(title: item.name, guid: nil, url: url, mimeType: item.companion.type)
-                    return await Result { try await fetcher.fetch(pseudo, in: paths, options: companionOptions) }
+                    return .fetched(
+                        await Result { try await fetcher.fetch(pseudo, in: paths, options: companionOptions) })
                 },
-                settle: { position, outcome in
+                settle: { position, got in
                     let item = wanted[position]
                     let url = item.companion.url.map(URLSecrets.redacted) ?? item.name
                     do {
-                        let file = try place(item, outcome, in: &show, options: companionOptions)
+                        let file = try place(item, got, earlier: outcomes, in: &show, options: companionOptions)
+                        outcomes[position] = .success(file)
                         recorded = true
                         updated.insert(item.key)
                         misses.settle(item.name)
                         onEvent(.companion(file: show.folder.appendingPathComponent(file.file)))
                     } catch let failure as EpisodeFailure {
+                        outcomes[position] = .failure(failure)
                         // A companion is optional: one its server says is not there, run after run, is given up.
                         if let reason = misses.missed(item.name, failure) {
                             onEvent(.companionGivenUp(episode: item.episode, url: url, reason: reason))
@@ -118,11 +134,25 @@ struct CompanionKeeper: Sendable {
         return wanted
     }
 
-    /// Puts one fetched (or inline) companion in place and records it.
+    /// Puts one companion in place and records it: fetched, given inline, or a copy of one kept (by this run, at
+    /// an earlier position of `earlier`, or by an earlier run).
     private func place(
-        _ item: Wanted, _ outcome: Result<EpisodeFetcher.Fetched, Error>?, in show: inout FeedFolder,
-        options: SyncOptions
+        _ item: Wanted, _ got: CompanionSource.Got, earlier: [Int: Result<CompanionFile, EpisodeFailure>],
+        in show: inout FeedFolder, options: SyncOptions
     ) throws -> CompanionFile {
+        let outcome: Result<EpisodeFetcher.Fetched, Error>?
+        switch got {
+        case .inline: outcome = nil
+        case .fetched(let fetched): outcome = fetched
+        case .copy(let kept): return try placeCopy(of: kept, for: item, in: &show)
+        case .sameAs(let leader):
+            // Fetched once for every episode that names it: what the first kept, each of the others keeps too.
+            switch earlier[leader] {
+            case .success(let kept)?: return try placeCopy(of: kept, for: item, in: &show)
+            case .failure(let failure)?: throw failure
+            case nil: throw EpisodeFailure.storage("another episode's copy of it was not kept")
+            }
+        }
         var name = item.name
         let destination = show.folder.appendingPathComponent(item.name, isDirectory: false)
         let (size, digest): (Int64, String)
@@ -136,7 +166,7 @@ struct CompanionKeeper: Sendable {
                 throw EpisodeFailure.storage("\(item.name) exists already and is another file")
             }
             do {
-                try writer.writeAtomically(content, to: destination, durable: false)
+                try writer.writeAtomically(content, to: destination, durable: false, stagedIn: show.stateFolder)
             } catch {
                 throw ArchiveError.storage(error, path: destination.path)
             }
@@ -166,27 +196,41 @@ struct CompanionKeeper: Sendable {
             let head = files.prefix(ofFileAtPath: partial.body.path, count: 1024) ?? Data()
             name = LiveContent.name(
                 for: item.name, artwork: item.companion.kind == .artwork, sniffed: LiveContent.sniff(head))
-            let moved: Bool
             do {
-                moved = try placer.move(
-                    partial.body, to: name, in: show, published: item.episode.published,
-                    origin: item.companion.url ?? "")
+                try putInPlace(
+                    partial.body, as: name, size: result.fileSize, sha256: result.sha256, for: item, in: show)
             } catch {
                 records.discard(partial)
                 throw error
             }
-            if moved {
-                records.forget(partial)
-            } else {
-                records.discard(partial)
-                // The same bytes there, unindexed (an index rebuilt, a damaged journal record): they are this one.
-                let there = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path)
-                guard there?.size == result.fileSize, there?.digest == result.sha256 else {
-                    throw EpisodeFailure.storage("\(name) exists already and is another file")
-                }
-            }
+            records.forget(partial)
             (size, digest) = (result.fileSize, result.sha256)
         }
+        return record(item, file: name, size: size, sha256: digest, in: &show)
+    }
+
+    /// Renames `body` (checked: `size` bytes of SHA-256 `sha256`) into the show's folder as `name`, never over
+    /// another file: one already there is taken for it only when it holds the same bytes (an index rebuilt, a
+    /// damaged journal record); `body` is gone either way.
+    /// - Throws: `EpisodeFailure.storage` when another file has the name; `ArchiveError` when the rename fails.
+    func putInPlace(_ body: URL, as name: String, size: Int64, sha256: String, for item: Wanted, in show: FeedFolder)
+        throws
+    {
+        guard
+            !(try placer.move(
+                body, to: name, in: show, published: item.episode.published, origin: item.companion.url ?? ""))
+        else { return }
+        try? files.removeItem(at: body)
+        let there = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(name).path)
+        guard there?.size == size, there?.digest == sha256 else {
+            throw EpisodeFailure.storage("\(name) exists already and is another file")
+        }
+    }
+
+    /// Records the companion `item` kept as `file` in the index.
+    func record(_ item: Wanted, file name: String, size: Int64, sha256 digest: String, in show: inout FeedFolder)
+        -> CompanionFile
+    {
         let file = CompanionFile(
             kind: item.companion.kind.rawValue, file: name, url: item.companion.url.map(URLSecrets.redacted),
             type: item.companion.type,

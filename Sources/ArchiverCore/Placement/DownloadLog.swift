@@ -172,6 +172,27 @@ extension ShowRecords {
 }
 
 extension ShowRecords {
+    /// Removes the bodies among `listed` (the state folder's names) that no record needs, when the show is opened
+    /// under its lock, before any download of the run (so no live transfer writes one): a body without a record
+    /// (the next download of it starts from an empty file), and one whose record can neither resume it (no
+    /// validator) nor adopt it (not complete), with that record.
+    func removeUnneededBodies(in stateFolder: URL, listed: [String]) {
+        let bodies = listed.filter(ArchiveLayout.isDownloadBody)
+        guard !bodies.isEmpty else { return }
+        withLog(stateFolder) { log in
+            for name in bodies {
+                let stem = ArchiveLayout.downloadStem(ofBody: name)
+                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                let record = log.records[stem] ?? (log.recordFiles.contains(stem) ? loadRecordFile(file) : nil)
+                guard record?.validator == nil, record?.sha256 == nil,
+                    (try? files.removeItem(at: stateFolder.appendingPathComponent(name, isDirectory: false))) != nil
+                else { continue }
+                log.records[stem] = nil
+                if log.recordFiles.remove(stem) != nil { try? files.removeItem(at: file) }
+            }
+        }
+    }
+
     /// Forgets the records of the downloads of `keys` (the index's episodes) whose bodies the state folder's
     /// listing `listed` does not hold, then compacts the log.
     func forgetSettledDownloads(in stateFolder: URL, keys: some Sequence<String>, listed: Set<String>) {

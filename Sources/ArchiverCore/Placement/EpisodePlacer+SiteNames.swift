@@ -129,7 +129,8 @@ extension EpisodePlacer {
             patched != data
         else { return }
         let dated = (try? attributes.attributesOfItem(atPath: target.path))?[.modificationDate] as? Date
-        guard (try? writer.writeAtomically(patched, to: target, durable: false)) != nil else { return }
+        guard (try? writer.writeAtomically(patched, to: target, durable: false, stagedIn: show.stateFolder)) != nil
+        else { return }
         contents.setDates(of: target, to: dated)
     }
 

@@ -15,8 +15,8 @@ struct FeedFolders: Sendable {
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes) and
     /// reads the index.
-    func open(folder: URL, source: FeedSource, lockWait: TimeInterval, metadata: Bool) async throws -> FeedFolder {
-        try read(await lock(folder: folder, lockWait: lockWait), source: source, metadata: metadata)
+    func open(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws -> FeedFolder {
+        try read(await lock(folder: folder, lockWait: lockWait), source: source, wants: wants)
     }
 
     /// The first half of `open`: the state folder made (never a link), the lock taken, the feed's validators read,
@@ -35,17 +35,47 @@ struct FeedFolders: Sendable {
         return LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved)
     }
 
-    /// The second half of `open`: what a killed run left cleared, the index read; the lock let go if it cannot be.
-    func read(_ locked: LockedFolder, source: FeedSource, metadata: Bool) throws -> FeedFolder {
+    /// Opens the show's folder for a reader that changes nothing (`verify`): locked as a sync locks it where it
+    /// can be, else on its lock file as it is, else not at all (see `ShowLocks.acquireForReading`); its index read.
+    /// What a killed run left is cleared only where the archive can be written.
+    /// - Returns: the folder (its `lock` a stand-in when none could be taken), and then why none could be.
+    func openForReading(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws
+        -> (show: FeedFolder, unlocked: ArchiveError?)
+    {
+        let stateFolder = ArchiveLayout.stateFolder(of: folder)
+        if attributes.isSymbolicLink(atPath: stateFolder.path) {
+            throw ArchiveError.storage(path: stateFolder.path, reason: ArchiveError.linkRefusal)
+        }
+        let lock: any HeldLock
+        var unlocked: ArchiveError?
+        switch try await locks.acquireForReading(folder: folder, wait: lockWait) {
+        case .held(let held, writable: true):
+            let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
+            let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: held, saved: saved)
+            return (try read(locked, source: source, wants: wants), nil)
+        case .held(let held, writable: false): lock = held
+        case .unheld(let why):
+            lock = UnheldLock()
+            unlocked = why
+        }
+        let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
+        let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved, clears: false)
+        return (try read(locked, source: source, wants: wants), unlocked)
+    }
+
+    /// The second half of `open`: what a killed run left cleared (unless `locked` says not to), the index read;
+    /// the lock let go if it cannot be.
+    func read(_ locked: LockedFolder, source: FeedSource, wants: FeedWants) throws -> FeedFolder {
         let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
-        // One listing of the state folder serves both clean-ups.
-        let leftovers = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+        // One listing of the state folder serves every clean-up.
+        let leftovers = locked.clears ? (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? [] : []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
         records.openDownloadLog(in: stateFolder, listed: leftovers)
+        records.removeUnneededBodies(in: stateFolder, listed: leftovers)
         do {
             let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
             let index = read?.index
-            if let index {
+            if let index, locked.clears {
                 restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
                 removeSettledRecords(leftovers, in: stateFolder, index: index)
             }
@@ -55,7 +85,7 @@ struct FeedFolders: Sendable {
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
                 // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
                 // journal record held (found again from the feed).
-                validators: index != nil && locked.conditional(forMetadata: metadata) != nil
+                validators: index != nil && locked.conditional(for: wants) != nil
                     && index?.failures.contains(where: { URLSecrets.carriesRedaction($0.url) }) != true
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
@@ -69,12 +99,11 @@ struct FeedFolders: Sendable {
         }
     }
 
-    /// Temporary files of atomic writes a killed process never renamed. Only the lock holder writes in this
-    /// folder, so with the lock held none of them belongs to a live process.
+    /// Temporary files of atomic writes a killed process never renamed: every file of the show's tree is written
+    /// through its state folder (`AtomicFileWriting`'s `stagedIn`), and with the lock held none of them belongs to
+    /// a live process, but for the site's pages, written without the lock (see `TemporaryFiles.isStale`).
     func removeLeftoverTemporaries(_ names: [String], in stateFolder: URL) {
-        for name in names where ArchiveLayout.isTemporary(name) {
-            try? files.removeItem(at: stateFolder.appendingPathComponent(name))
-        }
+        TemporaryFiles.sweep(names, in: stateFolder, files: files) { !ArchiveLayout.isWrittenWithoutShowLock($0) }
     }
 
     /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes
@@ -106,29 +135,44 @@ struct FeedFolders: Sendable {
 
     /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
-    /// at a new URL), which then continues there. A name the site writes at the root is never taken either
-    /// (a show titled "index.html" is kept in "index.html (2)").
-    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL) throws -> URL {
+    /// at a new URL) and `use` says its show may be continued so (`FolderUse.join`), which then continues there.
+    /// A name the site writes at the root is never taken either (a show titled "index.html" is kept in
+    /// "index.html (2)").
+    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL, use: (String) -> FolderUse) throws -> URL {
         let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
         let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
         for counter in 1...1000 {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
             if ArchiveLayout.isReservedAtRoot(name) { continue }
+            let use = use(name)
+            if use == .never { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
             let indexURL = ArchiveLayout.indexFile(of: folder)
             guard let existing = try? indexes.loadIndex(at: indexURL) else { return folder }
-            if FeedFolders.belongs(feed, source: source, to: existing) { return folder }
+            if FeedFolders.belongs(feed, source: source, to: existing, use: use) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(stem).path, reason: "too many feeds share this title")
     }
 
-    /// A folder's index is this show's when it names this feed (a new folder's index does), or shares episodes
-    /// with it (the same show at a new URL).
-    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex) -> Bool {
-        index.feed == URLSecrets.redacted(source.displayName)
-            || feed.episodes.contains(where: { index.entry(for: $0) != nil })
+    /// A folder's index is this show's when `use` allows it any and it names this feed (a new folder's index
+    /// does), or, when `use` allows joining the show another feed began, shares episodes with it (the same show
+    /// at a new URL).
+    static func belongs(_ feed: Feed, source: FeedSource, to index: ArchiveIndex, use: FolderUse) -> Bool {
+        use != .never
+            && (index.feed == URLSecrets.redacted(source.displayName)
+                || (use == .join && feed.episodes.contains(where: { index.entry(for: $0) != nil })))
     }
+}
+
+/// What a feed seen for the first time may do with an existing folder of its title (see `chooseFolder`).
+enum FolderUse: Sendable {
+    /// Continue the show there when the folder's index shares episodes with the feed (the same show at a new URL).
+    case join
+    /// Take it only when its index names this very feed (a show kept apart: `Subscription.separate`).
+    case own
+    /// Never take it (another subscription's, for a feed kept apart).
+    case never
 }
 
 /// A show's folder locked and its feed's validators read: the first half of `FeedFolders.open`.
@@ -138,11 +182,20 @@ struct LockedFolder {
     let lock: any HeldLock
     /// The validators the last run saved, as saved.
     let saved: FeedValidators?
+    /// Whether opening it clears what a killed run left (false for a reader where the archive cannot be written).
+    var clears = true
 
     /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the
-    /// last run left undone (`FeedValidators.incomplete`, sidecars wanted); the index may still say otherwise
-    /// (see `FeedFolders.read`).
-    func conditional(forMetadata metadata: Bool) -> FeedValidators? {
-        saved?.coverEverything(forMetadata: metadata) == true ? saved : nil
+    /// last run left undone or did not want (`FeedValidators.covers`); the index may still say otherwise (see
+    /// `FeedFolders.read`).
+    func conditional(for wants: FeedWants) -> FeedValidators? {
+        saved?.covers(wants) == true ? saved : nil
     }
+}
+
+/// Stands for the lock of a show opened for reading where no lock could be taken (see
+/// `FeedFolders.openForReading`): there is nothing to let go or to note.
+private final class UnheldLock: HeldLock {
+    func unlock() {}
+    func keep(_ note: Data) {}
 }

@@ -65,7 +65,8 @@ struct MetadataWriter: Sendable {
             publisher: entry.publisher)
         let url = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
         do {
-            try writer.writeAtomically(try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false)
+            try writer.writeAtomically(
+                try JSONEncoder.sidecars.encode(sidecar), to: url, durable: false, stagedIn: show.stateFolder)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }

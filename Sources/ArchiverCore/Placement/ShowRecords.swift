@@ -14,6 +14,25 @@ struct ShowRecords: Sendable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
     }
 
+    /// Marks the validators of the show whose state folder is `stateFolder` incomplete, so that its next sync reads
+    /// the feed in full whatever it answers to a conditional request: what the show wants changed outside a sync
+    /// (`forget --undo`). Written durably, unlike the sync's own save: a mark lost to a power cut would leave the
+    /// change waiting for the feed's next change. A show without validators is read in full anyway.
+    func markIncomplete(in stateFolder: URL) throws {
+        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
+        guard var validators: FeedValidators = load(url),
+            validators.incomplete != true || validators.leftOutOnly == true
+        else { return }
+        validators.incomplete = true
+        validators.leftOutOnly = nil
+        do {
+            try writer.writeAtomically(
+                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
+        } catch {
+            throw ArchiveError.storage(error, path: url.path)
+        }
+    }
+
     /// Records (the registry, validators) are rewritten atomically but not fsynced: each is a
     /// hint that is checked again when read, so losing one to a power cut costs a download, never a file.
     func save<Record: Encodable>(_ record: Record, to url: URL, ownerOnly: Bool = false) throws {

@@ -12,9 +12,20 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.
     public var lastModified: String?
     /// True when the run that saved these left some of what the feed lists undone (episodes outside its filter,
-    /// artwork that failed, a failure whose URL's secret only the feed holds): the next run then fetches the
-    /// feed in full, since a `304` would hide that work.
+    /// artwork that failed, a failure whose URL's secret only the feed holds), or when something since changed what
+    /// the show wants (`forget --undo`, see `ShowRecords.markIncomplete`): the next run then fetches the feed in
+    /// full, since a `304` would hide that work.
     public var incomplete: Bool?
+    /// True when all the run left undone is what its filter left out (`incomplete` is then set for earlier
+    /// versions, which fetch in full as before): a run that wants the same (`wants`) trusts a `304`, since an
+    /// unchanged document leaves the same episodes out.
+    public var leftOutOnly: Bool?
+    /// The fingerprint of what the run that saved these wanted (its filter and companions, see `FeedWants`): a run
+    /// that wants something else fetches the feed in full once. Absent in records of earlier versions: the first
+    /// run of this one fetches in full.
+    public var wants: String?
+    /// How many episodes the feed listed when it was last read in full: what an unchanged feed still lists.
+    public var listed: Int?
     /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
     /// fetches the feed in full, to describe what is already archived.
     public var sidecars: Bool?
@@ -37,9 +48,11 @@ public struct FeedValidators: Codable, Equatable, Sendable {
         self.lastModified = lastModified
     }
 
-    /// Whether a conditional fetch with these is safe for a run that wants sidecars (`metadata`) or not.
-    func coverEverything(forMetadata metadata: Bool) -> Bool {
-        incomplete != true && (!metadata || sidecars == true)
+    /// Whether a conditional fetch with these is safe for a run that wants `wants`: the run that saved them
+    /// wanted the same (its filter, its companions, sidecars if these are wanted) and left nothing else undone.
+    func covers(_ wants: FeedWants) -> Bool {
+        (incomplete != true || leftOutOnly == true) && self.wants == wants.fingerprint
+            && (!wants.metadata || sidecars == true)
     }
 
 }

@@ -118,10 +118,14 @@ public struct DurableFileWriter: AtomicFileWriting {
     /// Writes `data` to `url` only if nothing is there (durably, through a temporary file linked into place);
     /// false when something was.
     public func createExclusively(_ data: Data, at url: URL) throws -> Bool {
-        // Unique per call: two tasks of one process may race to make the same file.
-        let temporary =
-            url.deletingLastPathComponent().path + "/"
-            + ArchiveLayout.temporary(for: url.lastPathComponent, unique: UUID().uuidString)
+        try createExclusively(data, at: url, stagedIn: nil)
+    }
+
+    /// As `createExclusively(_:at:)`, its temporary file in `staging` when given (beside `url` when `staging` is on
+    /// another file system).
+    public func createExclusively(_ data: Data, at url: URL, stagedIn staging: URL?) throws -> Bool {
+        // Unique per call (see `TemporaryFiles`): two tasks of one process may race to make the same file.
+        let temporary = Self.temporaryPath(for: url, stagedIn: staging)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
         var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
@@ -132,6 +136,8 @@ public struct DurableFileWriter: AtomicFileWriting {
         // link(2) never replaces what is there: the first process to link wins.
         guard link(temporary, url.path) == 0 else {
             if errno == EEXIST { return false }
+            // The staging folder is on another file system (a subfolder mounted there): beside the file, then.
+            if errno == EXDEV, staging != nil { return try createExclusively(data, at: url, stagedIn: nil) }
             guard FileSystemError.meansNoHardLinks(errno) else {
                 throw FileSystemError(path: url.path, code: errno)
             }
@@ -156,13 +162,18 @@ public struct DurableFileWriter: AtomicFileWriting {
     }
 
     public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws {
+        try writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly, stagedIn: nil)
+    }
+
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool, stagedIn staging: URL?)
+        throws
+    {
         let folder = url.deletingLastPathComponent().path
-        let temporary = folder + "/" + ArchiveLayout.temporary(for: url.lastPathComponent, unique: "\(getpid())")
-        // O_NOFOLLOW: a link planted at this name is refused, never written through. A secret's file is 0600 from
-        // the start (a temporary file left by an earlier crash is removed first: O_CREAT keeps an old mode).
-        if ownerOnly { unlink(temporary) }
+        let temporary = Self.temporaryPath(for: url, stagedIn: staging)
+        // O_NOFOLLOW: a link planted at this name is refused, never written through; O_EXCL: the name is this
+        // call's alone. A secret's file is 0600 from its first byte.
         let mode: mode_t = ownerOnly ? 0o600 : 0o644
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw FileSystemError(path: temporary, code: errno) }
         var failure = data.withUnsafeBytes { FileDescriptor.writeAll($0, to: descriptor) }
         if failure == 0, durable, fsync(descriptor) != 0 { failure = errno }
@@ -177,6 +188,10 @@ public struct DurableFileWriter: AtomicFileWriting {
         guard rename(temporary, url.path) == 0 else {
             let code = errno
             unlink(temporary)
+            // The staging folder is on another file system (a subfolder mounted there): beside the file, then.
+            if code == EXDEV, staging != nil {
+                return try writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly, stagedIn: nil)
+            }
             throw FileSystemError(path: url.path, code: code)
         }
         let folderDescriptor = durable ? open(folder, O_RDONLY | O_CLOEXEC) : -1
@@ -184,6 +199,12 @@ public struct DurableFileWriter: AtomicFileWriting {
             fsync(folderDescriptor)
             close(folderDescriptor)
         }
+    }
+
+    /// Where the temporary file of a write to `url` goes: in `staging`, else beside `url`, under a name that says
+    /// whose it is (see `TemporaryFiles`).
+    private static func temporaryPath(for url: URL, stagedIn staging: URL?) -> String {
+        (staging?.path ?? url.deletingLastPathComponent().path) + "/" + TemporaryFiles.name(for: url.lastPathComponent)
     }
 }
 
@@ -209,6 +230,20 @@ public struct FlockLocker: FileLocking {
         // (the last holder's, see `keep`) stays where it is without reading the file first.
         let text = Array(Self.pidLine(getpid()).utf8)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return FlockLock(descriptor: descriptor)
+    }
+
+    public func tryLockForReading(_ url: URL) throws -> (any HeldLock)? {
+        // flock(2) needs no write access: a read-only mount's lock file still keeps a sync and a reader apart (on
+        // one machine; NFS locks a file opened so only for reading, and that is refused with EBADF).
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK || code == EINTR { return nil }
+            throw FileSystemError(path: url.path, code: code)
+        }
         return FlockLock(descriptor: descriptor)
     }
 

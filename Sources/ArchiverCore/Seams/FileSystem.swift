@@ -108,6 +108,11 @@ public protocol AtomicFileWriting: Sendable {
     ///     holds a secret.
     func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool) throws
 
+    /// As `writeAtomically(_:to:durable:ownerOnly:)`, with the temporary file in the folder `staging` rather than
+    /// beside `url` (on the same file system): a show's files are written through its state folder, which every
+    /// run that takes the show's lock clears of what a killed process left (see `TemporaryFiles`).
+    func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool, stagedIn staging: URL?) throws
+
     /// Appends `data` to the file at `url` (created if missing, never through a link) in one write; with
     /// `durable`, syncs it before returning. Returns the file's size after the append.
     func append(_ data: Data, to url: URL, durable: Bool) throws -> Int64
@@ -115,6 +120,10 @@ public protocol AtomicFileWriting: Sendable {
     /// Creates the file at `url` holding `data`, durably and whole, unless a file is there already (then it is
     /// left as it is and the answer is false): of two processes creating it at once, exactly one succeeds.
     func createExclusively(_ data: Data, at url: URL) throws -> Bool
+
+    /// As `createExclusively(_:at:)`, with the temporary file in the folder `staging` (see
+    /// `writeAtomically(_:to:durable:ownerOnly:stagedIn:)`).
+    func createExclusively(_ data: Data, at url: URL, stagedIn staging: URL?) throws -> Bool
 
     /// The file at `url` for appends, each as `append(_:to:durable:)` makes it, kept open between them where the
     /// writer can (a log, a journal appended to many times in a run). Closed by `close()`.
@@ -151,6 +160,23 @@ extension AtomicFileWriting {
     /// A durable atomic write.
     public func writeAtomically(_ data: Data, to url: URL) throws {
         try writeAtomically(data, to: url, durable: true)
+    }
+
+    /// A store that makes no temporary file (one in memory) writes as it would without `staging`.
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool, ownerOnly: Bool, stagedIn staging: URL?)
+        throws
+    {
+        try writeAtomically(data, to: url, durable: durable, ownerOnly: ownerOnly)
+    }
+
+    /// An atomic write of a file anyone may read, its temporary file in `staging`.
+    public func writeAtomically(_ data: Data, to url: URL, durable: Bool, stagedIn staging: URL?) throws {
+        try writeAtomically(data, to: url, durable: durable, ownerOnly: false, stagedIn: staging)
+    }
+
+    /// A store that makes no temporary file creates as it would without `staging`.
+    public func createExclusively(_ data: Data, at url: URL, stagedIn staging: URL?) throws -> Bool {
+        try createExclusively(data, at: url)
     }
 }
 
@@ -240,6 +266,10 @@ public protocol HeldLock: AnyObject, Sendable {
 public protocol FileLocking: Sendable {
     /// Takes an exclusive lock on the file at `url` (creating it), or returns nil when another process holds it.
     func tryLock(_ url: URL) throws -> (any HeldLock)?
+    /// Takes an exclusive lock on the file at `url` as it is, opened for reading only (never created, nothing
+    /// written to it): for a reader where the archive cannot be written. Nil when another process holds it;
+    /// throws when there is no such file, or the file system cannot lock a file opened so.
+    func tryLockForReading(_ url: URL) throws -> (any HeldLock)?
     /// The process ID the current holder wrote into the lock file, if any.
     func lockHolder(_ url: URL) -> Int32?
     /// The note the last holder kept in the lock file at `url` (see `HeldLock.keep`), if any; read without the lock.

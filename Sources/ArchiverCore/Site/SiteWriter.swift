@@ -70,6 +70,8 @@ struct SiteWriter: Sendable {
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
         let url = try siteSettingsURL(in: root)
         try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
+        // What a killed process left of an earlier save (see `TemporaryFiles`).
+        sweepTemporaries(in: url.deletingLastPathComponent()) { $0 == ArchiveLayout.siteSettingsFile }
         try records.save(settings, to: url)
     }
 
@@ -122,20 +124,28 @@ struct SiteWriter: Sendable {
             let show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
             shows.append(show)
             if unchanged { continue }
+            // What a killed site left where it writes this show's pages (see `TemporaryFiles`): its pages are
+            // written through the show's state folder, or beside them in `out`.
+            let state = ArchiveLayout.stateFolder(of: folder)
+            sweepTemporaries(in: state) { ArchiveLayout.isWrittenWithoutShowLock($0) }
             if out != nil {
                 try FolderContents.createFolder(target, with: files)
+                sweepTemporaries(in: target) { _ in true }
                 try publishFiles(of: show, index: index, into: target, report: &report)
             }
             let pages = [
                 (ArchiveLayout.sitePage, SitePages.show(show)),
                 (ArchiveLayout.siteFeed, PodcastFeed.xml(show, base: base)),
             ]
-            for (name, text) in pages { try writePage(text, to: target.appendingPathComponent(name)) }
+            for (name, text) in pages {
+                try writePage(text, to: target.appendingPathComponent(name), staging: out == nil ? state : nil)
+            }
             try writePage(stamp, to: stampURL)
             if present { report.rewritten += 1 } else { report.created += 1 }
         }
         guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(path: root.path) }
         report.shows = shows.count
+        sweepTemporaries(in: site) { ArchiveLayout.siteRootNames.contains(String($0)) }
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
         try writePage(SitePages.root(ordered), to: site.appendingPathComponent(ArchiveLayout.sitePage))
         try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent(ArchiveLayout.siteOPML))
@@ -161,12 +171,21 @@ struct SiteWriter: Sendable {
         return parts.joined(separator: "\n") + "\n"
     }
 
-    /// Replaces one page whole (written beside it, then renamed), only when its content changed.
-    private func writePage(_ text: String, to url: URL) throws {
+    /// Removes from `folder` what a killed process left of the site's writes (see `TemporaryFiles`): temporary
+    /// files of the names `written` says the site writes there, and only those.
+    private func sweepTemporaries(in folder: URL, written: (Substring) -> Bool) {
+        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            ArchiveLayout.temporaryParts(of: $0).map { written($0.target) } == true
+        }
+        TemporaryFiles.sweep(names, in: folder, files: files)
+    }
+
+    /// Replaces one page whole (written beside it, or in `staging`, then renamed), only when its content changed.
+    private func writePage(_ text: String, to url: URL, staging: URL? = nil) throws {
         let data = Data(text.utf8)
         if files.contents(atPath: url.path) == data { return }
         do {
-            try writer.writeAtomically(data, to: url, durable: false)
+            try writer.writeAtomically(data, to: url, durable: false, stagedIn: staging)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
@@ -192,9 +211,14 @@ struct SiteWriter: Sendable {
             } else if (try? mover.createSymbolicLink(at: published, withDestinationURL: source)) != nil {
                 report.symlinked += 1
             } else {
+                // A copy is whole before it has its name: made under a temporary one in `target` (which the next
+                // site clears of what a killed one left), then renamed.
+                let copy = target.appendingPathComponent(TemporaryFiles.name(for: published.lastPathComponent))
                 do {
-                    try mover.copyItem(at: source, to: published)
+                    try mover.copyItem(at: source, to: copy)
+                    try mover.moveItem(at: copy, to: published)
                 } catch {
+                    try? files.removeItem(at: copy)
                     throw ArchiveError.storage(error, path: published.path)
                 }
                 report.copied += 1

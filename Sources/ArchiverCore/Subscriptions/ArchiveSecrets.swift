@@ -45,7 +45,7 @@ struct ArchiveSecrets: Sendable {
         let replacements = [(index.feed, kept.feed)] + altered.flatMap { [($0.old.url, $0.new.url)] + guidChange($0) }
         for entry in sidecars {
             let sidecar = show.folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file))
-            if secureSidecar(sidecar, replacing: replacements.filter { $0.0 != $0.1 }) {
+            if secureSidecar(sidecar, replacing: replacements.filter { $0.0 != $0.1 }, staging: show.stateFolder) {
                 contents.setDates(of: sidecar, to: entry.published.flatMap(FeedDate.parseRFC3339))
             }
         }
@@ -58,7 +58,7 @@ struct ArchiveSecrets: Sendable {
 
     /// Rewrites a sidecar with each URL of `replacements` replaced by the second, redacted; a missing or
     /// unreadable sidecar is left alone (the next `--metadata` sync writes it again).
-    private func secureSidecar(_ url: URL, replacing replacements: [(String, String)]) -> Bool {
+    private func secureSidecar(_ url: URL, replacing replacements: [(String, String)], staging: URL) -> Bool {
         guard var text = files.contents(atPath: url.path).map({ String(decoding: $0, as: UTF8.self) }) else {
             return false
         }
@@ -68,7 +68,7 @@ struct ArchiveSecrets: Sendable {
             text = text.replacingOccurrences(of: from, with: to)
         }
         guard text != original else { return false }
-        return (try? writer.writeAtomically(Data(text.utf8), to: url, durable: false)) != nil
+        return (try? writer.writeAtomically(Data(text.utf8), to: url, durable: false, stagedIn: staging)) != nil
     }
 
     /// `text` as the sidecar encoder writes it inside a JSON document, quotes included.

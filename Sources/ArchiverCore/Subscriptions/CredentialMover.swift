@@ -42,7 +42,7 @@ struct CredentialMover: Sendable {
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             guard files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
             var show = try await folders.open(
-                folder: folder, source: .local(path: folder.path), lockWait: lockWait, metadata: false)
+                folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
             try secrets.secureIndex(of: &show, forms: forms)
             result.redactedFiles += redactFiles(of: show)
@@ -61,7 +61,7 @@ struct CredentialMover: Sendable {
         let state = stateFiles(under: show.stateFolder).filter {
             ![ArchiveLayout.indexFile, ArchiveLayout.journalFile].contains($0.lastPathComponent)
         }
-        return (sidecars + state).filter(redactFile).count
+        return (sidecars + state).filter { redactFile($0, staging: show.stateFolder) }.count
     }
 
     /// The regular files under `folder`, at any depth.
@@ -79,7 +79,7 @@ struct CredentialMover: Sendable {
 
     /// Rewrites the file at `url` with its URLs redacted (a gzip history revision decoded and encoded again);
     /// true when it changed. A file that cannot be read or written is left as it is.
-    private func redactFile(_ url: URL) -> Bool {
+    private func redactFile(_ url: URL, staging: URL) -> Bool {
         guard let data = files.contents(atPath: url.path) else { return false }
         let gzipped = url.pathExtension == "gz"
         guard let plain = gzipped ? try? Gzip.decompress(data) : data else { return false }
@@ -92,7 +92,7 @@ struct CredentialMover: Sendable {
         let redacted = URLSecrets.redactingURLs(in: unescaped)
         guard redacted != unescaped else { return false }
         let kept = gzipped ? Gzip.compress(redacted) : redacted
-        return (try? writer.writeAtomically(kept, to: url, durable: false)) != nil
+        return (try? writer.writeAtomically(kept, to: url, durable: false, stagedIn: staging)) != nil
     }
 
     /// Where the secrets of `show` are kept.

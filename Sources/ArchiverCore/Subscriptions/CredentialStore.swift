@@ -104,6 +104,9 @@ struct CredentialStore: Sendable {
             if let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0 {
                 try attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             }
+            // What a killed process left of an earlier write (see `TemporaryFiles`: a process's, once it has
+            // ended; another host's, sharing the folder, is left to it).
+            TemporaryFiles.sweep(folder, files: files)
             try writer.writeAtomically(
                 try JSONEncoder.records.encode(secrets), to: url, durable: true, ownerOnly: true)
         } catch {

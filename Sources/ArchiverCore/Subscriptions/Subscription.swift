@@ -37,6 +37,10 @@ public struct Subscription: Codable, Equatable, Sendable {
     public var refusedMove: String?
     /// The show's `podcast:guid`, as its feed last said: a new URL whose document says the same is this show.
     public var podcastGUID: String?
+    /// True for a feed kept apart from the shows it shares a title or episodes with (a members or ad-free variant,
+    /// added with `separate`): it has a folder of its own, no other URL ever takes over its subscription, and it
+    /// takes over no other's. (A move its own feed announces is still followed.)
+    public var separate: Bool?
 
     /// The version this podarchive writes.
     public static let currentVersion = 2
@@ -57,7 +61,7 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, id, feed, secretFeed, folder, settings, added, lastSync, movedFrom, moved, storedCredentials
-        case credentials, refusedMove, podcastGUID
+        case credentials, refusedMove, podcastGUID, separate
     }
 
     public init(from decoder: Decoder) throws {
@@ -77,6 +81,7 @@ public struct Subscription: Codable, Equatable, Sendable {
         credentials = try container.decodeIfPresent(ShowCredentials.self, forKey: .credentials)
         refusedMove = try container.decodeIfPresent(String.self, forKey: .refusedMove)
         podcastGUID = try container.decodeIfPresent(String.self, forKey: .podcastGUID)
+        separate = try container.decodeIfPresent(Bool.self, forKey: .separate)
     }
 
     /// True when the record itself holds a secret, as earlier versions wrote it: a login or headers, or a feed

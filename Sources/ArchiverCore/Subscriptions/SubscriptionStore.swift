@@ -76,8 +76,8 @@ struct SubscriptionStore: Sendable {
     func all(in root: URL) -> SubscriptionSet {
         guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
         secureLegacyRecords(in: root)
-        let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
-            ArchiveLayout.isSubscriptionFile)
+        // Temporary files killed processes left of the records, the identity and the site settings go first.
+        let names = TemporaryFiles.swept(folder, andAbove: true, files: files).filter(ArchiveLayout.isSubscriptionFile)
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
         for name in names.sorted() {
@@ -132,17 +132,6 @@ struct SubscriptionStore: Sendable {
         return nil
     }
 
-    /// The subscription `feed` (read from a URL no record has) is the same show as, by what its document says:
-    /// the same `podcast:guid`, or an `atom:link rel="self"` (JSON Feed `feed_url`) naming a subscribed feed.
-    /// (The same title with episode GUIDs in common is found by the folder it would take: `ShowOpener.open`.)
-    func sameShow(as feed: Feed, in root: URL) -> Subscription? {
-        let shows = all(in: root).shows
-        if let guid = feed.podcastGUID, let show = shows.first(where: { $0.podcastGUID == guid }) { return show }
-        guard let selfURL = feed.links.selfURL else { return nil }
-        let named = URLSecrets.redacted(FeedAddress.normalized(URLSecrets.withoutUserinfo(selfURL)))
-        return shows.first { URLSecrets.redacted(FeedAddress.normalized($0.feed)) == named }
-    }
-
     /// The subscription whose show is archived in `folder` (a name in the root), if any.
     func subscription(inFolder folder: String, in root: URL) -> Subscription? {
         all(in: root).shows.first { FileNamer.sanitize($0.folder) == folder }
@@ -194,11 +183,13 @@ struct SubscriptionStore: Sendable {
 
     /// Subscribes `source` to `folder`: a new record, or the show's own updated (its folder, then each of
     /// `settings` and `credentials` given replacing the saved one; with `replacing`, the settings replace the
-    /// saved ones whole). Secrets go to the configuration folder, never into the record.
+    /// saved ones whole; `separate` keeps it apart from now on). Secrets go to the configuration folder, never into
+    /// the record.
     @discardableResult
     func subscribe(
         _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
-        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil
+        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil,
+        separate: Bool = false
     ) throws -> Subscription {
         let shown = URLSecrets.redacted(source.displayName)
         var record =
@@ -206,6 +197,7 @@ struct SubscriptionStore: Sendable {
             ?? Subscription(
                 feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
         record.folder = folder
+        if separate { record.separate = true }
         if let settings {
             let merged = (replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings))
                 .withoutClearedFilters

@@ -103,7 +103,7 @@ struct ArchiveParts: Sendable {
     var opener: ShowOpener {
         ShowOpener(
             store: store, folders: folders, indexes: indexes, loader: loader, site: site, secrets: secrets,
-            clock: clock)
+            clock: clock, access: showAccess)
     }
 
     /// A fetched feed's pages, moves and history.

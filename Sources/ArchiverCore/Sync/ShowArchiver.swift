@@ -152,12 +152,11 @@ struct ShowArchiver: Sendable {
             pages?.complete == false
             ? nil : Removals(now: FeedDate.iso8601(clock.now()), lastSeen: show.lastFetched)
         let planned = WorkPlan.make(
-            fetch, index: &show.index, folder: show.folder, filter: options.filter, retryGone: options.retryGone,
-            contents: contents, removals: removals)
+            fetch, index: &show.index, folder: show.folder, options: options, contents: contents, removals: removals)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
         let (work, adopted) = try placer.adoptUnindexedFiles(
-            PreferredFile.apply(options.prefer, to: planned.work), in: &show, template: options.names)
+            planned.work, in: &show, template: options.names)
         var run = SyncRun(
             show: show, loadedIndex: loadedIndex, present: planned.present, parts: parts, options: options,
             pages: pages, onEvent: onEvent)

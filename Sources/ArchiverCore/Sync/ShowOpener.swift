@@ -18,6 +18,8 @@ struct ShowOpener: Sendable {
     let secrets: ArchiveSecrets
     /// The date of a failure recorded.
     let clock: SyncClock
+    /// What another show's requests carry, when its document is read (see `sameShow`).
+    let access: ShowAccess
 
     /// Finds and locks the show's folder and fetches its feed. A feed synced before (`known`): lock first, then ask
     /// whether it changed. A new feed: fetch it, then choose its folder from its title and subscribe it. Either
@@ -35,16 +37,18 @@ struct ShowOpener: Sendable {
             let locked = try await folders.lock(folder: folder, lockWait: options.lockWait)
             // The request goes out once the lock is held and the validators are read; the index (and the rest a
             // killed run may have left) is read while it is under way.
-            let asked = conditional ? locked.conditional(forMetadata: options.metadata) : nil
+            let asked = conditional ? locked.conditional(for: options.wants) : nil
             async let answer = loader.load(
                 source, ifChangedSince: asked, descriptions: true, limits: options.feedLimits)
-            var show = try folders.read(locked, source: source, metadata: options.metadata)
+            var show = try folders.read(locked, source: source, wants: options.wants)
             do {
                 try foldDamagedJournal(of: &show, onEvent: onEvent)
-                if options.saveSettings != nil || options.saveCredentials != nil {
+                if options.saveSettings != nil || options.saveCredentials != nil
+                    || (options.separate && record.separate != true)
+                {
                     record = try store.subscribe(
                         source, folder: record.folder, in: root, settings: options.saveSettings,
-                        credentials: options.saveCredentials, existing: record)
+                        credentials: options.saveCredentials, existing: record, separate: options.separate)
                 }
                 try secrets.secureIndex(of: &show, forms: forms())
                 var fetch = try await answer
@@ -66,11 +70,12 @@ struct ShowOpener: Sendable {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
         // A show already followed at another address (a rotated token, a mirror, a move): its subscription is
-        // given this address, in its folder; nothing is downloaded twice.
-        if let same = store.sameShow(as: feed, in: root) {
+        // given this address, in its folder; nothing is downloaded twice. Not for a feed kept apart (`separate`),
+        // nor into the folder of one.
+        if !options.separate, let same = await sameShow(as: feed, source: source, in: root, options: options) {
             let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
             let show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
+                folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             if Self.isSameShow(feed, indexed: show.index) {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
@@ -79,10 +84,11 @@ struct ShowOpener: Sendable {
         // Chosen before the lock: another show of the same title may have taken the folder while this run
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
-            let folder = try folders.chooseFolder(for: feed, source: source, in: root)
+            let use = Self.folderUse(separate: options.separate, shows: store.all(in: root).shows)
+            let folder = try folders.chooseFolder(for: feed, source: source, in: root, use: use)
             var show = try await folders.open(
-                folder: folder, source: source, lockWait: options.lockWait, metadata: options.metadata)
-            guard FeedFolders.belongs(feed, source: source, to: show.index) else {
+                folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
+            guard FeedFolders.belongs(feed, source: source, to: show.index, use: use(folder.lastPathComponent)) else {
                 show.lock.unlock()
                 continue
             }
@@ -93,7 +99,8 @@ struct ShowOpener: Sendable {
                 try foldDamagedJournal(of: &show, onEvent: onEvent)
                 let record = try store.subscribe(
                     source, folder: folder.lastPathComponent, in: root,
-                    settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials)
+                    settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
+                    separate: options.separate)
                 return (show, fetch, record)
             } catch {
                 show.lock.unlock()

@@ -45,6 +45,13 @@ extension ArchiveError {
     static func storage(_ error: Error, path: String) -> ArchiveError {
         .storage(path: path, reason: describe(error))
     }
+
+    /// Whether `error` says a file cannot be written because the archive cannot be written here at all: a
+    /// read-only file system, a file or folder this user may not write (`EROFS`, `EACCES`, `EPERM`).
+    static func meansReadOnly(_ error: Error) -> Bool {
+        let code = (error as? FileSystemError)?.code ?? (error as? CocoaError).flatMap { errno(for: $0.code) }
+        return code.map { [EROFS, EACCES, EPERM].contains($0) } ?? false
+    }
 }
 
 /// A download the disk cannot hold even alone. The run stops, but only once the downloads in flight have ended

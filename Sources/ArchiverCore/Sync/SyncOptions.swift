@@ -51,6 +51,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var runSettings = SettingsLayers([])
     /// The command run after each episode is archived; nil for none. Never saved (see `EpisodeHook`).
     public var hook: EpisodeHook?
+    /// Keeps the show apart from those it shares a title or episodes with (`Subscription.separate`): a new feed
+    /// gets a folder of its own and takes over no other subscription; saved with its subscription.
+    public var separate = false
 
     /// Sync options; the defaults are the command line's.
     public init(
@@ -136,6 +139,9 @@ public struct SyncOptions: Sendable, Equatable {
         limits.retry = retry
         return limits
     }
+
+    /// What a sync with these options wants of the feed, as far as a `304` is concerned (see `FeedWants`).
+    var wants: FeedWants { FeedWants(metadata: metadata, filter: filter, companions: companions) }
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
     public var policy: TransferPolicy { TransferPolicy(profile: profile, throttle: throttle) }

@@ -72,6 +72,9 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case newerIndex(path: String, version: Int)
     /// A full disk, an unwritable or read-only folder: the run stops; the index stays valid.
     case storage(path: String, reason: String)
+    /// The show's lock file cannot be written because the archive cannot be written here (a read-only mount,
+    /// files this user may not write): nothing that changes the archive can run; reading it can.
+    case readOnly(path: String, reason: String)
     /// Another podarchive process is syncing this feed folder.
     case locked(folder: String, holder: Int32?)
     /// The folder given to `verify` holds no archive index.
@@ -98,6 +101,8 @@ extension ArchiveError: LocalizedError {
         case .storage(let path, let reason):
             return "cannot write \(path): \(reason); stopped with the index intact and no half-written file "
                 + "visible (partial downloads stay hidden for the next run to resume)"
+        case .readOnly(let path, let reason):
+            return "cannot write \(path): \(reason); the archive can be read here, not changed"
         case .locked(let folder, let holder):
             let who = holder.map { "process \($0)" } ?? "another podarchive process"
             return "\(folder) is being synced by \(who); try again later"

@@ -35,7 +35,9 @@ struct SyncPlanner: Sendable {
         }
         let folder =
             try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
-            ?? folders.chooseFolder(for: feed, source: source, in: root)
+            ?? folders.chooseFolder(
+                for: feed, source: source, in: root,
+                use: ShowOpener.folderUse(separate: false, shows: store.all(in: root).shows))
         let indexURL = ArchiveLayout.indexFile(of: folder)
         var index = try indexes.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).
@@ -51,9 +53,7 @@ struct SyncPlanner: Sendable {
             archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],
             refusedBefore: validators?.refusedPage, options: options, onEvent: { _ in })
         let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
-        let planned = WorkPlan.make(
-            fetch, index: &index, folder: folder, filter: options.filter, retryGone: options.retryGone,
-            contents: contents)
+        let planned = WorkPlan.make(fetch, index: &index, folder: folder, options: options, contents: contents)
         let title = ArchiveNames.showTitle(index.title, folder: folder)
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in

@@ -87,10 +87,12 @@ struct SyncRun {
         let feed: Feed?
         if case .changed(let changed, _) = fetch { feed = changed } else { feed = nil }
         report.itemsWithoutMedia = feed?.itemsWithoutMedia ?? 0
+        // An unchanged feed lists what it listed when last read (forgotten episodes, and those its filter left out,
+        // included), not what the index holds.
         onEvent(
             .feedRead(
                 title: report.feedTitle, folder: show.folder,
-                episodes: feed?.episodes.count ?? report.alreadyArchived + work.count,
+                episodes: feed?.episodes.count ?? show.validators?.listed ?? report.alreadyArchived + work.count,
                 new: work.count, source: source.displayName, withoutMedia: feed?.itemsWithoutMedia ?? 0,
                 sharedGUIDs: feed?.sharedGUIDs ?? 0))
         report.skippedItems = feed?.skippedItems ?? []
@@ -153,7 +155,10 @@ struct SyncRun {
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
-    mutating func settle(_ outcome: Result<EpisodeFetcher.Fetched, Error>, item: WorkItem) throws {
+    mutating func settle(_ sourced: Result<EpisodeFetcher.Sourced, Error>, item listed: WorkItem) throws {
+        // What the index records of the episode, and the file's origin, is the source that served its bytes.
+        let item = (try? sourced.get()).map { listed.served(from: $0.url) } ?? listed
+        let outcome = sourced.map(\.fetched)
         let skipped = PreferredFile.skippedSources(of: item.episode)
         if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
         if let value = IntegrityGate.unreadable(for: item.episode) {
@@ -258,13 +263,19 @@ struct SyncRun {
             try saveIndex()
         }
         report.leftOut = leftOut
-        if case .changed(_, var validators) = fetch {
+        if case .changed(let feed, var validators) = fetch {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`); so
             // does a failure whose URL's secret only the feed holds (see `SecretForms`): the next run asks for the
             // feed in full at once, never first conditionally (its request goes out before the index is read).
-            validators.incomplete =
-                validators.incomplete == true || report.artworkFailure != nil || leftOut > 0 || companionsFailed > 0
+            let undone =
+                validators.incomplete == true || report.artworkFailure != nil || companionsFailed > 0
                 || show.index.failures.contains { URLSecrets.carriesRedaction($0.url) }
+            // What the filter left out is left out again by a run that wants the same of an unchanged document: that
+            // run trusts a 304 (`FeedValidators.covers`); one that wants something else reads the feed in full.
+            validators.incomplete = undone || leftOut > 0
+            validators.leftOutOnly = !undone && leftOut > 0 ? true : nil
+            validators.wants = options.wants.fingerprint
+            validators.listed = feed.episodes.count
             validators.sidecars = options.metadata
             validators.fetched = FeedDate.iso8601(clock.now())
             try records.save(validators, to: show.validatorsURL)

@@ -13,12 +13,14 @@ struct WorkPlan {
     var leftOut: Int
 
     /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
-    /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within `filter`), and the
-    /// ones skipped because they are archived. Prunes failures of episodes the feed no longer lists.
+    /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within the options'
+    /// filter; each new one as the file `--prefer` chooses, see `PreferredFile`), and the ones skipped because they
+    /// are archived. Prunes failures of episodes the feed no longer lists. `sync` and `sync -n` both plan here.
     static func make(
-        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, filter: EpisodeFilter, retryGone: Bool,
-        contents: FolderContents, removals: Removals? = nil
+        _ fetch: FeedFetch, index: inout ArchiveIndex, folder: URL, options: SyncOptions, contents: FolderContents,
+        removals: Removals? = nil
     ) -> WorkPlan {
+        let (filter, retryGone) = (options.filter, options.retryGone)
         var work: [WorkItem] = []
         var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
@@ -79,7 +81,8 @@ struct WorkPlan {
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
-        return WorkPlan(work: work, skipped: skipped, present: present, leftOut: leftOut)
+        return WorkPlan(
+            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present, leftOut: leftOut)
     }
 }
 
@@ -109,6 +112,19 @@ enum WorkItem: Sendable {
     var isNew: Bool {
         if case .new = self { return true }
         return false
+    }
+
+    /// This item as fetched from `url`, one of its sources (see `PreferredFile.urls`): what the index records, and
+    /// the file's origin, is the URL that served its bytes.
+    func served(from url: String) -> WorkItem {
+        switch self {
+        case .new(var episode):
+            episode.url = url
+            return .new(episode)
+        case .missing(var entry):
+            entry.url = url
+            return .missing(entry)
+        }
     }
 
     var episode: Episode {

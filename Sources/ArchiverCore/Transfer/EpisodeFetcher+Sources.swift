@@ -3,17 +3,34 @@
 import Foundation
 
 extension EpisodeFetcher {
-    /// `fetch` from each URL of `episode` in turn (see `PreferredFile.urls`); the last failure when none works.
+    /// What `fetch(trying:)` produced, and the URL of the source that served it.
+    struct Sourced: Sendable {
+        var fetched: Fetched
+        /// One of the episode's URLs (see `PreferredFile.urls`), as the feed lists it.
+        var url: String
+    }
+
+    /// `fetch` from each URL of `episode` in turn (see `PreferredFile.urls`), the one an earlier run's download of
+    /// it came from first (its bytes resumed, or adopted); the last failure when none works.
     func fetch(
         trying episode: Episode, in paths: FolderPaths, options: SyncOptions,
         waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
-    ) async throws -> Fetched {
+    ) async throws -> Sourced {
+        var urls = PreferredFile.urls(for: episode)
+        if urls.count > 1,
+            let kept = records.loadDownloadRecord(PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)),
+            let earlier = urls.firstIndex(where: { URLSecrets.redacted($0) == kept.url })
+        {
+            urls.insert(urls.remove(at: earlier), at: 0)
+        }
         var failure = EpisodeFailure.invalidURL
-        for url in PreferredFile.urls(for: episode) {
+        for url in urls {
             var source = episode
             source.url = url
             do {
-                return try await fetch(source, in: paths, options: options, waiting: waiting, progress: progress)
+                return Sourced(
+                    fetched: try await fetch(source, in: paths, options: options, waiting: waiting, progress: progress),
+                    url: url)
             } catch let error as EpisodeFailure {
                 failure = error  // the next source may have the file
             }

@@ -201,6 +201,8 @@ struct EpisodeFetcher: Sendable {
                 records.discard(partial)
             }
             if failure == .htmlPage || failure == .emptyBody { records.discard(partial) }
+            // Another status to a request from the start (a 404, a 410): its hidden file holds nothing to resume.
+            if offset == 0, case .httpStatus = failure { records.discard(partial) }
             // A 401 to a request that carried credentials: they were refused, not missing.
             let said =
                 failure == .httpStatus(401)

@@ -92,6 +92,7 @@ extension IntegrityGate {
         let alternates = item.episode.alternates.map { alternate in
             var kept = alternate
             kept.sources = alternate.sources.map(URLSecrets.redacted)
+            kept.indirectSources = alternate.indirectSources?.map(URLSecrets.redacted)
             return kept
         }
         var record = PublisherRecord(

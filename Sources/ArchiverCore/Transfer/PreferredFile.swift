@@ -1,19 +1,23 @@
 // `--prefer`: which of an episode's files to archive when the feed offers alternates (Opus beside MP3, a video
 // version). The first preference any file matches wins; the enclosure is a candidate like the alternates, so a
-// preference it matches keeps it. The episode keeps its identity (its GUID, else its enclosure URL), so an
-// episode already archived is never fetched again because the preference changed.
+// preference it matches keeps it. Only another encoding of the episode's own content is a candidate: never other
+// content (an alternate with a `rel`), a playlist (HLS, DASH) or a torrent, nor a source that delivers one. The
+// episode keeps its identity (its GUID, else its enclosure URL), so an episode already archived is never fetched
+// again because the preference changed. `WorkPlan.make` applies the choice, for `sync` and `sync -n` alike.
 import Foundation
 
 /// The choice among an episode's files.
 public enum PreferredFile {
     /// The alternate enclosure to archive for `episode` under `preferences` (media types such as `audio/opus`, or
     /// codecs such as `opus`), or nil for the enclosure: the first preference that the enclosure or an alternate
-    /// with an http(s) source matches decides.
+    /// of the episode's own content (`AlternateEnclosure.isTheEpisode`) with an http(s) source of the file matches
+    /// decides.
     public static func choice(_ preferences: [String], for episode: Episode) -> AlternateEnclosure? {
         for preference in preferences {
             if matches(preference, type: episode.mimeType, codecs: nil) { return nil }
             if let alternate = episode.alternates.first(where: {
-                !$0.isDefault && matches(preference, type: $0.type, codecs: $0.codecs) && !webSources($0).isEmpty
+                !$0.isDefault && $0.isTheEpisode && matches(preference, type: $0.type, codecs: $0.codecs)
+                    && !webSources($0).isEmpty
             }) {
                 return alternate
             }
@@ -32,14 +36,21 @@ public enum PreferredFile {
         return listed.contains { $0 == wanted || $0.hasPrefix(wanted + ".") }
     }
 
-    /// The sources of `alternate` that are fetched (http and https), in the feed's order.
+    /// The sources of `alternate` that are fetched (http and https, of the file itself: not a playlist or a torrent
+    /// by its name, as an index an earlier version wrote may list), in the feed's order.
     public static func webSources(_ alternate: AlternateEnclosure) -> [String] {
-        alternate.sources.filter { WebScheme.isWeb(WebScheme.of($0)) }
+        alternate.sources.filter(isFetched)
     }
 
-    /// The sources of `alternate` that are skipped for their scheme (`ipfs:`, `magnet:`).
+    /// The sources of `alternate` that are skipped: for their scheme (`ipfs:`, `magnet:`), or because they deliver
+    /// something other than the file (a torrent, a playlist).
     public static func skippedSources(_ alternate: AlternateEnclosure) -> [String] {
-        alternate.sources.filter { !(WebScheme.isWeb(WebScheme.of($0))) }
+        alternate.sources.filter { !isFetched($0) } + (alternate.indirectSources ?? [])
+    }
+
+    /// Whether a source of the file is fetched: an http(s) URL that does not name a playlist or torrent.
+    private static func isFetched(_ source: String) -> Bool {
+        WebScheme.isWeb(WebScheme.of(source)) && !MediaTypes.isIndirect(url: source)
     }
 
     /// `episode` to archive as `alternate`: fetched from its first http(s) source, named and typed as it, known by

@@ -48,6 +48,9 @@ public enum VerifyEvent: Sendable, Equatable {
     /// A note on an intact file, no problem of the archive: it was kept although it does not match the
     /// publisher's hash (a host that inserts ads), or it carries a PGP signature that was recorded, not checked.
     case note(folder: URL, file: String, reason: String)
+    /// The show in `folder` was read without its lock, which cannot be taken where the archive cannot be written
+    /// (`why`, an `ArchiveError.readOnly`): a sync writing it meanwhile could make a file look damaged.
+    case unlocked(folder: URL, why: ArchiveError)
 }
 
 /// The outcome of `verify`.
@@ -109,9 +112,20 @@ struct Verifier: Sendable {
         var report = VerifyReport()
         for folder in shows {
             let options = repair ? try access(folder, given) : given
-            var show = try await folders.open(
-                folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
-                metadata: options.metadata)
+            // A recheck changes nothing: it works where the archive cannot be written, locked there as far as it
+            // can be (see `FeedFolders.openForReading`); a repair takes the lock as a sync does, or stops.
+            var show: FeedFolder
+            if repair {
+                show = try await folders.open(
+                    folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
+                    wants: options.wants)
+            } else {
+                let opened = try await folders.openForReading(
+                    folder: folder, source: .local(path: folder.path), lockWait: options.lockWait,
+                    wants: options.wants)
+                show = opened.show
+                if let why = opened.unlocked { onEvent(.unlocked(folder: folder, why: why)) }
+            }
             defer {
                 records.closeDownloadLog(in: show.stateFolder)  // a repair's records, kept open while it ran
                 show.lock.unlock()

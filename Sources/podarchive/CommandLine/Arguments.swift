@@ -102,7 +102,8 @@ enum Arguments {
             return .add(
                 AddArguments(
                     feeds: parsed.positionals, archiveDirectory: values.archiveDirectory, settings: values.settings,
-                    headers: values.headers, timeout: values.timeout, verbose: values.verbose, configured: configured))
+                    headers: values.headers, timeout: values.timeout, verbose: values.verbose, configured: configured,
+                    separate: values.separate))
         case .search:
             guard !parsed.positionals.isEmpty else {
                 throw UsageError(message: "missing the words to search for", command: parsed.command)

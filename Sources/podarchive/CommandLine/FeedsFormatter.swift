@@ -22,6 +22,9 @@ enum FeedsFormatter {
             }
             text += "\(show.title): \(facts.joined(separator: ", "))\n"
             text += "    \(show.subscription.feed) -> \(SyncFormatter.relative(show.folder, to: root))/\n"
+            if show.subscription.separate == true {
+                text += "    kept apart from other feeds of the show (add --separate)\n"
+            }
             if let from = show.subscription.movedFrom {
                 text += "    moved from \(from) on \((show.subscription.moved ?? "").prefix(10))\n"
             }
@@ -59,6 +62,7 @@ enum FeedsFormatter {
             out.string(show.subscription.movedFrom)
             out.raw(", \"moved\": ")
             out.string(show.subscription.moved)
+            out.raw(", \"separate\": \(show.subscription.separate == true)")
             out.raw(", \"settings\": ")
             settings(show.subscription.settings ?? ShowSettings(), into: &out)
             // Whether credentials are saved, never what they are.

@@ -36,6 +36,17 @@ enum SyncFormatter {
             + "clears it"
     }
 
+    /// The line that says a show's subscription now uses another URL (`SyncEvent.readdressed`): the old one is no
+    /// longer fetched, and a variant (a members or ad-free feed) is kept apart with `add --separate`. A secret
+    /// rotated in one URL (the two read alike, redacted) says only the first part.
+    static func readdressed(from: String, to: String) -> String {
+        let line = "the same show as <\(from)>: its subscription now uses <\(to)>"
+        guard from != to else { return line }
+        return line
+            + ", and <\(from)> is no longer fetched (to keep both, each in a folder of its own: podarchive add "
+            + "\(from) --separate)"
+    }
+
     /// The summary `sync --json` prints: one object per feed, under "feeds".
     static func json(entries: [String]) -> String {
         "{\"feeds\": [\n" + entries.joined(separator: ",\n") + "\n]}\n"
@@ -182,6 +193,8 @@ enum SyncFormatter {
         let line = oneLine(error.localizedDescription)
         switch error {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
+        case ArchiveError.readOnly:
+            return line + " (verify without --repair, list --archived, feeds and export read it as it is)"
         case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
         case FeedError.refusedCredentials:
             return line
@@ -253,6 +266,19 @@ enum SyncFormatter {
 }
 
 enum VerifyFormatter {
+    /// Said once when `verify` reads shows without their lock, which `why` says cannot be taken (the archive cannot
+    /// be written here).
+    static func unlockedLine(_ why: ArchiveError) -> String {
+        let cause: String
+        if case .readOnly(let path, let reason) = why {
+            cause = "cannot write \(path): \(reason)"
+        } else {
+            cause = SyncFormatter.errorLine(why)
+        }
+        return "checked without the sync lock (\(cause)): a sync writing the archive meanwhile could make a file "
+            + "look damaged"
+    }
+
     static func path(_ problem: VerifyProblem, root: URL) -> String {
         SyncFormatter.relative(problem.folder.appendingPathComponent(problem.file), to: root)
     }

@@ -42,7 +42,7 @@ enum ListFormatter {
             out.raw(alternate.bitrate.map { String(format: "%.0f", $0) } ?? "null")
             for (key, value) in [
                 ("title", alternate.title), ("lang", alternate.language), ("codecs", alternate.codecs),
-                ("integrity", alternate.integrity),
+                ("integrity", alternate.integrity), ("rel", alternate.rel),
             ] {
                 out.raw(", \"\(key)\": ")
                 out.string(value)

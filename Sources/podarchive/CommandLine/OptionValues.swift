@@ -17,6 +17,8 @@ struct OptionValues: Sendable {
     var opmlOutput = false
     var includeSecrets = false
     var move = false
+    /// add --separate.
+    var separate = false
     var feedList: String?
     var archiveDirectory: String?
     var name: Written<NameTemplate>?

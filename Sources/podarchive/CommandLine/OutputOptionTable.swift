@@ -60,7 +60,7 @@ enum OutputOptionTable {
                     + "episode asked about; state online, gone or unknown)",
                 .feeds: "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
                     + "\"bytes\", \"newest\", \"failing\", \"gone\", \"removedUpstream\", \"lastSync\", "
-                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"settings\", \"credentials\" (whether "
+                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"separate\", \"settings\", \"credentials\" (whether "
                     + "any are saved; never what they are)}]}",
                 .list: "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",

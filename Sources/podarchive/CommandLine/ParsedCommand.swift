@@ -153,6 +153,8 @@ struct AddArguments: Equatable, Sendable {
     var verbose = false
     /// The show settings the configuration file gives: used to read the feeds, never saved.
     var configured = ShowSettings()
+    /// `--separate`: each feed kept apart from a show it shares a title or episodes with.
+    var separate = false
 }
 
 /// `podarchive search TERM... [--json] [--limit N]`: shows of the podcast directory.

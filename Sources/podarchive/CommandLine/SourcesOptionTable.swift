@@ -42,6 +42,22 @@ enum SourcesOptionTable {
                 .BR credentials :
                 move the secrets an earlier podarchive kept inside the archive to the configuration folder.
                 """#),
+        .flag(
+            "--separate", \.separate, commands: [.add], summary: "keep a variant feed apart",
+            help: "keep the feed apart from a show it shares a title or episodes with (a members or ad-free "
+                + "variant): a subscription and folder of its own, never taken over by another URL of the show nor "
+                + "taking over one; saved with it",
+            manual: #"""
+                With
+                .BR add :
+                keep the feed apart from a show it shares a title or episodes with, such as a members or ad\-free
+                variant of a feed already followed: it gets a subscription and a folder of its own, and no later
+                .B add
+                or
+                .B sync
+                of another URL of the show takes it over (nor does it take over another).
+                Saved with its subscription; giving it again for a feed already followed marks that one.
+                """#),
         .value(
             "--feeds", "FILE", \.feedList, .given(.text), commands: [.sync], summary: "file of feeds, one a line",
             help: "also sync every feed of FILE: one URL or path a line, # starts a comment; relative paths in it "

@@ -140,7 +140,7 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
             case .readdressed(let from, let to):
                 guard lines else { return }
-                permanent("the same show as <\(from)>: its subscription now uses <\(to)>")
+                permanent(SyncFormatter.readdressed(from: from, to: to))
             case .companion(let file):
                 guard lines else { return }
                 permanent("kept \(SyncFormatter.relative(file, to: root))")
@@ -176,7 +176,8 @@ final class SyncConsole: @unchecked Sendable {
                 guard lines else { return }
                 permanent(
                     "not fetched: \(sources.map { "<\($0)>" }.joined(separator: ", ")) of "
-                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources are fetched"
+                        + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources of the file "
+                        + "itself are fetched (not a torrent or a playlist)"
                 )
             case .integrityUnreadable(let episode, let value):
                 error(

@@ -21,7 +21,7 @@ final class VerifyFindings: Sendable {
     func record(_ event: VerifyEvent) {
         state.withLock { found in
             switch event {
-            case .problem, .repaired: break
+            case .problem, .repaired, .unlocked: break
             case .repairFailed(let problem, let failure): found.repairErrors[Self.key(problem)] = failure.reason
             case .upstreamChanged(let problem, let version): found.versions[Self.key(problem)] = version
             case .gone(let folder, let failure): found.goneEpisodes.append((folder, failure))

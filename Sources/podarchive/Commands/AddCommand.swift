@@ -73,13 +73,14 @@ struct AddCommand: Sendable {
         var options = try SyncOptions().applying(
             SettingsLayers(given: settings, saved: nil, configuration: configured))
         options.episodeTimeout = arguments.timeout
+        options.separate = arguments.separate
         options.netrc = options.netrc ?? context.defaultNetrc
         options.give(source.givenCredentials(login: FeedSource.login(in: text), headers: arguments.headers))
         let said = CapturedEvents()
         let subscription = try await archiver.subscribe(
             source, into: root, settings: settings, options: options, onEvent: said.append)
         for case .readdressed(let from, let to) in said.events {
-            context.output.write("the same show as <\(from)>: its subscription now uses <\(to)>\n")
+            context.output.write(SyncFormatter.readdressed(from: from, to: to) + "\n")
         }
         context.output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
     }

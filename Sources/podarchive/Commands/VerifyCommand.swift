@@ -15,6 +15,7 @@ struct VerifyCommand: Sendable {
         if arguments.upstream { return await verifyUpstream(arguments, root: root) }
         // With --json, every finding goes into one document at the end; errors still go to standard error.
         let findings = arguments.json ? VerifyFindings() : nil
+        let unlockedSaid = Locked(false)
         do {
             let report = try await context.configuredArchiver().verify(
                 root, repair: arguments.repair, options: accessOptions(arguments)
@@ -48,6 +49,15 @@ struct VerifyCommand: Sendable {
                     say("note     \(SyncFormatter.relative(folder.appendingPathComponent(file), to: root)): \(reason)")
                 case .gone(let folder, let failure):
                     say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
+                case .unlocked(_, let why):
+                    // Said once, however many shows it concerns.
+                    guard
+                        !unlockedSaid.withLock({ said in
+                            defer { said = true }
+                            return said
+                        })
+                    else { break }
+                    context.errors.write("podarchive: \(VerifyFormatter.unlockedLine(why))\n")
                 case .repairFailed(let problem, let failure):
                     context.errors.write(
                         "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")

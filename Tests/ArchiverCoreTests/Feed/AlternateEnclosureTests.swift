@@ -42,4 +42,46 @@ final class AlternateEnclosureTests: XCTestCase {
         XCTAssertEqual(episode.alternates.count, 16)
         XCTAssertEqual(Set(episode.alternates.map(\.sources.count)), [16])
     }
+
+    func testARelAndSourcesThatDeliverSomethingElse_asTheSpecsExamplesGiveThem() throws {
+        let xml = """
+            <rss xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><item><title>t</title>
+            <enclosure url="https://example.com/file-0.mp3" type="audio/mpeg"/>
+            <podcast:alternateEnclosure type="video/mp4" height="1080">
+            <podcast:source uri="https://example.com/file-1080.mp4" />
+            <podcast:source uri="https://example.com/file-1080.torrent" contentType="application/x-bittorrent" />
+            <podcast:source uri="https://example.com/master.m3u8" />
+            <podcast:source uri="https://example.com/v.mp4" contentType="video/mp4; codecs=avc1" />
+            </podcast:alternateEnclosure>
+            <podcast:alternateEnclosure type="audio/mp4" rel="Behind the Scenes">
+            <podcast:source uri="https://example.com/file.mp4" />
+            </podcast:alternateEnclosure>
+            <podcast:alternateEnclosure type="application/x-mpegURL" rel="default">
+            <podcast:source uri="https://example.com/master.m3u8" />
+            </podcast:alternateEnclosure>
+            </item></channel></rss>
+            """
+        let alternates = try XCTUnwrap(try FeedParser.parse(Data(xml.utf8), url: nil).episodes.first).alternates
+
+        XCTAssertEqual(
+            alternates.map(\.sources),
+            [
+                ["https://example.com/file-1080.mp4", "https://example.com/v.mp4"], ["https://example.com/file.mp4"],
+                ["https://example.com/master.m3u8"],
+            ])
+        XCTAssertEqual(
+            alternates[0].indirectSources,
+            ["https://example.com/file-1080.torrent", "https://example.com/master.m3u8"])
+        XCTAssertEqual(alternates.map(\.rel), [nil, "Behind the Scenes", nil])
+        XCTAssertEqual(alternates.map(\.isTheEpisode), [true, false, false], "other content; a playlist")
+        XCTAssertNil(PreferredFile.choice(["audio/mp4", "application/x-mpegurl"], for: episode(alternates)))
+        XCTAssertEqual(PreferredFile.choice(["video/mp4"], for: episode(alternates))?.height, 1080)
+    }
+
+    private func episode(_ alternates: [AlternateEnclosure]) -> Episode {
+        var episode = Episode(title: "t", guid: "g", url: "https://example.com/file-0.mp3", published: nil)
+        episode.mimeType = "audio/mpeg"
+        episode.alternates = alternates
+        return episode
+    }
 }
