@@ -3,12 +3,12 @@
 import Foundation
 import PackageDescription
 
-// CCurlSockets defines three of libcurl's functions so that FoundationNetworking's calls reach it first. Linked
+// CCurlSockets defines four of libcurl's functions so that FoundationNetworking's calls reach it first. Linked
 // statically (the release build), Foundation binds to them at link time; linked dynamically (debug builds, tests), it
 // asks the loader for libcurl's versioned symbols, which bind to a program's own definitions only when exported.
 let exportsCurlSockets: [LinkerSetting] = [
     .unsafeFlags(
-        ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_socket_action"].flatMap {
+        ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_socket_action", "curl_easy_setopt"].flatMap {
             ["-Xlinker", "--export-dynamic-symbol=\($0)"]
         }, .when(platforms: [.linux]))
 ]
@@ -37,7 +37,8 @@ let package = Package(
         // sync_file_range(2), which Swift's Glibc module leaves out: starts writing a download to disk early.
         .target(name: "CWriteback"),
         // Linux: corrects how FoundationNetworking watches libcurl's sockets (it never stops watching a connected
-        // socket for writing, so a transfer waiting for data kept a core busy). Linked into every URLSession user.
+        // socket for writing, so a transfer waiting for data kept a core busy), and turns libcurl's body decoding
+        // off (podarchive inflates and checks compressed bodies itself). Linked into every URLSession user.
         .target(name: "CCurlSockets"),
         // The system's zlib, for the gzip-compressed feed history (not a package: every Linux and macOS has it).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

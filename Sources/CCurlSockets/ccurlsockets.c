@@ -7,6 +7,14 @@
 // takes to arrive. Measured: a 200 KB download at 20 KB/s cost 8.9 s of CPU in 10 s, bare URLSession or
 // podarchive alike (swift-corelibs-foundation up to at least its 2026-08 main, libcurl 7.88).
 //
+// It also takes decoding of bodies into podarchive's hands. corelibs turns libcurl's body decoding on for every
+// request (`set(automaticBodyDecompression: true)`: CURLOPT_ACCEPT_ENCODING "", which also makes libcurl add an
+// Accept-Encoding header of everything it can decode, then CURLOPT_HTTP_CONTENT_DECODING 1), and libcurl 7.88 ends
+// a gzip or deflate stream cut before its trailer as a success: a truncated body arrived as a complete, shorter
+// one. `curl_easy_setopt` is defined here too, and hands libcurl NULL for the first (no header of libcurl's: each
+// request states its own Accept-Encoding; no decoding) and 0 for the second, so the body arrives as it was sent
+// and podarchive inflates it itself, checking the stream's end (see BodyFraming.swift).
+//
 // This file corrects it where it happens. It defines `curl_multi_setopt`, so FoundationNetworking's call binds
 // here (a definition in the program comes before libcurl's), and hands libcurl a socket callback of its own that
 // calls corelibs' one: when libcurl stops asking for a direction, corelibs is first told to remove the socket's
@@ -25,24 +33,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// libcurl's ABI (curl/multi.h), which never changes: its -dev package, with the header, is not needed to build.
+// libcurl's ABI (curl/multi.h, curl/curl.h), which never changes: its -dev package, with the header, is not needed
+// to build.
 enum { CURLMOPT_SOCKETFUNCTION = 20001, CURLMOPT_SOCKETDATA = 10002 };
+enum { CURLOPT_ACCEPT_ENCODING = 10102, CURLOPT_HTTP_CONTENT_DECODING = 158 };
 enum { CURL_POLL_NONE = 0, CURL_POLL_IN = 1, CURL_POLL_OUT = 2, CURL_POLL_REMOVE = 4 };
 typedef int (*socket_callback)(void *easy, int socket, int what, void *userp, void *socketp);
 typedef int (*setopt_function)(void *multi, int option, ...);
 typedef int (*assign_function)(void *multi, int socket, void *socketp);
 typedef int (*cleanup_function)(void *multi);
 typedef int (*action_function)(void *multi, int socket, int events, int *running);
+typedef int (*easy_setopt_function)(void *easy, int option, ...);
 
 static atomic_int correcting = 1;
 static atomic_ullong actions;
 static atomic_ullong renewed;
+static atomic_int decoding_taken;
 
 // libcurl's own functions, found once (the next definition after this program's).
 static setopt_function real_setopt;
 static assign_function real_assign;
 static cleanup_function real_cleanup;
 static action_function real_action;
+static easy_setopt_function real_easy_setopt;
 static pthread_once_t found = PTHREAD_ONCE_INIT;
 
 static void *libcurl_function(const char *name) {
@@ -63,6 +76,7 @@ static void find_libcurl(void) {
     real_assign = (assign_function)libcurl_function("curl_multi_assign");
     real_cleanup = (cleanup_function)libcurl_function("curl_multi_cleanup");
     real_action = (action_function)libcurl_function("curl_multi_socket_action");
+    real_easy_setopt = (easy_setopt_function)libcurl_function("curl_easy_setopt");
 }
 
 // One multi handle (one URLSession): corelibs' callback and its data, and what libcurl last asked for each socket.
@@ -179,12 +193,30 @@ __attribute__((weak)) int curl_multi_socket_action(void *multi, int socket, int 
     return real_action(multi, socket, events, running);
 }
 
+__attribute__((weak)) int curl_easy_setopt(void *easy, int option, ...) {
+    pthread_once(&found, find_libcurl);
+    // Every easy option is one argument of a long, a pointer, a function or a curl_off_t: one pointer-sized
+    // value on the 64-bit targets Swift supports on Linux (as for the multi options above).
+    va_list arguments;
+    va_start(arguments, option);
+    void *value = va_arg(arguments, void *);
+    va_end(arguments);
+    if (option == CURLOPT_ACCEPT_ENCODING || option == CURLOPT_HTTP_CONTENT_DECODING) {
+        atomic_store(&decoding_taken, 1);
+        value = NULL;  // no Accept-Encoding of libcurl's; decoding off (0)
+    }
+    return real_easy_setopt(easy, option, value);
+}
+
+int podarchive_curl_hands_over_encoded_bodies(void) { return atomic_load(&decoding_taken); }
+
 void podarchive_curl_sockets_correct(int enabled) { atomic_store(&correcting, enabled != 0); }
 unsigned long long podarchive_curl_socket_actions(void) { return atomic_load(&actions); }
 unsigned long long podarchive_curl_socket_watches_renewed(void) { return atomic_load(&renewed); }
 
 #else
 
+int podarchive_curl_hands_over_encoded_bodies(void) { return 0; }
 void podarchive_curl_sockets_correct(int enabled) { (void)enabled; }
 unsigned long long podarchive_curl_socket_actions(void) { return 0; }
 unsigned long long podarchive_curl_socket_watches_renewed(void) { return 0; }

@@ -1,5 +1,6 @@
 // The command line as a user meets it: what it prints where, and the exit code cron sees.
 import ArchiverCore
+import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
@@ -90,11 +91,13 @@ final class CommandLineToolTests: CommandLineTestCase {
         ]
         for (feed, message) in cases {
             let errors = CapturedOutput()
+            // Waits between tries are skipped and recorded: a refused connection is tried again, as an episode is.
+            let sleeper = SpySleeper()
             let tool = CommandLineTool(
                 environment: ProcessEnvironment(variables: [:], currentDirectory: folder.url.path), output: output,
                 errors: errors,
                 makeArchiver: {
-                    Archiver.live()
+                    Archiver.live(sleep: { try await sleeper.sleep($0) }, jitter: { 0.5 })
                 })
 
             let code = await tool.run(["sync", feed, "--to", "archive"])
@@ -102,6 +105,7 @@ final class CommandLineToolTests: CommandLineTestCase {
             // A source that is no feed location at all is a bad argument (2); the others could not be read (3).
             XCTAssertEqual(code, feed.hasPrefix("ftp:") ? .usage : .feedFailed, feed)
             XCTAssertEqual(errors.lines, [message], feed)
+            XCTAssertEqual(sleeper.delays, feed == closedURL ? [1, 2, 4] : [], feed)
         }
         XCTAssertEqual(folder.files(), [], "a failed feed creates nothing")
     }

@@ -128,7 +128,7 @@ final class NoOpRunTests: CommandLineTestCase {
         _ = await run(at: 2_000_000, "sync", "--to", root)
         server.route("/feed.xml", .status(500))
 
-        let failed = await run(at: 3_000_000, "sync", "--to", root)
+        let failed = await run(at: 3_000_000, "sync", "--to", root, "--retries", "0")
 
         XCTAssertNotEqual(failed, .success)
         output.clear()

@@ -131,12 +131,7 @@ final class WARCWriter {
         _ file: any ChunkedFile, path: String, expand: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Int64 {
         var total: Int64 = 0
-        let gunzip: GzipReader?
-        do {
-            gunzip = expand ? try GzipReader() : nil
-        } catch {
-            throw ExportError.cannotRead(path: path, reason: Self.reason(error))
-        }
+        let gunzip = expand ? Inflater(.gzip) : nil
         while true {
             if cancelled() { throw ExportError.interrupted(path: target) }
             let count: Int
@@ -161,7 +156,7 @@ final class WARCWriter {
                     try body(piece)
                     total += Int64(piece.count)
                 }
-            } catch let damaged as Gzip.Damaged {
+            } catch let damaged as Inflater.Damaged {
                 throw ExportError.cannotRead(path: path, reason: damaged.reason)
             }
         }

@@ -20,6 +20,8 @@ public enum FeedError: Error, Equatable, Sendable {
     case refusedRedirect(url: String, location: String)
     /// The document passed the size cap (`FeedLimits.maximumBytes`); reading stopped there.
     case tooLarge(url: String, limit: Int64)
+    /// The document was sent in a `Content-Encoding` podarchive does not decode (`br`, `zstd`...): nothing read.
+    case unsupportedEncoding(url: String, encoding: String)
     /// The body is not RSS, Atom or JSON Feed (an HTML page, garbage, an empty file).
     case notAFeed(url: String, reason: String)
     /// The URL carries the redaction marker in place of a secret (an export made without its secrets), and no
@@ -45,6 +47,9 @@ extension FeedError: LocalizedError {
                 + "or one that has expired)"
         case .tooLarge(let url, let limit):
             return "feed \(url) is larger than \(limit) bytes (once decompressed); stopped reading there"
+        case .unsupportedEncoding(let url, let encoding):
+            return "feed \(url) was sent encoded as \(encoding) (Content-Encoding), which podarchive does not decode; "
+                + "nothing read"
         case .transport(let url, let reason):
             return "feed \(url) could not be fetched: \(reason)"
         case .refusedRedirect(let url, let location):

@@ -19,6 +19,10 @@ public struct FeedLimits: Sendable, Equatable {
     /// The run's slots per host, shared with its downloads: each request waits for one of its host's (the
     /// deadline starts once it has it). Nil: no cap but the session's own.
     public var budget: DownloadBudget?
+    /// How often a fetch that failed in a way another may cure (a connection failure, 5xx, 408, 429) is tried
+    /// again, and how long to wait first: the episodes' policy (`sync` gives its own). Every try and wait of
+    /// one document is within `timeout`. By default none.
+    public var retry = RetryPolicy(retries: 0)
 
     /// 256 MB is more than ten times the largest real feed seen (21 MB for 20,000 episodes).
     public static let defaultMaximumBytes: Int64 = 256 << 20
@@ -44,18 +48,31 @@ public struct FeedLimits: Sendable, Equatable {
 public struct FeedLoader: Sendable {
     let fetcher: any URLDataFetcher
     private let files: any FileReading
-    let timer: @Sendable (TimeInterval) async throws -> Void
+    /// Deadlines, the waits between tries (`FeedLimits.retry`) and their jitter.
+    let clock: SyncClock
+
+    /// Waits out a fetch's deadline.
+    var timer: @Sendable (TimeInterval) async throws -> Void { clock.timer }
+
+    /// Loads remote feeds through `fetcher` and local ones through `files`, with `clock`'s deadlines (its
+    /// `timer`) and waits between tries (its `sleep`, `now` and `jitter`).
+    public init(fetcher: any URLDataFetcher, files: any FileReading, clock: SyncClock) {
+        self.fetcher = fetcher
+        self.files = files
+        self.clock = clock
+    }
 
     /// Loads remote feeds through `fetcher` and local ones through `files`.
     /// - Parameter timer: waits out a fetch's deadline (`FeedLimits.timeout`) and is cancelled when the fetch ends
-    ///   first (live: `Task.sleep`).
+    ///   first (live: `Task.sleep`); waits between tries are the wall clock's.
     public init(
         fetcher: any URLDataFetcher, files: any FileReading,
         timer: @escaping @Sendable (TimeInterval) async throws -> Void
     ) {
-        self.fetcher = fetcher
-        self.files = files
-        self.timer = timer
+        let wall = SyncClock.wall
+        self.init(
+            fetcher: fetcher, files: files,
+            clock: SyncClock(now: wall.now, sleep: wall.sleep, timer: timer, jitter: wall.jitter))
     }
 
     /// The loader with the live system: `FeedSession`, FileManager and the wall clock.
@@ -102,6 +119,9 @@ public struct FeedLoader: Sendable {
         }
     }
 
+    /// Fetches `url` (conditionally with `validators`), trying again what another try may cure, as an episode
+    /// is (`FeedLimits.retry`: a connection failure or a body cut short, 5xx, 408, 429, `Retry-After` honoured),
+    /// every try and wait within `limits.timeout` from the first try's slot. Nil for a 304.
     private func fetch(_ url: URL, validators: FeedValidators?, limits: FeedLimits) async throws -> (
         Data, URL, FeedValidators, URL?
     )? {
@@ -112,29 +132,68 @@ public struct FeedLoader: Sendable {
             "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, "
                 + "application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8",
             forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        var movedTo: URL?
-        let finalRequest = request
+        request.setValue(BodyFraming.acceptEncoding(compressible: true), forHTTPHeaderField: "Accept-Encoding")
+        var ends: Date?
+        var attempt = 0
+        while true {
+            attempt += 1
+            let failure: FeedError
+            var retryAfter: TimeInterval?
+            do {
+                let fetched = try await fetchOnce(request, of: url, limits: limits, ends: &ends)
+                guard let http = fetched.response as? HTTPURLResponse, RetryPolicy.isRetryable(status: http.statusCode)
+                else { return try judge(fetched, of: url, validators: validators, limits: limits) }
+                failure = .httpStatus(url: url.absoluteString, status: http.statusCode)
+                retryAfter = RetryPolicy.retryAfter(http, now: clock.now())
+            } catch FeedFetchTry.retryable(let error) {
+                failure = error
+            }
+            guard attempt <= limits.retry.retries, let ends else { throw failure }
+            let delay = limits.retry.delay(beforeRetry: attempt, jitter: clock.jitter(), retryAfter: retryAfter)
+            // No time left to wait and try again within the deadline: this try's failure is the answer.
+            guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }
+            try await clock.sleep(delay)
+        }
+    }
+
+    /// One request, within what is left of the deadline `ends` (set when the first try gets its slot).
+    /// - Throws: `FeedFetchTry.retryable` for a failure another try may cure, `FeedError` for any other.
+    private func fetchOnce(_ request: URLRequest, of url: URL, limits: FeedLimits, ends: inout Date?) async throws
+        -> FetchedBody
+    {
         do {
             // A slot of the host first, as a download takes one: the host is asked at most so much at once, and
             // waiting behind other requests is no time spent on this one (the wait ends when a slot is given back,
-            // each held by one request within its deadline, or when the run is cancelled).
+            // each held by one request within its deadline, or when the run is cancelled). Never held while
+            // waiting to try again.
             let slot = try await limits.budget?.slot(host: url.host ?? "", kind: .request)
             defer { slot?.release() }
-            let fetched = try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in
-                try await fetcher.fetch(finalRequest, maximumBytes: limits.maximumBytes, policy: limits.policy)
+            let deadline = ends ?? clock.now().addingTimeInterval(limits.timeout)
+            ends = deadline
+            return try await Deadline.run(seconds: deadline.timeIntervalSince(clock.now()), timer: timer) {
+                [fetcher] in
+                try await fetcher.fetch(request, maximumBytes: limits.maximumBytes, policy: limits.policy)
             }
-            (data, response) = (fetched.data, fetched.response)
-            movedTo = fetched.movedTo
         } catch is Deadline.Exceeded {
             throw FeedError.transport(
                 url: url.absoluteString, reason: "not complete within \(Deadline.describe(limits.timeout))")
         } catch FetchError.tooLarge(let limit) {
             throw FeedError.tooLarge(url: url.absoluteString, limit: limit)
+        } catch FetchError.unsupportedEncoding(let encoding) {
+            throw FeedError.unsupportedEncoding(url: url.absoluteString, encoding: encoding)
         } catch {
-            throw FeedError.transport(url: url.absoluteString, reason: TransportReason.describe(error))
+            let failure = FeedError.transport(url: url.absoluteString, reason: TransportReason.describe(error))
+            if Task.isCancelled { throw failure }
+            throw FeedFetchTry.retryable(failure)
         }
+    }
+
+    /// What a fetched answer means: the feed's bytes and validators, nil for a 304 to a conditional request, or
+    /// the error its status is.
+    private func judge(_ fetched: FetchedBody, of url: URL, validators: FeedValidators?, limits: FeedLimits) throws
+        -> (Data, URL, FeedValidators, URL?)?
+    {
+        let response = fetched.response
         let finalURL = response.url ?? url
         var newValidators = FeedValidators(etag: nil, lastModified: nil)
         if let http = response as? HTTPURLResponse {
@@ -152,8 +211,13 @@ public struct FeedLoader: Sendable {
                 throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
             }
         }
-        return (data, finalURL, newValidators, movedTo)
+        return (fetched.data, finalURL, newValidators, fetched.movedTo)
     }
+}
+
+/// A feed fetch's failure that another try may cure (the connection, a body cut short).
+private enum FeedFetchTry: Error {
+    case retryable(FeedError)
 }
 
 extension FeedLoader {

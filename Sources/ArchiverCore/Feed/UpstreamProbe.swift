@@ -35,6 +35,7 @@ extension FeedLoader {
         var request = limits.request(for: url)
         request.httpMethod = method
         if method == "GET" { request.setValue("bytes=0-0", forHTTPHeaderField: "Range") }
+        request.setValue(BodyFraming.acceptEncoding(compressible: false), forHTTPHeaderField: "Accept-Encoding")
         let response: URLResponse
         let asked = request
         do {

@@ -35,36 +35,17 @@ public enum Gzip {
         return output.prefix(written)
     }
 
-    /// The bytes a gzip member holds, checked against its CRC-32 and length.
-    /// - Throws: `Damaged` when it is not gzip, is cut short, or its check fails.
+    /// The bytes a gzip file holds (its members one after another), each checked against its CRC-32 and length.
+    /// - Throws: `Damaged` when it is not gzip, is cut short, fails its check or has bytes past its end.
     public static func decompress(_ data: Data) throws -> Data {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Damaged(reason: "zlib could not start")
-        }
-        defer { inflateEnd(&stream) }
+        let inflater = Inflater(.gzip)
         var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var status = Z_OK
-        try data.withUnsafeBytes { input in
-            stream.next_in = UnsafeMutablePointer(
-                mutating: input.bindMemory(to: Bytef.self).baseAddress ?? UnsafePointer(bitPattern: 1))
-            stream.avail_in = uInt(input.count)
-            repeat {
-                status = chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = uInt(buffer.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                guard status == Z_OK || status == Z_STREAM_END else {
-                    throw Damaged(reason: stream.msg.map { String(cString: $0) } ?? "not gzip data")
-                }
-                if status == Z_OK, stream.avail_in == 0, stream.avail_out != 0 {
-                    throw Damaged(reason: "it is cut short")
-                }
-            } while status != Z_STREAM_END
+        do {
+            try data.withUnsafeBytes { try inflater.read($0) { output.append(contentsOf: $0) } }
+        } catch let damaged as Inflater.Damaged {
+            throw Damaged(reason: damaged.reason)
         }
+        guard inflater.ended else { throw Damaged(reason: "it is cut short") }
         return output
     }
 }

@@ -121,6 +121,19 @@ extension ShowRecords {
         return nil
     }
 
+    /// The bodies (`download-<hash>.part`) in `stateFolder` whose records name a validator: a resume can ask
+    /// for the rest of them (`EpisodeFetcher.attemptDownload`). The others start again from their first byte.
+    func resumableDownloads(in stateFolder: URL) -> Set<String> {
+        withLog(stateFolder) { log in
+            var stems = Set(log.records.filter { $0.value.validator != nil }.keys)
+            for stem in log.recordFiles where log.records[stem] == nil {
+                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                if loadRecordFile(file)?.validator != nil { stems.insert(stem) }
+            }
+            return Set(stems.map(ArchiveLayout.downloadBody))
+        }
+    }
+
     /// Drops a download's hidden files: what was kept cannot be continued.
     func discard(_ partial: PartialFiles) {
         try? files.removeItem(at: partial.body)

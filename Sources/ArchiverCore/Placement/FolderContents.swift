@@ -39,10 +39,16 @@ struct FolderContents: Sendable {
     /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
     static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
 
-    /// How many downloads of the show in `folder` wait to be resumed.
-    func partialDownloads(in folder: URL) -> Int {
+    /// The downloads of the show in `folder` that left bytes: how many the next run resumes (their records name
+    /// a validator, see `ShowRecords.resumableDownloads`) and how many it starts `again`.
+    func partialDownloads(in folder: URL, records: ShowRecords) -> (resuming: Int, again: Int) {
         let state = ArchiveLayout.stateFolder(of: folder)
-        return ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).count(where: PartialFiles.isBody)
+        let bodies = ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).filter {
+            PartialFiles.isBody($0) && (fileSize(state.appendingPathComponent($0, isDirectory: false)) ?? 0) > 0
+        }
+        let resumable = records.resumableDownloads(in: state)
+        let resuming = bodies.count(where: resumable.contains)
+        return (resuming, bodies.count - resuming)
     }
 
     /// Moves a damaged file into the state folder for the rename that replaces it (see `FeedFolders.restoreSetAside`).

@@ -180,6 +180,8 @@ public struct FeedResolver: Sendable {
         var request = profile.request(for: url)
         request.setValue(accept, forHTTPHeaderField: "Accept")
         if let range { request.setValue("bytes=0-\(range - 1)", forHTTPHeaderField: "Range") }
+        // A range of a compressed body could not be decoded on its own: a part is asked for as it is.
+        request.setValue(BodyFraming.acceptEncoding(compressible: range == nil), forHTTPHeaderField: "Accept-Encoding")
         let policy = TransferPolicy(profile: profile, throttle: limits.policy.throttle)
         let finalRequest = request
         return try await Deadline.run(seconds: limits.timeout, timer: timer) { [fetcher] in

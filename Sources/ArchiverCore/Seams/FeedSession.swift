@@ -4,7 +4,7 @@
 // be inflated whole), never completes on a 401 on Linux (see the notes), and cannot refuse a redirect to another
 // scheme by itself. So feeds are fetched here, with the downloader's machinery: a session delegate on a bounded
 // serial queue (libcurl waits while chunks are pending, so memory stays within the cap), and a OneShot that
-// every way a fetch can end resolves exactly once.
+// every way a fetch can end resolves exactly once. A 2xx body is decoded and judged complete by `BodyFraming`.
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -106,6 +106,9 @@ private final class Fetch: @unchecked Sendable {
     let policy: TransferPolicy
     var body = Data()
     var response: URLResponse?
+    /// A 2xx body's framing: decoded as it arrives, judged when it ends. Nil for any other answer (its body is
+    /// handed on as it came, for the caller to judge the status).
+    var framing: BodyFraming?
     let outcome = OneShot<(Data, URLResponse)>()
     /// Where the redirects so far led while every one was permanent (301, 308); read once the fetch ended.
     private var moved: URL?
@@ -152,6 +155,14 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ) {
         if let fetch = fetch(dataTask) {
             fetch.response = response
+            if let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) {
+                do {
+                    fetch.framing = try BodyFraming(http, method: dataTask.originalRequest?.httpMethod)
+                } catch {
+                    completionHandler(.cancel)
+                    return stop(dataTask, with: .failure(FetchError(error)))
+                }
+            }
             // One allocation for the whole body when the server says its size (decoded bodies only grow past it).
             let announced = response.expectedContentLength
             if announced > 0 { fetch.body.reserveCapacity(Int(min(announced, fetch.limit))) }
@@ -161,11 +172,21 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let fetch = fetch(dataTask) else { return }
-        guard Int64(fetch.body.count + data.count) <= fetch.limit else {
-            stop(dataTask, with: .failure(FetchError.tooLarge(limit: fetch.limit)))
-            return
+        do {
+            let keep: (UnsafeRawBufferPointer) throws -> Void = { decoded in
+                guard Int64(fetch.body.count + decoded.count) <= fetch.limit else {
+                    throw FetchError.tooLarge(limit: fetch.limit)
+                }
+                fetch.body.append(contentsOf: decoded)
+            }
+            if let framing = fetch.framing {
+                try framing.take(data, keep)
+            } else {
+                try data.withUnsafeBytes(keep)
+            }
+        } catch {
+            return stop(dataTask, with: .failure(FetchError(error)))
         }
-        fetch.body.append(data)
         fetch.policy.throttle?.wait(for: data.count) { registry.isOver(dataTask) }
     }
 
@@ -195,8 +216,14 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let fetch = registry.remove(task) else { return }
-        if let error {
-            fetch.outcome.deliver(.failure(error))
+        var failure = error
+        do {
+            if failure == nil { try fetch.framing?.end() }
+        } catch {
+            failure = FetchError(error)
+        }
+        if let failure {
+            fetch.outcome.deliver(.failure(failure))
         } else if let response = fetch.response ?? task.response {
             fetch.outcome.deliver(.success((fetch.body, response)))
         } else {

@@ -15,11 +15,13 @@ public struct DownloadOptions: Sendable {
     public var admit: (@Sendable (_ response: HTTPURLResponse, _ appending: Bool) -> Error?)?
     /// Reports the file's size as bytes arrive.
     public var progress: (@Sendable (_ bytesInFile: Int64) -> Void)?
-    /// For a resume: the validator sent in `If-Range` (an ETag, else a Last-Modified date) and the whole file's
-    /// size as first announced. A `206` is appended only when it carries the same validator and announces the
-    /// same size; a server that ignores `If-Range` would otherwise splice two versions into one file.
+    /// The validator an earlier answer for this file carried (an ETag, else a Last-Modified date; sent in `If-Range`
+    /// when resuming) and the whole file's size it announced. A `206` is appended only when it carries the same
+    /// validator and announces the same size (a server that ignores `If-Range` would otherwise splice two versions
+    /// into one file), and any answer with the same validator must bring a file of that size (see
+    /// `contradiction(of:size:)`).
     public var resumeValidator: String?
-    /// For a resume: the whole file's size as first announced (see `resumeValidator`).
+    /// The whole file's size announced with `resumeValidator`.
     public var resumeTotal: Int64?
     /// What redirects carry, and the run's bandwidth cap.
     public var policy: TransferPolicy
@@ -58,8 +60,7 @@ public struct DownloadOptions: Sendable {
             return "a 206 for \(header ?? "no Content-Range") does not continue at byte \(resumeOffset)"
         }
         if let validator = resumeValidator {
-            let isETag = validator.hasPrefix("\"") || validator.hasPrefix("W/")
-            let sent = response.value(forHTTPHeaderField: isETag ? "ETag" : "Last-Modified")
+            let sent = Self.validator(like: validator, of: response)
             guard sent == validator else {
                 return "a 206 for \(sent ?? "no validator") instead of \(validator): the file changed"
             }
@@ -68,6 +69,23 @@ public struct DownloadOptions: Sendable {
             return "a 206 for a file of \(range.total.map(String.init) ?? "unknown") bytes, not \(expected)"
         }
         return nil
+    }
+
+    /// Why `response`, which makes a file of `size` bytes, contradicts what was announced before for the same
+    /// version of it (`resumeValidator`, `resumeTotal`), or nil when it does not: a server that answers a resume
+    /// with `200` and only the rest of the file, under the same ETag, would otherwise have the rest kept as the
+    /// whole.
+    public func contradiction(of response: HTTPURLResponse, size: Int64) -> String? {
+        guard let validator = resumeValidator, let total = resumeTotal, size != total,
+            Self.validator(like: validator, of: response) == validator
+        else { return nil }
+        return "the server announced \(total) bytes for this version of it (\(validator)) before, and \(size) now"
+    }
+
+    /// The response's validator of the kind `validator` is: its ETag for an ETag, else its Last-Modified.
+    private static func validator(like validator: String, of response: HTTPURLResponse) -> String? {
+        let isETag = validator.hasPrefix("\"") || validator.hasPrefix("W/")
+        return response.value(forHTTPHeaderField: isETag ? "ETag" : "Last-Modified")
     }
 }
 
@@ -112,6 +130,30 @@ public enum DownloadError: Error, Equatable, Sendable {
     /// The file would pass `limit` bytes (`DownloadOptions.maximumBytes`): announced as `announced` bytes, or nil
     /// when the body itself passed it while it arrived.
     case tooLarge(limit: Int64, announced: Int64? = nil)
+    /// A body sent as it is ended short of (or past) its `Content-Length`: the file's size it was to reach, and
+    /// the size it has (earlier bytes of a resume included). What arrived stays for a resume.
+    case lengthMismatch(expected: Int64, received: Int64)
+    /// The body is not complete by its framing (a compressed stream cut short, damaged, or going on past its end),
+    /// or is not the size announced before for the same version (`DownloadOptions.contradiction`): the words.
+    case incomplete(String)
+    /// The body was sent in a `Content-Encoding` podarchive does not decode (named as the server did): refused
+    /// before any byte was written.
+    case unsupportedEncoding(String)
+}
+
+extension DownloadError {
+    /// A framing failure as the download's (any other error as a transport failure).
+    init(_ error: Error) {
+        switch error {
+        case let download as DownloadError: self = download
+        case FramingFailure.unsupportedEncoding(let encoding): self = .unsupportedEncoding(encoding)
+        case FramingFailure.length(let expected, let received):
+            self = .lengthMismatch(expected: expected, received: received)
+        case FramingFailure.encodedPart: self = .unexpectedRange((error as? FramingFailure)?.reason ?? "")
+        case let framing as FramingFailure: self = .incomplete(framing.reason)
+        default: self = .transport(TransportReason.describe(error))
+        }
+    }
 }
 
 /// Streams a request's body into a file. The live conformance is `URLSessionDownloader`.

@@ -50,4 +50,29 @@ public struct FetchedBody: Sendable {
 public enum FetchError: Error, Equatable, Sendable {
     /// The body (after `Content-Encoding` was undone) passed this many bytes; reading stopped there.
     case tooLarge(limit: Int64)
+    /// The body was sent in a `Content-Encoding` podarchive does not decode (named as the server did): refused.
+    case unsupportedEncoding(String)
+    /// The body is not complete by its framing (a compressed stream cut or damaged, a length not met): the words.
+    case incomplete(String)
+
+    /// A framing failure, or any other error, as a fetch's (other errors are taken as they are).
+    init(_ error: Error) {
+        switch error {
+        case let fetch as FetchError: self = fetch
+        case FramingFailure.unsupportedEncoding(let encoding): self = .unsupportedEncoding(encoding)
+        case let framing as FramingFailure: self = .incomplete(framing.reason)
+        default: self = .incomplete(TransportReason.describe(error))
+        }
+    }
+}
+
+extension FetchError: LocalizedError {
+    public var errorDescription: String? {
+        switch self {
+        case .tooLarge(let limit): return "larger than \(limit) bytes (once decompressed); stopped reading there"
+        case .unsupportedEncoding(let encoding):
+            return "sent encoded as \(encoding) (Content-Encoding), which podarchive does not decode"
+        case .incomplete(let reason): return reason
+        }
+    }
 }

@@ -146,6 +146,8 @@ private final class Transfer: @unchecked Sendable {
     var leading = Data()
     var failure: Error?
     var refusedLocation: String?
+    /// How the accepted body is sent: decoded as it arrives, judged complete when it ends (see `BodyFraming`).
+    private var framing: BodyFraming?
     /// Where the last early writeback ended (see `write`).
     private var writebackMark: Int64 = 0
     /// How much is written between two early writebacks.
@@ -169,17 +171,31 @@ private final class Transfer: @unchecked Sendable {
         integrity = options.integrityAlgorithm.flatMap { $0 == .sha256 ? nil : IntegrityHasher($0) }
     }
 
-    /// Decides from the headers whether the body continues the file or replaces it. False stops the transfer.
-    func accept(_ response: URLResponse) -> Bool {
+    /// Decides from the headers whether the body continues the file or replaces it, and how it is framed. False
+    /// stops the transfer.
+    func accept(_ response: URLResponse, method: String?) -> Bool {
         self.response = response
         guard Self.isSuccess(response) else { return false }
         let http = response as? HTTPURLResponse
+        if let http {
+            do {
+                framing = try BodyFraming(http, method: method)
+            } catch {
+                failure = DownloadError(error)
+                return false
+            }
+        }
         if let http, http.statusCode == 206 {
             if let refusal = options.refusal(of: http) {
                 failure = DownloadError.unexpectedRange(refusal)
                 return false
             }
             appending = true
+        } else if let http, framing?.isEncoded == false, let size = framing?.announced,
+            let contradiction = options.contradiction(of: http, size: size)
+        {
+            failure = DownloadError.incomplete(contradiction)
+            return false
         }
         do {
             if appending {
@@ -222,32 +238,53 @@ private final class Transfer: @unchecked Sendable {
         offset = count
     }
 
-    /// Takes one chunk of the body as libcurl delivered it (decoded, ~16 KB), or refuses it when the file would
-    /// pass `options.maximumBytes`: the only place body bytes reach the file, so the cap holds with or without a
-    /// Content-Length, whatever the Content-Encoding. The chunk is hashed at once and written with those after it
-    /// (see `bufferSize`); every byte is in the file before the transfer's end is reported (`finish`). False stops
-    /// the transfer.
-    func write(_ data: Data) -> Bool {
-        if let limit = options.maximumBytes, offset + written + Int64(data.count) > limit {
+    /// Takes one chunk of the body as libcurl delivered it (~16 KB, as the server sent it), decoded by its framing
+    /// into pieces of 64 KB at most, each written in turn (`write`). False stops the transfer (`failure` says why).
+    func take(_ data: Data) -> Bool {
+        guard let framing else { return data.withUnsafeBytes(write) }
+        do {
+            try framing.take(data) { decoded in
+                guard write(decoded) else { throw Stopped() }
+            }
+            return true
+        } catch is Stopped {
+            return false
+        } catch {
+            failure = DownloadError(error)
+            return false
+        }
+    }
+
+    /// `write` refused a piece: `failure` says why.
+    private struct Stopped: Error {}
+
+    /// Takes a piece of the body, decoded, or refuses it when the file would pass `options.maximumBytes`: the only
+    /// place body bytes reach the file, so the cap holds with or without a Content-Length, whatever the
+    /// Content-Encoding. The piece is hashed at once and written with those after it (see `bufferSize`); every byte
+    /// is in the file before the transfer's end is reported (`finish`). False stops the transfer.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let limit = options.maximumBytes, offset + written + Int64(bytes.count) > limit {
             failure = DownloadError.tooLarge(limit: limit)
             return false
         }
-        if leading.count < 512 { leading.append(data.prefix(512 - leading.count)) }
-        let ok = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-            hasher.update(bytes)
-            integrity?.update(bytes)
-            if buffered + bytes.count > Self.bufferSize, !flush() { return false }
-            if bytes.count >= Self.bufferSize { return writeOut(bytes) }
+        if leading.count < 512 { leading.append(contentsOf: bytes.prefix(512 - leading.count)) }
+        hasher.update(bytes)
+        integrity?.update(bytes)
+        if buffered + bytes.count > Self.bufferSize, !flush() { return false }
+        let ok: Bool
+        if bytes.count >= Self.bufferSize {
+            ok = writeOut(bytes)
+        } else {
             let buffer =
                 self.buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
             self.buffer = buffer
             UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
             buffered += bytes.count
-            // A chunk short of libcurl's most is a network slower than the disk: nothing is gained by waiting,
+            // A piece short of libcurl's most is a network slower than the disk: nothing is gained by waiting,
             // and the file (a resume's start, the progress shown, the space claim) keeps up with what arrived.
-            return bytes.count >= Self.fullChunk || flush()
+            ok = bytes.count >= Self.fullChunk || flush()
         }
-        if ok { written += Int64(data.count) }
+        if ok { written += Int64(bytes.count) }
         return ok
     }
 
@@ -289,6 +326,7 @@ private final class Transfer: @unchecked Sendable {
         options.transferEnded?()
         // What was received is in the file however the transfer ended: a resume continues from it.
         if accepted, failure == nil { flush() }
+        if accepted, error == nil, failure == nil { judgeFraming() }
         buffer?.deallocate()
         buffer = nil
         // A complete body reaches the disk before anyone renames it into place: after a power cut the final
@@ -309,6 +347,23 @@ private final class Transfer: @unchecked Sendable {
         queue.maxConcurrentOperationCount = 8
         return queue
     }()
+
+    /// A body that ended without a transport error is complete only when its framing says so, and when its size
+    /// is the one announced before for the same version (see `DownloadOptions.contradiction`).
+    private func judgeFraming() {
+        do {
+            try framing?.end()
+        } catch FramingFailure.length(let expected, let received) {
+            failure = DownloadError.lengthMismatch(expected: offset + expected, received: offset + received)
+        } catch {
+            failure = DownloadError(error)
+        }
+        if failure == nil, let http = response as? HTTPURLResponse,
+            let contradiction = options.contradiction(of: http, size: offset + written)
+        {
+            failure = DownloadError.incomplete(contradiction)
+        }
+    }
 
     private func conclude(error: Error?, sync: Bool) {
         let syncFailure = sync && fsync(descriptor) != 0 ? fileError() : nil
@@ -362,7 +417,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let accepted = transfer(dataTask)?.accept(response) ?? false
+        let accepted = transfer(dataTask)?.accept(response, method: dataTask.originalRequest?.httpMethod) ?? false
         // corelibs ignores this disposition and delivers the body anyway, so didReceive(data:) checks too.
         completionHandler(accepted ? .allow : .cancel)
         if !accepted { stop(dataTask) }
@@ -370,7 +425,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(dataTask), transfer.accepted, transfer.failure == nil else { return }
-        if !transfer.write(data) {
+        if !transfer.take(data) {
             stop(dataTask)
             return
         }

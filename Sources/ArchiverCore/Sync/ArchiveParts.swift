@@ -49,7 +49,7 @@ struct ArchiveParts: Sendable {
         store = SubscriptionStore(
             files: files, attributes: attributes, writer: writer, clock: clock,
             secrets: CredentialStore(folder: configuration, files: files, attributes: attributes, writer: writer))
-        loader = FeedLoader(fetcher: network.fetcher, files: files, timer: clock.timer)
+        loader = FeedLoader(fetcher: network.fetcher, files: files, clock: clock)
         (self.files, self.attributes, self.mover, self.writer) = (files, attributes, mover, writer)
         locks = ShowLocks(locker: locker, clock: clock)
         records = ShowRecords(files: files, writer: writer)

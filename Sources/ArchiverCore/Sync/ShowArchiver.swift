@@ -57,7 +57,8 @@ struct ShowArchiver: Sendable {
             let folder = (try? store.find(source, in: root))?.map {
                 root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true)
             }
-            throw ArchiveError.interrupted(partialDownloads: folder.map { contents.partialDownloads(in: $0) } ?? 0)
+            let partials = folder.map { contents.partialDownloads(in: $0, records: parts.records) }
+            throw ArchiveError.interrupted(resuming: partials?.resuming ?? 0, startingAgain: partials?.again ?? 0)
         }
     }
 

@@ -131,11 +131,12 @@ public struct SyncOptions: Sendable, Equatable {
     /// The most documents one walk of a feed's pages fetches (see `FeedLimits.maximumPages`).
     public var maximumPages = 1_000
 
-    /// What a feed fetch may take: the size cap, the same total time an episode gets, a slot of its host in the
-    /// run's budget, and how many pages one walk reads.
+    /// What a feed fetch may take: the size cap, the same total time and retries an episode gets, a slot of its
+    /// host in the run's budget, and how many pages one walk reads.
     public var feedLimits: FeedLimits {
         var limits = FeedLimits(maximumBytes: maximumFeedSize, timeout: episodeTimeout, policy: policy, budget: budget)
         limits.maximumPages = maximumPages
+        limits.retry = retry
         return limits
     }
 

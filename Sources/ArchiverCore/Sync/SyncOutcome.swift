@@ -29,6 +29,12 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
     case timedOut(TimeInterval)
     /// The file's digest differs from the publisher's Subresource Integrity value (both in SRI form): not kept.
     case integrityMismatch(expected: String, received: String)
+    /// The body is not complete by its framing (see `BodyFraming`): a compressed stream cut short, damaged or
+    /// going on past its end, or a length other than the one the server announced before for the same version.
+    /// Nothing of it is kept; tried again from its start.
+    case incompleteBody(String)
+    /// The server sent the body in a `Content-Encoding` podarchive does not decode (named as it did): not kept.
+    case unsupportedEncoding(String)
 
     /// A short reason for messages.
     public var reason: String {
@@ -48,6 +54,10 @@ public enum EpisodeFailure: Error, Equatable, Sendable {
         case .integrityMismatch(let expected, let received):
             return "the file does not match the publisher's hash: expected \(expected), received \(received); "
                 + "not kept, tried again next run"
+        case .incompleteBody(let reason): return reason + "; not kept, fetched again from its start"
+        case .unsupportedEncoding(let encoding):
+            return "the server sent it encoded as \(encoding) (Content-Encoding), which podarchive does not decode; "
+                + "not kept"
         }
     }
 }
@@ -72,8 +82,10 @@ public enum ArchiveError: Error, Equatable, Sendable {
     /// No subscription has this feed URL or folder name; `known` lists the folders of those there are.
     case unknownShow(String, known: [String])
     /// The run was cancelled (Ctrl-C, a stop signal) and stopped cleanly: the lock is released, the index is
-    /// valid, and this many partial downloads are kept for the next run to resume.
-    case interrupted(partialDownloads: Int)
+    /// valid, and of the partial downloads left, `resuming` are kept for the next run to resume (a validator was
+    /// recorded for them) and `startingAgain` cannot be (none was: no ETag or Last-Modified, no ranges taken, or
+    /// the body came compressed), so the next run starts them from their first byte.
+    case interrupted(resuming: Int, startingAgain: Int)
 }
 
 extension ArchiveError: LocalizedError {
@@ -103,11 +115,22 @@ extension ArchiveError: LocalizedError {
             return "no subscribed show has the feed URL or folder name '\(text)'; \(shows)"
         case .noArchive(let path):
             return "\(path) holds no podarchive archive (no \(ArchiveLayout.indexPath) in it or its folders)"
-        case .interrupted(let partials):
-            switch partials {
-            case 0: return "interrupted: no partial download to keep"
-            case 1: return "interrupted: 1 partial download kept, the next run resumes it"
-            default: return "interrupted: \(partials) partial downloads kept, the next run resumes them"
+        case .interrupted(let resuming, let again):
+            let total = resuming + again
+            let kept = total == 1 ? "1 partial download" : "\(total) partial downloads"
+            let them = total == 1 ? "it" : "them"
+            let why =
+                again == 1
+                ? "(its server named no version of it, ETag or Last-Modified, took no ranges, or sent it compressed)"
+                : "(their servers named no version of them, ETag or Last-Modified, took no ranges, or sent them "
+                    + "compressed)"
+            switch (resuming, again) {
+            case (0, 0): return "interrupted: no partial download to keep"
+            case (_, 0): return "interrupted: \(kept) kept, the next run resumes \(them)"
+            case (0, _): return "interrupted: \(kept) cannot be resumed, the next run starts \(them) again \(why)"
+            default:
+                return "interrupted: \(kept) kept, the next run resumes \(resuming) of them and starts \(again) again "
+                    + why
             }
         }
     }

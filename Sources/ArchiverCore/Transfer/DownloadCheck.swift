@@ -7,27 +7,29 @@ import Foundation
 
 /// The checks a finished download must pass before it is renamed into place.
 enum DownloadCheck {
-    /// - Parameter htmlAllowed: an HTML body is what was promised (a transcript of type `text/html`).
+    /// Whether a download's body is what it should be: a 2xx, of the size announced for it, not an HTML page in
+    /// place of media, not empty. (That it is complete by its own framing, its `Content-Length` and any
+    /// `Content-Encoding`, the downloader already made sure: see `BodyFraming`.)
+    /// - Parameters:
+    ///   - feedLength: the `length` the feed gives the enclosure. Only a hint (ad insertion makes it wrong), used
+    ///     for a body that ends when the connection closes (no `Content-Length`, not chunked): one shorter than it
+    ///     may be a cut, so it is asked for again once. The same size again after such a failure (`previous`) is
+    ///     the file.
+    ///   - htmlAllowed: an HTML body is what was promised (a transcript of type `text/html`).
     static func failure(
-        of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil, htmlAllowed: Bool = false
+        of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil,
+        after previous: EpisodeFailure? = nil, htmlAllowed: Bool = false
     ) -> EpisodeFailure? {
         if let http = result.response as? HTTPURLResponse {
             guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
-            // A body that ends when the connection closes (no Content-Length, not chunked) cannot tell a cut from
-            // the end: when the feed announced more, it is taken for a cut, kept, and fetched on.
             let delimitedByClose =
                 http.value(forHTTPHeaderField: "Content-Length") == nil
                 && http.value(forHTTPHeaderField: "Content-Range") == nil
                 && !(http.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased().contains("chunked") ?? false)
-            if delimitedByClose, expectedSize == nil, let feedLength, feedLength > result.fileSize {
-                return .lengthMismatch(expected: feedLength, received: result.fileSize)
-            }
-            let encoding = http.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-            if encoding == "identity", let declared = http.value(forHTTPHeaderField: "Content-Length"),
-                let expected = Int64(declared.trimmingCharacters(in: .whitespaces)), expected != result.bytesWritten
+            if delimitedByClose, expectedSize == nil, let feedLength, feedLength > result.fileSize,
+                previous != .lengthMismatch(expected: feedLength, received: result.fileSize)
             {
-                return .lengthMismatch(
-                    expected: expected + result.fileSize - result.bytesWritten, received: result.fileSize)
+                return .lengthMismatch(expected: feedLength, received: result.fileSize)
             }
             if !htmlAllowed, let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
                 type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")
@@ -40,6 +42,19 @@ enum DownloadCheck {
         }
         if result.fileSize == 0 { return .emptyBody }
         return !htmlAllowed && looksLikeHTML(result.leadingBytes) ? .htmlPage : nil
+    }
+
+    /// The failure a download that is not complete by its framing is (`DownloadError.lengthMismatch`,
+    /// `.incomplete`, `.unsupportedEncoding`), and whether what arrived may be resumed: only a body sent as it is,
+    /// cut short.
+    static func framingFailure(_ error: DownloadError) -> (failure: EpisodeFailure, resumable: Bool) {
+        switch error {
+        case .lengthMismatch(let expected, let received):
+            return (.lengthMismatch(expected: expected, received: received), received < expected)
+        case .unsupportedEncoding(let encoding): return (.unsupportedEncoding(encoding), false)
+        case .incomplete(let reason): return (.incompleteBody(reason), false)
+        default: return (.transport("\(error)"), false)
+        }
     }
 
     /// True when the body starts (after a BOM and white space) like an HTML document.

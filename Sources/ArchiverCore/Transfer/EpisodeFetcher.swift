@@ -54,13 +54,14 @@ struct EpisodeFetcher: Sendable {
         // this one.
         var deadline: Date?
         var attempt = 0
+        var previous: EpisodeFailure?
         while true {
             attempt += 1
             do {
                 return .downloaded(
                     try await attemptDownload(
                         url, episode: episode, files: files, kept: &kept, deadline: &deadline, options: options,
-                        progress: progress))
+                        after: previous, progress: progress))
             } catch let stop as AttemptFailure {
                 switch stop {
                 case .startOver:
@@ -75,6 +76,7 @@ struct EpisodeFetcher: Sendable {
                     attempt -= 1
                     if let budget = options.budget { try await budget.spaceReturned() }
                 case .failed(let failure, let retryAfter):
+                    previous = failure
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
                     let delay = options.retry.delay(
                         beforeRetry: attempt, jitter: clock.jitter(), retryAfter: retryAfter)
@@ -104,10 +106,11 @@ struct EpisodeFetcher: Sendable {
     typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
     /// One request for the episode: resumes what `kept` describes, and leaves in `kept` what the server
-    /// announced for the next attempt. The episode's deadline starts when its first attempt gets a slot.
+    /// announced for the next attempt. The episode's deadline starts when its first attempt gets a slot. `previous`
+    /// is why the attempt before it failed (see `DownloadCheck.failure`).
     func attemptDownload(
         _ url: URL, episode: Episode, files partial: PartialFiles, kept: inout PartialRecord?, deadline: inout Date?,
-        options: SyncOptions, progress: ProgressHandler?
+        options: SyncOptions, after previous: EpisodeFailure? = nil, progress: ProgressHandler?
     ) async throws -> DownloadResult {
         let record = kept
         var offset: Int64 = 0
@@ -126,8 +129,9 @@ struct EpisodeFetcher: Sendable {
         let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
         deadline = ends
         var request = options.profile.request(for: url)
-        // Media is already compressed; identity keeps Content-Length comparable with what arrives.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        request.setValue(
+            BodyFraming.acceptEncoding(compressible: MediaTypes.isText(episode.mimeType)),
+            forHTTPHeaderField: "Accept-Encoding")
         if offset > 0, let validator = record?.validator {
             request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
             request.setValue(validator, forHTTPHeaderField: "If-Range")
@@ -153,8 +157,7 @@ struct EpisodeFetcher: Sendable {
         }
         var asked = DownloadOptions(
             resumeOffset: offset, admit: admit, progress: onBytes,
-            resumeValidator: offset > 0 ? record?.validator : nil,
-            resumeTotal: offset > 0 ? record?.expectedSize : nil, policy: options.policy,
+            resumeValidator: record?.validator, resumeTotal: record?.expectedSize, policy: options.policy,
             transferEnded: slot.map(Self.releasing), maximumBytes: options.maximumDownloadBytes)
         // The publisher's hash is checked against a digest computed in the same pass as SHA-256.
         asked.integrityAlgorithm = IntegrityGate.expected(for: episode)?.value.algorithm
@@ -173,6 +176,10 @@ struct EpisodeFetcher: Sendable {
                 throw AttemptFailure.failed(.refusedRedirect(location), retryAfter: nil)
             case .transport(let reason): throw AttemptFailure.failed(.transport(reason), retryAfter: nil)
             case .unexpectedRange: throw AttemptFailure.startOver
+            case .lengthMismatch, .incomplete, .unsupportedEncoding:
+                let (failure, resumable) = DownloadCheck.framingFailure(error)
+                if !resumable { records.discard(partial) }
+                throw AttemptFailure.failed(failure, retryAfter: nil)
             case .tooLarge(let limit, let announced):
                 // Nothing of a file refused for its size is worth keeping for a resume.
                 records.discard(partial)
@@ -188,7 +195,7 @@ struct EpisodeFetcher: Sendable {
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
             of: result, expectedSize: (announced.record ?? record)?.expectedSize, feedLength: episode.length,
-            htmlAllowed: episode.mimeType?.lowercased().hasPrefix("text/html") == true)
+            after: previous, htmlAllowed: episode.mimeType?.lowercased().hasPrefix("text/html") == true)
         {
             if case .lengthMismatch(let expected, let received) = failure, received > expected {
                 records.discard(partial)
@@ -219,7 +226,8 @@ struct EpisodeFetcher: Sendable {
             let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified")
             let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Self.headerNumber)
             let encoded =
-                (response.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").lowercased() != "identity"
+                (try? BodyFraming.coding(of: response.value(forHTTPHeaderField: "Content-Encoding") ?? ""))
+                != .identity
             let total =
                 appending
                 ? ContentRange(response.value(forHTTPHeaderField: "Content-Range"))?.total
@@ -227,7 +235,11 @@ struct EpisodeFetcher: Sendable {
             if let maximumBytes, let announced = total ?? length, announced > maximumBytes {
                 return DownloadError.tooLarge(limit: maximumBytes, announced: announced)
             }
-            let record = PartialRecord(url: URLSecrets.redacted(url), validator: validator, expectedSize: total)
+            // A validator only where a resume can continue what is kept: the partial of a body that arrived
+            // encoded holds decoded bytes, and a server that says it takes no ranges sends the whole file again.
+            let resumable = !encoded && response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() != "none"
+            let record = PartialRecord(
+                url: URLSecrets.redacted(url), validator: resumable ? validator : nil, expectedSize: total)
             if let total { expected.value = total }
             do {
                 try records.saveDownloadRecord(record, for: partial)

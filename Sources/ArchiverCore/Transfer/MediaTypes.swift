@@ -5,6 +5,16 @@ import Foundation
 enum MediaTypes {
     static let scriptExtensions: Set<String> = ["php", "asp", "aspx", "cgi", "jsp", "pl", "py", "do", "html", "htm"]
 
+    /// True for a declared type that is text (a transcript, a chapters document, a page): worth asking for
+    /// compressed, unlike media, which is compressed already.
+    static func isText(_ mimeType: String?) -> Bool {
+        guard let mimeType else { return false }
+        let type = bare(mimeType)
+        return type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasSuffix("+json")
+            || type.hasSuffix("/xml") || type.hasSuffix("+xml") || type == "application/srt"
+            || type == "application/x-subrip"
+    }
+
     /// Types whose bytes are not the media but the way to it: HLS and DASH playlists, Smooth Streaming manifests,
     /// torrents. An alternate enclosure or source of one is never archived as an episode.
     static let indirectTypes: Set<String> = [

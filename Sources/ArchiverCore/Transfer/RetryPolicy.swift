@@ -5,7 +5,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Retries with exponential backoff and jitter, bounded in number and by the episode's deadline.
+/// Retries with exponential backoff and jitter, bounded in number and by the deadline: an episode's, and a feed
+/// document's (`FeedLimits.retry`).
 public struct RetryPolicy: Sendable, Equatable {
     /// Further attempts after the first.
     public var retries: Int
@@ -30,13 +31,19 @@ public struct RetryPolicy: Sendable, Equatable {
         return max(jittered, retryAfter ?? 0)
     }
 
-    /// True for failures another attempt may cure: the network, timeouts, 5xx, 408 and 429, a body cut short.
+    /// True for failures another attempt may cure: the network, timeouts, 5xx, 408 and 429, a body cut short or
+    /// not complete by its framing.
     static func isRetryable(_ failure: EpisodeFailure) -> Bool {
         switch failure {
-        case .transport, .lengthMismatch, .timedOut: return true
-        case .httpStatus(let status): return status >= 500 || status == 408 || status == 429
+        case .transport, .lengthMismatch, .incompleteBody, .timedOut: return true
+        case .httpStatus(let status): return isRetryable(status: status)
         default: return false
         }
+    }
+
+    /// True for the statuses another request may cure: 5xx, 408 and 429 (for episodes and feeds alike).
+    static func isRetryable(status: Int) -> Bool {
+        status >= 500 || status == 408 || status == 429
     }
 
     /// Reads `Retry-After` as seconds or as an HTTP date.

@@ -1,4 +1,5 @@
-// How FoundationNetworking watches libcurl's sockets, corrected so that a transfer waiting for data sleeps.
+// How FoundationNetworking watches libcurl's sockets, corrected so that a transfer waiting for data sleeps; and
+// libcurl's body decoding, turned off so that podarchive decodes (and judges) compressed bodies itself.
 #ifndef CCURLSOCKETS_H
 #define CCURLSOCKETS_H
 
@@ -12,5 +13,10 @@ unsigned long long podarchive_curl_socket_actions(void);
 
 /// How many socket watches were renewed because libcurl stopped asking for one of readable or writable.
 unsigned long long podarchive_curl_socket_watches_renewed(void);
+
+/// Nonzero once FoundationNetworking configured a transfer through this file's `curl_easy_setopt` (with libcurl's
+/// body decoding turned off): bodies then arrive as the server sent them, `Content-Encoding` and all. 0 where
+/// FoundationNetworking does not use libcurl (macOS), or where the program was linked without exporting it.
+int podarchive_curl_hands_over_encoded_bodies(void);
 
 #endif

@@ -19,7 +19,7 @@ enum HelpText {
           4  another podarchive is syncing the same feed (see --wait)
           5  the archive could not be written: disk full, folder unwritable, index damaged
         130  interrupted by Ctrl-C (SIGINT); 143: stopped by SIGTERM. Partial downloads are kept and resumed
-             next run; locks are released
+             next run, or started again where the server cannot continue them; locks are released
         When feeds end differently, the exit code is the worst outcome, worst first: \(ExitCode.worstFirst).
         """
 

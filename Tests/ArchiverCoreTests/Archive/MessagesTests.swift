@@ -31,4 +31,26 @@ final class MessagesTests: XCTestCase {
         XCTAssertEqual(
             TransportReason.describe(CancellationError()), "cancelled", "not Swift.CancellationError error 1")
     }
+
+    func test_interruptedLine_saysWhichPartialsResumeAndWhichStartAgain_inTheRightNumber() {
+        let again = "ETag or Last-Modified, took no ranges, or sent them compressed)"
+        let lines = [
+            (0, 0, "interrupted: no partial download to keep"),
+            (3, 0, "interrupted: 3 partial downloads kept, the next run resumes them"),
+            (
+                0, 2,
+                "interrupted: 2 partial downloads cannot be resumed, the next run starts them again (their "
+                    + "servers named no version of them, " + again
+            ),
+            (
+                1, 2,
+                "interrupted: 3 partial downloads kept, the next run resumes 1 of them and starts 2 again (their "
+                    + "servers named no version of them, " + again
+            ),
+        ]
+        for (resuming, startingAgain, line) in lines {
+            XCTAssertEqual(
+                ArchiveError.interrupted(resuming: resuming, startingAgain: startingAgain).localizedDescription, line)
+        }
+    }
 }

@@ -56,7 +56,7 @@ final class RunStatusTests: XCTestCase {
             (ArchiveError.locked(folder: "/a/S", holder: 7), .locked),
             (ArchiveError.noArchive(path: "/a"), .usage),
             (ArchiveError.unknownShow("S", known: []), .usage),
-            (ArchiveError.interrupted(partialDownloads: 1), .interrupted),
+            (ArchiveError.interrupted(resuming: 1, startingAgain: 0), .interrupted),
             (ArchiveError.storage(path: "/a", reason: "disk full"), .archiveFailed),
             (CocoaError(.fileWriteNoPermission), .archiveFailed),
         ]
