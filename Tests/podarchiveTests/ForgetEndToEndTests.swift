@@ -97,4 +97,76 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("podarchive: missing the episodes to forget\n"), missing.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: pilot), "Pilot was named beside Nine: kept")
     }
+
+    /// `forgotten.json` is a file whoever can write the archive can write: the deletions it says are pending are done
+    /// only for files inside the show's folder, outside its state folder, reached through folders (no link), and
+    /// never for a folder.
+    func test_binary_pendingDeletionsAFileOthersCanWriteNames_deleteNothingOutsideTheShowsFiles() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let show = archive.appendingPathComponent("Night Show")
+        let outside = folder.url.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(
+            at: outside.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: outside.appendingPathComponent("sub/keep.txt"))
+        try Data("precious".utf8).write(to: outside.appendingPathComponent("file.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: show.appendingPathComponent("way-out"), withDestinationURL: outside)
+        let pending = [
+            "../../outside", "../../outside/file.txt", "way-out/file.txt", ".podarchive/history", ".podarchive",
+            ".podarchive/index.json", "/\(outside.path)/file.txt", "Pilot.mp3",
+        ]
+        let record: [String: Any] = [
+            "episodes": [
+                [
+                    "entry": [
+                        "archived": "2026-01-01T00:00:00Z", "file": "x.mp3", "guid": "zz", "key": "zz", "size": 1,
+                        "title": "Zz", "url": server.url("/zz.mp3").absoluteString,
+                    ],
+                    "forgotten": "2026-01-01T00:00:00Z", "pending": pending,
+                ]
+            ]
+        ]
+        try JSONSerialization.data(withJSONObject: record).write(
+            to: show.appendingPathComponent(".podarchive/forgotten.json"))
+
+        let sync = try podarchive("sync")
+        let verify = try podarchive("verify")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outside.appendingPathComponent("sub/keep.txt").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outside.appendingPathComponent("file.txt").path))
+        for state in [".podarchive/history", ".podarchive/index.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: show.appendingPathComponent(state).path), state)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pilot), "the index still names it: never deleted")
+    }
+
+    /// An index (or journal) entry naming a file in the state folder was not written by podarchive: refused as
+    /// damage, never deleted by a forget.
+    func test_binary_anEntryNamingTheStateFolder_isRefusedAsDamage_andForgetDeletesNothing() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let state = archive.appendingPathComponent("Night Show/.podarchive")
+        let indexURL = state.appendingPathComponent("index.json")
+        var index = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: indexURL)) as? [String: Any])
+        var episodes = try XCTUnwrap(index["episodes"] as? [[String: Any]])
+        episodes.append([
+            "key": "evil", "guid": "evil", "title": "Evil", "url": server.url("/evil.mp3").absoluteString,
+            "file": ".podarchive", "size": 1, "sha256": String(repeating: "00", count: 32),
+            "archived": "2026-01-01T00:00:00Z",
+        ])
+        index["episodes"] = episodes
+        try JSONSerialization.data(withJSONObject: index).write(to: indexURL)
+
+        let forget = try podarchive("forget", "Night Show", "Evil")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(forget.status, 5, forget.stderr)
+        XCTAssertTrue(
+            forget.stderr.contains("\".podarchive\" of \"Evil\" is not a name inside the folder"), forget.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: indexURL.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("history").path))
+    }
 }

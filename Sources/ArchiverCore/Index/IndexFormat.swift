@@ -166,7 +166,8 @@ public enum IndexFormat {
         "\(size) bytes, larger than any index (\(maximumBytes >> 20) MB at most)"
     }
 
-    /// Why an entry's file could not be used as it is: a path that is empty, absolute, or climbs out (`..`). Nil
+    /// Why an entry's file could not be used as it is: a path that is empty, absolute, climbs out (`..`) or names
+    /// the state folder (see `isInside`). Nil
     /// when every file is fine. Such an index was not written by podarchive (names written by older versions,
     /// under other naming rules, stay valid: only what could leave the folder is refused).
     public static func unsafeFile(in index: ArchiveIndex) -> String? {
@@ -182,9 +183,16 @@ public enum IndexFormat {
         return nil
     }
 
-    /// A relative path of non-empty parts, none `.` or `..`, no NUL: read a byte at a time (it runs for every
-    /// entry of every index read, 10,000 of them for a long show).
+    /// A relative path of non-empty parts, none `.` or `..`, no NUL, and not in the show's state folder
+    /// (`.podarchive/`, where the index, its journal, the history and the lock are: no episode is kept there, and
+    /// a name there would let a forget or a repair delete them): read a byte at a time (it runs for every entry of
+    /// every index read, 10,000 of them for a long show).
     static func isInside(_ path: String) -> Bool {
+        let state = ArchiveLayout.stateFolderName.utf8
+        if path.utf8.starts(with: state) {
+            let rest = path.utf8.dropFirst(state.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: "/") { return false }
+        }
         var part = 0  // bytes in the current part
         var dots = 0  // of which dots, while only dots
         for byte in path.utf8 {
