@@ -86,6 +86,19 @@ final class HookEndToEndTests: XCTestCase {
         XCTAssertEqual(try read("environment.txt"), folder.url.path + "/.cache|unset\n")
     }
 
+    func test_binary_theHookHoldsNoDescriptorOfPodarchives() throws {
+        // libcurl's sockets and libdispatch's pipes are not close-on-exec: a hook (or a child it leaves running)
+        // must not keep the run's connections and files open.
+        try XCTSkipUnless(
+            FileManager.default.fileExists(atPath: "/proc/self/fd"), "no /proc to list a hook's descriptors")
+        let hook = #"ls /proc/$$/fd | tr '\n' ' ' > descriptors.txt"#
+
+        let sync = try podarchive("sync", feed, "--to", archive.path, "--exec", hook)
+
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(try read("descriptors.txt"), "0 1 2 ")
+    }
+
     func test_binary_aFailingHook_exits1_namingTheEpisode_keepsIt_andIsTriedOnTheNextRun() throws {
         let first = try podarchive(
             "sync", feed, "--to", archive.path, "--exec", "echo run >> runs.txt; exit 4")

@@ -136,6 +136,21 @@ public struct ShellHookLauncher: HookLaunching {
         var reason: String
     }
 
+    #if canImport(Glibc)
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
+        /// import: found at run time, nil on an older glibc (the hook then inherits what is not close-on-exec).
+        private static let closeFrom:
+            (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+                guard
+                    let symbol = dlsym(
+                        UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+                else { return nil }
+                return unsafeBitCast(
+                    symbol,
+                    to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+            }()
+    #endif
+
     private static func spawn(_ command: String, environment: [String: String]) -> Result<pid_t, SpawnProblem> {
         #if canImport(Glibc)
             var attributes = posix_spawnattr_t()
@@ -166,6 +181,17 @@ public struct ShellHookLauncher: HookLaunching {
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        // Nothing else of podarchive's: libcurl's sockets and libdispatch's pipes are not close-on-exec, and a hook
+        // (or what it leaves running) holding them would keep connections, and the run's files, open after it.
+        #if canImport(Glibc)
+            _ = Self.closeFrom.map { $0(&actions, 3) }
+        #elseif canImport(Darwin)
+            posix_spawnattr_setflags(
+                &attributes,
+                Int16(
+                    POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT
+                ))
+        #endif
         // A value can hold no NUL byte: what a feed put there is dropped, never the variable.
         let pairs = environment.map { "\($0.key)=\($0.value)".replacingOccurrences(of: "\0", with: "") }
         let arguments = ["/bin/sh", "-c", command.replacingOccurrences(of: "\0", with: "")]
