@@ -178,6 +178,20 @@ final class LeftoverFilesTests: XCTestCase {
         }
     }
 
+    /// An export from cron to a dated name each night never writes the same name twice: the next export, to any
+    /// name, removes what a killed one left in the folder.
+    func test_exportKilled_theNextExportToAnotherName_removesWhatItLeft() throws {
+        let run = try killed(["export", "--warc", "monday.warc.gz", "archive"], at: "write", number: 5)
+        XCTAssertEqual(run.status, 128 + SIGKILL, run.stderr)
+        XCTAssertEqual(temporaryFiles().count, 1, "killed mid-write")
+
+        let next = try podarchive(["export", "--warc", "tuesday.warc.gz", "archive"])
+
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(temporaryFiles(), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("monday.warc.gz").path))
+    }
+
     /// The WARC records of the export `name`, counted by their headers.
     private func recordCount(of name: String) throws -> Int {
         let data = try Data(contentsOf: folder.url.appendingPathComponent(name))

@@ -89,11 +89,12 @@ struct WARCExport: Sendable {
             items += planner.items(of: folder, index: index)
             report.shows += 1
         }
-        // What a killed export of this file left beside it goes first (see `TemporaryFiles`); nothing else there
-        // is the export's to touch.
+        // What a killed export left in this folder goes first (see `TemporaryFiles`): the temporary files of this
+        // one's name, and any a podarchive of this host that has ended named as its own (an export from cron to a
+        // dated name each night never writes the same name twice). Nothing else there is the export's to touch.
         let folder = file.deletingLastPathComponent()
         let leftovers = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-            ArchiveLayout.isTemporary($0, of: file.lastPathComponent)
+            ArchiveLayout.isTemporary($0, of: file.lastPathComponent) || TemporaryFiles.namesItsOwner($0)
         }
         TemporaryFiles.sweep(leftovers, in: folder, files: files)
         let temporary = folder.appendingPathComponent(TemporaryFiles.name(for: file.lastPathComponent))

@@ -117,6 +117,13 @@ enum TemporaryFiles {
         return !TemporaryOwner(host: me.host, pid: pid, started: nil).isRunning
     }
 
+    /// Whether `name` is a temporary file named as this version names them (its owner known: `host.pid.started.n`),
+    /// whatever it stands for: no other program makes such a name, so in a folder that is not the archive's (an
+    /// export's) one of a process of this host that has ended is podarchive's to remove.
+    static func namesItsOwner(_ name: String) -> Bool {
+        ArchiveLayout.temporaryParts(of: name).map { TemporaryOwner(unique: $0.unique) != nil } == true
+    }
+
     /// Removes the stale temporary files (see `isStale`) among `listed`, the names in `folder`. One that cannot
     /// be removed (a read-only archive) is left for a later run.
     /// - Returns: the names removed.
