@@ -169,4 +169,34 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: indexURL.path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("history").path))
     }
+
+    /// A forget killed after its record, before the index changed: a plain `verify` reads it as it is (it changes
+    /// nothing), and the next command that writes (a sync) finishes it.
+    func test_binary_aForgetLeftPending_isLeftByVerify_andFinishedByTheNextSync() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let state = archive.appendingPathComponent("Night Show/.podarchive")
+        let indexURL = state.appendingPathComponent("index.json")
+        let index = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: indexURL)) as? [String: Any])
+        let episodes = try XCTUnwrap(index["episodes"] as? [[String: Any]])
+        let entry = try XCTUnwrap(episodes.first { $0["title"] as? String == "Pilot" })
+        let record: [String: Any] = [
+            "episodes": [["entry": entry, "forgotten": "2026-01-01T00:00:00Z", "pending": ["Pilot.mp3"]]]
+        ]
+        try JSONSerialization.data(withJSONObject: record).write(to: state.appendingPathComponent("forgotten.json"))
+        let before = try Data(contentsOf: indexURL)
+
+        let verify = try podarchive("verify")
+        let indexAfterVerify = try Data(contentsOf: indexURL)
+        let sync = try podarchive("sync")
+        let list = try podarchive("list", "--archived", "Night Show")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(indexAfterVerify, before, "verify changes nothing")
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pilot))
+        XCTAssertFalse(list.stdout.contains("Pilot"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("Second"), list.stdout)
+        XCTAssertEqual(pilotRequests, 1, "forgotten: never fetched again")
+    }
 }

@@ -125,9 +125,12 @@ struct IndexStore: Sendable {
 
     /// Makes the episodes recorded since the last commit durable: one append of their records to the journal and
     /// one sync for all of them (group commit), then their download records go. A show without an index file
-    /// yet, or whose journal passed `IndexJournal.foldSize`, has its index written whole instead.
+    /// yet, or whose journal passed `IndexJournal.foldSize`, has its index written whole instead; a journal read with
+    /// a torn or damaged record is folded first.
     func commitJournal(of show: inout FeedFolder) throws {
         guard !show.unjournaled.isEmpty else { return }
+        // Never appended after a torn or damaged record (it would then be a damaged record in the middle).
+        try foldDamagedJournal(of: &show)
         guard files.fileExists(atPath: show.indexURL.path) else { return try save(&show) }
         let size = try appendToJournal(show.unjournaled.map(\.entry), at: show.journalURL)
         if size > IndexJournal.foldSize { return try save(&show) }

@@ -53,7 +53,8 @@ struct FeedFolders: Sendable {
 
     /// Opens the show's folder for a reader that changes nothing (`verify`): locked as a sync locks it where it
     /// can be, else on its lock file as it is, else not at all (see `ShowLocks.acquireForReading`); its index read.
-    /// What a killed run left is cleared only where the archive can be written.
+    /// What a killed run left is cleared only where the archive can be written; a forget left pending is left to the
+    /// next command that writes (it writes the index).
     /// - Returns: the folder (its `lock` a stand-in when none could be taken), and then why none could be.
     func openForReading(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws
         -> (show: FeedFolder, unlocked: ArchiveError?)
@@ -67,7 +68,8 @@ struct FeedFolders: Sendable {
         switch try await locks.acquireForReading(folder: folder, wait: lockWait) {
         case .held(let held, writable: true):
             let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
-            let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: held, saved: saved)
+            let locked = LockedFolder(
+                folder: folder, stateFolder: stateFolder, lock: held, saved: saved, finishes: false)
             return (try read(locked, source: source, wants: wants), nil)
         case .held(let held, writable: false): lock = held
         case .unheld(let why):
@@ -75,7 +77,8 @@ struct FeedFolders: Sendable {
             unlocked = why
         }
         let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
-        let locked = LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved, clears: false)
+        let locked = LockedFolder(
+            folder: folder, stateFolder: stateFolder, lock: lock, saved: saved, clears: false, finishes: false)
         return (try read(locked, source: source, wants: wants), unlocked)
     }
 
@@ -110,7 +113,9 @@ struct FeedFolders: Sendable {
             (show.refusedPage, show.lastFetched, show.lastRevision) =
                 (validators?.refusedPage, validators?.fetched, validators?.revision)
             // A forget killed before it was done is finished by whichever command takes the lock next.
-            if index != nil, leftovers.contains(ArchiveLayout.forgottenFile) { try finishForgetting(&show) }
+            if index != nil, locked.finishes, leftovers.contains(ArchiveLayout.forgottenFile) {
+                try finishForgetting(&show)
+            }
             return show
         } catch {
             lock.unlock()
@@ -203,6 +208,9 @@ struct LockedFolder {
     let saved: FeedValidators?
     /// Whether opening it clears what a killed run left (false for a reader where the archive cannot be written).
     var clears = true
+    /// Whether opening it finishes a forget a killed run left pending (see `finishForgetting`), which writes the
+    /// index: false for a reader (`verify`), which changes no record.
+    var finishes = true
 
     /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the
     /// last run left undone or did not want (`FeedValidators.covers`); the index may still say otherwise (see

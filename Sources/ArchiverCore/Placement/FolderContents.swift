@@ -81,9 +81,20 @@ struct FolderContents: Sendable {
     }
 
     /// The names of the files in the feed folder, and in those of its subfolders (`--name` templates with `/`)
-    /// where the index records files: one directory listing each, never a look-up per episode.
-    func presentFiles(in folder: URL, index: ArchiveIndex) -> Set<String> {
-        var present = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+    /// where the index records files: one directory listing each, never a look-up per episode. With `sweeping` (the
+    /// show's lock held, by a command that writes), the temporary files a killed process left in the feed folder
+    /// (0.1.0 wrote its sidecars and pages beside the episodes) are removed from it first, as those of its state
+    /// folder are (see `FeedFolders.removeLeftoverTemporaries`): the listing serves both.
+    func presentFiles(in folder: URL, index: ArchiveIndex, sweeping: Bool = false) -> Set<String> {
+        var listed = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+        if sweeping, listed.contains(where: ArchiveLayout.isTemporary) {
+            let removed = Set(
+                TemporaryFiles.sweep(listed.filter(ArchiveLayout.isTemporary), in: folder, files: files) {
+                    !ArchiveLayout.isWrittenWithoutShowLock($0)
+                })
+            listed.removeAll { removed.contains($0) }
+        }
+        var present = Set(listed)
         var subfolders = Set<Substring>()
         for entry in index.episodes {
             if let slash = entry.file.lastIndex(of: "/") { subfolders.insert(entry.file[..<slash]) }

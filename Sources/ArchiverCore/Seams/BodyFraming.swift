@@ -113,10 +113,11 @@ final class BodyFraming {
         }
     }
 
-    /// The coding `header` names: identity when it names none (or only `identity`).
+    /// The coding `header` names: identity when it names none (or only `identity`, or `none`, which libcurl and
+    /// misconfigured servers take for it).
     static func coding(of header: String) throws(FramingFailure) -> Coding {
         let named = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty && $0 != "identity" }
+            .filter { !$0.isEmpty && $0 != "identity" && $0 != "none" }
         switch named {
         case []: return .identity
         case ["gzip"], ["x-gzip"]: return .gzip

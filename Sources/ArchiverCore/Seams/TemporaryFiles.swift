@@ -19,8 +19,10 @@ struct TemporaryOwner: Equatable, Sendable {
     /// process is not taken for the one that made the file; nil where that is not known.
     var started: UInt64?
 
-    /// This process.
-    static let current = TemporaryOwner(host: hostName(), pid: getpid(), started: startTime(of: getpid()))
+    /// This process. Its host is the host's name and, on Linux, its PID namespace: containers sharing a host name
+    /// (and an archive) each number their processes their own way, so a PID is only judged in its own namespace.
+    static let current = TemporaryOwner(
+        host: hostName() + (pidNamespace().map { "-ns\($0)" } ?? ""), pid: getpid(), started: startTime(of: getpid()))
 
     /// How a temporary file's name says it: `host.pid.started` (`0` for a start not known).
     var token: String { "\(host).\(pid).\(started ?? 0)" }
@@ -45,11 +47,16 @@ struct TemporaryOwner: Equatable, Sendable {
     /// known) by a process that started when it did.
     var isRunning: Bool {
         guard pid > 0 else { return false }
+        // Whether the PID is in use at all: kill(0) asks the kernel, which /proc may not show (mounted hidepid=2,
+        // another user's process is hidden there; EPERM is a live process of another user).
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         #if os(Linux)
-            guard let now = Self.startTime(of: pid) else { return false }
-            return started == nil || started == now
+            // In use: by the process that made the file, unless its start time, where both are known, says the
+            // PID was given to another since.
+            guard let started, let now = Self.startTime(of: pid) else { return true }
+            return started == now
         #else
-            return kill(pid, 0) == 0 || errno == EPERM
+            return true
         #endif
     }
 
@@ -64,6 +71,20 @@ struct TemporaryOwner: Equatable, Sendable {
                     ? Character(scalar) : "_"
             })
         return safe.isEmpty ? "host" : safe
+    }
+
+    /// The inode number of this process's PID namespace (`/proc/self/ns/pid` reads `pid:[4026531836]`); nil where
+    /// there is none to read.
+    static func pidNamespace() -> UInt64? {
+        #if os(Linux)
+            var buffer = [CChar](repeating: 0, count: 64)
+            let length = readlink("/proc/self/ns/pid", &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }
+            let text = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return UInt64(text.filter(\.isNumber))
+        #else
+            return nil
+        #endif
     }
 
     /// When process `pid` started (the 22nd field of `/proc/<pid>/stat`, after the name in parentheses, which may

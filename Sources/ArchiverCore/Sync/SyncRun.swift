@@ -68,6 +68,9 @@ struct SyncRun {
         report.pages = pages?.pages ?? 1
         report.pageProblem = pages?.problem
         failuresSaved = clock.now()
+        // The opener folded a journal read with damage (`ShowOpener.foldDamagedJournal`): appends go after whole
+        // records only.
+        assert(show.journal?.damaged.isEmpty != false, "a damaged journal is folded before a sync appends to it")
         committer = JournalCommitter(indexes: indexes, records: records, journal: show.journalURL)
         indexWritten = files.fileExists(atPath: show.indexURL.path)
     }

@@ -71,7 +71,7 @@ struct WorkPlan {
                 .new($0)
             }
         }
-        let present = contents.presentFiles(in: folder, index: index)
+        let present = contents.presentFiles(in: folder, index: index, sweeping: true)
         let missing = index.episodes.filter { !present.contains($0.file) && !forgottenKeys.contains($0.key) }.map {
             entry -> WorkItem in
             var entry = entry

@@ -26,7 +26,8 @@ final class BodyFramingTests: XCTestCase {
 
     func test_theCodingsPodarchiveDecodes_andThoseItRefuses_namedAsSent() throws {
         for (header, coding) in [
-            ("", BodyFraming.Coding.identity), ("identity", .identity), ("GZIP", .gzip), ("x-gzip", .gzip),
+            ("", BodyFraming.Coding.identity), ("identity", .identity), ("none", .identity), ("None", .identity),
+            ("GZIP", .gzip), ("x-gzip", .gzip),
             (" deflate ", .deflate), ("gzip, identity", .gzip),
         ] {
             XCTAssertEqual(try BodyFraming.coding(of: header), coding, header)
