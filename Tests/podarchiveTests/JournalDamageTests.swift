@@ -171,6 +171,35 @@ final class JournalDamageTests: CommandLineTestCase {
         }
     }
 
+    /// What a damaged record held is taken back from the folder by the next sync even when its filter leaves the
+    /// episode out: the fold was made by another command (forget), and the sync folding it itself.
+    func test_theEpisodeADamagedRecordHeld_isFoundAgain_evenOutsideTheNextSyncsFilter() async throws {
+        for folding in [
+            ["forget", "--to", "archive", "CLI Show", "Two"], ["sync", "--to", "archive", "--match", "Three"],
+        ] {
+            folder.remove()
+            try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+            let archived = try await archiveWithJournal()
+            try damageRecord(1)
+            let lost = archived[0]
+            let lostRequests = requests("/\(lost.key).mp3")
+
+            let code = await run(folding)
+            let next = await run("sync", "--to", "archive", "--match", "Three")
+            let verify = await run("verify", "archive")
+
+            XCTAssertEqual(code, .episodesFailed, "\(folding): \(errors.text)")
+            XCTAssertEqual(next, .success, "\(folding): \(errors.text)")
+            let found = try XCTUnwrap(
+                try indexedEpisodes().first { $0.key == lost.key }, "\(folding): found again outside the filter")
+            XCTAssertEqual(found.sha256, lost.sha256)
+            XCTAssertEqual(requests("/\(lost.key).mp3"), lostRequests, "\(folding): adopted, not downloaded")
+            XCTAssertEqual(verify, .success, "\(folding)")
+            output.clear()
+            errors.clear()
+        }
+    }
+
     func test_syncJSON_aDamagedRecordFolded_failsItsShowsEntry() async throws {
         _ = try await archiveWithJournal()
         try damageRecord(1)

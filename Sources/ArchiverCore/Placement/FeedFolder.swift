@@ -21,6 +21,9 @@ struct FeedFolder {
     var refusedPage: String?
     /// When the feed was last fetched in full (see `FeedValidators.fetched`).
     var lastFetched: String?
+    /// Whether a journal folded since the last full read held a record this sync must take back from the folder,
+    /// whatever its filter (see `FeedValidators.rederive`).
+    var rederive = false
     /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
     var lastRevision: String?
 

@@ -108,6 +108,7 @@ struct FeedFolders: Sendable {
                     && read?.journal?.damaged.isEmpty != false
                     ? validators : nil,
                 lock: lock)
+            show.rederive = index != nil && validators?.rederive == true
             show.archives = Set(index != nil ? validators?.archives ?? [] : [])
             show.archiveLinks = index != nil ? validators?.archiveLinks ?? [:] : [:]
             (show.refusedPage, show.lastFetched, show.lastRevision) =

@@ -26,6 +26,11 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     public var wants: String?
     /// How many episodes the feed listed when it was last read in full: what an unchanged feed still lists.
     public var listed: Int?
+    /// Set when a journal with a torn or damaged record was folded since (see `readInFullNextTime`): the next sync
+    /// that reads the feed in full takes back from the folder the files of every episode the feed lists and the
+    /// index does not hold, those its filter leaves out included (what the record held may be one of them). Absent
+    /// in records of earlier versions; 0.1.0 ignores it (it reads `incomplete`, set with it, and reads in full).
+    public var rederive: Bool?
     /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
     /// fetches the feed in full, to describe what is already archived.
     public var sidecars: Bool?
@@ -60,7 +65,10 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// written durably. A show without saved validators is read in full anyway: nothing is written. A sync that
     /// reads the feed in full saves validators of its own, which clears the mark; one that fails first keeps it.
     /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
-    static func readInFullNextTime(in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting) throws {
+    /// With `rederive`, what a folded journal record held is to be taken back from the folder (see `rederive`).
+    static func readInFullNextTime(
+        in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting, rederive: Bool = false
+    ) throws {
         let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
         guard let data = files.contents(atPath: url.path) else { return }
         // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
@@ -73,9 +81,11 @@ public struct FeedValidators: Codable, Equatable, Sendable {
             return
         }
         // A mark of "only the filter left work" would still let a 304 stand (`covers`): it becomes a full mark.
-        guard validators.incomplete != true || validators.leftOutOnly == true else { return }
+        guard validators.incomplete != true || validators.leftOutOnly == true || (rederive && validators.rederive != true)
+        else { return }
         validators.incomplete = true
         validators.leftOutOnly = nil
+        if rederive { validators.rederive = true }
         do {
             try writer.writeAtomically(
                 try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)

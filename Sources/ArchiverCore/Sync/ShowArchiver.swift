@@ -155,8 +155,17 @@ struct ShowArchiver: Sendable {
             fetch, index: &show.index, folder: show.folder, options: options, contents: contents, removals: removals)
         // A folder whose index was rebuilt (or whose files were copied in) already holds some episodes: adopt
         // them rather than keep each twice.
-        let (work, adopted) = try placer.adoptUnindexedFiles(
+        let (work, adoptedInFilter) = try placer.adoptUnindexedFiles(
             planned.work, in: &show, template: options.names)
+        // An episode a torn or damaged journal record held, folded away since the feed was last read in full (by this
+        // run or another command), is taken back from the folder even when the filter leaves it out now: its file is
+        // archived, and only adoption (which fetches nothing) knows it.
+        let adoptedOutside =
+            show.rederive || parts.indexes.folds.damages.contains(where: { $0.journal == show.journalURL })
+            ? try placer.adoptUnindexedFiles(
+                planned.leftOutEpisodes.map(WorkItem.new), in: &show, template: options.names
+            ).adopted : []
+        let adopted = adoptedInFilter + adoptedOutside
         var run = SyncRun(
             show: show, loadedIndex: loadedIndex, present: planned.present, parts: parts, options: options,
             pages: pages, onEvent: onEvent)
@@ -202,7 +211,7 @@ struct ShowArchiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
-        return await run.runHooks(after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut))
+        return await run.runHooks(after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut - adoptedOutside.count))
     }
 }
 

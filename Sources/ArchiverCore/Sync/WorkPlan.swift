@@ -10,7 +10,9 @@ struct WorkPlan {
     /// The names in the feed folder (and the subfolders the index uses).
     var present: Set<String>
     /// Episodes of the feed the filter left out and the index does not hold.
-    var leftOut: Int
+    var leftOutEpisodes: [Episode]
+    /// How many (see `leftOutEpisodes`).
+    var leftOut: Int { leftOutEpisodes.count }
 
     /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
     /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within the options'
@@ -25,7 +27,7 @@ struct WorkPlan {
         var skipped: [(Episode, String)] = []
         var inFeed = Set<String>()
         // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
-        var leftOut = 0
+        var leftOut: [Episode] = []
         // Forgotten for good (see `EpisodeForgetter`): never fetched again, while the feed lists them or not.
         let forgotten = ForgottenEpisodes.load(in: ArchiveLayout.stateFolder(of: folder), files: contents.files)
         let unwanted = forgotten.episodes.isEmpty ? nil : forgotten.matcher
@@ -50,7 +52,7 @@ struct WorkPlan {
             if selected.count < feed.episodes.count {
                 let chosen = Set(selected.map(\.identity))
                 let failing = Set(index.failures.map(\.key))
-                leftOut = feed.episodes.count {
+                leftOut = feed.episodes.filter {
                     !chosen.contains($0.identity) && !failing.contains($0.identity) && index.entry(for: $0) == nil
                         && unwanted?.entry(for: $0) == nil
                 }
@@ -82,7 +84,7 @@ struct WorkPlan {
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
         return WorkPlan(
-            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present, leftOut: leftOut)
+            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present, leftOutEpisodes: leftOut)
     }
 }
 
