@@ -81,7 +81,8 @@ public struct FeedValidators: Codable, Equatable, Sendable {
             return
         }
         // A mark of "only the filter left work" would still let a 304 stand (`covers`): it becomes a full mark.
-        guard validators.incomplete != true || validators.leftOutOnly == true || (rederive && validators.rederive != true)
+        guard
+            validators.incomplete != true || validators.leftOutOnly == true || (rederive && validators.rederive != true)
         else { return }
         validators.incomplete = true
         validators.leftOutOnly = nil

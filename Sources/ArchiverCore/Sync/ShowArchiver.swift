@@ -211,7 +211,8 @@ struct ShowArchiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
         }
         try await run.keepCompanions(fetch)
-        return await run.runHooks(after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut - adoptedOutside.count))
+        return await run.runHooks(
+            after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut - adoptedOutside.count))
     }
 }
 

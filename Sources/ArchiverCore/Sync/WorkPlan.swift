@@ -84,7 +84,8 @@ struct WorkPlan {
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
         return WorkPlan(
-            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present, leftOutEpisodes: leftOut)
+            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present,
+            leftOutEpisodes: leftOut)
     }
 }
 
