@@ -26,24 +26,12 @@ public struct ForgottenEpisode: Equatable, Sendable {
     }
 }
 
-/// Forgets a show's episodes for good, and takes them back.
-public struct EpisodeForgetter: Sendable {
+/// Forgets a show's episodes for good, and takes them back (`Archiver.forget`, `Archiver.takeBack`).
+struct EpisodeForgetter: Sendable {
     private let files: any FileStore
     private let writer: any AtomicFileWriting
     private let folders: FeedFolders
     private let clock: SyncClock
-
-    /// A forgetter working through `fileSystem`, dating what it records with `clock`.
-    public init(fileSystem: FileSystemSeams, clock: SyncClock) {
-        let records = ShowRecords(files: fileSystem.files, writer: fileSystem.writer)
-        let indexes = IndexStore(
-            files: fileSystem.files, attributes: fileSystem.attributes, writer: fileSystem.writer, records: records)
-        self.init(
-            folders: FeedFolders(
-                files: fileSystem.files, attributes: fileSystem.attributes, mover: fileSystem.mover,
-                locks: ShowLocks(locker: fileSystem.locker, clock: clock), indexes: indexes, records: records),
-            clock: clock)
-    }
 
     /// A forgetter opening shows through `folders` (an archiver's: its index store says what it folded).
     init(folders: FeedFolders, clock: SyncClock) {
@@ -58,7 +46,7 @@ public struct EpisodeForgetter: Sendable {
     /// a name of an episode forgotten already is answered as such.
     /// - Throws: `ForgetError` for a name that names no episode or several; `ArchiveError.noArchive` for a folder
     ///   with no index, `.locked` when a sync holds the show past `lockWait`; `.storage` when it cannot be written.
-    public func forget(_ names: [String], inShow folder: URL, keepFiles: Bool, lockWait: TimeInterval = 0)
+    func forget(_ names: [String], inShow folder: URL, keepFiles: Bool, lockWait: TimeInterval = 0)
         async throws -> [ForgottenEpisode]
     {
         var show = try await open(folder, lockWait: lockWait)
@@ -103,7 +91,7 @@ public struct EpisodeForgetter: Sendable {
     /// Takes back the forgotten episodes `names` of the show in `folder`: no longer unwanted, so the next sync
     /// fetches them (or adopts their files, when they were kept). Returns their titles.
     /// - Throws: as `forget`.
-    public func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws -> [String] {
+    func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws -> [String] {
         let show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)

@@ -31,14 +31,8 @@ final class EpisodeForgetterTests: XCTestCase {
             onUnexpected: failOnUnexpected)
     }
 
-    private func forgetter(_ world: ArchiveWorld) -> EpisodeForgetter {
-        let now = self.now
-        return EpisodeForgetter(
-            fileSystem: FileSystemSeams(
-                files: world.fileSystem, attributes: world.attributes, mover: world.mover, writer: world.fileSystem,
-                locker: world.fileSystem, hasher: world.fileSystem),
-            clock: SyncClock(now: { now }, sleep: { _ in }, timer: { _ in }, jitter: { 0.5 }))
-    }
+    /// The archiver's forget and take-back (its folds said with the rest of a command's).
+    private func forgetter(_ world: ArchiveWorld) -> Archiver { world.archiver }
 
     private func sync(_ world: ArchiveWorld) async throws -> SyncReport {
         try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
