@@ -60,11 +60,15 @@ enum TransferOptionTable {
         .value(
             "--retries", "N", \.retries, .number(in: 0...100), commands: [.sync, .verify],
             summary: "tries after failures that may pass",
-            help: "tries again after a connection failure, timeout, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... "
-                + "with jitter and honouring Retry-After (default {default})", config: true, showDefault: { "\($0)" },
+            help: "feeds, their pages and episodes are tried again after a connection failure, timeout, body cut "
+                + "short, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s... with jitter and honouring Retry-After, within "
+                + "--timeout (default {default})", config: true, showDefault: { "\($0)" },
             manual: #"""
-                Try again after a connection failure, an idle timeout (60 seconds without a byte), HTTP 5xx, 408 or 429,
-                waiting 1, 2, 4... seconds with jitter, or as long as Retry\-After asks (default {default}).
+                Feeds, their pages, episodes and their companions are tried again after a connection failure, an idle
+                timeout (60 seconds without a byte), a body cut short, HTTP 5xx, 408 or 429, waiting 1, 2, 4...
+                seconds with jitter, or as long as Retry\-After asks, all within
+                .BR \-\-timeout
+                (default {default}).
                 Other 4xx answers are not retried.
                 """#),
         .value(
