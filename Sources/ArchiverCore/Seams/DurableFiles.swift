@@ -218,14 +218,7 @@ public struct FlockLocker: FileLocking {
     public func tryLock(_ url: URL) throws -> (any HeldLock)? {
         // O_NOFOLLOW: a lock file that is a link would have its target overwritten with our PID (from root's
         // cron, any file on the machine); it is refused instead.
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK || code == EINTR { return nil }
-            throw FileSystemError(path: url.path, code: code)
-        }
+        guard let descriptor = try Self.lock(url, flags: O_RDWR | O_CREAT) else { return nil }
         // Say who holds it, for the message the next process prints: a line of fixed width, so the note after it
         // (the last holder's, see `keep`) stays where it is without reading the file first.
         let text = Array(Self.pidLine(getpid()).utf8)
@@ -236,7 +229,13 @@ public struct FlockLocker: FileLocking {
     public func tryLockForReading(_ url: URL) throws -> (any HeldLock)? {
         // flock(2) needs no write access: a read-only mount's lock file still keeps a sync and a reader apart (on
         // one machine; NFS locks a file opened so only for reading, and that is refused with EBADF).
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        try Self.lock(url, flags: O_RDONLY).map(FlockLock.init(descriptor:))
+    }
+
+    /// The lock file at `url` opened with `flags` (never through a link) and locked, exclusively, without waiting:
+    /// its descriptor, or nil when another process holds it.
+    private static func lock(_ url: URL, flags: Int32) throws -> Int32? {
+        let descriptor = open(url.path, flags | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw FileSystemError(path: url.path, code: errno) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -244,7 +243,7 @@ public struct FlockLocker: FileLocking {
             if code == EWOULDBLOCK || code == EINTR { return nil }
             throw FileSystemError(path: url.path, code: code)
         }
-        return FlockLock(descriptor: descriptor)
+        return descriptor
     }
 
     /// The holder's PID, padded to `noteOffset` bytes with its newline.
