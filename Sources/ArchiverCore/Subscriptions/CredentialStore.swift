@@ -12,6 +12,11 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     public var feed: String?
     /// The login and headers the show's requests carry to the origin they name.
     public var credentials: ShowCredentials?
+    /// The URL the show was fetched from before another URL of it took its subscription over
+    /// (`Subscription.earlierFeed`), when it carried a secret; kept until both are kept or another URL takes over.
+    public var earlierFeed: String?
+    /// The login and headers that earlier URL's requests carried.
+    public var earlierCredentials: ShowCredentials?
 
     /// Secrets of one show.
     public init(feed: String? = nil, credentials: ShowCredentials? = nil) {
@@ -20,7 +25,9 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     }
 
     /// True when there is nothing to keep.
-    public var isEmpty: Bool { feed == nil && (credentials?.isEmpty ?? true) }
+    public var isEmpty: Bool {
+        feed == nil && (credentials?.isEmpty ?? true) && earlierFeed == nil && (earlierCredentials?.isEmpty ?? true)
+    }
 }
 
 /// Why credentials could not be read or kept.
