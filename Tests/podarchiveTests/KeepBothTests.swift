@@ -16,41 +16,12 @@ final class KeepBothTests: CommandLineTestCase {
     private let publicToken = "PUBLICSECRET7"
     private let membersToken = "MEMBERSSECRET9"
 
-    /// Serves `/<variant>.xml`: "Twin Show", items One and Two (GUIDs shared by both variants) and, for members,
-    /// Bonus; each enclosure's bytes say which variant served them. With `token`, the feed and its episodes answer
-    /// 403 to a request without it.
-    private func serve(_ variant: String, token: String? = nil) {
-        let query = token.map { "?token=\($0)" } ?? ""
-        var xml = "<rss version=\"2.0\"><channel><title>Twin Show</title>"
-        let episodes = variant == "members" ? ["One", "Two", "Bonus"] : ["One", "Two"]
-        for episode in episodes {
-            xml +=
-                "<item><title>\(episode)</title><guid>\(episode.lowercased())</guid>"
-                + "<enclosure url=\"/\(variant)/\(episode).mp3\(query)\" type=\"audio/mpeg\"/></item>"
-        }
-        let document = xml + "</channel></rss>"
-        func guarded(_ response: TestResponse) -> @Sendable (RecordedRequest, Int) -> TestResponse {
-            { request, _ in request.path.hasSuffix(query) ? response : .status(403, "forbidden") }
-        }
-        server.route("/\(variant).xml", handler: guarded(.ok(document, type: "application/rss+xml")))
-        for episode in episodes {
-            server.route("/\(variant)/\(episode).mp3", handler: guarded(.ok(bytes(variant, episode))))
-        }
-    }
-
-    private func bytes(_ variant: String, _ episode: String) -> Data { Data("\(variant) audio of \(episode)".utf8) }
-
-    private func url(_ variant: String, token: String? = nil) -> String {
-        server.url("/\(variant).xml").absoluteString + (token.map { "?token=\($0)" } ?? "")
-    }
-
+    private var twins: TwinShow { TwinShow(server: server) }
+    private func serve(_ variant: String, token: String? = nil) { twins.serve(variant, token: token) }
+    private func bytes(_ variant: String, _ episode: String) -> Data { TwinShow.bytes(variant, episode) }
+    private func url(_ variant: String, token: String? = nil) -> String { twins.url(variant, token: token) }
     private func contents(_ folder: String) -> [String: Data] {
-        let url = URL(fileURLWithPath: root).appendingPathComponent(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return Dictionary(
-            uniqueKeysWithValues: names.filter { $0.hasSuffix(".mp3") }.map {
-                ($0, (try? Data(contentsOf: url.appendingPathComponent($0))) ?? Data())
-            })
+        TwinShow.files(in: folder, of: URL(fileURLWithPath: root))
     }
 
     private func feeds() async throws -> [[String: Any]] {

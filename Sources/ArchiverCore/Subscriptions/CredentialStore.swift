@@ -17,6 +17,9 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     public var earlierFeed: String?
     /// The login and headers that earlier URL's requests carried.
     public var earlierCredentials: ShowCredentials?
+    /// True while both are kept (`Takeovers.giveBack`) and the record may still name the later URL: `feed` and
+    /// `credentials` are the earlier URL's already, `earlierFeed` and `earlierCredentials` the later one's.
+    public var swapped: Bool?
 
     /// Secrets of one show.
     public init(feed: String? = nil, credentials: ShowCredentials? = nil) {
@@ -27,6 +30,16 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     /// True when there is nothing to keep.
     public var isEmpty: Bool {
         feed == nil && (credentials?.isEmpty ?? true) && earlierFeed == nil && (earlierCredentials?.isEmpty ?? true)
+    }
+
+    /// These secrets as a record reads them: while it remembers an earlier URL (`Subscription.earlierFeed`: it
+    /// names the later one still), a give-back under way (`swapped`) is read the other way round.
+    func read(byRecordRemembering earlier: Bool) -> ShowSecrets {
+        guard swapped == true, earlier else { return self }
+        var unswapped = ShowSecrets(feed: earlierFeed, credentials: earlierCredentials)
+        unswapped.earlierFeed = feed
+        unswapped.earlierCredentials = credentials
+        return unswapped
     }
 }
 

@@ -100,6 +100,10 @@ public struct Subscription: Codable, Equatable, Sendable {
     /// True when the show's requests carry saved credentials (wherever they are kept).
     public var hasCredentials: Bool { credentials != nil || storedCredentials == true }
 
+    /// True when the configuration folder may keep secrets of the show: its feed's, its credentials, or those of
+    /// the feed it had before another URL took it over.
+    var keepsSecrets: Bool { secretFeed == true || storedCredentials == true || earlierFeed != nil }
+
     /// The feed URL as it may be shown: redacted.
     public var shownFeed: String { URLSecrets.redacted(feed) }
 

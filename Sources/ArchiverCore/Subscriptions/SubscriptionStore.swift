@@ -160,7 +160,8 @@ struct SubscriptionStore: Sendable {
         var credentials = record.credentials
         if record.secretFeed == true || record.storedCredentials == true {
             let identity = try identity(of: root, create: false)
-            let kept = try identity.flatMap { try secrets.load(archive: $0.id, show: record.id) }
+            let kept = try identity.flatMap { try secrets.load(archive: $0.id, show: record.id) }?.read(
+                byRecordRemembering: record.earlierFeed != nil)
             let path = (try? secrets.url(archive: identity?.id ?? "<archive ID>", show: record.id).path) ?? "?"
             if record.secretFeed == true {
                 guard let real = kept?.feed else {
@@ -333,7 +334,7 @@ struct SubscriptionStore: Sendable {
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
-        if show.secretFeed == true || show.storedCredentials == true || show.earlierFeed != nil,
+        if show.keepsSecrets,
             let identity = try identity(of: root, create: false)
         {
             try secrets.remove(archive: identity.id, show: show.id)

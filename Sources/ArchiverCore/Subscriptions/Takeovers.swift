@@ -48,20 +48,13 @@ struct Takeovers: Sendable {
             ?? (shows.contains { $0.shownFeed == wanted } ? nil : shows.first { $0.earlierFeed == wanted })
         guard let record = naming, let earlierFeed = record.earlierFeed else { return nil }
         let given = URLSecrets.carriesRedaction(source.displayName) ? nil : source
-        let kept = try keptSecrets(of: record, in: root) ?? ShowSecrets()
-        // A give-back killed after it swapped the two feeds' secrets (see `giveBack`): the later feed's are kept as
-        // the earlier's, and the earlier feed's as the record's own.
-        let swapped = kept.earlierFeed.map { URLSecrets.redacted($0) == record.shownFeed } == true
+        let kept = try keptSecrets(of: record, in: root)?.read(byRecordRemembering: true) ?? ShowSecrets()
         var current = try store.resolve(record, in: root)
-        if swapped, let feed = kept.earlierFeed {
-            current.source = try FeedSource(feed, currentDirectory: root.path)
-            current.credentials = kept.earlierCredentials
-        }
         if record.shownFeed == wanted, let given { current.source = given }
         let earlier: FeedSource
         if earlierFeed == wanted, let given {
             earlier = given
-        } else if let feed = swapped ? kept.feed : kept.earlierFeed {
+        } else if let feed = kept.earlierFeed {
             earlier = try FeedSource(feed, currentDirectory: root.path)
         } else if !URLSecrets.carriesRedaction(earlierFeed) {
             earlier = try FeedSource(earlierFeed, currentDirectory: root.path)
@@ -71,16 +64,14 @@ struct Takeovers: Sendable {
                 show: record.folder, feed: earlierFeed,
                 path: (try? store.secretsFile(archive: identity?.id ?? "<archive ID>", show: record.id).path) ?? "?")
         }
-        return Takeover(
-            record: record, current: current,
-            earlier: (earlier, swapped ? kept.credentials : kept.earlierCredentials))
+        return Takeover(record: record, current: current, earlier: (earlier, kept.earlierCredentials))
     }
 
     /// The subscription of `takeover` is fetched from its earlier feed again, carrying what that feed's requests
     /// carried (its secret and credentials, exactly), and remembers no earlier feed. Three writes, each leaving a
-    /// state the next run reads right: the two feeds' secrets swapped (the record still names the later feed, whose
-    /// secrets `takenOver` then finds as the earlier's), the record, then the later feed's secrets dropped (it has
-    /// a subscription of its own by then).
+    /// state every reader reads right: the two feeds' secrets swapped and marked so (`ShowSecrets.swapped`: read the
+    /// other way round while the record still names the later feed), the record, then the later feed's secrets
+    /// dropped (it has a subscription of its own by then).
     func giveBack(_ takeover: Takeover, in root: URL) throws -> Subscription {
         let earlier = takeover.earlier.source.displayName
         let later = takeover.current.source.displayName
@@ -89,6 +80,7 @@ struct Takeovers: Sendable {
             credentials: takeover.earlier.credentials.flatMap { $0.isEmpty ? nil : $0 })
         kept.earlierFeed = URLSecrets.hasSecret(later) ? later : nil
         kept.earlierCredentials = takeover.current.credentials.flatMap { $0.isEmpty ? nil : $0 }
+        kept.swapped = true
         try save(kept, of: takeover.record, in: root)
         var record = takeover.record
         record.feed = URLSecrets.redacted(earlier)
@@ -106,9 +98,12 @@ struct Takeovers: Sendable {
         var record = record
         record.earlierFeed = nil
         try store.save(record, in: root)
-        if var kept = try keptSecrets(of: record, in: root), kept.earlierFeed != nil || kept.earlierCredentials != nil {
+        if var kept = try keptSecrets(of: record, in: root),
+            kept.earlierFeed != nil || kept.earlierCredentials != nil || kept.swapped != nil
+        {
             kept.earlierFeed = nil
             kept.earlierCredentials = nil
+            kept.swapped = nil
             try save(kept, of: record, in: root)
         }
         return record
@@ -124,10 +119,12 @@ struct Takeovers: Sendable {
         let resolved = try? store.resolve(record, in: root)
         let feed = resolved.map(\.source.displayName).flatMap { URLSecrets.hasSecret($0) ? $0 : nil }
         let credentials = resolved?.credentials.flatMap { $0.isEmpty ? nil : $0 }
-        var kept = try keptSecrets(of: record, in: root) ?? ShowSecrets()
-        guard kept.earlierFeed != feed || kept.earlierCredentials != credentials else { return }
+        let stored = try keptSecrets(of: record, in: root)
+        var kept = stored?.read(byRecordRemembering: record.earlierFeed != nil) ?? ShowSecrets()
         kept.earlierFeed = feed
         kept.earlierCredentials = credentials
+        kept.swapped = nil
+        guard kept != stored ?? ShowSecrets() else { return }
         try save(kept, of: record, in: root)
     }
 
