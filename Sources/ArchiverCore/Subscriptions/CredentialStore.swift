@@ -55,6 +55,9 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
     case unreadable(path: String, reason: String)
     /// A show whose credentials the archive says are kept, which this configuration folder lacks.
     case missing(show: String, feed: String, path: String)
+    /// The secret of the URL a show had before another URL of it took its subscription over (`feed`, redacted),
+    /// needed to keep both, which this configuration folder lacks.
+    case earlierMissing(show: String, feed: String, path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -72,6 +75,9 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
         case .missing(let show, let feed, let path):
             return "the credentials of \(show) <\(feed)> are not in \(path): give them again (the feed's URL with its "
                 + "token or login, or its headers), or copy that file from the machine that has them"
+        case .earlierMissing(let show, let feed, let path):
+            return "the token of <\(feed)>, which \(show)/ was fetched from before another URL of the show took it "
+                + "over, is not in \(path): give that URL again with its token to keep both"
         }
     }
 }

@@ -39,7 +39,8 @@ struct Takeovers: Sendable {
     /// The subscription another URL took over that `source` names: the URL that took it over, or the one it had
     /// (its secret given again, or redacted as it is shown) when that has no subscription of its own; nil when
     /// `source` names neither of any.
-    /// - Throws: `CredentialError.missing` when a secret is needed and the configuration folder lacks it.
+    /// - Throws: `CredentialError.earlierMissing` when the earlier URL's secret is needed and the configuration
+    ///   folder lacks it; `CredentialError.missing` when the record's own is.
     func takenOver(naming source: FeedSource, in root: URL) throws -> Takeover? {
         let wanted = source.shownName
         let shows = store.all(in: root).shows
@@ -60,7 +61,7 @@ struct Takeovers: Sendable {
             earlier = try FeedSource(earlierFeed, currentDirectory: root.path)
         } else {
             let identity = try store.identity(of: root, create: false)
-            throw CredentialError.missing(
+            throw CredentialError.earlierMissing(
                 show: record.folder, feed: earlierFeed,
                 path: (try? store.secretsFile(archive: identity?.id ?? "<archive ID>", show: record.id).path) ?? "?")
         }

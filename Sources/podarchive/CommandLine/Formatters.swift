@@ -214,6 +214,7 @@ enum SyncFormatter {
                 + "replace those saved) or in ~/.netrc"
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
+        case CredentialError.earlierMissing: return line + " ('podarchive add URL --separate')"
         case let error as SettingsError: return settingLine(error)
         default: return line
         }
