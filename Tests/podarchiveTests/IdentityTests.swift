@@ -106,7 +106,7 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertTrue(
             movedLines.contains(
                 "the same show as <\(old)>: its subscription now uses <\(new)>, and <\(old)> is no longer fetched (to "
-                    + "keep both, each in a folder of its own: podarchive add \(old) --separate)\n"), movedLines)
+                    + "keep both, each in a folder of its own: podarchive add \(new) --separate)\n"), movedLines)
         XCTAssertEqual(mirror.requests.filter { $0.path.hasPrefix("/media/One") }.count, 0, "nothing twice")
         XCTAssertEqual(claimed, .success, errors.text)
         XCTAssertEqual(
@@ -160,7 +160,7 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(
             secondLines,
             "the same show as <\(a)>: its subscription now uses <\(b)>, and <\(a)> is no longer fetched (to keep "
-                + "both, each in a folder of its own: podarchive add \(a) --separate)\nsubscribed \(b) into Same Show/\n"
+                + "both, each in a folder of its own: podarchive add \(b) --separate)\nsubscribed \(b) into Same Show/\n"
         )
         XCTAssertEqual(shows.map { $0["feed"] as? String }, [b], "one subscription, the newer URL's")
         XCTAssertEqual(
@@ -168,17 +168,21 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(mediaRequests(server), 2, "each episode downloaded once")
         XCTAssertEqual(server.requests.filter { $0.path == "/a.xml" }.count, askedBeforeSync, "a is no longer fetched")
 
-        // What the line says keeps both.
+        // What the line says keeps both: the folder stays with the feed it was made for.
         output.clear()
-        let kept = await run("add", a, "--separate", "--to", root)
+        let kept = await run("add", b, "--separate", "--to", root)
         let keptLines = output.text
         let both = try await feeds()
 
         XCTAssertEqual(kept, .success, errors.text)
-        XCTAssertEqual(keptLines, "subscribed \(a) into Same Show (2)/\n")
+        XCTAssertEqual(
+            keptLines,
+            "both kept, each in a folder of its own: <\(a)> in Same Show/, where its files are, and <\(b)> in Same "
+                + "Show (2)/, kept apart (its next sync fetches its episodes there)\nsubscribed \(b) into Same Show (2)/\n"
+        )
         XCTAssertEqual(
             Set(both.map { [$0["feed"] as? String, $0["folder"] as? String] }),
-            [[b, "Same Show"], [a, "Same Show (2)"]])
+            [[a, "Same Show"], [b, "Same Show (2)"]])
     }
 
     func test_aVariantAddedWithSeparate_isKeptApart_andNoLaterSyncRepointsIt() async throws {

@@ -104,7 +104,7 @@ final class SyncConsoleTests: XCTestCase {
 
     func test_terminal_drawsEachDownloadAndNofM_thenLeavesOnlyThePermanentLines() {
         let console = console(terminal())
-        console.handle(.feedRead(title: "Show", folder: root, episodes: 2, new: 2))
+        console.handle(.feedRead(title: "Show", folder: root.appendingPathComponent("Show"), episodes: 2, new: 2))
         console.handle(.started(one, position: 0, total: 2))
         console.handle(.started(two, position: 1, total: 2))
         clock.advance(0.5)
@@ -169,7 +169,7 @@ final class SyncConsoleTests: XCTestCase {
                 output: output, errors: CapturedOutput(), terminal: terminal(width: width), verbosity: .normal,
                 json: false, root: root, now: { clock.now })
             let title = "A rather long episode title that will not fit"
-            console.handle(.feedRead(title: "Show", folder: root, episodes: 1, new: 1))
+            console.handle(.feedRead(title: "Show", folder: root.appendingPathComponent("Show"), episodes: 1, new: 1))
             console.handle(.started(Episode(title: title, guid: nil, url: "https://e.x/1.mp3"), position: 0, total: 1))
             console.handle(.progress(position: 0, received: 24_600, expected: 350_000))
             clock.advance(1)
@@ -195,7 +195,7 @@ final class SyncConsoleTests: XCTestCase {
 
     func test_progressRedrawsAtMostTenTimesASecond() {
         let console = console(terminal())
-        console.handle(.feedRead(title: "Show", folder: root, episodes: 1, new: 1))
+        console.handle(.feedRead(title: "Show", folder: root.appendingPathComponent("Show"), episodes: 1, new: 1))
         console.handle(.started(one, position: 0, total: 1))
         clock.advance(0.5)
         let before = output.text.components(separatedBy: "\u{1B}[J").count

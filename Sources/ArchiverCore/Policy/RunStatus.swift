@@ -79,7 +79,7 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case is DirectoryError: self = .feedFailed
         // Without its credentials the show's feed cannot be fetched; the configuration folder is the archive's
         // other half: not writable, or not to be trusted, nothing can be kept.
-        case CredentialError.missing: self = .feedFailed
+        case CredentialError.missing, CredentialError.earlierMissing: self = .feedFailed
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, is ForgetError: self = .usage

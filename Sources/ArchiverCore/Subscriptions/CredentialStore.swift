@@ -12,6 +12,14 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     public var feed: String?
     /// The login and headers the show's requests carry to the origin they name.
     public var credentials: ShowCredentials?
+    /// The URL the show was fetched from before another URL of it took its subscription over
+    /// (`Subscription.earlierFeed`), when it carried a secret; kept until both are kept or another URL takes over.
+    public var earlierFeed: String?
+    /// The login and headers that earlier URL's requests carried.
+    public var earlierCredentials: ShowCredentials?
+    /// True while both are kept (`Takeovers.giveBack`) and the record may still name the later URL: `feed` and
+    /// `credentials` are the earlier URL's already, `earlierFeed` and `earlierCredentials` the later one's.
+    public var swapped: Bool?
 
     /// Secrets of one show.
     public init(feed: String? = nil, credentials: ShowCredentials? = nil) {
@@ -20,7 +28,19 @@ public struct ShowSecrets: Codable, Equatable, Sendable {
     }
 
     /// True when there is nothing to keep.
-    public var isEmpty: Bool { feed == nil && (credentials?.isEmpty ?? true) }
+    public var isEmpty: Bool {
+        feed == nil && (credentials?.isEmpty ?? true) && earlierFeed == nil && (earlierCredentials?.isEmpty ?? true)
+    }
+
+    /// These secrets as a record reads them: while it remembers an earlier URL (`Subscription.earlierFeed`: it
+    /// names the later one still), a give-back under way (`swapped`) is read the other way round.
+    func read(byRecordRemembering earlier: Bool) -> ShowSecrets {
+        guard swapped == true, earlier else { return self }
+        var unswapped = ShowSecrets(feed: earlierFeed, credentials: earlierCredentials)
+        unswapped.earlierFeed = feed
+        unswapped.earlierCredentials = credentials
+        return unswapped
+    }
 }
 
 /// Why credentials could not be read or kept.
@@ -35,6 +55,9 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
     case unreadable(path: String, reason: String)
     /// A show whose credentials the archive says are kept, which this configuration folder lacks.
     case missing(show: String, feed: String, path: String)
+    /// The secret of the URL a show had before another URL of it took its subscription over (`feed`, redacted),
+    /// needed to keep both, which this configuration folder lacks.
+    case earlierMissing(show: String, feed: String, path: String)
 
     public var errorDescription: String? {
         switch self {
@@ -52,6 +75,9 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
         case .missing(let show, let feed, let path):
             return "the credentials of \(show) <\(feed)> are not in \(path): give them again (the feed's URL with its "
                 + "token or login, or its headers), or copy that file from the machine that has them"
+        case .earlierMissing(let show, let feed, let path):
+            return "the token of <\(feed)>, which \(show)/ was fetched from before another URL of the show took it "
+                + "over, is not in \(path): give that URL again with its token to keep both"
         }
     }
 }

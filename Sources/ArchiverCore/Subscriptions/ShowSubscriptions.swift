@@ -60,16 +60,33 @@ struct ShowSubscriptions: Sendable {
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),
         onEvent: (SyncEvent) -> Void = { _ in }
     ) async throws -> Subscription {
+        // Either URL of a subscription another URL took over, kept apart: both are kept (see `keepBoth`).
+        if options.separate, let takeover = try Takeovers(store: store).takenOver(naming: source, in: root) {
+            return try await keepBoth(
+                takeover, named: source, into: root, settings: settings, options: options,
+                onEvent: onEvent)
+        }
         let found = try store.find(source, in: root)
         guard found != nil || !URLSecrets.carriesRedaction(source.displayName) else {
             throw FeedError.lacksSecret(url: source.displayName)
         }
-        let known = found
         let source = found?.source ?? source
-        var options = try access.withAccess(options, saved: known?.credentials, origin: source.origin)
+        let options = try access.withAccess(options, saved: found?.credentials, origin: source.origin)
+        return try await open(
+            source, known: found?.record, into: root, settings: settings, options: options,
+            onEvent: onEvent)
+    }
+
+    /// Opens (or chooses, for a new feed) the show's folder with `options`' access, its feed read, and saves its
+    /// subscription: its index made or its title updated, the settings given saved (none keeps those it has).
+    func open(
+        _ source: FeedSource, known: Subscription?, into root: URL, settings: ShowSettings, options: SyncOptions,
+        onEvent: (SyncEvent) -> Void
+    ) async throws -> Subscription {
+        var options = options
         options.saveSettings = nil
         var (show, fetch, record) = try await opener.open(
-            source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },
+            source, known: known, in: root, options: options, forms: { try secrets.secretForms(of: root) },
             conditional: false, onEvent: onEvent)
         defer { show.lock.unlock() }
         let opened = show.index

@@ -41,6 +41,12 @@ public struct Subscription: Codable, Equatable, Sendable {
     /// added with `separate`): it has a folder of its own, no other URL ever takes over its subscription, and it
     /// takes over no other's. (A move its own feed announces is still followed.)
     public var separate: Bool?
+    /// The feed URL (redacted) the subscription had before another URL of its show took it over (the same-show
+    /// rule: a mirror, or a variant such as a members feed; not a move, nor the same URL with another secret).
+    /// Its secret and what its requests carried are kept in the configuration folder (see `ShowSecrets`), so that
+    /// `add` of either URL, kept apart, can keep both, each in a folder of its own (see `Takeovers`); kept until
+    /// then, or until the next URL takes it over.
+    public var earlierFeed: String?
 
     /// The version this podarchive writes.
     public static let currentVersion = 2
@@ -61,7 +67,7 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, id, feed, secretFeed, folder, settings, added, lastSync, movedFrom, moved, storedCredentials
-        case credentials, refusedMove, podcastGUID, separate
+        case credentials, refusedMove, podcastGUID, separate, earlierFeed
     }
 
     public init(from decoder: Decoder) throws {
@@ -82,6 +88,7 @@ public struct Subscription: Codable, Equatable, Sendable {
         refusedMove = try container.decodeIfPresent(String.self, forKey: .refusedMove)
         podcastGUID = try container.decodeIfPresent(String.self, forKey: .podcastGUID)
         separate = try container.decodeIfPresent(Bool.self, forKey: .separate)
+        earlierFeed = try container.decodeIfPresent(String.self, forKey: .earlierFeed)
     }
 
     /// True when the record itself holds a secret, as earlier versions wrote it: a login or headers, or a feed
@@ -92,6 +99,10 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     /// True when the show's requests carry saved credentials (wherever they are kept).
     public var hasCredentials: Bool { credentials != nil || storedCredentials == true }
+
+    /// True when the configuration folder may keep secrets of the show: its feed's, its credentials, or those of
+    /// the feed it had before another URL took it over.
+    var keepsSecrets: Bool { secretFeed == true || storedCredentials == true || earlierFeed != nil }
 
     /// The feed URL as it may be shown: redacted.
     public var shownFeed: String { URLSecrets.redacted(feed) }

@@ -48,7 +48,7 @@ extension SubscriptionStore {
                         ArchiveLayout.subscriptionFile(record.id)),
                     (try? files.removeItem(at: url)) != nil
                 else { continue }
-                if record.secretFeed == true || record.storedCredentials == true,
+                if record.keepsSecrets,
                     let identity = try? identity(of: root, create: false)
                 {
                     try? secrets.remove(archive: identity.id, show: record.id)

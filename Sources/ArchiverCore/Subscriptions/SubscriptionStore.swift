@@ -160,7 +160,8 @@ struct SubscriptionStore: Sendable {
         var credentials = record.credentials
         if record.secretFeed == true || record.storedCredentials == true {
             let identity = try identity(of: root, create: false)
-            let kept = try identity.flatMap { try secrets.load(archive: $0.id, show: record.id) }
+            let kept = try identity.flatMap { try secrets.load(archive: $0.id, show: record.id) }?.read(
+                byRecordRemembering: record.earlierFeed != nil)
             let path = (try? secrets.url(archive: identity?.id ?? "<archive ID>", show: record.id).path) ?? "?"
             if record.secretFeed == true {
                 guard let real = kept?.feed else {
@@ -183,8 +184,9 @@ struct SubscriptionStore: Sendable {
 
     /// Subscribes `source` to `folder`: a new record, or the show's own updated (its folder, then each of
     /// `settings` and `credentials` given replacing the saved one; with `replacing`, the settings replace the
-    /// saved ones whole; `separate` keeps it apart from now on). Secrets go to the configuration folder, never into
-    /// the record.
+    /// saved ones whole; `separate` keeps it apart from now on, and a feed kept apart given no `existing` record
+    /// gets one of its own, never the record its URL took over: see `Takeovers`). Secrets go to the configuration
+    /// folder, never into the record.
     @discardableResult
     func subscribe(
         _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
@@ -193,7 +195,7 @@ struct SubscriptionStore: Sendable {
     ) throws -> Subscription {
         let shown = URLSecrets.redacted(source.displayName)
         var record =
-            try existing ?? find(source, in: root)?.record
+            try existing ?? (separate ? nil : find(source, in: root)?.record)
             ?? Subscription(
                 feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
         record.folder = folder
@@ -332,7 +334,7 @@ struct SubscriptionStore: Sendable {
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
-        if show.secretFeed == true || show.storedCredentials == true,
+        if show.keepsSecrets,
             let identity = try identity(of: root, create: false)
         {
             try secrets.remove(archive: identity.id, show: show.id)

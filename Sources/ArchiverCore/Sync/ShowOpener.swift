@@ -121,7 +121,8 @@ struct ShowOpener: Sendable {
     }
 
     /// The subscription `same` is fetched from `source` from now on (the lock of its folder, `show`, held), with
-    /// the settings and credentials given; said in one line.
+    /// the settings and credentials given; the URL it had is remembered, so that both can be kept (`Takeovers`);
+    /// said in one line.
     private func readdress(
         _ same: Subscription, to source: FeedSource, show: FeedFolder, fetch: FeedFetch, in root: URL,
         options: SyncOptions, _ onEvent: (SyncEvent) -> Void
@@ -129,8 +130,8 @@ struct ShowOpener: Sendable {
         var show = show
         do {
             try foldDamagedJournal(of: &show)
-            var record = try store.replaceFeed(
-                of: same, with: source, credentials: options.saveCredentials, moved: false, in: root)
+            var record = try Takeovers(store: store).takeOver(
+                same, by: source, credentials: options.saveCredentials, in: root)
             if let settings = options.saveSettings {
                 record = try store.subscribe(
                     source, folder: record.folder, in: root, settings: settings, existing: record)

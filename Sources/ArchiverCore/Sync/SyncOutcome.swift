@@ -188,6 +188,10 @@ public enum SyncEvent: Sendable, Equatable {
     /// The feed given is a show already followed at another address (the same `podcast:guid`, self link, or
     /// title and episodes): its subscription now uses this one; folder, index and settings stay.
     case readdressed(from: String, to: String)
+    /// Both feeds of a subscription another URL took over are kept (`add`, kept apart): `feed` is fetched into
+    /// `folder` (the feed whose files it holds), and `apart` has a subscription and folder of its own,
+    /// `apartFolder`, kept apart.
+    case keptBoth(feed: String, folder: String, apart: String, apartFolder: String)
     /// The feed announced a new URL that did not answer with a feed (or could not be taken): nothing changed.
     case moveRefused(url: String, reason: String)
     /// The episode's file still did not match the publisher's hash on the run that keeps it anyway (hosts that

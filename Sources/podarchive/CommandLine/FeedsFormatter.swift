@@ -20,10 +20,14 @@ enum FeedsFormatter {
             } else {
                 facts.append("never synced")
             }
-            text += "\(show.title): \(facts.joined(separator: ", "))\n"
+            text += "\(SyncFormatter.showName(show.title, folder: show.folder)): \(facts.joined(separator: ", "))\n"
             text += "    \(show.subscription.feed) -> \(SyncFormatter.relative(show.folder, to: root))/\n"
             if show.subscription.separate == true {
                 text += "    kept apart from other feeds of the show (add --separate)\n"
+            }
+            if let earlier = show.subscription.earlierFeed {
+                let keepBoth = SyncFormatter.keepBoth(show.subscription.shownFeed)
+                text += "    took over from <\(earlier)>, no longer fetched (\(keepBoth))\n"
             }
             if let from = show.subscription.movedFrom {
                 text += "    moved from \(from) on \((show.subscription.moved ?? "").prefix(10))\n"
@@ -62,7 +66,8 @@ enum FeedsFormatter {
             out.string(show.subscription.movedFrom)
             out.raw(", \"moved\": ")
             out.string(show.subscription.moved)
-            out.raw(", \"separate\": \(show.subscription.separate == true)")
+            out.raw(", \"separate\": \(show.subscription.separate == true), \"earlierFeed\": ")
+            out.string(show.subscription.earlierFeed)
             out.raw(", \"settings\": ")
             settings(show.subscription.settings ?? ShowSettings(), into: &out)
             // Whether credentials are saved, never what they are.

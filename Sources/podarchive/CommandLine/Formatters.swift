@@ -15,7 +15,7 @@ enum SyncFormatter {
         }
         let unchanged = report.feedUnchanged ? " (feed unchanged)" : ""
         let pages = report.pages > 1 ? " (\(report.pages) pages)" : ""
-        return "\(oneLine(report.feedTitle)): " + parts.joined(separator: ", ")
+        return "\(showName(report.feedTitle, folder: report.folder)): " + parts.joined(separator: ", ")
             + SkippedItemsFormatter.summaryPart(report.skippedItems) + pages + unchanged
     }
 
@@ -37,14 +37,25 @@ enum SyncFormatter {
     }
 
     /// The line that says a show's subscription now uses another URL (`SyncEvent.readdressed`): the old one is no
-    /// longer fetched, and a variant (a members or ad-free feed) is kept apart with `add --separate`. A secret
-    /// rotated in one URL (the two read alike, redacted) says only the first part.
+    /// longer fetched, and how to keep both (see `keepBoth`). A secret rotated in one URL (the two read alike,
+    /// redacted) says only the first part.
     static func readdressed(from: String, to: String) -> String {
         let line = "the same show as <\(from)>: its subscription now uses <\(to)>"
         guard from != to else { return line }
-        return line
-            + ", and <\(from)> is no longer fetched (to keep both, each in a folder of its own: podarchive add "
-            + "\(from) --separate)"
+        return line + ", and <\(from)> is no longer fetched (\(keepBoth(to)))"
+    }
+
+    /// How to keep both URLs of a subscription `taker` took over, each in a folder of its own: `add` it kept apart
+    /// (the URL it took over, given so, does the same). As printed, a redacted URL included, it works: the secrets
+    /// of both are kept until then.
+    static func keepBoth(_ taker: String) -> String {
+        "to keep both, each in a folder of its own: podarchive add \(taker) --separate"
+    }
+
+    /// The line that says both feeds of a subscription another URL took over are kept (`SyncEvent.keptBoth`).
+    static func keptBoth(feed: String, folder: String, apart: String, apartFolder: String) -> String {
+        "both kept, each in a folder of its own: <\(feed)> in \(folder)/, where its files are, and <\(apart)> in "
+            + "\(apartFolder)/, kept apart (its next sync fetches its episodes there)"
     }
 
     /// The summary `sync --json` prints: one object per feed, under "feeds".
@@ -141,7 +152,8 @@ enum SyncFormatter {
         }
         let count = plan.downloads.count
         return text
-            + "\(oneLine(plan.feedTitle)): \(count) to fetch, \(plan.alreadyArchived) already archived (dry run)\n"
+            + "\(showName(plan.feedTitle, folder: plan.folder)): \(count) to fetch, \(plan.alreadyArchived) already "
+            + "archived (dry run)\n"
     }
 
     /// One feed's object in `sync --dry-run --json`: {"feed", "title", "folder", "alreadyArchived",
@@ -202,6 +214,7 @@ enum SyncFormatter {
                 + "replace those saved) or in ~/.netrc"
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
+        case CredentialError.earlierMissing: return line + " ('podarchive add URL --separate')"
         case let error as SettingsError: return settingLine(error)
         default: return line
         }
@@ -255,6 +268,15 @@ enum SyncFormatter {
             tenths = (scaled + 50_000) / 100_000
         }
         return "\(tenths / 10).\(tenths % 10) \(units[unit + 1])"
+    }
+
+    /// A show as output names it: its title, on one line, and its folder too when the folder is not named after
+    /// that title alone (a later show of the same title, kept in "Title (2)"; a show whose title changed since its
+    /// folder was made), so that no two shows of an archive read alike in a summary or in `feeds`.
+    static func showName(_ title: String, folder: URL) -> String {
+        let name = folder.lastPathComponent
+        guard FileNamer.sanitize(title) != name else { return oneLine(title) }
+        return "\(oneLine(title)) (in \(name)/)"
     }
 
     /// Keeps messages to one line whatever a feed put in a title: control characters become spaces.

@@ -148,8 +148,11 @@ enum HelpText {
 
         Lists every show DIR is subscribed to, in the order they were added: its title, episodes archived and
         their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended
-        and how; then its feed URL and folder. Read from the archive alone (no network). A damaged
-        subscription record is named on standard error (exit 5).
+        and how; then its feed URL and folder, and the URL it replaced when another URL of the show took it
+        over (with the 'add --separate' that keeps both). A show whose folder is not named after its title
+        alone (a second show of one title) is named with its folder, 'Title (in Title (2)/)', here and in
+        sync's lines. Read from the archive alone (no network). A damaged subscription record is named on
+        standard error (exit 5).
 
         Options:
         \(OptionTable.helpBlock(for: .feeds))

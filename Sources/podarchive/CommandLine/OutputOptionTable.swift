@@ -60,8 +60,8 @@ enum OutputOptionTable {
                     + "episode asked about; state online, gone or unknown)",
                 .feeds: "print one JSON object: {\"feeds\": [{\"title\", \"feed\", \"folder\", \"episodes\", "
                     + "\"bytes\", \"newest\", \"failing\", \"gone\", \"removedUpstream\", \"lastSync\", "
-                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"separate\", \"settings\", \"credentials\" (whether "
-                    + "any are saved; never what they are)}]}",
+                    + "\"outcome\", \"error\", \"movedFrom\", \"moved\", \"separate\", \"earlierFeed\", \"settings\", "
+                    + "\"credentials\" (whether any are saved; never what they are)}]}",
                 .list: "print one JSON object: {\"title\", \"episodes\": [{\"title\", \"guid\", \"url\", \"type\", "
                     + "\"length\", \"published\"}]}, dates as YYYY-MM-DDTHH:MM:SSZ, absent values as null",
                 .search: "print one JSON object: {\"shows\": [{\"title\", \"author\", \"episodes\", \"feed\", "

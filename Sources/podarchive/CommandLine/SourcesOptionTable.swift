@@ -46,7 +46,8 @@ enum SourcesOptionTable {
             "--separate", \.separate, commands: [.add], summary: "keep a variant feed apart",
             help: "keep the feed apart from a show it shares a title or episodes with (a members or ad-free "
                 + "variant): a subscription and folder of its own, never taken over by another URL of the show nor "
-                + "taking over one; saved with it",
+                + "taking over one; saved with it. For a URL that took a subscription over, or the one it replaced, "
+                + "both are kept: the folder stays with the feed whose files it holds, the other gets its own",
             manual: #"""
                 With
                 .BR add :
@@ -57,6 +58,10 @@ enum SourcesOptionTable {
                 .B sync
                 of another URL of the show takes it over (nor does it take over another).
                 Saved with its subscription; giving it again for a feed already followed marks that one.
+                Given for a URL that took a subscription over, or for the URL it replaced (as the line that said so
+                names it, a redacted token included), it keeps both: the folder, its index, history and settings
+                stay with the feed whose files it holds, and the other feed gets a subscription and folder of its
+                own, kept apart, where its next sync fetches its episodes.
                 """#),
         .value(
             "--feeds", "FILE", \.feedList, .given(.text), commands: [.sync], summary: "file of feeds, one a line",

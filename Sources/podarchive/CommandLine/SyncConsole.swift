@@ -59,8 +59,8 @@ final class SyncConsole: @unchecked Sendable {
     func handle(_ event: SyncEvent) {
         lock.withLock {
             switch event {
-            case .feedRead(let title, _, let episodes, let new, let source, let withoutMedia, let sharedGUIDs):
-                feedTitle = SyncFormatter.oneLine(title)
+            case .feedRead(let title, let folder, let episodes, let new, let source, let withoutMedia, let sharedGUIDs):
+                feedTitle = SyncFormatter.showName(title, folder: folder)
                 total = new
                 done = 0
                 if verbosity == .verbose, lines {
@@ -141,6 +141,9 @@ final class SyncConsole: @unchecked Sendable {
             case .readdressed(let from, let to):
                 guard lines else { return }
                 permanent(SyncFormatter.readdressed(from: from, to: to))
+            case .keptBoth(let feed, let folder, let apart, let apartFolder):
+                guard lines else { return }
+                permanent(SyncFormatter.keptBoth(feed: feed, folder: folder, apart: apart, apartFolder: apartFolder))
             case .companion(let file):
                 guard lines else { return }
                 permanent("kept \(SyncFormatter.relative(file, to: root))")

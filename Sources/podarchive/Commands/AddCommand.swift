@@ -79,8 +79,15 @@ struct AddCommand: Sendable {
         let said = CapturedEvents()
         let subscription = try await archiver.subscribe(
             source, into: root, settings: settings, options: options, onEvent: said.append)
-        for case .readdressed(let from, let to) in said.events {
-            context.output.write(SyncFormatter.readdressed(from: from, to: to) + "\n")
+        for event in said.events {
+            switch event {
+            case .readdressed(let from, let to):
+                context.output.write(SyncFormatter.readdressed(from: from, to: to) + "\n")
+            case .keptBoth(let feed, let folder, let apart, let apartFolder):
+                context.output.write(
+                    SyncFormatter.keptBoth(feed: feed, folder: folder, apart: apart, apartFolder: apartFolder) + "\n")
+            default: break
+            }
         }
         context.output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
     }
