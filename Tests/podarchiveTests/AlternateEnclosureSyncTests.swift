@@ -156,4 +156,158 @@ final class AlternateEnclosureSyncTests: CommandLineTestCase {
         XCTAssertEqual(file("Ep.opus"), opus)
         XCTAssertEqual(server.requests.filter { $0.path != "/feed.xml" }.map(\.path), ["/e.opus"])
     }
+
+    // MARK: - What answers
+
+    /// A torrent, as the namespace's examples have one: bencoded, its first key `announce`.
+    private let torrent = Data("d8:announce35:udp://tracker.example:80/announce4:infod6:lengthi43200000ee".utf8)
+
+    private var visible: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Spec").path))
+        return (names ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// A source with no `contentType` and a neutral name whose server answers with a torrent: kept as `H.dl` (93
+    /// bytes) under `--prefer audio/opus`, exit 0. It is not the episode's media: the enclosure is archived instead.
+    func test_aSourceAnsweringWithATorrent_isNotKept_theEnclosureIsArchivedInstead() async throws {
+        serve(
+            """
+            <podcast:alternateEnclosure type="audio/opus" length="2000">
+            <podcast:source uri="\(server.url("/H.dl"))" />
+            </podcast:alternateEnclosure>
+            """)
+        server.route("/H.dl", .ok(torrent, type: "application/x-bittorrent"))
+
+        let (code, lines) = await sync("--prefer", "audio/opus", "--retries", "0")
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(visible, ["Ep.mp3"], lines)
+        XCTAssertEqual(file("Ep.mp3"), mp3)
+        XCTAssertEqual(try index().episodes.first?.url, server.url("/ep.mp3").absoluteString)
+        XCTAssertEqual(
+            lines,
+            "passed over <\(server.url("/H.dl"))> of Ep: it is a BitTorrent file, not the episode's media\n"
+                + "archived Spec/Ep.mp3 (22 B)\nSpec: 1 archived, 0 already archived\n")
+    }
+
+    /// No type says so, only the first bytes: a torrent served as `application/octet-stream` for an enclosure that
+    /// says it is MP3, and no other file of the episode. A failure of its own kind, said once: the episode cannot be
+    /// archived (exit 1), and the next runs do not ask again, nor fail, while the feed offers it there.
+    func test_anEnclosureAnsweringWithATorrentByItsBytes_isNotArchived_andSaidOnce() async throws {
+        serve(enclosure: "/ep.bin", "")
+        server.route("/ep.bin", .ok(torrent, type: "application/octet-stream"))
+
+        let (first, _) = await sync("--retries", "0")
+        let said = errors.text
+        errors.clear()
+        let (second, _) = await sync("--retries", "0")
+        let asked = requested("/ep.bin")
+        let (again, _) = await sync("--retries", "0", "--retry-gone")
+
+        XCTAssertEqual(first, .episodesFailed)
+        XCTAssertEqual(
+            said,
+            "podarchive: episode \"Ep\" <\(server.url("/ep.bin"))>: it is a BitTorrent file, not the episode's media; "
+                + "not archived, and not asked for again while the feed offers it there (--retry-gone tries it "
+                + "again)\n")
+        XCTAssertEqual(visible, [])
+        XCTAssertEqual(second, .success, errors.text)
+        XCTAssertEqual(asked, 1, "not asked for again")
+        XCTAssertEqual(again, .episodesFailed)
+        XCTAssertEqual(requested("/ep.bin"), 2, "--retry-gone asks again")
+    }
+
+    /// An enclosure that is itself a playlist, by its type, its name or its first bytes: archived as a 58-byte
+    /// `J.m3u8` "episode", exit 0.
+    func test_anEnclosureThatIsAPlaylist_HLSOrDASH_isNotArchived() async throws {
+        let cases: [(path: String, type: String, body: String, served: String, what: String)] = [
+            (
+                "/master.m3u8", "application/x-mpegURL", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nlow.m3u8\n",
+                "application/vnd.apple.mpegurl", "an HLS playlist (streaming), not a file"
+            ),
+            (
+                "/ep.mp3", "audio/mpeg", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.ts\n", "text/plain",
+                "an HLS playlist (streaming), not a file"
+            ),
+            (
+                "/manifest", "audio/mpeg", "<?xml version=\"1.0\"?>\n<!-- made by a packager -->\n<MPD xmlns=\"urn\"/>",
+                "application/octet-stream", "a DASH manifest (streaming), not a file"
+            ),
+            (
+                "/stream.mpd", "application/dash+xml", "<MPD/>", "application/dash+xml",
+                "a DASH manifest (streaming), not a file"
+            ),
+        ]
+        for (path, type, body, served, what) in cases {
+            try? FileManager.default.removeItem(at: root)
+            serve(enclosure: path, type: type, "")
+            server.route(path, .ok(body, type: served))
+            errors.clear()
+
+            let (code, lines) = await sync("--retries", "0")
+
+            XCTAssertEqual(code, .episodesFailed, path + lines)
+            XCTAssertTrue(errors.text.contains(": it is \(what); not archived"), errors.text)
+            XCTAssertEqual(visible, [], path)
+        }
+    }
+
+    /// An enclosure that is a playlist by its type gives way to an alternate that is a file of the episode, without
+    /// `--prefer`, and `sync -n` says so as `sync` does.
+    func test_anEnclosureThatIsAPlaylistByItsType_givesWayToAnAlternateThatIsAFile() async throws {
+        serve(
+            enclosure: "/master.m3u8", type: "application/vnd.apple.mpegurl",
+            """
+            <podcast:alternateEnclosure type="audio/mpeg">
+            <podcast:source uri="\(server.url("/file-0.mp3"))" />
+            </podcast:alternateEnclosure>
+            """)
+
+        let (planned, plan) = await sync("-n")
+        let (code, lines) = await sync("--retries", "0")
+
+        XCTAssertEqual([planned, code], [.success, .success], errors.text + lines)
+        XCTAssertEqual(
+            plan,
+            "would fetch Ep <\(server.url("/file-0.mp3"))> as Ep.mp3\nSpec: 1 to fetch, 0 already archived (dry run)\n")
+        XCTAssertEqual(visible, ["Ep.mp3"])
+        XCTAssertEqual(file("Ep.mp3"), mp3)
+        XCTAssertEqual(requested("/master.m3u8"), 0)
+    }
+
+    /// An enclosure that says it is MP3 but answers with a playlist: an alternate that is a file is archived instead.
+    func test_anEnclosureAnsweringWithAPlaylist_givesWayToAnAlternateThatIsAFile() async throws {
+        serve(
+            """
+            <podcast:alternateEnclosure type="audio/opus">
+            <podcast:source uri="\(server.url("/e.opus"))" />
+            </podcast:alternateEnclosure>
+            """)
+        server.route("/ep.mp3", .ok("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nlow.m3u8\n", type: "audio/mpeg"))
+
+        let (code, lines) = await sync("--retries", "0")
+
+        XCTAssertEqual(code, .success, errors.text + lines)
+        XCTAssertEqual(visible, ["Ep.opus"])
+        XCTAssertEqual(file("Ep.opus"), opus)
+        XCTAssertEqual(try index().episodes.first?.url, server.url("/e.opus").absoluteString)
+    }
+
+    // MARK: - --prefer by codec
+
+    /// The README's "by codec too" example: `--prefer opus` chose nothing when the alternate named no `codecs`.
+    func test_preferABareToken_matchesTheSubtypeOfAnAlternateWithoutCodecs() async throws {
+        serve(
+            """
+            <podcast:alternateEnclosure type="audio/opus">
+            <podcast:source uri="\(server.url("/e.opus"))" />
+            </podcast:alternateEnclosure>
+            """)
+
+        let (code, lines) = await sync("--prefer", "opus,audio/mpeg")
+
+        XCTAssertEqual(code, .success, errors.text + lines)
+        XCTAssertEqual(visible, ["Ep.opus"])
+        XCTAssertEqual(file("Ep.opus"), opus)
+    }
 }

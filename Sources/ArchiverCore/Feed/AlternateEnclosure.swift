@@ -62,13 +62,13 @@ public struct AlternateEnclosure: Equatable, Sendable, Codable {
     static let limit = 16
 
     /// Whether this is another file of the episode's own content, one that could be archived as the episode: not
-    /// other content (`rel`), and media rather than a playlist or a torrent (see `MediaTypes.isIndirect`).
-    public var isTheEpisode: Bool { rel == nil && !MediaTypes.isIndirect(type: type) }
+    /// other content (`rel`), and media rather than a playlist or a torrent (see `NotMedia`).
+    public var isTheEpisode: Bool { rel == nil && NotMedia(type: type) == nil }
 
     /// Whether a `podcast:source` of this alternate whose `contentType` is `contentType` (nil: not given) at `uri`
     /// delivers the file itself: no other type, and no playlist or torrent by its name (`.m3u8`, `.mpd`, `.torrent`).
     func delivers(contentType: String?, uri: String) -> Bool {
         if let contentType, !MediaTypes.same(contentType, type) { return false }
-        return MediaTypes.isIndirect(type: type) || !MediaTypes.isIndirect(url: uri)
+        return NotMedia(type: type) != nil || NotMedia(url: uri) == nil
     }
 }

@@ -11,6 +11,9 @@ public enum FeedError: Error, Equatable, Sendable {
     case unreadableFile(path: String, reason: String)
     /// The server answered with a status other than 2xx.
     case httpStatus(url: String, status: Int)
+    /// The server answered `status` and asked (`Retry-After`) to wait `asked` seconds before another try, more than
+    /// the `left` seconds left of the `deadline` the feed may take: not waited for.
+    case waitRefused(url: String, status: Int, asked: TimeInterval, left: TimeInterval, deadline: TimeInterval)
     /// The server answered 401 to a request that carried credentials (a login, `.netrc`, headers): it refused
     /// them, they are not missing.
     case refusedCredentials(url: String)
@@ -42,6 +45,9 @@ extension FeedError: LocalizedError {
             return "feed file \(path) cannot be read: \(reason)"
         case .httpStatus(let url, let status):
             return "feed \(url) answered HTTP \(status)\(HTTPStatusAdvice.advice(for: status))"
+        case .waitRefused(let url, let status, let asked, let left, let deadline):
+            return "feed \(url) answered HTTP \(status)\(HTTPStatusAdvice.advice(for: status)) and "
+                + Deadline.waitRefusal(asked: asked, left: left, deadline: deadline, of: "feed")
         case .refusedCredentials(let url):
             return "feed \(url) answered HTTP 401: the server refused the credentials sent (a wrong login or token, "
                 + "or one that has expired)"

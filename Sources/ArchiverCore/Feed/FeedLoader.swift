@@ -150,8 +150,16 @@ public struct FeedLoader: Sendable {
             }
             guard attempt <= limits.retry.retries, let ends else { throw failure }
             let delay = limits.retry.delay(beforeRetry: attempt, jitter: clock.jitter(), retryAfter: retryAfter)
-            // No time left to wait and try again within the deadline: this try's failure is the answer.
-            guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }
+            // No time left to wait and try again within the deadline: this try's failure is the answer, and when
+            // the server asked for the wait, why it was not waited for.
+            let left = ends.timeIntervalSince(clock.now())
+            guard delay < left else {
+                guard let retryAfter, retryAfter >= left, case .httpStatus(let url, let status) = failure else {
+                    throw failure
+                }
+                throw FeedError.waitRefused(
+                    url: url, status: status, asked: retryAfter, left: left, deadline: limits.timeout)
+            }
             try await clock.sleep(delay)
         }
     }

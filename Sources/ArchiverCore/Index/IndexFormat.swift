@@ -131,6 +131,15 @@ public enum IndexFormat {
         out.member(Key.gone)
         out.string(failure.gone)
         writePublisher(failure.publisher, to: &out)
+        // Said only where there is something to say: most failures have neither.
+        if let shortBody = failure.shortBody {
+            out.member(Key.shortBody)
+            out.number(shortBody)
+        }
+        if let notMedia = failure.notMedia {
+            out.member(Key.notMedia)
+            out.string(notMedia)
+        }
         out.raw("}")
     }
 

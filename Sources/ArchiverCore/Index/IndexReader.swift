@@ -117,6 +117,8 @@ enum IndexReader {
         var missingRuns: Int64?
         var gone: String?
         var publisher: PublisherRecord?
+        var shortBody: Int64?
+        var notMedia: String?
         try reader.object { reader, name in
             switch ArchiveIndex.Failure.CodingKeys(rawValue: name) {
             case .key?: key = try reader.string()
@@ -132,6 +134,8 @@ enum IndexReader {
             case .missingRuns?: missingRuns = try reader.integer()
             case .gone?: gone = try reader.optionalString()
             case .publisher?: publisher = try PublisherRecord.decode(reader.rawValue())
+            case .shortBody?: shortBody = try reader.integer()
+            case .notMedia?: notMedia = try reader.optionalString()
             case nil: try reader.skipValue()
             }
         }
@@ -149,6 +153,8 @@ enum IndexReader {
         failure.missingRuns = missingRuns
         failure.gone = gone
         failure.publisher = publisher
+        failure.shortBody = shortBody
+        failure.notMedia = notMedia
         return failure
     }
 

@@ -19,8 +19,9 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
     func gaveUp(_ name: String) -> Bool { (misses[name] ?? 0) >= Self.giveUpAfter }
 
     /// Records a failure of `name`; why it is given up with this one, else nil. Only "not there" counts, and a
-    /// document that can never be kept (`EpisodeFailure.invalid`) is given up at once; another failure (a
-    /// timeout, a server error) neither counts nor breaks the run of misses.
+    /// document that can never be kept (`EpisodeFailure.invalid`, or a torrent or playlist in place of an image:
+    /// `notMedia`) is given up at once; another failure (a timeout, a server error) neither counts nor breaks the run
+    /// of misses.
     mutating func missed(_ name: String, _ failure: EpisodeFailure) -> String? {
         switch failure {
         case .httpStatus(let status) where status == 404 || status == 410:
@@ -31,6 +32,10 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
             misses[name] = Self.giveUpAfter
             changed = true
             return reason
+        case .notMedia:
+            misses[name] = Self.giveUpAfter
+            changed = true
+            return failure.cause
         default:
             return nil
         }

@@ -222,6 +222,12 @@ private final class FeedDelegate: NSObject, URLSessionDataDelegate, Sendable {
         } catch {
             failure = FetchError(error)
         }
+        // A body cut short says where.
+        if let error, let framing = fetch.framing,
+            let cut = TransportReason.cut(error, received: framing.received, of: framing.announced)
+        {
+            failure = FetchError.incomplete(cut)
+        }
         if let failure {
             fetch.outcome.deliver(.failure(failure))
         } else if let response = fetch.response ?? task.response {

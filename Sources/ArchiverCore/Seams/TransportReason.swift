@@ -8,6 +8,26 @@ import Foundation
 /// Short, human reasons for transport failures ("connection refused" rather than an NSError dump, and never a
 /// libcurl or OpenSSL message, which means nothing to someone reading a nightly report).
 enum TransportReason {
+    /// `error`, for a body of which `received` of the `announced` bytes (its `Content-Length`) had arrived: one
+    /// whose connection closed before them says where (libcurl's "transfer closed with N bytes remaining" reaches
+    /// podarchive as an unknown error, -1).
+    static func describe(_ error: Error, received: Int64, of announced: Int64?) -> String {
+        cut(error, received: received, of: announced) ?? describe(error)
+    }
+
+    /// The words for a connection that closed after `received` of the `announced` bytes, when `error` is one that
+    /// ended it early; else nil.
+    static func cut(_ error: Error, received: Int64, of announced: Int64?) -> String? {
+        let nsError = error as NSError
+        let code =
+            (error as? URLError)?.code
+            ?? (nsError.domain == NSURLErrorDomain ? URLError.Code(rawValue: nsError.code) : nil)
+        guard let announced, received < announced, let code, [.unknown, .networkConnectionLost].contains(code) else {
+            return nil
+        }
+        return "the connection closed after \(received) of \(announced) bytes"
+    }
+
     static func describe(_ error: Error) -> String {
         if error is CancellationError { return "cancelled" }  // not "Swift.CancellationError error 1"
         guard let urlError = error as? URLError else {

@@ -384,8 +384,12 @@ private final class Transfer: @unchecked Sendable {
             }
             outcome.deliver(.success(result))
         } else {
-            outcome.deliver(
-                .failure(DownloadError.transport(error.map(TransportReason.describe) ?? "no response")))
+            // A body cut short says where, in the whole file's bytes (a resumed one's earlier bytes included).
+            let received = offset + (framing?.received ?? written)
+            let reason = error.map {
+                TransportReason.describe($0, received: received, of: framing?.announced.map { offset + $0 })
+            }
+            outcome.deliver(.failure(DownloadError.transport(reason ?? "no response")))
         }
     }
 

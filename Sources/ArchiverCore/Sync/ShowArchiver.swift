@@ -175,6 +175,13 @@ struct ShowArchiver: Sendable {
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let paths = show.paths
+        let sources = EpisodeSources(fetcher: fetcher)
+        let others = planned.others
+        // The size of a body that ended with its connection short of the feed's length, as the last run recorded
+        // it: the same size again is the file (see `DownloadCheck`).
+        let shortBefore = Dictionary(
+            show.index.failures.compactMap { failure in failure.shortBody.map { (failure.key, $0) } },
+            uniquingKeysWith: { first, _ in first })
         do {
             // Finished downloads wait, hidden and recorded as complete, until every earlier episode is settled:
             // names, the index and the output then follow the feed's order, whatever finished first. An error that
@@ -191,8 +198,9 @@ struct ShowArchiver: Sendable {
                 operation: { position in
                     await Result {
                         let episode = work[position].episode
-                        return try await fetcher.fetch(
-                            trying: episode, in: paths, options: options,
+                        return try await sources.fetch(
+                            episode, otherwise: others[episode.identity] ?? [], in: paths, options: options,
+                            shortBefore: shortBefore[episode.identity],
                             waiting: { onEvent(.waitingToRetry(episode, seconds: $0, $1)) }
                         ) { received, expected in
                             onEvent(.progress(position: position, received: received, expected: expected))

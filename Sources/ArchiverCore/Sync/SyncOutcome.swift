@@ -1,67 +1,6 @@
 // What a sync reports: per-episode events as they happen, a report at the end, and why things failed.
 import Foundation
 
-/// Why one episode was not archived. The episode is tried again on the next run.
-public enum EpisodeFailure: Error, Equatable, Sendable {
-    /// The enclosure URL is not http(s) (`file:`, `ftp:`, `data:`...): no request is made.
-    case unsupportedScheme(String)
-    /// The enclosure URL cannot be parsed.
-    case invalidURL
-    /// The server answered with a non-2xx status.
-    case httpStatus(Int)
-    /// Fewer (or more) bytes arrived than `Content-Length` announced.
-    case lengthMismatch(expected: Int64, received: Int64)
-    /// The server sent an HTML page instead of audio or video.
-    case htmlPage
-    /// The server sent an empty body.
-    case emptyBody
-    /// The connection failed or broke off.
-    case transport(String)
-    /// A redirect led to a scheme other than http(s).
-    case refusedRedirect(String)
-    /// The file could not be written or moved into place.
-    case storage(String)
-    /// What was fetched can never be kept as it is (a chapters document that is not one): not retried.
-    case invalid(String)
-    /// The server answered 401 to a request that carried credentials: it refused them.
-    case credentialsRefused
-    /// The episode's deadline passed before it was complete.
-    case timedOut(TimeInterval)
-    /// The file's digest differs from the publisher's Subresource Integrity value (both in SRI form): not kept.
-    case integrityMismatch(expected: String, received: String)
-    /// The body is not complete by its framing (see `BodyFraming`): a compressed stream cut short, damaged or
-    /// going on past its end, or a length other than the one the server announced before for the same version.
-    /// Nothing of it is kept; tried again from its start.
-    case incompleteBody(String)
-    /// The server sent the body in a `Content-Encoding` podarchive does not decode (named as it did): not kept.
-    case unsupportedEncoding(String)
-
-    /// A short reason for messages.
-    public var reason: String {
-        switch self {
-        case .unsupportedScheme(let scheme): return "\(scheme): URLs are not downloaded (only http and https)"
-        case .invalidURL: return "the enclosure URL is not a valid URL"
-        case .httpStatus(let status): return "server answered HTTP \(status)"
-        case .lengthMismatch(let expected, let received):
-            return "received \(received) of \(expected) bytes; the rest is fetched on the next attempt"
-        case .htmlPage: return "server sent an HTML page instead of media"
-        case .emptyBody: return "server sent an empty file"
-        case .transport(let reason): return reason
-        case .refusedRedirect(let location): return "redirected to \(location), which is not http(s); refused"
-        case .storage(let reason), .invalid(let reason): return reason
-        case .credentialsRefused: return "server answered HTTP 401: it refused the credentials sent"
-        case .timedOut(let seconds): return "not complete after \(Int(seconds)) s; it resumes next run"
-        case .integrityMismatch(let expected, let received):
-            return "the file does not match the publisher's hash: expected \(expected), received \(received); "
-                + "not kept, tried again next run"
-        case .incompleteBody(let reason): return reason + "; not kept, fetched again from its start"
-        case .unsupportedEncoding(let encoding):
-            return "the server sent it encoded as \(encoding) (Content-Encoding), which podarchive does not decode; "
-                + "not kept"
-        }
-    }
-}
-
 /// A problem with the archive itself (not one episode, not the feed): nothing more can safely be done.
 public enum ArchiveError: Error, Equatable, Sendable {
     /// The feed folder (or its state folder) cannot be created.
@@ -199,6 +138,9 @@ public enum SyncEvent: Sendable, Equatable {
     case integrityKept(Episode, expected: String, received: String)
     /// Sources of the alternate enclosure the episode is archived as that are not http(s) (`ipfs:`): not fetched.
     case sourcesSkipped(Episode, [String])
+    /// A source of the episode answered with the way to the media (a torrent, a playlist) rather than the media:
+    /// passed over for the next source, or the episode's next file, which gave the file. Said before `archived`.
+    case passedOver(Episode, url: String, NotMedia)
     /// The publisher's hash for the episode's file names no known algorithm with a well-formed digest: the file is
     /// archived unchecked.
     case integrityUnreadable(Episode, String)

@@ -162,10 +162,14 @@ struct SyncRun {
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
     /// failure (saved at most once a second).
     /// - Throws: `ArchiveError` when the run must stop (a full disk...), never for one episode's failure.
-    mutating func settle(_ sourced: Result<EpisodeFetcher.Sourced, Error>, item listed: WorkItem) throws {
-        // What the index records of the episode, and the file's origin, is the source that served its bytes.
-        let item = (try? sourced.get()).map { listed.served(from: $0.url) } ?? listed
+    mutating func settle(_ sourced: Result<EpisodeSources.Sourced, Error>, item listed: WorkItem) throws {
+        // What the index records of the episode, and the file's origin, is the file and source that served its
+        // bytes.
+        let item = (try? sourced.get()).map { listed.served(as: $0.episode) } ?? listed
         let outcome = sourced.map(\.fetched)
+        for passed in (try? sourced.get())?.passedOver ?? [] {
+            onEvent(.passedOver(item.episode, url: passed.url, passed.kind))
+        }
         let skipped = PreferredFile.skippedSources(of: item.episode)
         if !skipped.isEmpty { onEvent(.sourcesSkipped(item.episode, skipped)) }
         if let value = IntegrityGate.unreadable(for: item.episode) {
@@ -208,7 +212,14 @@ struct SyncRun {
         let key = episode.identity
         let previous = show.index.failures.first { $0.key == key }
         var record = ArchiveIndex.Failure(episode: episode, reason: failure.reason, failed: FeedDate.iso8601(now))
-        if case .httpStatus(let status) = failure { record.status = status }
+        switch failure {
+        case .httpStatus(let status): record.status = status
+        // What the next run needs to know: the size that, coming again, is the file; what is offered in place of
+        // media, not asked for again while the feed offers it there.
+        case .shortOfFeedLength(_, let received): record.shortBody = received
+        case .notMedia(let kind): record.notMedia = kind.rawValue
+        default: break
+        }
         record.carryHistory(from: previous, at: now)
         record.publisher = IntegrityGate.record(for: failure, of: episode, previous: previous)
         show.index.failures.removeAll { $0.key == key }

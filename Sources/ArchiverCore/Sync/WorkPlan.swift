@@ -13,6 +13,9 @@ struct WorkPlan {
     var leftOutEpisodes: [Episode]
     /// How many (see `leftOutEpisodes`).
     var leftOut: Int { leftOutEpisodes.count }
+    /// For a new episode whose file is one of several, the others, by its identity, in the order they are tried
+    /// when every source of the one before answered with something that is not media (see `PreferredFile`).
+    var others: [String: [Episode]] = [:]
 
     /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
     /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within the options'
@@ -34,6 +37,13 @@ struct WorkPlan {
         let forgottenKeys = Set(forgotten.episodes.map(\.entry.key))
         // Gone upstream: not tried again unless asked (they are still listed by `verify`).
         let gone = retryGone ? [] : Set(index.failures.filter { $0.gone != nil }.map(\.key))
+        // Not media (a torrent, a playlist): not asked for again while the feed offers it at the same URL (the file
+        // `--prefer` chooses), unless asked.
+        let notMedia = retryGone ? [:] : index.notMediaURLs
+        func offeredAsBefore(_ episode: Episode) -> Bool {
+            guard let url = notMedia[episode.identity] else { return false }
+            return url == URLSecrets.redacted(PreferredFile.firstURL(options.prefer, for: episode))
+        }
         // Where the feed now publishes each archived episode: the index keeps URLs redacted (see `SecretForms`), so
         // a file gone missing is fetched again from the feed's URL, secret and all.
         var listedAt: [String: String] = [:]
@@ -60,7 +70,7 @@ struct WorkPlan {
             for episode in selected where inFeed.insert(episode.identity).inserted {
                 if let entry = index.entry(for: episode), matched.insert(entry.key).inserted {
                     skipped.append((episode, entry.file))
-                } else if !gone.contains(episode.identity) {
+                } else if !gone.contains(episode.identity), !offeredAsBefore(episode) {
                     work.append(.new(episode))
                 }
             }
@@ -69,9 +79,10 @@ struct WorkPlan {
             index.failures.removeAll { !listed.contains($0.key) }
             if let removals { removals.mark(in: &index, feed: feed) }
         case .notModified:
-            work = filter.apply(to: index.failures.filter { !gone.contains($0.key) }.map(IntegrityGate.retried)).map {
-                .new($0)
-            }
+            work = filter.apply(
+                to: index.failures.filter { !gone.contains($0.key) && notMedia[$0.key] == nil }.map(
+                    IntegrityGate.retried)
+            ).map { .new($0) }
         }
         let present = contents.presentFiles(in: folder, index: index, sweeping: true)
         let missing = index.episodes.filter { !present.contains($0.file) && !forgottenKeys.contains($0.key) }.map {
@@ -83,9 +94,8 @@ struct WorkPlan {
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
-        return WorkPlan(
-            work: PreferredFile.apply(options.prefer, to: work), skipped: skipped, present: present,
-            leftOutEpisodes: leftOut)
+        let (chosen, others) = PreferredFile.apply(options.prefer, to: work)
+        return WorkPlan(work: chosen, skipped: skipped, present: present, leftOutEpisodes: leftOut, others: others)
     }
 }
 
@@ -117,15 +127,14 @@ enum WorkItem: Sendable {
         return false
     }
 
-    /// This item as fetched from `url`, one of its sources (see `PreferredFile.urls`): what the index records, and
-    /// the file's origin, is the URL that served its bytes.
-    func served(from url: String) -> WorkItem {
+    /// This item as `episode` was fetched: one of its files and one of its sources (see `EpisodeSources`). What the
+    /// index records, and the file's origin, is the file and URL that served its bytes; a missing file keeps its
+    /// entry, fetched from the URL that served it.
+    func served(as episode: Episode) -> WorkItem {
         switch self {
-        case .new(var episode):
-            episode.url = url
-            return .new(episode)
+        case .new: return .new(episode)
         case .missing(var entry):
-            entry.url = url
+            entry.url = episode.url
             return .missing(entry)
         }
     }

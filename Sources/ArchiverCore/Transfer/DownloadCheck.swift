@@ -7,29 +7,43 @@ import Foundation
 
 /// The checks a finished download must pass before it is renamed into place.
 enum DownloadCheck {
-    /// Whether a download's body is what it should be: a 2xx, of the size announced for it, not an HTML page in
-    /// place of media, not empty. (That it is complete by its own framing, its `Content-Length` and any
-    /// `Content-Encoding`, the downloader already made sure: see `BodyFraming`.)
+    /// Whether a download's body is what it should be: a 2xx, of the size announced for it, the media rather than
+    /// the way to it (a torrent, a streaming playlist), not an HTML page in place of media, not empty. (That it is
+    /// complete by its own framing, its `Content-Length` and any `Content-Encoding`, the downloader already made
+    /// sure: see `BodyFraming`.)
     /// - Parameters:
     ///   - feedLength: the `length` the feed gives the enclosure. Only a hint (ad insertion makes it wrong), used
     ///     for a body that ends when the connection closes (no `Content-Length`, not chunked): one shorter than it
-    ///     may be a cut, so it is asked for again once. The same size again after such a failure (`previous`) is
-    ///     the file.
-    ///   - htmlAllowed: an HTML body is what was promised (a transcript of type `text/html`).
+    ///     may be a cut, so it is asked for again. The same size again (`shortBefore`: the size such a body had on
+    ///     an earlier try, or in the failure an earlier run recorded) is the file.
+    ///   - declaredType: the type the feed gives the file. A body of a text type is what was promised whatever it
+    ///     starts as (a transcript, chapters: an HTML one when the type is `text/html`); any other (media, artwork,
+    ///     none) is never a torrent or a playlist, nor an HTML page.
     static func failure(
-        of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil,
-        after previous: EpisodeFailure? = nil, htmlAllowed: Bool = false
+        of result: DownloadResult, expectedSize: Int64? = nil, feedLength: Int64? = nil, shortBefore: Int64? = nil,
+        declaredType: String? = nil
     ) -> EpisodeFailure? {
-        if let http = result.response as? HTTPURLResponse {
+        let htmlAllowed = declaredType.map { MediaTypes.bare($0) == "text/html" } ?? false
+        let mediaExpected = !MediaTypes.isText(declaredType) || declaredType.flatMap(NotMedia.init(type:)) != nil
+        let http = result.response as? HTTPURLResponse
+        if let http {
             guard (200..<300).contains(http.statusCode) else { return .httpStatus(http.statusCode) }
+        }
+        if mediaExpected,
+            let kind = NotMedia(
+                type: http?.value(forHTTPHeaderField: "Content-Type"), leadingBytes: result.leadingBytes)
+        {
+            return .notMedia(kind)
+        }
+        if let http {
             let delimitedByClose =
                 http.value(forHTTPHeaderField: "Content-Length") == nil
                 && http.value(forHTTPHeaderField: "Content-Range") == nil
                 && !(http.value(forHTTPHeaderField: "Transfer-Encoding")?.lowercased().contains("chunked") ?? false)
             if delimitedByClose, expectedSize == nil, let feedLength, feedLength > result.fileSize,
-                previous != .lengthMismatch(expected: feedLength, received: result.fileSize)
+                result.fileSize != shortBefore
             {
-                return .lengthMismatch(expected: feedLength, received: result.fileSize)
+                return .shortOfFeedLength(feedLength: feedLength, received: result.fileSize)
             }
             if !htmlAllowed, let type = http.value(forHTTPHeaderField: "Content-Type")?.lowercased(),
                 type.hasPrefix("text/html") || type.hasPrefix("application/xhtml")

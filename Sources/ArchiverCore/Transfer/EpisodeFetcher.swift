@@ -25,9 +25,10 @@ struct EpisodeFetcher: Sendable {
 
     /// Everything for one episode that can run beside other episodes: resume or adopt what an earlier run left,
     /// download with retries, check. Touches only this episode's hidden files. `waiting` hears of each wait
-    /// before a retry (how long, and why), so a user is told.
+    /// before a retry (how long, and why), so a user is told. `shortBefore`: the size the body had when an earlier
+    /// run's try ended with its connection short of the feed's length (see `DownloadCheck.failure`).
     func fetch(
-        _ episode: Episode, in paths: FolderPaths, options: SyncOptions,
+        _ episode: Episode, in paths: FolderPaths, options: SyncOptions, shortBefore: Int64? = nil,
         waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
     ) async throws -> Fetched {
         let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
@@ -54,14 +55,14 @@ struct EpisodeFetcher: Sendable {
         // this one.
         var deadline: Date?
         var attempt = 0
-        var previous: EpisodeFailure?
+        var short = shortBefore
         while true {
             attempt += 1
             do {
                 return .downloaded(
                     try await attemptDownload(
                         url, episode: episode, files: files, kept: &kept, deadline: &deadline, options: options,
-                        after: previous, progress: progress))
+                        shortBefore: short, progress: progress))
             } catch let stop as AttemptFailure {
                 switch stop {
                 case .startOver:
@@ -76,13 +77,17 @@ struct EpisodeFetcher: Sendable {
                     attempt -= 1
                     if let budget = options.budget { try await budget.spaceReturned() }
                 case .failed(let failure, let retryAfter):
-                    previous = failure
+                    if case .shortOfFeedLength(_, let received) = failure { short = received }
                     guard RetryPolicy.isRetryable(failure), attempt <= options.retry.retries else { throw failure }
                     let delay = options.retry.delay(
                         beforeRetry: attempt, jitter: clock.jitter(), retryAfter: retryAfter)
                     // No time left to wait and try again: the partial file stays for the next run to resume.
                     let ends = deadline ?? clock.now().addingTimeInterval(options.episodeTimeout)
-                    guard delay < ends.timeIntervalSince(clock.now()) else { throw failure }
+                    let left = ends.timeIntervalSince(clock.now())
+                    guard delay < left else {
+                        throw RetryPolicy.unwaited(
+                            failure, retryAfter: retryAfter, left: left, deadline: options.episodeTimeout)
+                    }
                     waiting?(delay, failure)
                     try await clock.sleep(delay)
                 }
@@ -106,11 +111,12 @@ struct EpisodeFetcher: Sendable {
     typealias ProgressHandler = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
 
     /// One request for the episode: resumes what `kept` describes, and leaves in `kept` what the server
-    /// announced for the next attempt. The episode's deadline starts when its first attempt gets a slot. `previous`
-    /// is why the attempt before it failed (see `DownloadCheck.failure`).
+    /// announced for the next attempt. The episode's deadline starts when its first attempt gets a slot.
+    /// `shortBefore` is the size of a body that ended with its connection short of the feed's length on an earlier
+    /// try or run (see `DownloadCheck.failure`).
     func attemptDownload(
         _ url: URL, episode: Episode, files partial: PartialFiles, kept: inout PartialRecord?, deadline: inout Date?,
-        options: SyncOptions, after previous: EpisodeFailure? = nil, progress: ProgressHandler?
+        options: SyncOptions, shortBefore: Int64? = nil, progress: ProgressHandler?
     ) async throws -> DownloadResult {
         let record = kept
         var offset: Int64 = 0
@@ -195,12 +201,15 @@ struct EpisodeFetcher: Sendable {
         if http.statusCode == 416, offset > 0 { throw AttemptFailure.startOver }
         if let failure = DownloadCheck.failure(
             of: result, expectedSize: (announced.record ?? record)?.expectedSize, feedLength: episode.length,
-            after: previous, htmlAllowed: episode.mimeType?.lowercased().hasPrefix("text/html") == true)
+            shortBefore: shortBefore, declaredType: episode.mimeType)
         {
-            if case .lengthMismatch(let expected, let received) = failure, received > expected {
-                records.discard(partial)
+            switch failure {
+            case .lengthMismatch(let expected, let received) where received > expected: records.discard(partial)
+            // A body that ended with its connection is never resumed: its next try starts from its first byte, so
+            // that the same size again can be known for the file.
+            case .shortOfFeedLength, .htmlPage, .notMedia, .emptyBody: records.discard(partial)
+            default: break
             }
-            if failure == .htmlPage || failure == .emptyBody { records.discard(partial) }
             // Another status to a request from the start (a 404, a 410): its hidden file holds nothing to resume.
             if offset == 0, case .httpStatus = failure { records.discard(partial) }
             // A 401 to a request that carried credentials: they were refused, not missing.

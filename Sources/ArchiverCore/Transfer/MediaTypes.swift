@@ -15,28 +15,9 @@ enum MediaTypes {
             || type == "application/x-subrip"
     }
 
-    /// Types whose bytes are not the media but the way to it: HLS and DASH playlists, Smooth Streaming manifests,
-    /// torrents. An alternate enclosure or source of one is never archived as an episode.
-    static let indirectTypes: Set<String> = [
-        "application/x-mpegurl", "application/vnd.apple.mpegurl", "audio/mpegurl", "audio/x-mpegurl",
-        "application/dash+xml", "application/vnd.ms-sstr+xml", "application/x-bittorrent",
-    ]
-
-    /// The extensions of those types' files (a source that names no `contentType`).
-    static let indirectExtensions: Set<String> = ["m3u8", "m3u", "mpd", "ism", "torrent"]
-
     /// `type` without its parameters, in lower case.
     static func bare(_ type: String) -> String {
         type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-    }
-
-    /// Whether `type` is a playlist or torrent type (see `indirectTypes`).
-    static func isIndirect(type: String) -> Bool { indirectTypes.contains(bare(type)) }
-
-    /// Whether the path of `url` ends as a playlist or torrent file does.
-    static func isIndirect(url: String) -> Bool {
-        let path = URLComponents(string: url)?.path ?? url
-        return indirectExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
     /// Whether two types name the same media: equal without parameters, or two names of one kind of file

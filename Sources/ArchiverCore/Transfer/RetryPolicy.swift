@@ -35,7 +35,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// not complete by its framing.
     static func isRetryable(_ failure: EpisodeFailure) -> Bool {
         switch failure {
-        case .transport, .lengthMismatch, .incompleteBody, .timedOut: return true
+        case .transport, .lengthMismatch, .shortOfFeedLength, .incompleteBody, .timedOut: return true
         case .httpStatus(let status): return isRetryable(status: status)
         default: return false
         }
@@ -44,6 +44,16 @@ public struct RetryPolicy: Sendable, Equatable {
     /// True for the statuses another request may cure: 5xx, 408 and 429 (for episodes and feeds alike).
     static func isRetryable(status: Int) -> Bool {
         status >= 500 || status == 408 || status == 429
+    }
+
+    /// The failure an episode ends with when the wait before its next try is longer than the `left` seconds left
+    /// of its `deadline`: when the server's `Retry-After` asked for that wait, one that says so, so nobody wonders
+    /// why it was not waited for; else `failure` as it is.
+    static func unwaited(
+        _ failure: EpisodeFailure, retryAfter: TimeInterval?, left: TimeInterval, deadline: TimeInterval
+    ) -> EpisodeFailure {
+        guard let retryAfter, retryAfter >= left, case .httpStatus(let status) = failure else { return failure }
+        return .waitRefused(status: status, asked: retryAfter, left: left, deadline: deadline)
     }
 
     /// Reads `Retry-After` as seconds or as an HTTP date.

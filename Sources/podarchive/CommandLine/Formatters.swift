@@ -187,7 +187,8 @@ enum SyncFormatter {
     /// The option a reader can reach for: the core speaks in its own terms, the command line names its flags.
     static func hint(for failure: EpisodeFailure) -> String {
         switch failure {
-        case .timedOut: return " (--timeout sets how long an episode may take)"
+        case .timedOut, .waitRefused: return " (--timeout sets how long an episode may take)"
+        case .notMedia: return " (--retry-gone tries it again)"
         case .httpStatus(401): return ": the episode needs credentials \(credentialsHint)"
         case .credentialsRefused: return " (a wrong login or token? give new ones: \(credentialsHint))"
         case .httpStatus(403): return ": access denied; it may need credentials \(credentialsHint) or \(clientHint)"
@@ -208,6 +209,7 @@ enum SyncFormatter {
         case ArchiveError.readOnly:
             return line + " (verify without --repair, list --archived, feeds and export read it as it is)"
         case FeedError.httpStatus(_, 401): return line + " " + credentialsHint
+        case FeedError.waitRefused: return line + " (--timeout sets how long a feed may take)"
         case FeedError.refusedCredentials:
             return line
                 + "; give the right ones with 'podarchive add <feed>' (user:password@ in the URL, or --header: they "

@@ -155,17 +155,20 @@ enum OutputOptionTable {
                 A damaged file is kept until its replacement is in place.
                 """#),
         .flag(
-            "--retry-gone", \.retryGone, commands: [.sync], summary: "try episodes gone upstream again",
-            help: "also try episodes recorded as gone upstream (404 or 410 on every run for a week and 3 runs; "
-                + "they are otherwise no longer tried and no longer fail the run)",
+            "--retry-gone", \.retryGone, commands: [.sync], summary: "try episodes given up again",
+            help: "also try episodes recorded as gone upstream (404 or 410 on every run for a week and 3 runs), and "
+                + "those that answered with a torrent or a playlist instead of media; they are otherwise no longer "
+                + "tried and no longer fail the run",
             manual: #"""
                 With
                 .BR sync :
-                also try episodes recorded as gone upstream.
+                also try episodes recorded as gone upstream, or as not media.
                 An episode that answered 404 or 410 on every run for at least a week and three runs is taken as deleted by
                 its publisher: it is reported once, listed by
                 .BR verify ,
                 no longer tried and no longer fails the run.
+                One whose URL answered with a torrent or a streaming playlist (HLS, DASH) instead of the episode's media
+                is reported once and not asked for again while the feed offers it at that URL.
                 """#),
     ]
 }

@@ -121,7 +121,7 @@ final class SyncConsole: @unchecked Sendable {
                 guard lines else { return }
                 permanent("saved artwork \(SyncFormatter.relative(file, to: root))")
             case .artworkFailed(let url, let failure):
-                error("artwork \(url): \(failure.reason); tried again next run")
+                error("artwork \(url): \(failure.cause); tried again next run")
             case .pagesRead(let count, let elsewhere):
                 guard verbosity == .verbose, lines else { return }
                 permanent("read \(count) page\(count == 1 ? "" : "s") of the feed")
@@ -149,9 +149,10 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("kept \(SyncFormatter.relative(file, to: root))")
             case .companionFailed(let episode, let url, let failure):
                 guard lines else { return }
+                // The line says what happens next itself: the failure only what happened.
                 permanent(
                     "not kept: <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): "
-                        + "\(failure.reason); tried again next run")
+                        + "\(failure.cause); tried again next run")
             case .waitingToRetry(let episode, let seconds, let failure):
                 guard lines else { return }
                 permanent(
@@ -180,6 +181,11 @@ final class SyncConsole: @unchecked Sendable {
                         + "\(SyncFormatter.oneLine(episode.title ?? episode.url)): only http and https sources of the file "
                         + "itself are fetched (not a torrent or a playlist)"
                 )
+            case .passedOver(let episode, let url, let kind):
+                guard lines else { return }
+                permanent(
+                    "passed over <\(url)> of \(SyncFormatter.oneLine(episode.title ?? episode.url)): it is "
+                        + kind.description)
             case .integrityUnreadable(let episode, let value):
                 error(
                     "not checked: \(SyncFormatter.oneLine(episode.title ?? episode.url)): the publisher's hash "

@@ -156,7 +156,9 @@ final class ArchiverTests: XCTestCase {
         let report = try await world.archiver.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(episodeTimeout: 600))
 
-        XCTAssertEqual(report.failed.map(\.failure), [.httpStatus(503)])
+        XCTAssertEqual(
+            report.failed.map(\.failure), [.waitRefused(status: 503, asked: 7200, left: 600, deadline: 600)],
+            "the 503, and why it was not waited for")
         XCTAssertEqual(world.sleeper.delays, [])
         XCTAssertEqual(world.downloader.requests.count, 1)
     }

@@ -266,4 +266,36 @@ final class CompanionSyncTests: LoopbackArchiveTestCase {
         XCTAssertEqual(server.requestedPaths.filter { $0.hasSuffix(".json") }.count, 2, "said and fetched once")
         XCTAssertFalse(again.all.contains { if case .companionGivenUp = $0 { return true } else { return false } })
     }
+
+    /// Artwork that answers with a torrent is not kept, and given up at once, as a chapters document that is none; a
+    /// transcript whose type is text is what its type says, whatever its first bytes.
+    func test_artworkAnsweringWithATorrent_isGivenUpOnce_aTextTranscriptIsWhatItsTypeSays() async throws {
+        serveShow(transcripts: #"<podcast:transcript url="/pilot.txt" type="text/plain"/>"#)
+        let playlistLike = "#EXTM3U\n#EXT-X-VERSION:3\n(the show's own notes on its stream)\n"
+        server.route("/pilot.txt", .ok(playlistLike, type: "text/plain"))
+        server.route(
+            "/pilot.png", .ok(Data("d8:announce9:udp://x:14:infod6:lengthi1eee".utf8), type: "application/x-bittorrent")
+        )
+        var options = SyncOptions()
+        options.metadata = true
+        let events = EventLog()
+
+        _ = try await sync(options, events: events)
+        let again = EventLog()
+        _ = try await sync(options, events: again)
+
+        let givenUp = events.all.compactMap { event -> String? in
+            if case .companionGivenUp(_, let url, let reason) = event { return "\(url): \(reason)" }
+            return nil
+        }
+        XCTAssertEqual(
+            givenUp, [server.url("/pilot.png").absoluteString + ": it is a BitTorrent file, not the episode's media"])
+        XCTAssertFalse(folder.visibleFiles().contains("Talk Show/Pilot.png"), "\(folder.visibleFiles())")
+        XCTAssertEqual(
+            FileManager.default.contents(
+                atPath: folder.url.appendingPathComponent("Talk Show/Pilot.transcript.txt").path),
+            Data(playlistLike.utf8), "\(folder.visibleFiles())")
+        XCTAssertEqual(server.requestedPaths.filter { $0 == "/pilot.png" }.count, 1, "given up, not asked again")
+        XCTAssertFalse(again.all.contains { if case .companionGivenUp = $0 { return true } else { return false } })
+    }
 }

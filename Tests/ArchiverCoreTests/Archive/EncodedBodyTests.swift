@@ -240,6 +240,43 @@ final class EncodedBodyTests: LoopbackArchiveTestCase {
         XCTAssertEqual(sleeper.delays, [1])
     }
 
+    /// Without retries the same size comes again in the next run, not the next try: the failure the index records
+    /// remembers the size, so that run keeps it. Every run failed for ever, saying "the rest is fetched on the next
+    /// attempt" of a body whose next attempt starts again from its first byte (even with an ETag: a body that ends
+    /// with its connection is never resumed).
+    func test_aBodyEndingWithItsConnection_shorterThanTheFeedsLength_isKeptWhenTheNextRunGetsTheSameSize()
+        async throws
+    {
+        server.route(
+            "/feed.xml",
+            .ok(
+                """
+                <rss version="2.0"><channel><title>Flaky</title><item><title>Big one</title><guid>big</guid>
+                <enclosure url="/big.mp3" length="320000" type="audio/mpeg"/></item></channel></rss>
+                """, type: "application/rss+xml"))
+        server.route(
+            "/big.mp3",
+            TestResponse(
+                headers: [("Content-Type", "audio/mpeg"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")],
+                body: audio, omitContentLength: true))
+
+        let first = try await sync(once)
+        let second = try await sync(once)
+
+        XCTAssertEqual(first.archived, [])
+        XCTAssertEqual(
+            failures(first),
+            [
+                "its body ended with the connection after 300000 bytes, short of the 320000 the feed gives as its "
+                    + "length; not kept: the next try asks for it again from its first byte, and the same size again "
+                    + "is the file"
+            ])
+        XCTAssertEqual(second.archived.count, 1, "the same size again, a run later")
+        XCTAssertEqual(failures(second), [])
+        XCTAssertEqual(archived, audio)
+        XCTAssertEqual(requests("/big.mp3").map { $0.headers["range"] }, [nil, nil], "from its first byte again")
+    }
+
     // MARK: - Companions
 
     func test_transcriptGzippedAndCut_isNotKept_andIsAskedForCompressed() async throws {

@@ -90,7 +90,12 @@ final class FeedRetryTests: LoopbackArchiveTestCase {
 
         let error = await syncError(options)
 
-        XCTAssertEqual(error as? FeedError, .httpStatus(url: server.url("/feed.xml").absoluteString, status: 503))
+        guard case .waitRefused(let url, let status, let asked, _, let deadline) = error as? FeedError else {
+            return XCTFail("expected the 503, and why it was not waited for: \(String(describing: error))")
+        }
+        XCTAssertEqual(
+            [url, "\(status)", "\(asked)", "\(deadline)"],
+            [server.url("/feed.xml").absoluteString, "503", "600.0", "60.0"])
         XCTAssertEqual(feedRequests, 1)
         XCTAssertEqual(sleeper.delays, [])
     }

@@ -48,6 +48,8 @@ final class IndexReaderTests: XCTestCase {
         failure.missingRuns = 2
         failure.gone = "2027-01-09T00:00:00Z"
         failure.publisher = PublisherRecord(integrity: "sha256-AAAA", mismatch: "sha256-BBBB", mismatches: 1)
+        failure.shortBody = 200_000
+        failure.notMedia = "hls"
         let data = IndexFormat.encode(
             ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure]))
 
@@ -60,6 +62,7 @@ final class IndexReaderTests: XCTestCase {
         XCTAssertEqual(Set(companion.keys), Set(CompanionFile.CodingKeys.allCases.map(\.stringValue)))
         XCTAssertEqual(Set(failed.keys), Set(ArchiveIndex.Failure.CodingKeys.allCases.map(\.stringValue)))
         XCTAssertEqual(try IndexFormat.decode(data).episodes, [entry], "and it reads back as written")
+        XCTAssertEqual(try IndexFormat.decode(data).failures, [failure])
     }
 
     func test_generatedIndexes_readBackExactlyAsWrittenAndAsJSONDecoderReadsThem() throws {

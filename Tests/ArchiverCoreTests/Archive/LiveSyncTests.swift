@@ -281,7 +281,7 @@ final class LiveSyncTests: XCTestCase {
         let first = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
         let second = try await archiver().sync(.remote(server.url("/feed.xml")), into: folder.url, options: once)
 
-        XCTAssertEqual(first.failed.map(\.failure), [.lengthMismatch(expected: 300_000, received: 100_000)])
+        XCTAssertEqual(first.failed.map(\.failure), [.shortOfFeedLength(feedLength: 300_000, received: 100_000)])
         XCTAssertEqual(first.archived, [], "a cut body is never archived as the episode")
         XCTAssertEqual(second.archived.map(\.lastPathComponent), ["Close delimited.mp3"])
         let file = folder.url.appendingPathComponent("Loopback Show/Close delimited.mp3")

@@ -27,6 +27,34 @@ final class PreferredFileTests: XCTestCase {
         XCTAssertNil(PreferredFile.choice([], for: episode))
     }
 
+    /// The README's "by codec too": a bare token is a codec, or the subtype of the type (`opus` is `audio/opus`).
+    func test_aBareToken_matchesTheCodecsOrTheSubtype() {
+        var bare = Episode(title: "E", guid: "g1", url: "https://h.example/e.mp3", mimeType: "audio/mpeg")
+        bare.alternates = [
+            AlternateEnclosure(type: "audio/opus", sources: ["https://h.example/e.opus"]),
+            AlternateEnclosure(type: "audio/x-flac", sources: ["https://h.example/e.flac"]),
+        ]
+        XCTAssertEqual(PreferredFile.choice(["opus"], for: bare)?.type, "audio/opus")
+        XCTAssertEqual(PreferredFile.choice(["flac", "opus"], for: bare)?.type, "audio/x-flac", "x- aside")
+        XCTAssertNil(PreferredFile.choice(["mpeg", "opus"], for: bare), "the enclosure's subtype matches first")
+        XCTAssertNil(PreferredFile.choice(["audio"], for: bare), "a token is no type's first half")
+    }
+
+    /// An enclosure that is a playlist or a torrent by its type or its name gives way to an alternate that is a file
+    /// of the episode, preferences or none; with none there, it stays the episode's (what answers then decides).
+    func test_anEnclosureThatIsNotAFile_givesWayToAnAlternateThatIs() {
+        var stream = Episode(title: "E", guid: "g1", url: "https://h.example/master.m3u8", mimeType: "audio/mpeg")
+        XCTAssertNil(PreferredFile.choice([], for: stream))
+        var trailer = AlternateEnclosure(type: "audio/mpeg", sources: ["https://h.example/trailer.mp3"])
+        trailer.rel = "Trailer"
+        stream.alternates = [trailer, AlternateEnclosure(type: "audio/aac", sources: ["https://h.example/e.aac"])]
+        XCTAssertEqual(PreferredFile.choice([], for: stream)?.type, "audio/aac", "never a rel alternate")
+        XCTAssertEqual(PreferredFile.choice(["audio/mpeg"], for: stream)?.type, "audio/aac")
+        var torrent = Episode(title: "E", guid: "g1", url: "https://h.example/e", mimeType: "application/x-bittorrent")
+        torrent.alternates = stream.alternates
+        XCTAssertEqual(PreferredFile.choice([], for: torrent)?.type, "audio/aac")
+    }
+
     func test_anAlternateWithoutAnHTTPSource_isNotChosen() {
         XCTAssertNil(PreferredFile.choice(["video/mp4"], for: episode))
         XCTAssertNil(PreferredFile.choice(["mp4a"], for: episode), "mp4a.40.2 is mp4a, but it cannot be fetched")
