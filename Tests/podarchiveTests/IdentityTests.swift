@@ -207,5 +207,18 @@ final class IdentityTests: CommandLineTestCase {
         XCTAssertEqual(shows.map { $0["separate"] as? Bool }, [false, true])
         XCTAssertEqual(mediaRequests(server), 4, "each feed's episodes in its own folder")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/Same Show (2)/One.mp3"))
+        // The kept-apart show's index is written in a version an older podarchive refuses (exit 5, "newer than this
+        // podarchive understands") rather than let the other URL take its folder over; the other show's is not.
+        let versions = try ["Same Show", "Same Show (2)"].map { folder -> (Int?, Bool?) in
+            let data = try Data(contentsOf: URL(fileURLWithPath: root + "/\(folder)/.podarchive/index.json"))
+            let index = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return (index["version"] as? Int, index["keptApart"] as? Bool)
+        }
+        XCTAssertEqual(versions.map(\.0), [2, 4])
+        XCTAssertEqual(versions.map(\.1), [nil, true])
+        XCTAssertTrue(
+            try IndexFormat.decode(
+                Data(contentsOf: URL(fileURLWithPath: root + "/Same Show (2)/.podarchive/index.json"))
+            ).keptApart)
     }
 }

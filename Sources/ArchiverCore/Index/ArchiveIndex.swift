@@ -93,6 +93,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     public private(set) var episodes: [Entry]
     /// Episodes that could not be archived yet.
     public var failures: [Failure]
+    /// The show is kept apart from other feeds of its title (`add --separate`): written as version 4, which an
+    /// older podarchive refuses rather than let another URL of the show take the folder over.
+    public var keptApart = false
 
     private var byKey: [String: Int] = [:]
     private var byGUID: [String: Int] = [:]
@@ -103,10 +106,11 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     private var files: Set<String> = []
     private var keyPositions: [String: Int] = [:]  // every entry's key
 
-    /// The newest format version this podarchive reads and writes. Version 3 is written for an index that keeps
-    /// an identifier as a keyed hash or a URL redacted (see `SecretForms`), which an older podarchive must refuse
-    /// rather than fetch `REDACTED` for a token; other indexes stay version 2.
-    public static let currentVersion = 3
+    /// The newest format version this podarchive reads and writes. Version 4 is written for a show kept apart
+    /// (`keptApart`), version 3 for an index that keeps an identifier as a keyed hash or a URL redacted (see
+    /// `SecretForms`), each of which an older podarchive must refuse rather than misread (let another URL take a
+    /// kept-apart show over; fetch `REDACTED` for a token); other indexes stay version 2.
+    public static let currentVersion = 4
 
     /// The version this index is written as.
     var writtenVersion: Int {
@@ -116,12 +120,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         let secret =
             kept(feed) || episodes.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
             || failures.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
-        return secret ? 3 : 2
+        return keptApart ? 4 : secret ? 3 : 2
     }
 
     /// The index's own keys (see `Entry.CodingKeys`).
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, feed, title, episodes, failures
+        case version, feed, title, keptApart, episodes, failures
     }
 
     /// An index of the current version for the feed at `feed` (kept redacted).
@@ -146,6 +150,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
             return entry
         }
         failures = try container.decodeIfPresent([Failure].self, forKey: .failures) ?? []
+        keptApart = try container.decodeIfPresent(Bool.self, forKey: .keptApart) ?? false
         reindex()
     }
 
@@ -154,6 +159,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         try container.encode(writtenVersion, forKey: .version)
         try container.encode(feed, forKey: .feed)
         try container.encodeIfPresent(title, forKey: .title)
+        if keptApart { try container.encode(true, forKey: .keptApart) }
         try container.encode(episodes, forKey: .episodes)
         try container.encode(failures, forKey: .failures)
     }

@@ -17,6 +17,10 @@ public enum IndexFormat {
         out.string(index.feed)
         out.member(Key.title)
         out.string(index.title)
+        if index.keptApart {
+            out.member(Key.keptApart)
+            out.raw("true")
+        }
         out.raw(",\n\"\(Key.episodes.stringValue)\": [")
         for (position, entry) in index.episodes.enumerated() {
             out.raw(position == 0 ? "\n  " : ",\n  ")

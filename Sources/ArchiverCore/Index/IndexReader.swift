@@ -23,11 +23,15 @@ enum IndexReader {
         var title: String?
         var episodes: [ArchiveIndex.Entry]?
         var failures: [ArchiveIndex.Failure] = []
+        var keptApart = false
         try reader.object { reader, key in
             switch ArchiveIndex.CodingKeys(rawValue: key) {
             case .version?: version = try reader.integer().flatMap { Int(exactly: $0) }
             case .feed?: feed = try reader.string()
             case .title?: title = try reader.optionalString()
+            case .keptApart?:
+                keptApart = reader.peek() == UInt8(ascii: "t")
+                try reader.literal(keptApart ? "true" : "false")
             case .episodes?: episodes = try reader.array { try entry(&$0) }
             case .failures?: failures = try reader.nullOr { try $0.array { try failure(&$0) } } ?? []
             case nil: try reader.skipValue()
@@ -43,6 +47,7 @@ enum IndexReader {
                 return entry
             }, failures: failures)
         index.version = version
+        index.keptApart = keptApart
         return index
     }
 

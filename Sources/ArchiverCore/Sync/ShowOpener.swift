@@ -51,6 +51,7 @@ struct ShowOpener: Sendable {
                         credentials: options.saveCredentials, existing: record, separate: options.separate)
                 }
                 try secrets.secureIndex(of: &show, forms: forms())
+                try keepApart(&show, as: record)
                 var fetch = try await answer
                 // The index said a 304 could hide work (see `FeedFolders.read`): the feed is read in full.
                 if case .notModified = fetch, asked != nil, show.validators == nil {
@@ -101,6 +102,7 @@ struct ShowOpener: Sendable {
                     source, folder: folder.lastPathComponent, in: root,
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
                     separate: options.separate)
+                try keepApart(&show, as: record)
                 return (show, fetch, record)
             } catch {
                 show.lock.unlock()
@@ -152,6 +154,15 @@ struct ShowOpener: Sendable {
                 finished: FeedDate.iso8601(clock.now()), outcome: outcome,
                 error: error.reasonText),
             of: id, in: root)
+    }
+
+    /// Marks the index of a show kept apart (`Subscription.separate`) as such (`ArchiveIndex.keptApart`), once: it
+    /// is then written in a version an older podarchive refuses, rather than let another URL of the show take its
+    /// folder over.
+    private func keepApart(_ show: inout FeedFolder, as record: Subscription) throws {
+        guard record.separate == true, !show.index.keptApart else { return }
+        show.index.keptApart = true
+        try indexes.save(&show)
     }
 
     /// Folds a journal with a torn or damaged record before the sync appends to it (`IndexStore.save` says so and

@@ -39,7 +39,18 @@ final class ArchiveIndexTests: XCTestCase {
                 file: "1.mp3", size: 1, published: nil, archived: "2026-01-01T00:00:00Z"))
 
         XCTAssertEqual(try IndexFormat.decode(IndexFormat.encode(index)).version, 3)
-        XCTAssertEqual(ArchiveIndex.currentVersion, 3)
+    }
+
+    func test_encoded_theIndexOfAShowKeptApart_isTheNewestVersion_soAnOlderPodarchiveRefusesIt() throws {
+        var index = ArchiveIndex(feed: "https://example.com/members", title: "Show")
+        index.keptApart = true
+
+        let decoded = try IndexFormat.decode(IndexFormat.encode(index))
+
+        XCTAssertEqual(decoded.version, 4)
+        XCTAssertTrue(decoded.keptApart)
+        XCTAssertEqual(ArchiveIndex.currentVersion, 4)
+        XCTAssertEqual(try JSONDecoder().decode(ArchiveIndex.self, from: IndexFormat.encode(index)).keptApart, true)
     }
 
     func test_encoded_emptyIndexIsValidJSON() throws {

@@ -50,8 +50,9 @@ final class IndexReaderTests: XCTestCase {
         failure.publisher = PublisherRecord(integrity: "sha256-AAAA", mismatch: "sha256-BBBB", mismatches: 1)
         failure.shortBody = 200_000
         failure.notMedia = "hls"
-        let data = IndexFormat.encode(
-            ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure]))
+        var index = ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure])
+        index.keptApart = true
+        let data = IndexFormat.encode(index)
 
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let episode = try XCTUnwrap((object["episodes"] as? [[String: Any]])?.first)
@@ -63,6 +64,7 @@ final class IndexReaderTests: XCTestCase {
         XCTAssertEqual(Set(failed.keys), Set(ArchiveIndex.Failure.CodingKeys.allCases.map(\.stringValue)))
         XCTAssertEqual(try IndexFormat.decode(data).episodes, [entry], "and it reads back as written")
         XCTAssertEqual(try IndexFormat.decode(data).failures, [failure])
+        XCTAssertTrue(try IndexFormat.decode(data).keptApart)
     }
 
     func test_generatedIndexes_readBackExactlyAsWrittenAndAsJSONDecoderReadsThem() throws {
