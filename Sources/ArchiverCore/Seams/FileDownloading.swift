@@ -76,8 +76,10 @@ public struct DownloadOptions: Sendable {
     /// with `200` and only the rest of the file, under the same ETag, would otherwise have the rest kept as the
     /// whole.
     public func contradiction(of response: HTTPURLResponse, size: Int64) -> String? {
-        guard let validator = resumeValidator, let total = resumeTotal, size != total,
-            Self.validator(like: validator, of: response) == validator
+        // A strong ETag names one version's bytes; a weak one, or a Last-Modified date (a second's granularity;
+        // servers that insert ads serve several sizes under one date), does not.
+        guard let validator = resumeValidator, validator.hasPrefix("\""), let total = resumeTotal, size != total,
+            response.value(forHTTPHeaderField: "ETag") == validator
         else { return nil }
         return "the server announced \(total) bytes for this version of it (\(validator)) before, and \(size) now"
     }
@@ -87,6 +89,7 @@ public struct DownloadOptions: Sendable {
         let isETag = validator.hasPrefix("\"") || validator.hasPrefix("W/")
         return response.value(forHTTPHeaderField: isETag ? "ETag" : "Last-Modified")
     }
+
 }
 
 /// What a finished transfer produced.
@@ -133,9 +136,13 @@ public enum DownloadError: Error, Equatable, Sendable {
     /// A body sent as it is ended short of (or past) its `Content-Length`: the file's size it was to reach, and
     /// the size it has (earlier bytes of a resume included). What arrived stays for a resume.
     case lengthMismatch(expected: Int64, received: Int64)
-    /// The body is not complete by its framing (a compressed stream cut short, damaged, or going on past its end),
-    /// or is not the size announced before for the same version (`DownloadOptions.contradiction`): the words.
+    /// The body is not complete by its framing (a compressed stream cut short, damaged, or going on past its end):
+    /// the words.
     case incomplete(String)
+    /// An answer under the strong ETag a download was recorded with brought another size than was announced with it
+    /// (see `DownloadOptions.contradiction`): the words. Nothing of it is kept; the record of what was announced
+    /// stays, so that the next answer is held to it too.
+    case contradicted(String)
     /// The body was sent in a `Content-Encoding` podarchive does not decode (named as the server did): refused
     /// before any byte was written.
     case unsupportedEncoding(String)

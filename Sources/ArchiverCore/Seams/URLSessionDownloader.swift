@@ -194,7 +194,7 @@ private final class Transfer: @unchecked Sendable {
         } else if let http, framing?.isEncoded == false, let size = framing?.announced,
             let contradiction = options.contradiction(of: http, size: size)
         {
-            failure = DownloadError.incomplete(contradiction)
+            failure = DownloadError.contradicted(contradiction)
             return false
         }
         do {
@@ -361,7 +361,7 @@ private final class Transfer: @unchecked Sendable {
         if failure == nil, let http = response as? HTTPURLResponse,
             let contradiction = options.contradiction(of: http, size: offset + written)
         {
-            failure = DownloadError.incomplete(contradiction)
+            failure = DownloadError.contradicted(contradiction)
         }
     }
 

@@ -66,7 +66,7 @@ enum DownloadCheck {
         case .lengthMismatch(let expected, let received):
             return (.lengthMismatch(expected: expected, received: received), received < expected)
         case .unsupportedEncoding(let encoding): return (.unsupportedEncoding(encoding), false)
-        case .incomplete(let reason): return (.incompleteBody(reason), false)
+        case .incomplete(let reason), .contradicted(let reason): return (.incompleteBody(reason), false)
         default: return (.transport("\(error)"), false)
         }
     }

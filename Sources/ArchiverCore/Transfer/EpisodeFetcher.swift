@@ -182,6 +182,15 @@ struct EpisodeFetcher: Sendable {
                 throw AttemptFailure.failed(.refusedRedirect(location), retryAfter: nil)
             case .transport(let reason): throw AttemptFailure.failed(.transport(reason), retryAfter: nil)
             case .unexpectedRange: throw AttemptFailure.startOver
+            case .contradicted(let reason):
+                // What the server announced before for this version caught it: that record stays, for the next
+                // answer to be held to (it is the only memory of the size, across runs too); the body goes.
+                try? files.removeItem(at: partial.body)
+                if let record, announced.record != nil, announced.record != record {
+                    try? records.saveDownloadRecord(record, for: partial)
+                }
+                announced.record = nil
+                throw AttemptFailure.failed(.incompleteBody(reason), retryAfter: nil)
             case .lengthMismatch, .incomplete, .unsupportedEncoding:
                 let (failure, resumable) = DownloadCheck.framingFailure(error)
                 if !resumable { records.discard(partial) }
