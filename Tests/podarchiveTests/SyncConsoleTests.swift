@@ -65,6 +65,16 @@ final class SyncConsoleTests: XCTestCase {
         XCTAssertFalse(output.text.contains("\u{1B}") || errors.text.contains("\u{1B}"))
     }
 
+    func test_theSummary_countsFailedHooks_inTheNumberItSays() {
+        var report = SyncReport(feedTitle: "Night Show", folder: URL(fileURLWithPath: "/archive/Night Show"))
+        let problem = HookProblem(
+            episode: "Pilot", file: "Pilot.mp3", reason: "exited with status 3", runs: 1, gaveUp: false)
+        report.hookProblems = [problem]
+        XCTAssertTrue(SyncFormatter.summary(report).contains("1 hook failed"), SyncFormatter.summary(report))
+        report.hookProblems = [problem, problem, problem]
+        XCTAssertTrue(SyncFormatter.summary(report).contains("3 hooks failed"), SyncFormatter.summary(report))
+    }
+
     func test_aWaitBeforeARetry_isSaid() {
         let console = console(terminal(tty: false))
 

@@ -62,7 +62,10 @@ public struct RetryPolicy: Sendable, Equatable {
             let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")?
                 .trimmingCharacters(in: .whitespaces)
         else { return nil }
-        if let seconds = TimeInterval(value), seconds >= 0 { return seconds }
+        // Delay-seconds is digits only (RFC 9110 10.2.3): `1e9`, `-5` or `0x10` is no delay.
+        if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
+            return TimeInterval(value.prefix(12)) ?? nil
+        }
         guard let date = FeedDate.parseRFC822(value) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }

@@ -7,7 +7,10 @@ enum SyncFormatter {
         var parts = ["\(report.archived.count) archived"]
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
         if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
-        if !report.hookProblems.isEmpty { parts.append("\(report.hookProblems.count) hook failed") }
+        if !report.hookProblems.isEmpty {
+            let count = report.hookProblems.count
+            parts.append(count == 1 ? "1 hook failed" : "\(count) hooks failed")
+        }
         parts.append("\(report.alreadyArchived) already archived")
         if report.itemsWithoutMedia > 0 {
             let count = report.itemsWithoutMedia
