@@ -199,4 +199,42 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertTrue(list.stdout.contains("Second"), list.stdout)
         XCTAssertEqual(pilotRequests, 1, "forgotten: never fetched again")
     }
+
+    /// Taken back, a file that was kept is in the index again at once (checked against what was recorded); the
+    /// sync after asks the server for nothing of it, and verify checks it again.
+    func test_binary_undoOfAForgetThatKeptTheFile_indexesItAgainAtOnce() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let forget = try podarchive("forget", "--keep-files", "Night Show", "Pilot")
+        let undo = try podarchive("forget", "--undo", "Night Show", "Pilot")
+        let list = try podarchive("list", "--archived", "Night Show")
+        let sync = try podarchive("sync")
+        let verify = try podarchive("verify")
+
+        XCTAssertEqual([first.status, forget.status, undo.status], [0, 0, 0], forget.stderr + undo.stderr)
+        XCTAssertEqual(
+            undo.stdout, "took back \"Pilot\" of Night Show/: its kept file Pilot.mp3 is in the index again\n")
+        XCTAssertTrue(list.stdout.contains("Pilot"), list.stdout)
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(pilotRequests, 1, "never fetched again")
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertTrue(verify.stdout.contains("2 files"), verify.stdout)
+    }
+
+    /// Taken back, an episode the show's saved filter leaves out is fetched all the same: the wish is explicit.
+    func test_binary_undoUnderASavedFilter_isFetchedByTheNextSync_asTheLineSays() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
+        let limit = try podarchive("add", server.url("/feed.xml").absoluteString, "--match", "Second")
+        let forget = try podarchive("forget", "Night Show", "Pilot")
+        let undo = try podarchive("forget", "--undo", "Night Show", "Pilot")
+        let sync = try podarchive("sync")
+        let again = try podarchive("sync")
+
+        XCTAssertEqual([first.status, limit.status, forget.status, undo.status], [0, 0, 0, 0], limit.stderr)
+        XCTAssertEqual(undo.stdout, "took back \"Pilot\" of Night Show/: the next sync fetches it\n")
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pilot), sync.stdout)
+        XCTAssertEqual(pilotRequests, 2)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(pilotRequests, 2, "once archived, the filter rules again")
+    }
 }

@@ -8,13 +8,15 @@ extension Archiver {
     public func forget(_ names: [String], inShow folder: URL, keepFiles: Bool, lockWait: TimeInterval = 0)
         async throws -> [ForgottenEpisode]
     {
-        try await EpisodeForgetter(folders: parts.folders, clock: parts.clock).forget(
+        try await EpisodeForgetter(folders: parts.folders, clock: parts.clock, hasher: parts.placer.hasher).forget(
             names, inShow: folder, keepFiles: keepFiles, lockWait: lockWait)
     }
 
     /// Takes back the forgotten episodes `names` of the show in `folder` (see `EpisodeForgetter.takeBack`).
-    public func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws -> [String] {
-        try await EpisodeForgetter(folders: parts.folders, clock: parts.clock).takeBack(
+    public func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws
+        -> [TakenBackEpisode]
+    {
+        try await EpisodeForgetter(folders: parts.folders, clock: parts.clock, hasher: parts.placer.hasher).takeBack(
             names, inShow: folder, lockWait: lockWait)
     }
 }

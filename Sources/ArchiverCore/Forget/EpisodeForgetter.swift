@@ -26,19 +26,39 @@ public struct ForgottenEpisode: Equatable, Sendable {
     }
 }
 
+/// An episode taken back (`forget --undo`).
+public struct TakenBackEpisode: Equatable, Sendable {
+    /// Its title (else its file's name).
+    public var title: String
+    /// Its file, inside the show's folder.
+    public var file: String
+    /// True when its file was kept and is in the index again now; false when the next sync fetches it.
+    public var inIndexAgain: Bool
+
+    /// What was taken back of the episode `title`, kept as `file`.
+    public init(title: String, file: String, inIndexAgain: Bool) {
+        self.title = title
+        self.file = file
+        self.inIndexAgain = inIndexAgain
+    }
+}
+
 /// Forgets a show's episodes for good, and takes them back (`Archiver.forget`, `Archiver.takeBack`).
 struct EpisodeForgetter: Sendable {
     private let files: any FileStore
     private let writer: any AtomicFileWriting
     private let folders: FeedFolders
     private let clock: SyncClock
+    private let hasher: any FileHashing
 
-    /// A forgetter opening shows through `folders` (an archiver's: its index store says what it folded).
-    init(folders: FeedFolders, clock: SyncClock) {
+    /// A forgetter opening shows through `folders` (an archiver's: its index store says what it folded), checking
+    /// a kept file it takes back with `hasher`.
+    init(folders: FeedFolders, clock: SyncClock, hasher: any FileHashing) {
         files = folders.files
         writer = folders.records.writer
         self.folders = folders
         self.clock = clock
+        self.hasher = hasher
     }
 
     /// Forgets the episodes `names` (each a title, GUID or file name) of the show in `folder`: out of the index,
@@ -71,6 +91,7 @@ struct EpisodeForgetter: Sendable {
         let now = FeedDate.iso8601(clock.now())
         for entry in chosen {
             record.episodes.removeAll { $0.entry.key == entry.key }
+            record.takenBack?.removeAll { $0.key == entry.key }
             record.episodes.append(
                 .init(entry: entry, forgotten: now, pending: keepFiles ? [] : ForgottenEpisodes.files(of: entry)))
         }
@@ -88,11 +109,14 @@ struct EpisodeForgetter: Sendable {
             }
     }
 
-    /// Takes back the forgotten episodes `names` of the show in `folder`: no longer unwanted, so the next sync
-    /// fetches them (or adopts their files, when they were kept). Returns their titles.
+    /// Takes back the forgotten episodes `names` of the show in `folder`: no longer unwanted. One whose file was
+    /// kept, as it was recorded (its size and SHA-256), is in the index again at once; the others are fetched by
+    /// the next sync, whatever its filter leaves out (`ForgottenEpisodes.takenBack`).
     /// - Throws: as `forget`.
-    func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws -> [String] {
-        let show = try await open(folder, lockWait: lockWait)
+    func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval = 0) async throws
+        -> [TakenBackEpisode]
+    {
+        var show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
         var record = ForgottenEpisodes.load(in: show.stateFolder, files: files)
@@ -102,11 +126,39 @@ struct EpisodeForgetter: Sendable {
             if !chosen.contains(where: { $0.key == entry.key }) { chosen.append(entry) }
         }
         record.episodes.removeAll { forgotten in chosen.contains { $0.key == forgotten.entry.key } }
+        // A kept file, whole as recorded, goes back into the index now: no sync is needed, and none could take it
+        // back under another name or outside its filter.
+        let kept = chosen.filter(keptWhole(in: show))
+        if !kept.isEmpty {
+            for entry in kept { show.index.record(entry) }
+            try folders.indexes.save(&show)
+        }
+        let keptKeys = Set(kept.map(\.key))
+        let fetched = chosen.filter { !keptKeys.contains($0.key) }
+        var wished = (record.takenBack ?? []).filter { entry in !show.index.episodes.contains { $0.key == entry.key } }
+        wished.removeAll { entry in fetched.contains { $0.key == entry.key } }
+        wished += fetched
+        record.takenBack = wished.isEmpty ? nil : wished
         // The next sync must read the feed in full to find them (a 304 would hide them): marked before the record
         // changes, so a crash between the two leaves them forgotten, read in full once for nothing.
-        try folders.records.readFeedInFullNextTime(in: show.stateFolder)
+        if !fetched.isEmpty { try folders.records.readFeedInFullNextTime(in: show.stateFolder) }
         try record.save(in: show.stateFolder, writer: writer)
-        return chosen.map { $0.title ?? $0.file }
+        return chosen.map {
+            TakenBackEpisode(title: $0.title ?? $0.file, file: $0.file, inIndexAgain: keptKeys.contains($0.key))
+        }
+    }
+
+    /// Whether the file `entry` names is in the show's folder as it was recorded (size and SHA-256), and no entry of
+    /// the index claims that name now.
+    private func keptWhole(in show: FeedFolder) -> (ArchiveIndex.Entry) -> Bool {
+        let claimed = show.index.fileNames
+        return { entry in
+            guard let recorded = entry.sha256, !recorded.isEmpty, !claimed.contains(entry.file),
+                IndexFormat.isInside(entry.file),
+                let digest = try? hasher.sha256(ofFileAtPath: show.folder.appendingPathComponent(entry.file).path)
+            else { return false }
+            return digest.size == entry.size && digest.digest == recorded
+        }
     }
 
     /// The show's folder, locked, its index read with its journal, a damaged journal folded as every command that

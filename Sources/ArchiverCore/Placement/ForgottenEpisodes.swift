@@ -22,6 +22,16 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
 
     /// In the order they were forgotten.
     var episodes: [Forgotten] = []
+    /// Episodes taken back (`forget --undo`) and not archived again yet, as their index entries were: the next
+    /// sync fetches them whatever its filter leaves out, the user's wish being explicit. An entry goes once the
+    /// index holds the episode again. Absent in records of 0.1.0, which ignores the key (and fetches them only
+    /// within its filter).
+    var takenBack: [ArchiveIndex.Entry]? = nil
+
+    /// The taken-back episodes as an index, to match a feed's episodes the way the index does.
+    var takenBackMatcher: ArchiveIndex? {
+        takenBack.flatMap { $0.isEmpty ? nil : ArchiveIndex(feed: "", title: nil, episodes: $0) }
+    }
 
     /// Their entries as an index, to match a feed's episodes the way the index does (GUID, URL, loose URL).
     var matcher: ArchiveIndex { ArchiveIndex(feed: "", title: nil, episodes: episodes.map(\.entry)) }

@@ -58,7 +58,20 @@ struct WorkPlan {
             let listed = Set(feed.episodes.map(\.identity))
             // Two items of one document are never one episode: an entry answers for the first item it matches.
             var matched = Set<String>()
-            let selected = filter.apply(to: feed.episodes.filter { unwanted?.entry(for: $0) == nil })
+            var selected = filter.apply(to: feed.episodes.filter { unwanted?.entry(for: $0) == nil })
+            // Taken back on purpose (`forget --undo`): wanted whatever the filter leaves out.
+            if let takenBack = forgotten.takenBackMatcher, selected.count < feed.episodes.count {
+                let chosen = Set(selected.map(\.identity))
+                let wished = feed.episodes.filter {
+                    !chosen.contains($0.identity) && takenBack.entry(for: $0) != nil && index.entry(for: $0) == nil
+                        && unwanted?.entry(for: $0) == nil
+                }
+                // In the feed's order, as the filter gives its own.
+                if !wished.isEmpty {
+                    let wanted = chosen.union(wished.map(\.identity))
+                    selected = feed.episodes.filter { wanted.contains($0.identity) }
+                }
+            }
             if selected.count < feed.episodes.count {
                 let chosen = Set(selected.map(\.identity))
                 let failing = Set(index.failures.map(\.key))

@@ -5,14 +5,15 @@ enum ForgetOptions {
     static let all: [OptionDescriptor] = [
         .flag(
             "--undo", \.undo, commands: [.forget], summary: "take forgotten episodes back",
-            help: "take the episodes back: no longer unwanted, the next sync fetches them again",
+            help: "take the episodes back: a kept file is in the index again at once, else the next sync fetches it",
             excludes: ["--keep-files"],
             manual: #"""
                 With
                 .BR forget :
-                take the episodes named back instead: they are no longer unwanted, and the next
-                .B sync
-                fetches them again (or takes their files back into the index, if they were kept).
+                take the episodes named back instead: they are no longer unwanted; a file that was kept, whole as
+                recorded, is in the index again at once, and the others are fetched by the next
+                .BR sync ,
+                whatever the show's saved filter leaves out.
                 """#),
         .flag(
             "--keep-files", \.keepFiles, commands: [.forget], summary: "keep the forgotten episodes' files",

@@ -15,9 +15,13 @@ struct ForgetCommand: Sendable {
             let folder = try show(arguments.show, root: root)
             let name = folder.lastPathComponent
             if arguments.undo {
-                for title in try await forgetter.takeBack(arguments.episodes, inShow: folder, lockWait: arguments.wait)
+                for episode in try await forgetter.takeBack(
+                    arguments.episodes, inShow: folder, lockWait: arguments.wait)
                 {
-                    context.output.write("took back \"\(title)\" of \(name)/: the next sync fetches it\n")
+                    let next =
+                        episode.inIndexAgain
+                        ? "its kept file \(episode.file) is in the index again" : "the next sync fetches it"
+                    context.output.write("took back \"\(episode.title)\" of \(name)/: \(next)\n")
                 }
                 return .success
             }
@@ -69,8 +73,9 @@ extension HelpText {
         each episode by its title, its GUID or its file's name. Each episode's file, companions and sidecar are
         deleted (--keep-files keeps them) and its entry leaves the index, so verify no longer looks for it, the
         site no longer lists it, list --archived no longer shows it, and no later sync fetches it again, even
-        while the feed lists it. forget --undo takes episodes back: the next sync fetches them. Holds the show's
-        lock as a sync does; a forget killed part way is finished by the next command that takes it. A name that
+        while the feed lists it. forget --undo takes episodes back: a kept file is in the index again at once,
+        else the next sync fetches it, whatever the show's saved filter leaves out. Holds the show's lock as a
+        sync does; a forget killed part way is finished by the next command that takes it to write. A name that
         matches no episode, or several, is a usage error (exit 2) and nothing changes; an episode forgotten
         already is said to be (exit 0).
 

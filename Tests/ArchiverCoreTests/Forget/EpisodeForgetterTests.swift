@@ -112,7 +112,8 @@ final class EpisodeForgetterTests: XCTestCase {
         let taken = try await forgetter(world).takeBack(["One"], inShow: show)
         let later = try await sync(world)
 
-        XCTAssertEqual(taken, ["One"])
+        XCTAssertEqual(taken.map(\.title), ["One"])
+        XCTAssertEqual(taken.map(\.inIndexAgain), [false], "its file was deleted: the next sync fetches it")
         XCTAssertEqual(later.archived.map(\.lastPathComponent), ["One.mp3"])
         XCTAssertEqual(world.fileSystem.file("/archive/Night Show/One.mp3"), Data("one".utf8))
     }
