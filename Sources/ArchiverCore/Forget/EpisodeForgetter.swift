@@ -171,19 +171,26 @@ struct EpisodeForgetter: Sendable {
             folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
     }
 
-    /// The one entry `name` names: by file name (or the file's last part), else GUID or key, else title.
+    /// The one entry `name` names: an entry's file (its path in the show's folder) names it outright; otherwise
+    /// every entry whose file's last part, GUID, key or title is `name` answers, and more than one is ambiguous,
+    /// whatever each answered by (a title of one and a GUID of another are two episodes, not a choice to make).
     static func one(_ name: String, among entries: [ArchiveIndex.Entry], show: String, forgotten: Bool) throws
         -> ArchiveIndex.Entry
     {
-        let tiers: [(ArchiveIndex.Entry) -> Bool] = [
-            { $0.file == name || ($0.file as NSString).lastPathComponent == name },
-            { $0.guid == name || $0.key == name },
-            { $0.title == name },
-        ]
-        for matches in tiers {
-            let found = entries.filter(matches)
-            if found.count == 1 { return found[0] }
-            if found.count > 1 { throw ForgetError.ambiguous(name, files: found.map(\.file)) }
+        if let byPath = entries.first(where: { $0.file == name }) { return byPath }
+        var found: [(entry: ArchiveIndex.Entry, by: String)] = []
+        for entry in entries {
+            let by: String? =
+                if (entry.file as NSString).lastPathComponent == name {
+                    "file name"
+                } else if entry.guid == name || entry.key == name { "GUID" } else if entry.title == name {
+                    "title"
+                } else { nil }
+            if let by { found.append((entry, by)) }
+        }
+        if found.count == 1 { return found[0].entry }
+        if found.count > 1 {
+            throw ForgetError.ambiguous(name, candidates: found.map { .init(file: $0.entry.file, by: $0.by) })
         }
         throw ForgetError.unknownEpisode(name, show: show, forgotten: forgotten)
     }

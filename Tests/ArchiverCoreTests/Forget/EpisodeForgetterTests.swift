@@ -21,13 +21,14 @@ final class EpisodeForgetterTests: XCTestCase {
         </channel></rss>
         """.utf8)
 
-    private func world(_ fileSystem: FakeFileSystem = FakeFileSystem()) -> ArchiveWorld {
+    private func world(_ fileSystem: FakeFileSystem = FakeFileSystem(), feed: Data? = nil) -> ArchiveWorld {
         var episodes: [String: SpyDownloader.Canned] = [:]
         for name in ["one", "two", "t1", "t2"] {
             episodes["https://example.com/\(name).mp3"] = SpyDownloader.Canned(body: Data(name.utf8))
         }
         return ArchiveWorld(
-            feedURL: feedURL, feed: feed, episodes: episodes, clock: { [now] in now }, fileSystem: fileSystem,
+            feedURL: feedURL, feed: feed ?? self.feed, episodes: episodes, clock: { [now] in now },
+            fileSystem: fileSystem,
             onUnexpected: failOnUnexpected)
     }
 
@@ -118,6 +119,33 @@ final class EpisodeForgetterTests: XCTestCase {
         XCTAssertEqual(world.fileSystem.file("/archive/Night Show/One.mp3"), Data("one".utf8))
     }
 
+    func test_aNameThatIsOneEpisodesTitleAndAnothersGUID_isRefused_namingBoth() async throws {
+        let feed = Data(
+            """
+            <rss><channel><title>Night Show</title>
+            <item><title>Real</title><guid>g1</guid><enclosure url="https://example.com/one.mp3"/></item>
+            <item><title>Decoy</title><guid>Real</guid><enclosure url="https://example.com/two.mp3"/></item>
+            </channel></rss>
+            """.utf8)
+        let world = world(feed: feed)
+        _ = try await sync(world)
+
+        do {
+            _ = try await forgetter(world).forget(["Real"], inShow: show, keepFiles: false)
+            XCTFail("a name two episodes answer to was taken")
+        } catch let error as ForgetError {
+            XCTAssertEqual(
+                error.localizedDescription,
+                "\"Real\" names 2 episodes: \"Real.mp3\" (its title), \"Decoy.mp3\" (its GUID); nothing was changed: "
+                    + "name one by its file")
+        }
+        XCTAssertEqual(try indexed(world), ["Real.mp3", "Decoy.mp3"])
+        XCTAssertNotNil(world.fileSystem.file("/archive/Night Show/Real.mp3"))
+        XCTAssertNotNil(world.fileSystem.file("/archive/Night Show/Decoy.mp3"))
+        let byFile = try await forgetter(world).forget(["Decoy.mp3"], inShow: show, keepFiles: false)
+        XCTAssertEqual(byFile.map(\.file), ["Decoy.mp3"], "its file names it alone")
+    }
+
     func test_anAmbiguousOrUnknownName_isRefused_andNothingChanges() async throws {
         let world = world()
         _ = try await sync(world)
@@ -127,10 +155,15 @@ final class EpisodeForgetterTests: XCTestCase {
             _ = try await forgetter.forget(["One", "Twin"], inShow: show, keepFiles: false)
             XCTFail("an ambiguous name was taken")
         } catch let error as ForgetError {
-            XCTAssertEqual(error, .ambiguous("Twin", files: ["Twin.mp3", "Twin (2).mp3"]))
+            XCTAssertEqual(
+                error,
+                .ambiguous(
+                    "Twin",
+                    candidates: [.init(file: "Twin.mp3", by: "title"), .init(file: "Twin (2).mp3", by: "title")]))
             XCTAssertEqual(
                 error.localizedDescription,
-                "\"Twin\" names 2 episodes: \"Twin.mp3\", \"Twin (2).mp3\"; name one by its file")
+                "\"Twin\" names 2 episodes: \"Twin.mp3\" (its title), \"Twin (2).mp3\" (its title); nothing was changed: "
+                    + "name one by its file")
         }
         do {
             _ = try await forgetter.forget(["Nine"], inShow: show, keepFiles: false)
