@@ -39,6 +39,26 @@ final class OtherCommandsTests: CommandLineTestCase {
         XCTAssertTrue(errors.text.contains("holds no podarchive archive"), errors.text)
     }
 
+    func test_aRootWhoseStateFolderIsALink_isNamed_byEveryCommandThatReadsIt() async throws {
+        let elsewhere = folder.url.appendingPathComponent("elsewhere", isDirectory: true)
+        let root = folder.url.appendingPathComponent("archive", isDirectory: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent(".podarchive"), withDestinationURL: elsewhere)
+        let said =
+            "podarchive: \(root.path)/.podarchive is a symbolic link, which podarchive never follows for its "
+            + "state: nothing was read or changed (put the folder it points to in its place)\n"
+
+        for command in [["verify"], ["site"], ["export", "--warc", folder.url.appendingPathComponent("a.warc").path]] {
+            errors.clear()
+            let code = await run(command + ["--to", root.path])
+            XCTAssertEqual(code, .archiveFailed, command[0])
+            XCTAssertEqual(errors.text, said, command[0])
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [], "nothing written there")
+    }
+
     // MARK: - Archive root
 
     func test_archiveRoot_prefersOptionThenEnvironmentThenHome() throws {

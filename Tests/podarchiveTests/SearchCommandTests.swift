@@ -115,4 +115,39 @@ final class SearchCommandTests: CommandLineTestCase {
             errors.text)
         XCTAssertTrue(server.requests.isEmpty)
     }
+
+    func test_aDirectoryURLThatIsNotHTTP_isAUsageError_andConfigShowsIt_butARunThatNeverAsksIsNotRefused() async throws
+    {
+        let bad = ["PODARCHIVE_DIRECTORY_URL": "file:///etc/passwd"]
+
+        let search = await run("search", "x", variables: bad)
+        XCTAssertEqual(search, .usage)
+        XCTAssertEqual(
+            errors.text, "podarchive: PODARCHIVE_DIRECTORY_URL is not an http(s) URL: \"file:///etc/passwd\"\n")
+        errors.clear()
+        let add = await run(
+            "add", "https://podcasts.apple.com/us/podcast/loopback-stories/id1200361736", "--to", "archive",
+            variables: bad)
+        XCTAssertEqual(add, .usage, errors.text)
+        XCTAssertTrue(errors.text.contains("PODARCHIVE_DIRECTORY_URL is not an http(s) URL"), errors.text)
+        XCTAssertTrue(server.requests.isEmpty, "nothing was asked, not Apple's directory in its place either")
+
+        let config = await run("config", variables: bad)
+        XCTAssertEqual(config, .success, errors.text)
+        XCTAssertTrue(
+            output.text.contains(
+                "# podcast directory: PODARCHIVE_DIRECTORY_URL is not an http(s) URL: \"file:///etc/passwd\"; "),
+            output.text)
+        output.clear()
+        let json = await run("config", "--json", variables: directory)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.text.utf8)) as? [String: Any])
+        let shown = try XCTUnwrap(object["directory"] as? [String: Any])
+        XCTAssertEqual(json, .success)
+        XCTAssertEqual(shown["url"] as? String, server.url("/dir").absoluteString)
+        XCTAssertEqual(shown["source"] as? String, "environment")
+
+        serveFeed(episodes: [])
+        let list = await run("list", server.url("/feed.xml").absoluteString, variables: bad)
+        XCTAssertEqual(list, .success, "a run that never asks the directory is not refused for it: " + errors.text)
+    }
 }

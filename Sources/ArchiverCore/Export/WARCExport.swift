@@ -84,7 +84,7 @@ struct WARCExport: Sendable {
         let planner = ExportPlanner(files: files, attributes: attributes, contents: contents)
         for folder in folderList {
             guard let index = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)) else {
-                throw ArchiveError.noArchive(path: folder.path)
+                throw ArchiveError.noArchive(at: folder, attributes: attributes)
             }
             items += planner.items(of: folder, index: index)
             report.shows += 1

@@ -32,12 +32,16 @@ public enum DirectoryError: Error, Equatable, Sendable, CustomStringConvertible 
     case httpStatus(url: String, status: Int)
     /// The answer passed the size cap; reading stopped there.
     case tooLarge(url: String, limit: Int64)
+    /// `$PODARCHIVE_DIRECTORY_URL` is set to something else than an http(s) URL.
+    case notWebURL(String)
 
     /// One line naming the problem and the value.
     public var description: String {
         switch self {
         case .unreadableAnswer(let url):
             return "the podcast directory's answer from \(url) is not the JSON it sends"
+        case .notWebURL(let value):
+            return "PODARCHIVE_DIRECTORY_URL is not an http(s) URL: \"\(value)\""
         case .noSuchShow(let id, let link):
             return "the podcast directory knows no show numbered \(id) (from \(link))"
         case .noFeed(let title, let link):
@@ -62,15 +66,27 @@ public struct PodcastDirectory: Sendable {
     /// Where the directory's API is served (`https://itunes.apple.com`, or a test server's address).
     public var base: URL
 
+    /// Why the directory cannot be asked (`$PODARCHIVE_DIRECTORY_URL` names no http(s) URL), said when it is
+    /// asked: a run that never asks it is not refused for it.
+    public var refusal: DirectoryError?
+
     /// The directory at `base`.
     public init(base: URL) { self.base = base }
 
-    /// The directory at `https://itunes.apple.com`, or at the URL `$PODARCHIVE_DIRECTORY_URL` names.
+    /// Apple's directory, `https://itunes.apple.com`.
+    public static let apple = PodcastDirectory(base: URL(string: "https://itunes.apple.com")!)
+
+    /// The directory at `https://itunes.apple.com`, or at the URL `$PODARCHIVE_DIRECTORY_URL` names; one that
+    /// names something else than an http(s) URL is refused when the directory is asked (`refusal`), never
+    /// replaced by Apple's in silence.
     public static func from(environment: [String: String]) -> PodcastDirectory {
-        if let named = environment["PODARCHIVE_DIRECTORY_URL"], let url = URL(string: named), WebScheme.isWeb(url) {
+        guard let named = environment["PODARCHIVE_DIRECTORY_URL"] else { return apple }
+        if let url = URL(string: named), WebScheme.isWeb(url), url.host?.isEmpty == false {
             return PodcastDirectory(base: url)
         }
-        return PodcastDirectory(base: URL(string: "https://itunes.apple.com")!)
+        var refused = apple
+        refused.refusal = .notWebURL(named)
+        return refused
     }
 
     /// The show number of an Apple Podcasts link (`podcasts.apple.com` or `itunes.apple.com`, any country, a

@@ -165,7 +165,7 @@ struct EpisodeForgetter: Sendable {
     /// writes folds one (see `IndexStore.save`); refused when it holds no index.
     private func open(_ folder: URL, lockWait: TimeInterval) async throws -> FeedFolder {
         guard files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path) else {
-            throw ArchiveError.noArchive(path: folder.path)
+            throw ArchiveError.noArchive(at: folder, attributes: folders.attributes)
         }
         return try await folders.openToWrite(
             folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)

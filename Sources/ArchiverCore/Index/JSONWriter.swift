@@ -21,11 +21,15 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ text: String?) {
         guard var value = text else { return raw("null") }
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them whole from their contiguous UTF-8.
+        // Most strings need no escaping: copy them whole from their contiguous UTF-8. The lead bytes 0xC2, 0xD8 and
+        // 0xE2 start C1 controls and bidi formatting characters (and other text, which the loop below copies).
         let copied = value.withUTF8 { utf8 -> Bool in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return false
-            }
+            guard
+                !utf8.contains(where: {
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 == 0xC2
+                        || $0 == 0xD8 || $0 == 0xE2
+                })
+            else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
@@ -33,17 +37,19 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
+        for scalar in value.unicodeScalars {
+            switch scalar.value {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
             case 0x0A: raw("\\n")
             case 0x0D: raw("\\r")
             case 0x09: raw("\\t")
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
+            // Controls (which JSON requires escaped) and, escaped too so that JSON printed to a terminal cannot
+            // drive it or reorder a line, DEL, C1 controls and bidi formatting characters: the same text, inert.
+            case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                let hex = String(scalar.value, radix: 16)
                 raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(byte)
+            default: UTF8.encode(scalar) { bytes.append($0) }
             }
         }
         bytes.append(UInt8(ascii: "\""))

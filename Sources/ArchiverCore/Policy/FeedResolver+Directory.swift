@@ -11,12 +11,14 @@ extension FeedResolver {
     /// The shows the directory finds for `term`, at most `limit` of them (1 to 200), in its order.
     /// - Throws: `DirectoryError` when the directory cannot be asked or its answer read.
     public func search(_ term: String, limit: Int, limits: FeedLimits) async throws -> [DirectoryShow] {
+        if let refusal = directory.refusal { throw refusal }
         let url = directory.searchURL(term: term, limit: limit)
         return Array(try PodcastDirectory.shows(inAnswer: try await ask(url, limits: limits), from: url).prefix(limit))
     }
 
     /// The feed of show `id`, which `link` names.
     func lookUp(_ id: Int, link: String, limits: FeedLimits) async throws -> URL {
+        if let refusal = directory.refusal { throw refusal }
         let url = directory.lookupURL(id: id)
         return try PodcastDirectory.feed(
             ofShow: id, link: link, inAnswer: try await ask(url, limits: limits), from: url)

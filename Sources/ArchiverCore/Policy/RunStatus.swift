@@ -73,7 +73,8 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
     /// unusable.
     public init(for error: Error) {
         switch error {
-        case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError: self = .usage
+        case FeedError.unsupportedScheme, FeedError.invalidSource, is NetrcError, DirectoryError.notWebURL:
+            self = .usage
         case is FeedError: self = .feedFailed
         // The directory that names a show's feed is asked as the feed itself would be.
         case is DirectoryError: self = .feedFailed

@@ -5,6 +5,14 @@ extension ArchiveError {
     /// Why a link where podarchive keeps its own files stops the sync of that show.
     static let linkRefusal = "it is a symbolic link, which podarchive never follows for its state"
 
+    /// Why `directory` holds no archive podarchive will read: its `.podarchive` is a symbolic link (named, as every
+    /// command that writes names it), else none is there.
+    static func noArchive(at directory: URL, attributes: any FileAttributes) -> ArchiveError {
+        let state = ArchiveLayout.stateFolder(of: directory)
+        if attributes.isSymbolicLink(atPath: state.path) { return .linkedState(path: state.path) }
+        return .noArchive(path: directory.path)
+    }
+
     /// The system's short words for a file-system error ("No space left on device").
     static func describe(_ error: Error?) -> String {
         guard let error else { return "unknown error" }

@@ -18,6 +18,9 @@ public enum ArchiveError: Error, Equatable, Sendable {
     case locked(folder: String, holder: Int32?)
     /// The folder given to `verify` holds no archive index.
     case noArchive(path: String)
+    /// The archive's (or a show's) `.podarchive` is a symbolic link: podarchive reads its state only where the
+    /// folder itself says, never through a link.
+    case linkedState(path: String)
     /// No subscription has this feed URL or folder name; `known` lists the folders of those there are.
     case unknownShow(String, known: [String])
     /// The run was cancelled (Ctrl-C, a stop signal) and stopped cleanly: the lock is released, the index is
@@ -40,6 +43,9 @@ extension ArchiveError: LocalizedError {
         case .storage(let path, let reason):
             return "cannot write \(path): \(reason); stopped with the index intact and no half-written file "
                 + "visible (partial downloads stay hidden for the next run to resume)"
+        case .linkedState(let path):
+            return "\(path) is a symbolic link, which podarchive never follows for its state: nothing was read or "
+                + "changed (put the folder it points to in its place)"
         case .readOnly(let path, let reason):
             return "cannot write \(path): \(reason); the archive can be read here, not changed"
         case .locked(let folder, let holder):

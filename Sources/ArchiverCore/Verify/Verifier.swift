@@ -230,7 +230,7 @@ struct Verifier: Sendable {
             directory.appendingPathComponent($0, isDirectory: true)
         }
         .filter(isFeedFolder)
-        guard !shows.isEmpty else { throw ArchiveError.noArchive(path: directory.path) }
+        guard !shows.isEmpty else { throw ArchiveError.noArchive(at: directory, attributes: folders.attributes) }
         return shows
     }
 }

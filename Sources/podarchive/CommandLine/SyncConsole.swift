@@ -107,8 +107,8 @@ final class SyncConsole: @unchecked Sendable {
             case .archived(_, let file, let bytes):
                 done += 1
                 guard lines else { return }
-                let word = paint("archived", "32", on: terminal.colorOutput)
-                permanent("\(word) \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))")
+                let word = Printed.styled("archived", "32", on: terminal.colorOutput)
+                permanent(word + " \(SyncFormatter.relative(file, to: root)) (\(SyncFormatter.size(bytes)))")
             case .failed(let episode, let failure):
                 done += 1
                 error(SyncFormatter.failureLine(episode, failure))
@@ -221,11 +221,13 @@ final class SyncConsole: @unchecked Sendable {
 
     private func error(_ message: String) {
         clear()
-        errors.write("\(paint("podarchive:", "31", on: terminal.colorErrors)) \(message)\n")
+        errors.write(Printed.styled("podarchive:", "31", on: terminal.colorErrors) + " \(message)\n")
         redraw()
     }
 
-    private func permanent(_ line: String) {
+    private func permanent(_ line: String) { permanent(Printed(line)) }
+
+    private func permanent(_ line: Printed) {
         clear()
         output.write(line + "\n")
         redraw()
@@ -234,7 +236,7 @@ final class SyncConsole: @unchecked Sendable {
     /// Removes the live area: up to its first line, then erase to the end of the screen.
     private func clear() {
         guard drawnLines > 0 else { return }
-        output.write("\r\u{1B}[\(drawnLines)A\u{1B}[J")
+        output.write(Printed.control("\r\u{1B}[\(drawnLines)A\u{1B}[J"))
         drawnLines = 0
     }
 
@@ -242,19 +244,19 @@ final class SyncConsole: @unchecked Sendable {
         guard live else { return }
         let time = time ?? now()
         let rows = liveLines(at: time, width: terminal.columns())
-        var text = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A\u{1B}[J" : ""
-        for row in rows { text += row + "\n" }
-        if !text.isEmpty { output.write(text) }
+        var text = Printed(parts: drawnLines > 0 ? [.control("\r\u{1B}[\(drawnLines)A\u{1B}[J")] : [])
+        for row in rows { text = text + row + "\n" }
+        if !text.parts.isEmpty { output.write(text) }
         drawnLines = rows.count
         lastDraw = time
     }
 
     /// The live area: a line per running download, then the feed's "N of M". Every line fits the width, since a
     /// wrapped line would break the count of lines to move up.
-    private func liveLines(at time: Date, width: Int) -> [String] {
+    private func liveLines(at time: Date, width: Int) -> [Printed] {
         guard !downloads.isEmpty else { return [] }
         let usable = max(20, width - 1)
-        var rows: [String] = []
+        var rows: [Printed] = []
         var rate: Double = 0
         for position in downloads.keys.sorted() {
             let download = downloads[position]!
@@ -278,11 +280,12 @@ final class SyncConsole: @unchecked Sendable {
                 }
             }
             // A narrow window cuts the title first, then drops the timing; the numbers go last.
-            rows.append(Self.fit("  " + download.title, [numbers + timing, numbers], width: usable))
+            rows.append(
+                Printed(Self.fit("  " + InertText.of(download.title), [numbers + timing, numbers], width: usable)))
         }
-        var status = "\(feedTitle): \(done) of \(total)"
+        var status = "\(InertText.of(feedTitle)): \(done) of \(total)"
         if rate > 0 { status += ", \(SyncFormatter.size(Int64(rate)))/s" }
-        rows.append(paint(Self.cut(status, to: usable), "1", on: terminal.colorOutput))
+        rows.append(Printed.styled(Self.cut(status, to: usable), "1", on: terminal.colorOutput))
         return rows
     }
 
@@ -342,9 +345,5 @@ final class SyncConsole: @unchecked Sendable {
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         let tail = String(format: "%02d", rest)
         return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
-    }
-
-    private func paint(_ text: String, _ code: String, on: Bool) -> String {
-        on ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }

@@ -9,15 +9,20 @@ protocol TextOutput: Sendable {
     func write(utf8 bytes: [UInt8])
     /// Writes `text` with its secrets, past any redaction: only for what the user asked to see whole.
     func writeWithSecrets(_ text: String)
+    /// Writes text with podarchive's own terminal control sequences (see `Printed`).
+    func write(_ printed: Printed)
 }
 
 extension TextOutput {
     func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
     func writeWithSecrets(_ text: String) { write(text) }
+    func write(_ printed: Printed) { write(printed.raw) }
 }
 
-/// Writes through to `base` with every URL's login and tokens redacted (`URLSecrets.redactingURLs`): whatever a
-/// command prints, from a summary to a system error that quotes a URL, shows no secret.
+/// Writes through to `base` with every URL's login and tokens redacted (`URLSecrets.redactingURLs`) and every
+/// control and bidi character left out of text (`InertText`): whatever a command prints, from a summary to a
+/// system error that quotes a URL, shows no secret and cannot drive the terminal. Only podarchive's own control
+/// sequences (`Printed.control`) pass.
 struct RedactingOutput: TextOutput {
     let base: any TextOutput
 
@@ -26,15 +31,27 @@ struct RedactingOutput: TextOutput {
         output is RedactingOutput ? output : RedactingOutput(base: output)
     }
 
-    func write(_ text: String) { base.write(URLSecrets.redactingURLs(in: text)) }
+    func write(_ text: String) { base.write(Self.shown(text)) }
 
-    func writeWithSecrets(_ text: String) { base.write(text) }
+    func writeWithSecrets(_ text: String) { base.write(InertText.of(text)) }
+
+    func write(_ printed: Printed) {
+        base.write(
+            printed.parts.map {
+                switch $0 {
+                case .text(let text): Self.shown(text)
+                case .control(let sequence): sequence
+                }
+            }.joined())
+    }
 
     func write(utf8 bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        let shown = URLSecrets.redactingURLs(in: text)
+        let shown = Self.shown(text)
         base.write(utf8: shown.utf8.count == bytes.count ? bytes : Array(shown.utf8))
     }
+
+    private static func shown(_ text: String) -> String { InertText.of(URLSecrets.redactingURLs(in: text)) }
 }
 
 /// Standard output or standard error, written unbuffered line by line.

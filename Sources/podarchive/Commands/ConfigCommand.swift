@@ -28,12 +28,37 @@ struct ConfigCommand: Sendable {
         }
         let rows = rows(saved: saved)
         let file = context.defaults.file?.path
+        let directory = Self.directory(context.environment.variables)
         if arguments.json {
-            context.output.write(Self.json(rows, file: file))
+            context.output.write(Self.json(rows, file: file, directory: directory))
         } else {
-            context.output.write(Self.text(rows, file: file, folder: context.configuration))
+            context.output.write(Self.text(rows, file: file, folder: context.configuration) + directory.line + "\n")
         }
         return .success
+    }
+
+    /// The podcast directory a run would ask (not a setting of the file: `$PODARCHIVE_DIRECTORY_URL`).
+    struct Directory: Equatable {
+        var url: String
+        var source: SettingsSource
+        var problem: String?
+
+        /// `# podcast directory: URL  # source`, or what is wrong with the variable.
+        var line: String {
+            if let problem {
+                return "# podcast directory: \(problem); search and Apple Podcasts links refuse it (exit 2)"
+            }
+            return "# podcast directory: \(url)  # "
+                + (source == .environment ? "environment (PODARCHIVE_DIRECTORY_URL)" : ConfigCommand.sourceName(source))
+        }
+    }
+
+    static func directory(_ variables: [String: String]) -> Directory {
+        let directory = PodcastDirectory.from(environment: variables)
+        return Directory(
+            url: variables["PODARCHIVE_DIRECTORY_URL"] ?? directory.base.absoluteString,
+            source: variables["PODARCHIVE_DIRECTORY_URL"] == nil ? .defaults : .environment,
+            problem: directory.refusal.map { $0.description })
     }
 
     /// The settings of the show `text` names (its folder name or feed URL).
@@ -125,7 +150,7 @@ struct ConfigCommand: Sendable {
     }
 
     /// `{"file", "settings": [{"key", "value", "source", "line"}]}`.
-    static func json(_ rows: [Row], file: String?) -> String {
+    static func json(_ rows: [Row], file: String?, directory: Directory) -> String {
         var out = JSONWriter()
         out.raw("{\"file\": ")
         out.string(file)
@@ -139,7 +164,13 @@ struct ConfigCommand: Sendable {
             out.string(sourceName(row.source))
             out.raw(", \"line\": " + (row.line.map(String.init) ?? "null") + "}")
         }
-        out.raw("\n]}\n")
+        out.raw("\n], \"directory\": {\"url\": ")
+        out.string(directory.url)
+        out.raw(", \"source\": ")
+        out.string(sourceName(directory.source))
+        out.raw(", \"problem\": ")
+        out.string(directory.problem)
+        out.raw("}}\n")
         return out.text
     }
 }

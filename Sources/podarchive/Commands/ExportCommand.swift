@@ -25,14 +25,14 @@ struct ExportCommand: Sendable {
                 // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.
                 if line != drawn {
                     drawn = line
-                    context.output.write("\r\u{1B}[2K" + line)
+                    context.output.write(Printed.control("\r\u{1B}[2K") + line)
                 }
             }
-            if live { context.output.write("\r\u{1B}[2K") }
+            if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
             context.output.write(Self.summary(report, file: file) + "\n")
             return .success
         } catch {
-            if live, !drawn.isEmpty { context.output.write("\r\u{1B}[2K") }
+            if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
             return context.report(error)
         }
     }

@@ -45,24 +45,27 @@ extension ShowSync {
 
 /// What one show wrote, standard output and error in the order written.
 final class ShowBuffer: Sendable {
-    private let chunks: Locked<[(error: Bool, text: String)]> = Locked([])
+    private let chunks: Locked<[(error: Bool, printed: Printed)]> = Locked([])
 
     /// The show's standard output.
     var output: any TextOutput { Stream(buffer: self, error: false) }
     /// The show's standard error.
     var errors: any TextOutput { Stream(buffer: self, error: true) }
 
-    fileprivate func append(_ text: String, error: Bool) { chunks.withLock { chunks in chunks.append((error, text)) } }
+    fileprivate func append(_ printed: Printed, error: Bool) {
+        chunks.withLock { chunks in chunks.append((error, printed)) }
+    }
 
     /// Writes everything to `output` and `errors`, in order.
     func replay(to output: any TextOutput, errors: any TextOutput) {
-        for chunk in chunks.current { (chunk.error ? errors : output).write(chunk.text) }
+        for chunk in chunks.current { (chunk.error ? errors : output).write(chunk.printed) }
     }
 
     private struct Stream: TextOutput {
         let buffer: ShowBuffer
         let error: Bool
-        func write(_ text: String) { buffer.append(text, error: error) }
+        func write(_ text: String) { buffer.append(Printed(text), error: error) }
+        func write(_ printed: Printed) { buffer.append(printed, error: error) }
     }
 }
 
@@ -124,7 +127,7 @@ final class OrderedPrinter: Sendable {
 
     private func clearStatus(_ progress: inout Progress) {
         guard progress.statusShown else { return }
-        output.write("\r\u{1B}[K")
+        output.write(Printed.control("\r\u{1B}[K"))
         progress.statusShown = false
     }
 
@@ -134,7 +137,8 @@ final class OrderedPrinter: Sendable {
         guard terminal.live, progress.done.count < names.count else { return }
         let syncing = progress.running.sorted().map { names[$0] }.joined(separator: ", ")
         let line = "\(progress.done.count) of \(names.count) shows done; syncing \(syncing)"
-        output.write("\r\u{1B}[K" + SyncConsole.cut(line, to: max(20, terminal.columns() - 1)))
+        output.write(
+            Printed.control("\r\u{1B}[K") + SyncConsole.cut(InertText.of(line), to: max(20, terminal.columns() - 1)))
         progress.statusShown = true
     }
 }
