@@ -143,7 +143,9 @@ struct SiteWriter: Sendable {
             try writePage(stamp, to: stampURL)
             if present { report.rewritten += 1 } else { report.created += 1 }
         }
-        guard !shows.isEmpty || !report.skipped.isEmpty else { throw ArchiveError.noArchive(at: root, attributes: attributes) }
+        guard !shows.isEmpty || !report.skipped.isEmpty else {
+            throw ArchiveError.noArchive(at: root, attributes: attributes)
+        }
         report.shows = shows.count
         sweepTemporaries(in: site) { ArchiveLayout.siteRootNames.contains(String($0)) }
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
