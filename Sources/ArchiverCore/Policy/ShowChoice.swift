@@ -12,6 +12,8 @@ public enum SelectionProblem: Equatable, Sendable {
     case noSubscriptions
     /// A subscription's secrets kept outside the archive are missing; its show is skipped.
     case credentialsMissing(reason: String)
+    /// A subscription's secrets are in a file others could have changed (`UntrustedFile`); its show is skipped.
+    case untrustedFile(reason: String)
     /// A subscription's feed is no feed address; its show is skipped.
     case unusableSubscription(feed: String)
     /// A feed given is no feed address: nothing runs.
@@ -31,7 +33,7 @@ public enum SelectionProblem: Equatable, Sendable {
         case .headersWithoutNamedFeeds, .noSubscriptions, .invalidFeed, .unreadableList, .invalidListLine,
             .emptyLists:
             return .usage
-        case .damagedRecord, .unusableSubscription: return .archiveFailed
+        case .damagedRecord, .unusableSubscription, .untrustedFile: return .archiveFailed
         case .credentialsMissing, .lookupFailed: return .feedFailed
         }
     }

@@ -92,6 +92,9 @@ public struct ShowSelection: Equatable, Sendable {
                 let resolved = try catalog.resolve(show, in: root)
                 return SyncTarget(
                     source: resolved.source, saved: show.settings, save: nil, id: show.id, subscription: resolved)
+            } catch CredentialError.insecure(let refusal) {
+                // Nothing in a file others could have changed is used: not its feed, not its login.
+                choice.meet(.untrustedFile(reason: refusal.localizedDescription))
             } catch let missing as CredentialError {
                 // The other shows still sync; this one cannot be fetched without what it is missing.
                 choice.meet(.credentialsMissing(reason: missing.localizedDescription))
@@ -143,6 +146,9 @@ public struct ShowSelection: Equatable, Sendable {
             let subscription: ResolvedSubscription?
             do {
                 subscription = try catalog.subscription(for: feed, in: root)
+            } catch CredentialError.insecure(let refusal) {
+                choice.meet(.untrustedFile(reason: refusal.localizedDescription))
+                continue
             } catch {
                 choice.meet(.lookupFailed(reason: error.localizedDescription))
                 continue

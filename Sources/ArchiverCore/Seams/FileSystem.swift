@@ -38,6 +38,11 @@ public protocol FileAttributes: Sendable {
     /// The permission bits of the item at `path` (`0o644`), a link not followed; nil when there is none. One
     /// lstat, for the same reason as `typeAndSize`.
     func permissions(atPath path: String) -> Int?
+    /// Who owns the item at `path` and who may write it, a link not followed (one lstat and one statvfs); nil
+    /// when there is none. What `TrustedFiles` judges.
+    func ownership(atPath path: String) -> Ownership?
+    /// The path the link at `path` names, as written.
+    func destinationOfSymbolicLink(atPath path: String) throws -> String
 }
 
 extension FileAttributes {
@@ -50,6 +55,22 @@ extension FileAttributes {
     /// From `attributesOfItem`: what a test double gets.
     public func permissions(atPath path: String) -> Int? {
         ((try? attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    /// From `attributesOfItem`: what a test double gets (`.ownerAccountID`, `.posixPermissions`, else 0600 for a
+    /// file and 0700 for a folder; `.onReadOnlyMount`).
+    public func ownership(atPath path: String) -> Ownership? {
+        guard let found = try? attributesOfItem(atPath: path) else { return nil }
+        let type = found[.type] as? FileAttributeType
+        return Ownership(
+            owner: (found[.ownerAccountID] as? NSNumber)?.uint32Value,
+            mode: (found[.posixPermissions] as? NSNumber)?.intValue ?? (type == .typeDirectory ? 0o700 : 0o600),
+            isLink: type == .typeSymbolicLink, onReadOnlyMount: found[.onReadOnlyMount] as? Bool ?? false)
+    }
+
+    /// A test double keeps no links.
+    public func destinationOfSymbolicLink(atPath path: String) throws -> String {
+        throw CocoaError(.featureUnsupported)
     }
 
     /// True when the item at `path` is a symbolic link.
@@ -207,6 +228,16 @@ extension FileManager: FileAttributes {
     /// One lstat(2).
     public func permissions(atPath path: String) -> Int? {
         Self.linkStatus(path).map { Int($0.st_mode & 0o7777) }
+    }
+
+    /// One lstat(2) and one statvfs(2).
+    public func ownership(atPath path: String) -> Ownership? {
+        guard let status = Self.linkStatus(path) else { return nil }
+        var system = statvfs()
+        let readOnly = statvfs(path, &system) == 0 && system.f_flag & UInt(ST_RDONLY) != 0
+        return Ownership(
+            owner: UInt32(status.st_uid), mode: Int(status.st_mode & 0o7777),
+            isLink: status.st_mode & S_IFMT == S_IFLNK, onReadOnlyMount: readOnly)
     }
 
     /// What lstat(2) says of `path`, a link not followed; nil when there is nothing there.

@@ -89,12 +89,16 @@ public struct ConfigurationFile: Equatable, Sendable {
         return text[..<cut].trimmingCharacters(in: .whitespaces)
     }
 
-    /// The configuration file of `folder`; nil when there is none.
-    /// - Throws: `ConfigurationFileError` (line 0) when it exists but cannot be read, or as `init(parsing:)`.
-    public static func load(from folder: ConfigurationFolder, home: String?) throws(ConfigurationFileError)
-        -> ConfigurationFile?
-    {
+    /// The configuration file of `folder`; nil when there is none. One that others could have changed (it, the
+    /// folder, what its link names: see `TrustedFiles`) is refused before a line of it is read: its `exec` would
+    /// run as this user.
+    /// - Throws: `UntrustedFile` for such a file; `ConfigurationFileError` (line 0) when it exists but cannot be
+    ///   read, or as `init(parsing:)`.
+    public static func load(
+        from folder: ConfigurationFolder, home: String?, attributes: any FileAttributes = FileManager.default
+    ) throws -> ConfigurationFile? {
         let url = folder.url.appendingPathComponent(fileName)
+        try TrustedFiles(attributes: attributes).check(url.path, kind: .configuration)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return nil }
         guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: url.path) else {

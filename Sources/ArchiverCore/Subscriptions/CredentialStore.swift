@@ -2,7 +2,7 @@
 // (0700), one file per show of each archive, `<archive ID>.<show ID>.json` (0600), holding the show's real feed
 // URL when it carries a secret and the login and headers its requests carry. Files are read where they are (a
 // mounted, read-only, symlinked folder such as a Kubernetes Secret is read as it is, never written or chmodded),
-// and refused when others may change them.
+// and refused when others may change them (`TrustedFiles`).
 import Foundation
 
 /// What the configuration folder keeps for one show.
@@ -49,8 +49,8 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
     case noFolder
     /// The folder or file cannot be written (a read-only mount, permissions).
     case unwritable(path: String, reason: String)
-    /// A credentials file others may change: its content cannot be trusted.
-    case insecure(path: String)
+    /// A credentials file others may change (it, its folder, or what its link names): its content is not used.
+    case insecure(UntrustedFile)
     /// A credentials file that cannot be read or is not one.
     case unreadable(path: String, reason: String)
     /// A show whose credentials the archive says are kept, which this configuration folder lacks.
@@ -68,8 +68,8 @@ public enum CredentialError: Error, Equatable, Sendable, LocalizedError {
             return "cannot save credentials in \(path): \(reason)"
                 + (reason == String(cString: strerror(EROFS))
                     ? " (a read-only configuration folder, such as a mounted Secret, is changed where it is made)" : "")
-        case .insecure(let path):
-            return "credentials file \(path) can be changed by other users; refused (chmod go-w it)"
+        case .insecure(let refusal):
+            return refusal.errorDescription
         case .unreadable(let path, let reason):
             return "credentials file \(path) cannot be read: \(reason)"
         case .missing(let show, let feed, let path):
@@ -102,10 +102,12 @@ struct CredentialStore: Sendable {
         guard folder != nil else { return nil }
         let url = try url(archive: archive, show: show)
         guard files.fileExists(atPath: url.path) else { return nil }
-        // A Secret's files are links into its current version: what counts is the file they name.
-        let target = url.resolvingSymlinksInPath().path
-        if let mode = attributes.permissions(atPath: target), mode & 0o022 != 0 {
-            throw CredentialError.insecure(path: url.path)
+        // Another user's file, or one in a folder others may write, may name another feed or send the login
+        // elsewhere: refused whole (a Secret's links are followed to files that meet the same rule).
+        do {
+            try TrustedFiles(attributes: attributes).check(url.path, kind: .credentials)
+        } catch {
+            throw CredentialError.insecure(error)
         }
         guard let data = files.contents(atPath: url.path) else {
             throw CredentialError.unreadable(path: url.path, reason: "permission denied")

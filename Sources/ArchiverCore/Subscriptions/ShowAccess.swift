@@ -9,6 +9,8 @@ struct ShowAccess: Sendable {
     let store: SubscriptionStore
     /// Where named `.netrc` files are read.
     let files: any FileStore
+    /// Who owns them and may write them (`TrustedFiles`).
+    let attributes: any FileAttributes
 
     /// How a request for `source` is made: the credentials given in `options` over those saved for it in `root`
     /// (when it is subscribed there), and the `.netrc` file read; for reading a feed outside a sync (`list`).
@@ -21,7 +23,8 @@ struct ShowAccess: Sendable {
 
     /// `options` with `saved` (a show's credentials) under those given for this run, its `.netrc` file read, and
     /// a `.netrc` `default` login allowed for `origin` (the subscription's own) only.
-    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read.
+    /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `UntrustedFile` when others
+    ///   could have changed it.
     func withAccess(_ options: SyncOptions, saved: ShowCredentials?, origin: Origin?) throws -> SyncOptions {
         var options = options
         if let saved {
@@ -35,9 +38,11 @@ struct ShowAccess: Sendable {
         return options
     }
 
-    /// The logins of a `.netrc` file; nil for a default one that is not there.
+    /// The logins of a `.netrc` file; nil for a default one that is not there. One that others could have changed
+    /// (it, its folder, what its link names) is refused, named or not: it could send a login anywhere.
     private func readNetrc(_ choice: NetrcChoice) throws -> Netrc? {
         let files = self.files
+        try TrustedFiles(attributes: attributes).check(choice.path, kind: .netrc)
         guard let data = files.contents(atPath: choice.path) else {
             guard choice.required else { return nil }
             throw NetrcError(path: choice.path, reason: FeedLoader.whyUnreadable(choice.path, files: files))

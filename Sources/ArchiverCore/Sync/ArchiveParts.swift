@@ -85,7 +85,7 @@ struct ArchiveParts: Sendable {
     // The parts that use the subscriptions, made from `store` when asked (`using(configuration:)` replaces it).
 
     /// Which credentials, User-Agent and `.netrc` logins a show's requests carry.
-    var showAccess: ShowAccess { ShowAccess(store: store, files: files) }
+    var showAccess: ShowAccess { ShowAccess(store: store, files: files, attributes: attributes) }
 
     /// What a show's files keep of the secrets in its URLs.
     var secrets: ArchiveSecrets {

@@ -110,6 +110,9 @@ struct CommandLineTool: Sendable {
                 let folder = ConfigurationFolder.resolve(
                     environment: environment.variables, currentDirectory: environment.currentDirectory)
                 defaults = try OptionDefaults.load(folder, environment: environment.variables)
+            } catch let refusal as UntrustedFile {
+                // Not a mistake in the file: someone else could have written it (exit 5, as for credentials).
+                return context.report(refusal)
             } catch {
                 errors.write("podarchive: \(error.localizedDescription)\n")
                 return .usage

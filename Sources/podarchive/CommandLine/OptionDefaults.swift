@@ -42,10 +42,10 @@ struct OptionDefaults: Sendable {
     private init() {}
 
     /// The configuration file of `folder` and the environment, read.
-    static func load(_ folder: ConfigurationFolder?, environment: [String: String]) throws(ConfigurationFileError)
-        -> OptionDefaults
-    {
-        let file = try folder.flatMap { folder throws(ConfigurationFileError) in
+    /// - Throws: `UntrustedFile` for a file others could have changed; `ConfigurationFileError` for one that
+    ///   cannot be read or says what no option takes.
+    static func load(_ folder: ConfigurationFolder?, environment: [String: String]) throws -> OptionDefaults {
+        let file = try folder.flatMap { folder in
             try ConfigurationFile.load(from: folder, home: environment["HOME"])
         }
         return try OptionDefaults(file: file, environment: environment)

@@ -134,7 +134,7 @@ struct SyncCommand: Sendable {
         case .noSubscriptions:
             line =
                 "\(root?.path ?? "") has no subscriptions; add one with 'podarchive add <feed>' or name a feed"
-        case .credentialsMissing(let reason):
+        case .credentialsMissing(let reason), .untrustedFile(let reason):
             line = reason
         case .unusableSubscription(let feed):
             line = "subscription \(feed) is not a feed URL or path; skipped"
