@@ -180,4 +180,47 @@ final class UntrustedFilesTests: CommandLineTestCase {
         XCTAssertTrue(errors.text.contains("netrc file \(netrc.path) refused"), errors.text)
         XCTAssertTrue(server.requests.allSatisfy { $0.headers["authorization"] == nil }, "\(server.requests)")
     }
+
+    func test_theReadmesKubernetesSecret_readOnlyStickyRootFoldersOfDataLinks_stillSyncs() async throws {
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: ProcessRunner.podarchive.path)
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+            "needs the built binary and unshare(1) for a read-only bind mount")
+        let made = try await addPrivateShow()
+        // As the kubelet lays a Secret out: a sticky root folder of links through `..data` into a version folder.
+        let pod = folder.url.appendingPathComponent("pod")
+        let mount = pod.appendingPathComponent("credentials")
+        let version = mount.appendingPathComponent("..2026_11_28_08_00_00.1")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: made, to: version.appendingPathComponent(made.lastPathComponent))
+        try chmod(version.appendingPathComponent(made.lastPathComponent), 0o400)
+        try FileManager.default.createSymbolicLink(
+            atPath: mount.appendingPathComponent("..data").path, withDestinationPath: version.lastPathComponent)
+        try FileManager.default.createSymbolicLink(
+            atPath: mount.appendingPathComponent(made.lastPathComponent).path,
+            withDestinationPath: "..data/" + made.lastPathComponent)
+        try chmod(mount, 0o1777)
+        let environment = ProcessRunner.isolatedEnvironment(
+            home: folder.url, extra: ["PODARCHIVE_CONFIG_DIR": pod.path])
+        let sync = ["sync", "--to", root.path]
+
+        // Writable, the same layout is refused: the sticky 0777 folder is what a co-tenant could plant into.
+        let writable = try ProcessRunner.run(ProcessRunner.podarchive, sync, environment: environment)
+        // Mounted read-only, as the recipe mounts it, nothing in it can change: it syncs.
+        let mounted = try ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            [
+                "--mount", "/bin/sh", "-c",
+                #"mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@""#, "sh", mount.path,
+                ProcessRunner.podarchive.path,
+            ] + sync, environment: environment)
+
+        XCTAssertEqual(writable.status, 5, writable.stderr)
+        XCTAssertTrue(writable.stderr.contains("chmod go-w \(mount.path)"), writable.stderr)
+        try XCTSkipIf(
+            mounted.stderr.contains("mount:"), "this process may not make a read-only bind mount: \(mounted.stderr)")
+        XCTAssertEqual(mounted.status, 0, mounted.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("Members/One.mp3").path))
+        XCTAssertTrue(intruder.requests.isEmpty)
+    }
 }
