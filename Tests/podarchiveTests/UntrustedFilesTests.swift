@@ -75,9 +75,11 @@ final class UntrustedFilesTests: CommandLineTestCase {
         _ code: ExitCode, naming path: URL, fix: String, file: StaticString = #filePath, line: UInt = #line
     ) {
         XCTAssertEqual(code, .archiveFailed, errors.text, file: file, line: line)
-        XCTAssertTrue(errors.text.contains(path.path) && errors.text.contains("refused"), errors.text, file: file, line: line)
+        XCTAssertTrue(
+            errors.text.contains(path.path) && errors.text.contains("refused"), errors.text, file: file, line: line)
         XCTAssertTrue(errors.text.contains("fix: \(fix)"), errors.text, file: file, line: line)
-        XCTAssertTrue(intruder.requests.isEmpty, "the planted feed was asked: \(intruder.requests)", file: file, line: line)
+        XCTAssertTrue(
+            intruder.requests.isEmpty, "the planted feed was asked: \(intruder.requests)", file: file, line: line)
         XCTAssertFalse(
             FileManager.default.fileExists(atPath: root.appendingPathComponent("Members/Planted.mp3").path),
             file: file, line: line)

@@ -52,7 +52,10 @@ final class RunStatusTests: XCTestCase {
             (FeedError.httpStatus(url: "https://h/f", status: 500), .feedFailed),
             (FeedError.lacksSecret(url: "https://h/f"), .feedFailed),
             (CredentialError.missing(show: "S", feed: "https://h/f", path: "/c"), .feedFailed),
-            (CredentialError.insecure(UntrustedFile(kind: .credentials, file: "/c", problem: "p", fix: "f")), .archiveFailed),
+            (
+                CredentialError.insecure(UntrustedFile(kind: .credentials, file: "/c", problem: "p", fix: "f")),
+                .archiveFailed
+            ),
             (ArchiveError.locked(folder: "/a/S", holder: 7), .locked),
             (ArchiveError.noArchive(path: "/a"), .usage),
             (ArchiveError.unknownShow("S", known: []), .usage),
