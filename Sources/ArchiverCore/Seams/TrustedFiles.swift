@@ -91,9 +91,10 @@ public struct TrustedFiles: Sendable {
     public func check(_ path: String, kind: TrustedFileKind) throws(UntrustedFile) {
         var current = path
         for hop in 0...40 {
+            // Nothing there is nothing used, whatever its folder (a `~/.netrc` that is not there, in any home).
+            guard let item = attributes.ownership(atPath: current) else { return }
             let folder = Self.folder(of: current)
             try checkFolder(folder, file: path, kind: kind, reached: hop > 0)
-            guard let item = attributes.ownership(atPath: current) else { return }
             guard item.isLink else {
                 try judge(item, at: current, as: hop == 0 ? "it" : "the file its link names, \(current),", path, kind)
                 return

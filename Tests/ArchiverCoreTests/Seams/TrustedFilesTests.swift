@@ -39,7 +39,8 @@ final class TrustedFilesTests: XCTestCase {
         XCTAssertNil(refusal())
     }
 
-    func test_check_nothingThere_passes() {
+    func test_check_nothingThere_passes_whateverItsFolder() throws {
+        try set("/c/credentials", [.ownerAccountID: 1000, .posixPermissions: 0o777])
         XCTAssertNil(refusal("/c/credentials/none.json"))
     }
 
