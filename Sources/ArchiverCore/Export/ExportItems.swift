@@ -52,7 +52,8 @@ struct ExportPlanner {
             if let size = contents.fileSize(URL(fileURLWithPath: path(sidecar))) {
                 items.append(
                     ExportItem(
-                        kind: .metadata, uri: episodeURI, date: entry.archived, contentType: "application/json",
+                        kind: .metadata, uri: WARCValues.metadataURI(show: show, file: sidecar), date: entry.archived,
+                        contentType: "application/json",
                         source: .file(path(sidecar)), size: size))
             }
             for companion in entry.companions ?? [] {
