@@ -130,4 +130,33 @@ final class ExportTargetTests: CommandLineTestCase {
             XCTAssertEqual(status, .success, "\(name): \(errors.text)")
         }
     }
+
+    func test_eachEpisodesContentType_isTheOneTheServerSent_recordedAtDownload_andAnOlderEntryFallsBack() async throws {
+        serveFeed(episodes: [("One", "/one.mp3")])
+        server.route("/one.mp3", .ok(Data(repeating: 1, count: 3000), type: "audio/x-served; charset=binary"))
+        let synced = await run("sync", server.url("/feed.xml").absoluteString, "--to", root.path)
+        XCTAssertEqual(synced, .success, errors.text)
+        let indexFile = show.appendingPathComponent(".podarchive/index.json")
+
+        let status = await run("export", "--warc", "served.warc", root.path)
+
+        XCTAssertEqual(status, .success, errors.text)
+        let index = try JSONDecoder().decode(ArchiveIndex.self, from: Data(contentsOf: indexFile))
+        XCTAssertEqual(index.episodes.map(\.contentType), ["audio/x-served; charset=binary"])
+        let records = try WARCReader.records(Data(contentsOf: folder.url.appendingPathComponent("served.warc")))
+        let episode = try XCTUnwrap(records.first { $0["WARC-Target-URI"]?.hasSuffix("/one.mp3") == true })
+        XCTAssertEqual(episode["Content-Type"], "audio/x-served; charset=binary")
+
+        // An entry of an archive from before the type was recorded (0.1.0): the file's extension says.
+        var older = try JSONSerialization.jsonObject(with: Data(contentsOf: indexFile)) as! [String: Any]
+        var episodes = older["episodes"] as! [[String: Any]]
+        episodes[0].removeValue(forKey: "contentType")
+        older["episodes"] = episodes
+        try JSONSerialization.data(withJSONObject: older).write(to: indexFile)
+        let again = await run("export", "--warc", "older.warc", root.path)
+        XCTAssertEqual(again, .success, errors.text)
+        let olderRecords = try WARCReader.records(Data(contentsOf: folder.url.appendingPathComponent("older.warc")))
+        XCTAssertEqual(
+            olderRecords.first { $0["WARC-Target-URI"]?.hasSuffix("/one.mp3") == true }?["Content-Type"], "audio/mpeg")
+    }
 }

@@ -47,7 +47,9 @@ struct ExportPlanner {
             items.append(
                 ExportItem(
                     kind: .episode, uri: episodeURI, date: entry.archived,
-                    contentType: ExportTypes.type(of: entry.file), source: .file(path(entry.file)), size: entry.size))
+                    // The type the server sent, where the index recorded it; else the file's extension says.
+                    contentType: entry.contentType.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: entry.file),
+                    source: .file(path(entry.file)), size: entry.size))
             let sidecar = ArchiveNames.sidecarName(for: entry.file)
             if let size = contents.fileSize(URL(fileURLWithPath: path(sidecar))) {
                 items.append(
