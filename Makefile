@@ -90,17 +90,19 @@ demo: release
 	$(RELEASE_BIN) site demo-archive
 
 # Export the demo archive as WARC (plain and gzipped) and check both with warcio, the web archives' Python tool:
-# every digest (`warcio check`) and a CDX index line for each episode (`warcio index`). warcio is installed from PyPI
-# into .build/warcio for this check only, never a dependency of podarchive; without PyPI the check is skipped.
+# every digest (`warcio check`) and a CDX index line for each episode (`warcio index`); then replay an archive synced
+# with --metadata in pywb, as the README tells a reader to, every episode, transcript and feed revision byte for byte
+# (Tests/WARCReplay/replay-check.py). warcio and pywb are installed from PyPI into .build/warcio for this check
+# only, never a dependency of podarchive; the check fails when they cannot be installed.
 WARCIO := .build/warcio/bin/warcio
 warc-check: release
 	@if [ ! -d demo-archive ]; then $(MAKE) demo > /dev/null; fi
 	@set -e; \
-	if [ ! -x $(WARCIO) ]; then \
+	if [ ! -x $(WARCIO) ] || [ ! -x .build/warcio/bin/wayback ]; then \
 		$(PYTHON) -m venv .build/warcio; \
-		if ! .build/warcio/bin/pip install -q --retries 1 --timeout 20 warcio; then \
+		if ! .build/warcio/bin/pip install -q --retries 1 --timeout 20 warcio pywb; then \
 			rm -rf .build/warcio; \
-			echo "make warc-check: skipped: pip could not install warcio from PyPI (no network?)"; exit 0; \
+			echo "make warc-check: pip could not install warcio and pywb from PyPI (no network?)" >&2; exit 1; \
 		fi; \
 	fi; \
 	for file in .build/demo-archive.warc .build/demo-archive.warc.gz; do \
@@ -111,7 +113,8 @@ warc-check: release
 		episodes=$$(grep -c '"warc-type": "resource", "warc-target-uri": "http://127.0.0.1:[0-9]*/episode-' $$file.cdxj); \
 		if [ "$$episodes" != 3 ]; then echo "warcio index lists $$episodes of the demo's 3 episodes"; exit 1; fi; \
 		cat $$file.cdxj; \
-	done
+	done; \
+	.build/warcio/bin/python Tests/WARCReplay/replay-check.py --bin $(RELEASE_BIN) --venv .build/warcio --fixtures Fixtures/demo
 
 # The README's picture of a show page: the demo archive's, in headless Chromium (apt-get install chromium).
 screenshot: demo

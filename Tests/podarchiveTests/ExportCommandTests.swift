@@ -100,8 +100,13 @@ final class ExportCommandTests: CommandLineTestCase {
             // Its sidecar, referring to it.
             let sidecar = try Data(
                 contentsOf: show.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file)))
+            // Under a URI of its own, never an http(s) one a replay tool could serve in the episode's place.
+            let sidecarURI =
+                "metadata://podarchive/Private%20Show/"
+                + ArchiveNames.sidecarName(for: entry.file)
+                .replacingOccurrences(of: " ", with: "%20")
             let metadata = try XCTUnwrap(
-                records.first { $0.type == "metadata" && $0["WARC-Target-URI"] == entry.url })
+                records.first { $0.type == "metadata" && $0["WARC-Target-URI"] == sidecarURI }, sidecarURI)
             XCTAssertEqual(metadata.payload, sidecar)
             XCTAssertEqual(metadata["WARC-Refers-To"], record["WARC-Record-ID"])
             XCTAssertEqual(metadata["Content-Type"], "application/json")
@@ -121,6 +126,11 @@ final class ExportCommandTests: CommandLineTestCase {
         XCTAssertEqual(feeds.map { $0["WARC-Target-URI"] }, Array(repeating: index.feed, count: 2))
         XCTAssertEqual(feeds.map { $0["WARC-Date"] }, ["1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z"])
         XCTAssertEqual(Set(records.map { $0["WARC-Record-ID"] }).count, records.count, "every ID differs")
+        let metadataURIs = Set(records.filter { $0.type == "metadata" }.compactMap { $0["WARC-Target-URI"] })
+        XCTAssertEqual(metadataURIs.count, 2, "a URI of its own for each sidecar")
+        XCTAssertTrue(
+            metadataURIs.isDisjoint(with: resources.compactMap { $0["WARC-Target-URI"] }),
+            "no sidecar shares a target URI with a capture")
     }
 
     func test_aFileThatCannotBeRead_stopsTheExport_withOneLine_andLeavesNoFile() async throws {

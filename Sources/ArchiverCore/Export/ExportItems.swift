@@ -47,12 +47,15 @@ struct ExportPlanner {
             items.append(
                 ExportItem(
                     kind: .episode, uri: episodeURI, date: entry.archived,
-                    contentType: ExportTypes.type(of: entry.file), source: .file(path(entry.file)), size: entry.size))
+                    // The type the server sent, where the index recorded it; else the file's extension says.
+                    contentType: entry.contentType.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: entry.file),
+                    source: .file(path(entry.file)), size: entry.size))
             let sidecar = ArchiveNames.sidecarName(for: entry.file)
             if let size = contents.fileSize(URL(fileURLWithPath: path(sidecar))) {
                 items.append(
                     ExportItem(
-                        kind: .metadata, uri: episodeURI, date: entry.archived, contentType: "application/json",
+                        kind: .metadata, uri: WARCValues.metadataURI(show: show, file: sidecar), date: entry.archived,
+                        contentType: "application/json",
                         source: .file(path(sidecar)), size: size))
             }
             for companion in entry.companions ?? [] {

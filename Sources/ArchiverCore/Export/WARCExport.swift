@@ -64,7 +64,7 @@ struct WARCExport: Sendable {
     /// member of its own when the name ends in `.gz`.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
-    ///   `file`'s name), or `file` is inside a show's folder.
+    ///   `file`'s name), or `file` is inside the root's state folder or a show's folder.
     func exportWARC(
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
         progress: (ExportProgress) -> Void = { _ in }
@@ -74,11 +74,11 @@ struct WARCExport: Sendable {
         where !folderList.map(\.standardizedFileURL).contains(folder.standardizedFileURL) {
             folderList.append(folder)
         }
-        // Never where it could replace an archived file (a show's folder, at any depth).
-        let target = file.resolvingSymlinksInPath().path
-        if let show = folderList.first(where: { target.hasPrefix($0.resolvingSymlinksInPath().path + "/") }) {
-            throw ExportError.insideShow(path: file.path, show: show.path)
-        }
+        // Never into the archive's state or where it could replace an archived file (any show's folder, at any
+        // depth, links resolved), and before anything there is swept.
+        try ExportTarget.check(
+            file, root: root,
+            shows: ExportTarget.showFolders(of: root, files: files, attributes: attributes) + folderList)
         var report = ExportReport()
         var items: [ExportItem] = []
         let planner = ExportPlanner(files: files, attributes: attributes, contents: contents)

@@ -89,4 +89,13 @@ public enum WARCValues {
     public static func localURI(show: String, file: String) -> String {
         "urn:podarchive:" + uriSafe("\(show)/\(file)".replacingOccurrences(of: "%", with: "%25"))
     }
+
+    /// The URI of an episode's sidecar (a `metadata` record): `metadata://podarchive/<show folder>/<file>`,
+    /// percent-encoded. Not an http(s) URI, as wget names its metadata records, so that a replay tool never serves
+    /// the sidecar in place of the capture it describes (which it names with `WARC-Refers-To`).
+    public static func metadataURI(show: String, file: String) -> String {
+        let path = "\(show)/\(file)".replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        return "metadata://podarchive/" + uriSafe(path)
+    }
 }

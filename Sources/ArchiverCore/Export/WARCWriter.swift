@@ -17,6 +17,8 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
     case interrupted(path: String)
     /// The export was to be written inside a show's folder, where it could take an archived file's place.
     case insideShow(path: String, show: String)
+    /// The export was to be written inside the archive's own state folder (`.podarchive`).
+    case insideArchiveState(path: String, folder: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +32,9 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
             return "interrupted: \(path) was not written"
         case .insideShow(let path, let show):
             return "the export \(path) would be written inside the show folder \(show): name a file outside it"
+        case .insideArchiveState(let path, let folder):
+            return "the export \(path) would be written inside the archive's state folder \(folder): name a file "
+                + "outside it"
         }
     }
 }

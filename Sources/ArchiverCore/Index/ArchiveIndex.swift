@@ -42,12 +42,15 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         public var companions: [CompanionFile]?
         /// What the publisher said of the file: alternates, the one archived, its hash (see `PublisherRecord`).
         public var publisher: PublisherRecord?
+        /// The `Content-Type` the server sent with the file when it was downloaded (nil when it sent none, or the
+        /// entry is older than this record: an archive of 0.1.0 has none, and an older version skips the key).
+        public var contentType: String?
 
         /// The entry's keys in the index and its journal: the one list of them, which JSON's Codable, the
         /// writer (`IndexFormat.encode`) and the reader (`IndexReader`, which must handle each) all use.
         enum CodingKeys: String, CodingKey, CaseIterable {
             case key, guid, title, url, file, size, sha256, published, archived, replacedBy, companions
-            case removedUpstream, lastSeen, publisher
+            case removedUpstream, lastSeen, publisher, contentType
         }
 
         /// An entry as sync records it; `key` is the episode's `identity`.

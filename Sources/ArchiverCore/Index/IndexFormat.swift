@@ -79,6 +79,10 @@ public enum IndexFormat {
             out.string(entry.lastSeen)
         }
         writePublisher(entry.publisher, to: &out)
+        if let type = entry.contentType {
+            out.member(Key.contentType)
+            out.string(type)
+        }
         out.raw("}")
     }
 

@@ -75,6 +75,7 @@ enum IndexReader {
             case .lastSeen?: entry.lastSeen = try reader.optionalString()
             case .companions?: entry.companions = try reader.nullOr { try $0.array { try companion(&$0) } }
             case .publisher?: entry.publisher = try PublisherRecord.decode(reader.rawValue())
+            case .contentType?: entry.contentType = try reader.optionalString()
             case nil: try reader.skipValue()
             }
         }

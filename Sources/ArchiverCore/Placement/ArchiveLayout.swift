@@ -12,6 +12,8 @@ public enum ArchiveLayout {
     static let identityFile = "archive.json"
     /// In the root's state folder: the site's settings.
     static let siteSettingsFile = "site.json"
+    /// What `site --out` published into its folder (`PublishedFiles`), in the root's state folder.
+    static let sitePublishedFile = "site-published.json"
     /// In the root's subscriptions folder: the record of the subscription `id`.
     static func subscriptionFile(_ id: String) -> String { id + recordSuffix }
     /// Whether `name`, in the subscriptions folder, is a subscription's record (not a temporary file).

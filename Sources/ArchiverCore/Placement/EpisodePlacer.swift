@@ -3,6 +3,10 @@
 // its entry in the index.
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Puts checked downloads, and files already in the folder, into the index; runs on the sync's own task, in feed
 /// order.
 struct EpisodePlacer: Sendable {
@@ -33,6 +37,8 @@ struct EpisodePlacer: Sendable {
         case .placed(let adopted): entry = adopted
         case .downloaded(let result):
             entry = try place(result, item: item, in: show, names: &names, template: template)
+            // What the server said the file is, for the export (a WARC's Content-Type).
+            entry.contentType = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
         }
         if case .missing(let earlier) = item {
             // A file fetched again is the same episode: what the index knew of it stays (its companions, when it

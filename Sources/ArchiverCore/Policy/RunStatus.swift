@@ -83,7 +83,9 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case CredentialError.missing, CredentialError.earlierMissing: self = .feedFailed
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
-        case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, is ForgetError: self = .usage
+        case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, ExportError.insideArchiveState,
+            is ForgetError:
+            self = .usage
         case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted
         default: self = .archiveFailed
         }

@@ -34,6 +34,9 @@ public struct SiteReport: Sendable, Equatable {
     public var folder: URL?
     /// Archived files published into that folder this time, by how: hard links, symbolic links, copies.
     public var linked = 0, symlinked = 0, copied = 0
+    /// Files the site had published into that folder and removed, since the archive no longer holds them (paths
+    /// in the folder).
+    public var removed: [String] = []
     /// Show folders and archived files moved off names the site writes (an archive made by an earlier version),
     /// and those that could not be.
     public var moves: [SiteNameMove] = []
@@ -62,39 +65,51 @@ struct SiteWriter: Sendable {
 
     /// The site settings of `root` (none set when it has none).
     func siteSettings(in root: URL) -> SiteSettings {
-        (try? siteSettingsURL(in: root)).flatMap(records.load) ?? SiteSettings()
+        (try? siteStateFile(ArchiveLayout.siteSettingsFile, in: root)).flatMap(records.load) ?? SiteSettings()
     }
 
     /// Saves the site settings of `root`.
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
-        let url = try siteSettingsURL(in: root)
+        let url = try siteStateFile(ArchiveLayout.siteSettingsFile, in: root)
         try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
         // What a killed process left of an earlier save (see `TemporaryFiles`).
         sweepTemporaries(in: url.deletingLastPathComponent()) { $0 == ArchiveLayout.siteSettingsFile }
         try records.save(settings, to: url)
     }
 
-    private func siteSettingsURL(in root: URL) throws -> URL {
-        try store.stateFolder(of: root).appendingPathComponent(ArchiveLayout.siteSettingsFile)
+    /// A file of the site's in the root's state folder (refused when that folder is a link).
+    private func siteStateFile(_ name: String, in root: URL) throws -> URL {
+        try store.stateFolder(of: root).appendingPathComponent(name)
     }
 
     /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
     /// `ArchiveLayout` reserves); with `out`, writes them into that folder instead (`<out>/<show>/index.html`...)
     /// and publishes there every archived file the pages name, so a server can serve `out` and never see the
-    /// archive's own files. A show folder or archived file an earlier version gave one of the site's names is
-    /// moved to a free name first (see `freeSiteNames`).
+    /// archive's own files; `out` is the site's (see `SitePublication`): no link in it is written through, and
+    /// what it published there earlier that the archive no longer holds is removed (`SiteReport.removed`). A show
+    /// folder or archived file an earlier version gave one of the site's names is moved to a free name first (see
+    /// `freeSiteNames`).
     /// - Parameters:
     ///   - baseURL: the root's (or `out`'s) public URL; enclosures are relative without it.
     ///   - out: a folder of its own to publish into, made if missing.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
-    ///   written.
+    ///   written; `ArchiveError.linkInSite` for a folder in `out` that is a link.
     func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
         let base = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var report = SiteReport()
         let site = out ?? root
         report.folder = site
         if let out { try FolderContents.createFolder(out, with: files) }
+        let publication = try out.map {
+            SitePublication(
+                out: $0, record: try siteStateFile(ArchiveLayout.sitePublishedFile, in: root), files: files,
+                attributes: attributes, mover: mover, records: records)
+        }
+        let recorded = publication?.recorded() ?? []
+        // What the site holds in `out` after this run: its pages, the files it published now, and those it
+        // published before that the archive still holds (or of a show left out this time).
+        var holds = Set<String>()
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
             let indexURL = ArchiveLayout.indexFile(of: listed)
@@ -104,16 +119,23 @@ struct SiteWriter: Sendable {
                 loaded = index
             } catch {
                 report.skipped.append((listed, error.reasonText))
+                holds.formUnion(recorded.filter { $0.hasPrefix(listed.lastPathComponent + "/") })
                 continue
             }
-            guard let freed = freeSiteNames(of: listed, index: loaded, in: root, report: &report) else { continue }
+            guard let freed = freeSiteNames(of: listed, index: loaded, in: root, report: &report) else {
+                holds.formUnion(recorded.filter { $0.hasPrefix(listed.lastPathComponent + "/") })
+                continue
+            }
             let (folder, index) = freed
             // A file that could not be moved (said in `report.moves`) leaves the show out rather than overwritten.
             if let taken = ArchiveLayout.siteShowNames.sorted().first(where: index.holds) {
                 report.skipped.append((folder, "an archived file is named \(taken)"))
+                holds.formUnion(recorded.filter { $0.hasPrefix(folder.lastPathComponent + "/") })
                 continue
             }
             let target = out.map { $0.appendingPathComponent(folder.lastPathComponent, isDirectory: true) } ?? folder
+            // Never through a link in `out`: refused, named, before anything of the show is read or written there.
+            if let publication { _ = try publication.folder(target.lastPathComponent) }
             let stamp = siteStamp(of: folder, base: base, out: out)
             let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
             let present = ArchiveLayout.siteShowNames.allSatisfy {
@@ -123,15 +145,22 @@ struct SiteWriter: Sendable {
             let unchanged = present && files.contents(atPath: stampURL.path) == Data(stamp.utf8)
             let show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
             shows.append(show)
+            if let publication {
+                let name = folder.lastPathComponent
+                holds.formUnion(ArchiveLayout.siteShowNames.map { name + "/" + $0 })
+                holds.formUnion(
+                    SitePublication.archivedNames(of: show).map { name + "/" + $0 }.filter {
+                        recorded.contains($0) && publication.holds($0)
+                    })
+            }
             if unchanged { continue }
             // What a killed site left where it writes this show's pages (see `TemporaryFiles`): its pages are
             // written through the show's state folder, or beside them in `out`.
             let state = ArchiveLayout.stateFolder(of: folder)
             sweepTemporaries(in: state) { ArchiveLayout.isWrittenWithoutShowLock($0) }
-            if out != nil {
-                try FolderContents.createFolder(target, with: files)
+            if let publication {
                 sweepTemporaries(in: target) { _ in true }
-                try publishFiles(of: show, index: index, into: target, report: &report)
+                holds.formUnion(try publication.publishFiles(of: show, into: target, report: &report))
             }
             let pages = [
                 (ArchiveLayout.sitePage, SitePages.show(show)),
@@ -151,6 +180,7 @@ struct SiteWriter: Sendable {
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
         try writePage(SitePages.root(ordered), to: site.appendingPathComponent(ArchiveLayout.sitePage))
         try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent(ArchiveLayout.siteOPML))
+        report.removed = try publication?.removeStale(recorded: recorded, holds: holds) ?? []
         return report
     }
 
@@ -190,41 +220,6 @@ struct SiteWriter: Sendable {
             try writer.writeAtomically(data, to: url, durable: false, stagedIn: staging)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
-        }
-    }
-
-    /// Publishes into `target` each archived file of `show` its pages name (episodes, companions, cover) that
-    /// `target` lacks: a hard link where the file system allows, else a symbolic link, else a copy.
-    private func publishFiles(of show: SiteShow, index: ArchiveIndex, into target: URL, report: inout SiteReport)
-        throws
-    {
-        let names =
-            show.episodes.flatMap { [$0.entry.file] + ($0.entry.companions ?? []).map(\.file) }
-            + (show.cover.map { [$0] } ?? [])
-        for name in names {
-            let source = show.folder.appendingPathComponent(name)
-            let published = target.appendingPathComponent(name)
-            guard !files.fileExists(atPath: published.path), files.fileExists(atPath: source.path)
-            else { continue }
-            try FolderContents.createFolder(published.deletingLastPathComponent(), with: files)
-            let mover = self.mover
-            if (try? mover.linkItem(at: source, to: published)) != nil {
-                report.linked += 1
-            } else if (try? mover.createSymbolicLink(at: published, withDestinationURL: source)) != nil {
-                report.symlinked += 1
-            } else {
-                // A copy is whole before it has its name: made under a temporary one in `target` (which the next
-                // site clears of what a killed one left), then renamed.
-                let copy = target.appendingPathComponent(TemporaryFiles.name(for: published.lastPathComponent))
-                do {
-                    try mover.copyItem(at: source, to: copy)
-                    try mover.moveItem(at: copy, to: published)
-                } catch {
-                    try? files.removeItem(at: copy)
-                    throw ArchiveError.storage(error, path: published.path)
-                }
-                report.copied += 1
-            }
         }
     }
 }

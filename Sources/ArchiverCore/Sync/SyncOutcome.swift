@@ -21,6 +21,8 @@ public enum ArchiveError: Error, Equatable, Sendable {
     /// The archive's (or a show's) `.podarchive` is a symbolic link: podarchive reads its state only where the
     /// folder itself says, never through a link.
     case linkedState(path: String)
+    /// A folder inside the site's own folder (`site --out`) is a symbolic link: the site never writes through one.
+    case linkInSite(path: String)
     /// No subscription has this feed URL or folder name; `known` lists the folders of those there are.
     case unknownShow(String, known: [String])
     /// The run was cancelled (Ctrl-C, a stop signal) and stopped cleanly: the lock is released, the index is
@@ -48,6 +50,9 @@ extension ArchiveError: LocalizedError {
                 + "changed (put the folder it points to in its place)"
         case .readOnly(let path, let reason):
             return "cannot write \(path): \(reason); the archive can be read here, not changed"
+        case .linkInSite(let path):
+            return "\(path) is a symbolic link in the site's folder, which the site never writes through: nothing "
+                + "was written there (remove the link; the site makes the folder)"
         case .locked(let folder, let holder):
             let who = holder.map { "process \($0)" } ?? "another podarchive process"
             return "\(folder) is being synced by \(who); try again later"

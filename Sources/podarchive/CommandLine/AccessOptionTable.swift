@@ -113,14 +113,32 @@ enum AccessOptionTable {
             "--out", "DIR", \.out, .given(.text), commands: [.site], summary: "publish into a folder of its own",
             help: "write the pages and feeds into DIR instead of the archive root, with every archived file they "
                 + "name linked into it (hard links, else symbolic links, else copies), so a server serves DIR and "
-                + "never sees the archive's own .podarchive folders; saved for the syncs that refresh the site",
-            completion: .directory, saved: .archive,
+                + "never sees the archive's own .podarchive folders; saved for the syncs that refresh the site. "
+                + "DIR is the site's: a folder in it that is a symbolic link is refused, and what the site "
+                + "published there that the archive no longer holds is removed (never a file it did not write)",
+            completion: .directory, excludes: ["--no-out"], saved: .archive,
             manual: #"""
                 With
                 .BR site :
                 publish the site into
                 .I dir
-                (outside the archive), saved for the syncs that refresh it.
+                (outside the archive), saved for the syncs that refresh it, until
+                .BR \-\-no\-out .
+                .I dir
+                is the site's: a folder in it that is a symbolic link is refused, naming it, and what the site
+                published there that the archive no longer holds (a forgotten episode, a show gone) is removed
+                and said; a file the site did not write is never removed.
+                """#),
+        .flag(
+            "--no-out", \.noOut, commands: [.site], summary: "publish into the archive again",
+            help: "forget a saved --out: the site is written in the archive root again", excludes: ["--out"],
+            saved: .archive,
+            manual: #"""
+                With
+                .BR site :
+                forget a saved
+                .BR \-\-out :
+                the site is written in the archive root again (what was published in the folder stays there).
                 """#),
         .flag(
             "--site", \.site, commands: [.sync], summary: "refresh the web pages after each sync",

@@ -86,7 +86,7 @@ enum Arguments {
             return .site(
                 SiteArguments(
                     directory: try atMostOne(parsed, "folder") ?? values.archiveDirectory, baseURL: values.baseURL,
-                    out: values.out))
+                    out: values.out, noOut: values.noOut))
         case .export:
             guard let warc = values.warc else {
                 throw UsageError(message: "missing --warc FILE: the file to write", command: parsed.command)

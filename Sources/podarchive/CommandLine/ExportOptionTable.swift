@@ -24,13 +24,14 @@ enum ExportOptionTable {
                 """#),
         .repeated(
             "--show", "SHOW", \.shows, .path, commands: [.export], summary: "only this show (repeatable)",
-            help: "export only SHOW: its folder name, or a subscription's feed URL; repeatable",
+            help: "export only SHOW of the archive: its title, folder name or feed URL; repeatable",
             manual: #"""
                 With
                 .BR export :
                 export only
-                .IR show :
-                its folder name in the archive root, or a subscription's feed URL.
+                .IR show ,
+                a show of the archive: its title, its folder name in the archive root, or a subscription's feed
+                URL (a path only when it is one of the root's show folders).
                 Repeatable.
                 """#),
     ]

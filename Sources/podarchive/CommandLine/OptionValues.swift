@@ -53,6 +53,8 @@ struct OptionValues: Sendable {
     var limitRate: Int64?
     var baseURL: String?
     var out: String?
+    /// site --no-out: forget the saved --out.
+    var noOut = false
     /// export --warc FILE, --show SHOW.
     var warc: String?
     var shows: [String] = []

@@ -125,6 +125,8 @@ struct SiteArguments: Equatable, Sendable {
     var baseURL: String?
     /// `--out DIR`: publish into a folder of its own (saved).
     var out: String?
+    /// `--no-out`: forget the saved `--out`.
+    var noOut = false
 }
 
 /// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC file.

@@ -16,7 +16,8 @@ struct ExportCommand: Sendable {
         var drawn = ""
         do {
             let shows =
-                try arguments.shows.isEmpty ? nil : arguments.shows.map { try context.showFolder($0, root: root) }
+                try arguments.shows.isEmpty
+                ? nil : arguments.shows.map { try context.archivedShowFolder($0, root: root) }
             let report = try archiver.exportWARC(
                 root, shows: shows, to: file, options: ExportOptions(date: context.now())
             ) { progress in

@@ -52,16 +52,7 @@ struct ForgetCommand: Sendable {
 
     /// The show's folder: by folder name or feed URL (as `list --archived`), else by its title.
     private func show(_ text: String, root: URL) throws -> URL {
-        do {
-            return try context.showFolder(text, root: root)
-        } catch ArchiveError.unknownShow(let name, let known) {
-            let archiver = context.configuredArchiver()
-            let titled = known.map { root.appendingPathComponent($0, isDirectory: true) }.filter {
-                (try? archiver.archivedEpisodes(in: $0).title) == text
-            }
-            guard titled.count == 1 else { throw ArchiveError.unknownShow(name, known: known) }
-            return titled[0]
-        }
+        try context.showFolderOrTitle(text, root: root)
     }
 }
 

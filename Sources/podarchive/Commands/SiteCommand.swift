@@ -18,23 +18,27 @@ struct SiteCommand: Sendable {
                     + "can serve without the archive's own files\n")
             return .usage
         }
-        let changed =
-            settings.baseURL != (arguments.baseURL ?? settings.baseURL) || settings.out != (out ?? settings.out)
+        // `--no-out` forgets the saved folder: the archive's own pages are written again.
+        let newOut = arguments.noOut ? nil : out ?? settings.out
+        let changed = settings.baseURL != (arguments.baseURL ?? settings.baseURL) || settings.out != newOut
         if changed {
             settings.baseURL = arguments.baseURL ?? settings.baseURL
-            settings.out = out ?? settings.out
+            settings.out = newOut
             do {
                 try archiver.saveSiteSettings(settings, in: root)
             } catch {
                 return context.report(error)
             }
         }
-        return Self.write(root, context: context, archiver: archiver, settings: settings, quiet: false)
+        let saved = out == nil && settings.out != nil
+        return Self.write(root, context: context, archiver: archiver, settings: settings, quiet: false, saved: saved)
     }
 
-    /// Writes the site and says so (unless `quiet`); a show left out is named on standard error (exit 1).
+    /// Writes the site and says so (unless `quiet`; `saved`: into the folder a saved `--out` names, said with how
+    /// to forget it); a show left out is named on standard error (exit 1).
     static func write(
-        _ root: URL, context: CommandContext, archiver: Archiver, settings: SiteSettings, quiet: Bool
+        _ root: URL, context: CommandContext, archiver: Archiver, settings: SiteSettings, quiet: Bool,
+        saved: Bool = false
     ) -> ExitCode {
         do {
             let report = try archiver.writeSite(
@@ -57,9 +61,10 @@ struct SiteCommand: Sendable {
                     ? "\(report.rewritten) written again"
                     : report.rewritten == 0
                         ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
+                let savedNote = saved ? " (the saved --out; podarchive site --no-out writes in the archive again)" : ""
                 context.output.write(
                     "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
-                        + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\n")
+                        + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\(savedNote)\n")
                 let published = [
                     (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
                     (report.copied, "copy", "copies"),
@@ -67,6 +72,14 @@ struct SiteCommand: Sendable {
                 if !published.isEmpty {
                     context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
                 }
+            }
+            if !quiet, !report.removed.isEmpty, let folder = report.folder {
+                let count = report.removed.count
+                let named = report.removed.prefix(10).joined(separator: ", ")
+                let more = count > 10 ? " and \(count - 10) more" : ""
+                context.output.write(
+                    "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
+                        + "\(folder.path): \(named)\(more)\n")
             }
             return report.skipped.isEmpty ? .success : .episodesFailed
         } catch {

@@ -29,6 +29,7 @@ final class IndexReaderTests: XCTestCase {
         entry.replacedBy = "Pilot (2).mp3"
         entry.removedUpstream = "2027-02-01T00:00:00Z"
         entry.lastSeen = "2027-01-20T00:00:00Z"
+        entry.contentType = "audio/mpeg"
         entry.companions = [
             CompanionFile(
                 kind: "transcript", file: "Pilot.vtt", url: "https://e.com/1.vtt", type: "text/vtt", language: "en",
