@@ -18,7 +18,7 @@ final class BoundedCompanionTests: XCTestCase {
     private var folder: TemporaryFolder!
 
     /// The README's figure for a run's peak memory, whatever the companions hold.
-    private let readmeFigure = 200 << 20
+    private let readmeFigure = 512 << 20
 
     override func setUpWithError() throws {
         try XCTSkipUnless(
@@ -87,7 +87,10 @@ final class BoundedCompanionTests: XCTestCase {
             try TemporaryFolder.visibleFiles(in: folder.url.appendingPathComponent("a")),
             ["Bombs/deep.mp3", "Bombs/gzip.mp3", "Bombs/million.mp3"])
         print("peak RSS of the run: \(run.peakBytes >> 20) MB")
-        XCTAssertLessThan(run.peakBytes, readmeFigure, "peak RSS \(run.peakBytes >> 20) MB")
+        // A sanitizer's shadow memory is no measure of podarchive's own (`make test-tsan`, `make test-asan`).
+        if CrashShim.refusal(of: ProcessRunner.podarchive) == nil {
+            XCTAssertLessThan(run.peakBytes, readmeFigure, "peak RSS \(run.peakBytes >> 20) MB")
+        }
     }
 }
 
