@@ -21,6 +21,10 @@ extension RealFileStore {
     public func prefix(ofFileAtPath path: String, count: Int) -> Data? {
         FileManager.default.prefix(ofFileAtPath: path, count: count)
     }
+    /// `FileManager.default`'s (a chunk at a time).
+    public func forEachChunk(ofFileAtPath path: String, size: Int, _ body: (Data) throws -> Void) throws -> Bool {
+        try FileManager.default.forEachChunk(ofFileAtPath: path, size: size, body)
+    }
     /// `FileManager.default`'s.
     public func createDirectory(
         at url: URL, withIntermediateDirectories createIntermediates: Bool, attributes: [FileAttributeKey: Any]?

@@ -14,7 +14,12 @@ enum JSONFeedReader {
     /// The decoder's `userInfo` key that asks items for their show notes.
     fileprivate static let descriptionsKey = CodingUserInfoKey(rawValue: "podarchive.descriptions")!
 
-    static func read(_ data: Data, documentURL: URL?, descriptions: Bool = false) -> Result<Feed, NotAFeed> {
+    /// - Parameter limits: what the document may hold, checked in one pass before it is decoded, so that no
+    ///   nesting or count of values reaches the decoder's stack or memory.
+    static func read(_ data: Data, documentURL: URL?, descriptions: Bool = false, limits: JSONLimits = .feed)
+        -> Result<Feed, NotAFeed>
+    {
+        if let refusal = BoundedJSON.refusal(of: data, limits: limits) { return .failure(NotAFeed(reason: refusal)) }
         let decoder = JSONDecoder()
         decoder.userInfo[descriptionsKey] = descriptions
         if let array = try? decoder.decode([Lenient<ArrayEntry>].self, from: data) {
@@ -22,9 +27,6 @@ enum JSONFeedReader {
         }
         if let object = try? decoder.decode(JSONFeedObject.self, from: data) {
             return readJSONFeed(object, documentURL: documentURL)
-        }
-        if (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
-            return .failure(NotAFeed(reason: "it is not valid JSON"))
         }
         return .failure(NotAFeed(reason: "its JSON is neither a JSON Feed object nor an array of episodes"))
     }

@@ -188,7 +188,7 @@ struct CompanionKeeper: Sendable {
                 throw refusal
             }
             if item.companion.kind == .chapters,
-                let problem = Self.chaptersProblem(files.contents(atPath: partial.body.path) ?? Data())
+                let problem = ChaptersShape.problem(atPath: partial.body.path, in: files)
             {
                 records.discard(partial)
                 throw EpisodeFailure.invalid("not a valid chapters document: \(problem)")
@@ -237,17 +237,5 @@ struct CompanionKeeper: Sendable {
             language: item.companion.language, size: size, sha256: digest)
         show.index.recordCompanion(file, forKey: item.key)
         return file
-    }
-
-    /// Why `data` is no chapters document to keep (JSON chapters: an object whose `chapters` is a list of
-    /// objects, each with a numeric `startTime`; nested at most 32 deep), or nil.
-    static func chaptersProblem(_ data: Data) -> String? {
-        guard JSONDepth.maximum(of: data, limit: 32) <= 32 else { return "it nests deeper than 32 levels" }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            return "it is not a whole JSON object (truncated?)"
-        }
-        guard let chapters = object["chapters"] as? [[String: Any]] else { return "it has no list of chapters" }
-        guard chapters.allSatisfy({ $0["startTime"] is NSNumber }) else { return "a chapter has no start time" }
-        return nil
     }
 }

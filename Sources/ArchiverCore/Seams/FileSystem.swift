@@ -105,12 +105,27 @@ public protocol FileReading: Sendable {
     func isReadableFile(atPath path: String) -> Bool
     /// At most the first `count` bytes of the file at `path` (what it is, without reading it all), or nil.
     func prefix(ofFileAtPath path: String, count: Int) -> Data?
+    /// Passes the file at `path` to `body` in chunks of at most `size` bytes, never holding it whole; false when
+    /// it cannot be read.
+    func forEachChunk(ofFileAtPath path: String, size: Int, _ body: (Data) throws -> Void) throws -> Bool
 }
 
 extension FileReading {
     /// Reads the whole file: for stores that hold files in memory.
     public func prefix(ofFileAtPath path: String, count: Int) -> Data? {
         contents(atPath: path).map { Data($0.prefix(count)) }
+    }
+
+    /// Reads the whole file: for stores that hold files in memory.
+    public func forEachChunk(ofFileAtPath path: String, size: Int, _ body: (Data) throws -> Void) throws -> Bool {
+        guard let data = contents(atPath: path) else { return false }
+        var start = data.startIndex
+        while start < data.endIndex {
+            let end = data.index(start, offsetBy: size, limitedBy: data.endIndex) ?? data.endIndex
+            try body(data[start..<end])
+            start = end
+        }
+        return true
     }
 }
 
@@ -253,6 +268,27 @@ extension FileManager: FileReading {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return try? handle.read(upToCount: count) ?? Data()
+    }
+
+    /// Reads `size` bytes at a time.
+    public func forEachChunk(ofFileAtPath path: String, size: Int, _ body: (Data) throws -> Void) throws -> Bool {
+        try FileChunks.forEach(ofFileAtPath: path, size: size, body)
+    }
+}
+
+/// A file read a chunk at a time.
+enum FileChunks {
+    /// Passes the file at `path` to `body` `size` bytes at a time; false when it cannot be opened or read.
+    static func forEach(ofFileAtPath path: String, size: Int, _ body: (Data) throws -> Void) rethrows -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        while true {
+            // nil, or empty, at the end of the file; a read that fails throws.
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: size) } catch { return false }
+            guard let chunk, !chunk.isEmpty else { return true }
+            try body(chunk)
+        }
     }
 }
 extension FileManager: FileRemoval {}

@@ -51,17 +51,15 @@ struct CredentialMover: Sendable {
     }
 
     /// Rewrites, redacted, every file of the show that may still hold a URL secret written by an earlier version:
-    /// sidecars beside the episodes, and the history, download records and other records in its state folder (the
-    /// index is kept by `secureIndex`). Returns how many files changed.
+    /// sidecars, origin attributes and leftover temporary files at any depth (`sweepEpisodeFiles`), and the
+    /// history, download records and other records in its state folder (the index is kept by `secureIndex`).
+    /// Returns how many files changed.
     private func redactFiles(of show: FeedFolder) -> Int {
-        let names = (try? files.contentsOfDirectory(atPath: show.folder.path)) ?? []
-        let sidecars = names.filter { $0.hasSuffix(ArchiveLayout.sidecarSuffix) }.map {
-            show.folder.appendingPathComponent($0)
-        }
         let state = stateFiles(under: show.stateFolder).filter {
             ![ArchiveLayout.indexFile, ArchiveLayout.journalFile].contains($0.lastPathComponent)
         }
-        return (sidecars + state).filter { redactFile($0, staging: show.stateFolder) }.count
+        return sweepEpisodeFiles(under: show.folder, staging: show.stateFolder)
+            + state.filter { redactFile($0, staging: show.stateFolder) }.count
     }
 
     /// The regular files under `folder`, at any depth.
@@ -79,7 +77,7 @@ struct CredentialMover: Sendable {
 
     /// Rewrites the file at `url` with its URLs redacted (a gzip history revision decoded and encoded again);
     /// true when it changed. A file that cannot be read or written is left as it is.
-    private func redactFile(_ url: URL, staging: URL) -> Bool {
+    func redactFile(_ url: URL, staging: URL) -> Bool {
         guard let data = files.contents(atPath: url.path) else { return false }
         let gzipped = url.pathExtension == "gz"
         guard let plain = gzipped ? try? Gzip.decompress(data) : data else { return false }

@@ -196,7 +196,7 @@ final class FeedParserTests: XCTestCase {
             ("  \n ", "the document is empty"),
             ("{\"error\": \"rate limited\"}", "its JSON object is not a JSON Feed (no \"version\" or \"items\")"),
             ("[1, 2, 3]", "its JSON array has no entries with a \"url\""),
-            ("{not json", "it is not valid JSON"),
+            ("{not json", "it is not valid JSON (at byte 2)"),
         ]
         for (text, reason) in inputs {
             XCTAssertThrowsError(try FeedParser.parse(Data(text.utf8), url: url), text) { error in
