@@ -65,7 +65,9 @@ public enum URLSecrets {
         let base = String(word.reversed().drop(while: \.isNumber).reversed())
         if secretWords.contains(base) { return true }
         if secretFragments.contains(where: { base.contains($0) }) { return true }
-        return compoundPrefixes.contains { base.hasPrefix($0) && secretWords.contains(String(base.dropFirst($0.count))) }
+        return compoundPrefixes.contains {
+            base.hasPrefix($0) && secretWords.contains(String(base.dropFirst($0.count)))
+        }
     }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
@@ -246,7 +248,7 @@ public enum URLSecrets {
                 position += 5
             } else {
                 guard
-                byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
+                    byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
                         || byte == UInt8(ascii: "#")
                 else { continue }
             }

@@ -23,7 +23,8 @@ final class SecretNameTests: XCTestCase {
         for name in Self.compoundNames {
             XCTAssertTrue(URLSecrets.isSecretName(Substring(name)), name)
             XCTAssertEqual(
-                URLSecrets.redacted("https://h/e.mp3?id=3&\(name)=V4lue"), "https://h/e.mp3?id=3&\(name)=REDACTED", name)
+                URLSecrets.redacted("https://h/e.mp3?id=3&\(name)=V4lue"), "https://h/e.mp3?id=3&\(name)=REDACTED", name
+            )
         }
         for name in Self.ordinaryNames {
             XCTAssertFalse(URLSecrets.isSecretName(Substring(name)), name)
@@ -41,7 +42,8 @@ final class SecretNameTests: XCTestCase {
         XCTAssertEqual(
             URLSecrets.redacted(#"https://h/e.mp3?id=1\u0026authtoken=T0k\u0026page=2"#),
             #"https://h/e.mp3?id=1\u0026authtoken=REDACTED\u0026page=2"#)
-        XCTAssertEqual(URLSecrets.redacted(#"https://h/e.mp3?id=1\U0026token=T"#), #"https://h/e.mp3?id=1\U0026token=REDACTED"#)
+        XCTAssertEqual(
+            URLSecrets.redacted(#"https://h/e.mp3?id=1\U0026token=T"#), #"https://h/e.mp3?id=1\U0026token=REDACTED"#)
     }
 
     /// A history document under every spelling, as XML, Go's JSON and PHP's JSON write it: no value is kept.
