@@ -12,8 +12,19 @@ public enum URLSecrets {
     public static let secretWords: Set<String> = [
         "token", "key", "apikey", "auth", "authorization", "oauth", "sig", "signature", "session", "sessionid",
         "jsessionid", "phpsessid", "jwt", "password", "passwd", "pwd", "pass", "secret", "code", "credential",
-        "credentials", "hmac",
+        "credentials", "hmac", "hdnts", "hdnea",
     ]
+
+    /// Fragments that make a name secret wherever they stand in it, compound spellings included (`authtoken`,
+    /// `APITOKEN`, `token1`, `clientsecret`): none of them is part of an ordinary word.
+    public static let secretFragments = [
+        "token", "secret", "password", "passwd", "hmac", "signature", "apikey", "credential", "sessionid",
+        "sessid", "oauth", "jwt",
+    ]
+
+    /// Words that, followed by one of `secretWords`, make a compound secret name (`accesskey`, `authcode`,
+    /// `apisig`), while `author` or `design` stay ordinary.
+    public static let compoundPrefixes = ["access", "auth", "api", "client", "private", "secret", "session", "sign"]
 
     /// Name prefixes that make a parameter secret: cloud storage's signed URLs.
     public static let secretPrefixes = ["x-amz-", "x-goog-"]
@@ -45,7 +56,18 @@ public enum URLSecrets {
             previousLower = character.isLowercase || character.isNumber
         }
         words.append(word)
-        return words.contains { secretWords.contains($0.lowercased()) }
+        return words.contains { isSecretWord($0.lowercased()) }
+    }
+
+    /// Whether one word of a name (lowercased) is secret: one of `secretWords` (with digits after it, as in
+    /// `token1` or `sig2`), one holding a `secretFragments` entry, or a `compoundPrefixes` entry joined to one.
+    private static func isSecretWord(_ word: String) -> Bool {
+        let base = String(word.reversed().drop(while: \.isNumber).reversed())
+        if secretWords.contains(base) { return true }
+        if secretFragments.contains(where: { base.contains($0) }) { return true }
+        return compoundPrefixes.contains {
+            base.hasPrefix($0) && secretWords.contains(String(base.dropFirst($0.count)))
+        }
     }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
@@ -157,9 +179,18 @@ public enum URLSecrets {
                 }
                 return (index..<after, false)
             }
+            // A JSON string's `\u0026` (Go's encoder writes every `&` so) separates as `&` does.
+            if !matrix, byte == UInt8(ascii: "\\"), isEscapedAmpersand(utf8[after...]) {
+                return (index..<utf8.index(after, offsetBy: 5), false)
+            }
             index = after
         }
         return nil
+    }
+
+    /// Whether `tail` (the bytes after a backslash) starts with `u0026`, its hex digits in any case.
+    private static func isEscapedAmpersand<Bytes: Collection<UInt8>>(_ tail: Bytes) -> Bool {
+        tail.starts(with: "u0026".utf8, by: { $0 | 0x20 == $1 })
     }
 
     /// Where the `://` after a URL's scheme ends, if it has one.
@@ -213,10 +244,14 @@ public enum URLSecrets {
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
-            guard
-                byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
-                    || byte == UInt8(ascii: "#")
-            else { continue }
+            if byte == UInt8(ascii: "\\"), isEscapedAmpersand(bytes[position...]) {
+                position += 5
+            } else {
+                guard
+                    byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
+                        || byte == UInt8(ascii: "#")
+                else { continue }
+            }
             var equals = position
             while equals < bytes.count, equals - position < 64, isNameByte(bytes[equals]) { equals += 1 }
             guard equals > position, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
