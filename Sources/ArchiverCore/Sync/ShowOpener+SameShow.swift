@@ -62,7 +62,7 @@ extension ShowOpener {
         own.profile.credentials = []
         own.saveCredentials = nil
         guard let resolved = try? store.resolve(record, in: root),
-            let options = try? access.withAccess(own, saved: resolved.credentials, origin: resolved.source.origin),
+            let options = try? access.withAccess(own, saved: resolved.credentials, of: record, at: resolved.source),
             case .changed(let feed, _)? = try? await loader.load(
                 resolved.source, ifChangedSince: nil, limits: options.feedLimits)
         else { return nil }

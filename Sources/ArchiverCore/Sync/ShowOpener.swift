@@ -101,7 +101,7 @@ struct ShowOpener: Sendable {
                 let record = try store.subscribe(
                     source, folder: folder.lastPathComponent, in: root,
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
-                    separate: options.separate)
+                    separate: options.separate, home: options.namedAt)
                 try keepApart(&show, as: record)
                 return (show, fetch, record)
             } catch {
