@@ -138,6 +138,11 @@ final class SyncConsole: @unchecked Sendable {
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .defaultLoginStays(let home, let host):
+                guard lines else { return }
+                permanent(
+                    "the .netrc default login stays with \(home), where the show was first subscribed: add a line "
+                        + "'machine \(host) login ... password ...' to send one to \(host)")
             case .readdressed(let from, let to):
                 guard lines else { return }
                 permanent(SyncFormatter.readdressed(from: from, to: to))
