@@ -135,6 +135,12 @@ final class PageOriginTests: CommandLineTestCase {
 
         let added = await run("add", pageURL(on: other, login: false), "--netrc-file", file, "--to", root.path)
         XCTAssertEqual(added, .success, errors.text)
+        XCTAssertTrue(
+            output.text.contains(
+                "the .netrc default login stays with \(other.url("/").absoluteString.dropLast()), where the show was "
+                    + "first subscribed: add a line 'machine 127.0.0.1 login ... password ...' to send one to "
+                    + "127.0.0.1\n"),
+            output.text)
         let synced = await run("sync", "--to", root.path)
         XCTAssertEqual(synced, .success, errors.text)
 

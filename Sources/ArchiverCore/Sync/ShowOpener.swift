@@ -104,6 +104,12 @@ struct ShowOpener: Sendable {
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
                     separate: options.separate, home: options.namedAt)
                 try keepApart(&show, as: record)
+                // Found on a page of another origin: the default login stays with the page's, and that is said.
+                if options.namedAt != nil, let origin = source.origin, let home = options.profile.home,
+                    options.profile.withholdsDefaultLogin(from: origin)
+                {
+                    onEvent(.defaultLoginStays(home: home.description, host: origin.host))
+                }
                 return (show, fetch, record)
             } catch {
                 show.lock.unlock()

@@ -140,9 +140,7 @@ final class SyncConsole: @unchecked Sendable {
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
             case .defaultLoginStays(let home, let host):
                 guard lines else { return }
-                permanent(
-                    "the .netrc default login stays with \(home), where the show was first subscribed: add a line "
-                        + "'machine \(host) login ... password ...' to send one to \(host)")
+                permanent(SyncFormatter.defaultLoginStays(home: home, host: host))
             case .readdressed(let from, let to):
                 guard lines else { return }
                 permanent(SyncFormatter.readdressed(from: from, to: to))

@@ -85,6 +85,8 @@ struct AddCommand: Sendable {
             switch event {
             case .readdressed(let from, let to):
                 context.output.write(SyncFormatter.readdressed(from: from, to: to) + "\n")
+            case .defaultLoginStays(let home, let host):
+                context.output.write(SyncFormatter.defaultLoginStays(home: home, host: host) + "\n")
             case .keptBoth(let feed, let folder, let apart, let apartFolder):
                 context.output.write(
                     SyncFormatter.keptBoth(feed: feed, folder: folder, apart: apart, apartFolder: apartFolder) + "\n")
