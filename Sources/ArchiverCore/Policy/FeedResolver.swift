@@ -5,9 +5,10 @@
 // A feed is read once: an address is taken as the feed it almost always is, and only when reading it finds no feed
 // is it read again as a page (`follow`). Credentials never reach a page: an address given with credentials is read
 // first without any (no login, no header, no `.netrc`), so a page on one host never sees the secrets meant for a
-// feed on another; what answers that with anything but an HTML page (a feed, a 401, an error) is taken to be the
-// feed itself, read with them, and judged by that fetch. Every answer is hostile: pages are read up to
-// `maximumPage` bytes, directory answers up to `maximumAnswer`, each request within the run's deadline, only
+// feed on another; and they go to the feed the page names only when it is on the page's own origin (a page's author
+// does not choose who gets them). What answers that with anything but an HTML page (a feed, a 401, an error) is
+// taken to be the feed itself, read with them, and judged by that fetch. Every answer is hostile: pages are read up
+// to `maximumPage` bytes, directory answers up to `maximumAnswer`, each request within the run's deadline, only
 // http(s) anywhere.
 import Foundation
 
@@ -19,8 +20,8 @@ import Foundation
 public struct ResolvedFeed: Equatable, Sendable {
     /// What was typed.
     public var typed: String
-    /// What to use in its place: the feed's URL (carrying the login typed with the page, so it binds to the
-    /// feed's origin), or `typed` itself when that is the feed.
+    /// What to use in its place: the feed's URL (carrying the login typed with the page when the feed is on the
+    /// page's origin, never another's), or `typed` itself when that is the feed.
     public var text: String
     /// The feed found, when it is not what was typed.
     public var feed: URL?
@@ -34,11 +35,24 @@ public struct ResolvedFeed: Equatable, Sendable {
     public var others: [DiscoveredFeed] = []
     /// `text` was not read: when reading it as a feed finds none, it may be a web page to `follow`.
     public var followable = false
+    /// The origin of the web page followed, when the feed it names is on another: what was given with the page (a
+    /// login, headers, a `.netrc` `default` login) stays there, and the feed is read without it. nil when the
+    /// feed is on the page's origin, or no page was followed.
+    public var namedAt: Origin?
 
     /// `typed`, taken as it is.
     public init(typed: String) {
         self.typed = typed
         self.text = typed
+    }
+}
+
+extension ResolvedFeed {
+    /// What a run gives the feed `source` (what `text` reads as): the login in `text` and `headers`, for its
+    /// origin; nil when it gives neither, or when the feed was found on a page of another origin (`namedAt`).
+    public func givenCredentials(to source: FeedSource, headers: [String]) -> ShowCredentials? {
+        guard namedAt == nil else { return nil }
+        return source.givenCredentials(login: FeedSource.login(in: text), headers: headers)
     }
 }
 
@@ -126,7 +140,13 @@ public struct FeedResolver: Sendable {
         resolved.page = page.url
         resolved.feed = chosen.url
         resolved.others = candidates.filter { $0 != chosen }
-        resolved.text = Self.carryingLogin(of: resolved.typed, to: chosen.url)
+        // A page decides nothing about who gets a secret: what was given with it goes to its own origin only.
+        if let named = Origin(url), Origin(chosen.url) != named {
+            resolved.namedAt = named
+            resolved.text = chosen.url.absoluteString
+        } else {
+            resolved.text = Self.carryingLogin(of: resolved.typed, to: chosen.url)
+        }
         return resolved
     }
 

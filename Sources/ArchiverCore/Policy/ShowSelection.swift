@@ -40,6 +40,9 @@ public struct ShowSelection: Equatable, Sendable {
     public var lists: [FeedList]
     /// Headers for the feeds given, sent to their own origins only and saved with them.
     public var headers: [String]
+    /// Feeds given (as in `feeds`) that were found on a web page of another origin, with the page's
+    /// (`ResolvedFeed.namedAt`): no header goes to them, and a `.netrc` `default` login stays with the page's.
+    public var namedAt: [String: Origin] = [:]
     /// Settings given for the run: saved with the feeds named or listed.
     public var given: ShowSettings
     /// Only the shows of this shard; nil for all.
@@ -111,12 +114,15 @@ public struct ShowSelection: Equatable, Sendable {
         var choice = ShowChoice()
         var feeds: [FeedSource] = []
         var logins: [String: ShowCredentials?] = [:]
+        var origins: [String: Origin] = [:]
         for text in self.feeds {
             do {
                 let source = try FeedSource(text, currentDirectory: currentDirectory)
                 feeds.append(source)
-                logins[source.displayName] = source.givenCredentials(
-                    login: FeedSource.login(in: text), headers: headers)
+                var elsewhere = ResolvedFeed(typed: text)
+                elsewhere.namedAt = namedAt[text]
+                origins[source.displayName] = namedAt[text]
+                logins[source.displayName] = elsewhere.givenCredentials(to: source, headers: headers)
             } catch {
                 return choice.stopped(by: .invalidFeed(reason: error.localizedDescription))
             }
@@ -157,7 +163,8 @@ public struct ShowSelection: Equatable, Sendable {
             shows.append(
                 SyncTarget(
                     source: feed, saved: known?.settings, save: given, credentials: logins[feed.displayName] ?? nil,
-                    id: known?.id ?? Subscription.id(forNewFeed: feed), subscription: subscription))
+                    id: known?.id ?? Subscription.id(forNewFeed: feed), subscription: subscription,
+                    namedAt: origins[feed.displayName]))
         }
         choice.shows = shows
         return choice

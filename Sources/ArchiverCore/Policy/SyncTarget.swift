@@ -17,12 +17,15 @@ public struct SyncTarget: Equatable, Sendable {
     /// Its subscription as the selection read and resolved it (nil: not subscribed yet): the sync starts from it
     /// rather than finding and reading the record again.
     public var subscription: ResolvedSubscription?
+    /// The origin of the web page it was found on, when that is not the feed's (`ResolvedFeed.namedAt`).
+    public var namedAt: Origin?
 
     /// A show to sync.
     public init(
         source: FeedSource, saved: ShowSettings? = nil, save: ShowSettings? = nil, credentials: ShowCredentials? = nil,
-        id: String, subscription: ResolvedSubscription? = nil
+        id: String, subscription: ResolvedSubscription? = nil, namedAt: Origin? = nil
     ) {
+        self.namedAt = namedAt
         self.subscription = subscription
         self.source = source
         self.saved = saved

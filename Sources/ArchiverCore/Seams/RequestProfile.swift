@@ -153,6 +153,12 @@ public struct RequestProfile: Sendable, Equatable {
         return fields
     }
 
+    /// Whether a `.netrc` `default` login, sent to `home`, is kept from `origin`: no `machine` entry covers its host.
+    public func withholdsDefaultLogin(from origin: Origin) -> Bool {
+        guard let netrc, netrc.fallback != nil, let home else { return false }
+        return origin != home && netrc.machine(forHost: origin.host) == nil
+    }
+
     /// Whether a request to `url`, in a chain of redirects that began at `firstURL`, carries credentials (what
     /// `authorize` gives it): a 401 to it then means they were refused, not missing.
     func sendsCredentials(to url: URL, firstURL: URL?) -> Bool {

@@ -18,14 +18,25 @@ struct ShowAccess: Sendable {
     ///   show's saved credentials cannot be read.
     func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions {
         let known = try root.flatMap { try store.find(source, in: $0) }
-        return try withAccess(options, saved: known?.credentials, origin: source.origin)
+        return try withAccess(options, saved: known?.credentials, of: known?.record, at: source)
+    }
+
+    /// The one origin a `.netrc` `default` login goes to for `source`: where its subscription `record` was first
+    /// subscribed (kept through its moves), else where the user named it this run (`SyncOptions.namedAt`), else
+    /// the feed's own.
+    static func home(of record: Subscription?, _ source: FeedSource, _ options: SyncOptions) -> Origin? {
+        guard let record else { return options.namedAt ?? source.origin }
+        return record.home.flatMap { Origin($0) } ?? source.origin
     }
 
     /// `options` with `saved` (a show's credentials) under those given for this run, its `.netrc` file read, and
-    /// a `.netrc` `default` login allowed for `origin` (the subscription's own) only.
+    /// a `.netrc` `default` login allowed for the show's `home` only: the origin `record` was first subscribed at
+    /// (the feed `source`'s, for a show not subscribed yet, unless it was named at another: see `home`).
     /// - Throws: `NetrcError` when a `.netrc` file asked for by name cannot be read; `UntrustedFile` when others
     ///   could have changed it.
-    func withAccess(_ options: SyncOptions, saved: ShowCredentials?, origin: Origin?) throws -> SyncOptions {
+    func withAccess(_ options: SyncOptions, saved: ShowCredentials?, of record: Subscription?, at source: FeedSource?)
+        throws -> SyncOptions
+    {
         var options = options
         if let saved {
             let merged = options.saveCredentials.map { saved.overlaid(by: $0) } ?? saved
@@ -34,7 +45,7 @@ struct ShowAccess: Sendable {
         if let choice = options.netrc, options.profile.netrc == nil {
             options.profile.netrc = try readNetrc(choice)
         }
-        options.profile.home = origin
+        options.profile.home = source.flatMap { Self.home(of: record, $0, options) }
         return options
     }
 
@@ -60,13 +71,13 @@ struct ShowAccess: Sendable {
 
     /// The access settings of the show kept in `folder` (its record among `records`, by folder name) in their
     /// place among the run's (`SyncOptions.runSettings`), applied to `options`: for verify, which names folders.
-    /// - Throws: `SettingsError` for a saved access setting that is not valid; as `withAccess(_:saved:origin:)`.
+    /// - Throws: `SettingsError` for a saved access setting that is not valid; as `withAccess(_:saved:of:at:)`.
     func withAccess(_ options: SyncOptions, forShowIn folder: URL, records: [String: Subscription]) throws
         -> SyncOptions
     {
         let record = records[folder.lastPathComponent]
         let options = try options.applying(options.runSettings.saving(record?.settings).access)
         let resolved = try record.map { try store.resolve($0, in: folder.deletingLastPathComponent()) }
-        return try withAccess(options, saved: resolved?.credentials, origin: resolved?.source.origin)
+        return try withAccess(options, saved: resolved?.credentials, of: resolved?.record, at: resolved?.source)
     }
 }

@@ -69,7 +69,7 @@ extension ShowSubscriptions {
                 leaving, folder: made.folder, in: root, settings: settings.isEmpty ? nil : settings,
                 credentials: options.saveCredentials, replacing: true, existing: made, separate: true)
         }
-        options = try access.withAccess(options, saved: credentials, origin: leaving.origin)
+        options = try access.withAccess(options, saved: credentials, of: nil, at: leaving)
         return try await open(
             leaving, known: nil, into: root, settings: settings, options: options, onEvent: onEvent)
     }

@@ -71,7 +71,7 @@ struct ShowSubscriptions: Sendable {
             throw FeedError.lacksSecret(url: source.displayName)
         }
         let source = found?.source ?? source
-        let options = try access.withAccess(options, saved: found?.credentials, origin: source.origin)
+        let options = try access.withAccess(options, saved: found?.credentials, of: found?.record, at: source)
         return try await open(
             source, known: found?.record, into: root, settings: settings, options: options,
             onEvent: onEvent)

@@ -47,15 +47,21 @@ public struct Subscription: Codable, Equatable, Sendable {
     /// `add` of either URL, kept apart, can keep both, each in a folder of its own (see `Takeovers`); kept until
     /// then, or until the next URL takes it over.
     public var earlierFeed: String?
+    /// The origin (`scheme://host:port`) the show was first subscribed at: the address typed (a web page's, when
+    /// its feed was found there), kept through every move. The only origin a `.netrc` `default` login goes to.
+    /// Absent in records written before 0.2: the feed's origin when first read by this version stands for it.
+    public var home: String?
 
     /// The version this podarchive writes.
     public static let currentVersion = 2
 
-    /// A record for `feed` (already normalised and, if it carries a secret, redacted) archived into `folder`.
+    /// A record for `feed` (already normalised and, if it carries a secret, redacted) archived into `folder`,
+    /// first subscribed at `home`.
     public init(
         feed: String, folder: String, settings: ShowSettings? = nil, added: String? = nil, lastSync: LastSync? = nil,
-        id: String? = nil
+        id: String? = nil, home: Origin? = nil
     ) {
+        self.home = home?.description
         self.version = Self.currentVersion
         self.id = id ?? StableName.of(feed)
         self.feed = feed
@@ -67,7 +73,7 @@ public struct Subscription: Codable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, id, feed, secretFeed, folder, settings, added, lastSync, movedFrom, moved, storedCredentials
-        case credentials, refusedMove, podcastGUID, separate, earlierFeed
+        case credentials, refusedMove, podcastGUID, separate, earlierFeed, home
     }
 
     public init(from decoder: Decoder) throws {
@@ -89,6 +95,7 @@ public struct Subscription: Codable, Equatable, Sendable {
         podcastGUID = try container.decodeIfPresent(String.self, forKey: .podcastGUID)
         separate = try container.decodeIfPresent(Bool.self, forKey: .separate)
         earlierFeed = try container.decodeIfPresent(String.self, forKey: .earlierFeed)
+        home = try container.decodeIfPresent(String.self, forKey: .home)
     }
 
     /// True when the record itself holds a secret, as earlier versions wrote it: a login or headers, or a feed

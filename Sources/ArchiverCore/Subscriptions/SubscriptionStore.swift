@@ -191,13 +191,15 @@ struct SubscriptionStore: Sendable {
     func subscribe(
         _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
         credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil,
-        separate: Bool = false
+        separate: Bool = false, home: Origin? = nil
     ) throws -> Subscription {
         let shown = URLSecrets.redacted(source.displayName)
+        // A show found on a web page of another origin was subscribed at the page's (see `Subscription.home`).
         var record =
             try existing ?? (separate ? nil : find(source, in: root)?.record)
             ?? Subscription(
-                feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root))
+                feed: shown, folder: folder, added: FeedDate.iso8601(clock.now()), id: try newID(for: shown, in: root),
+                home: home ?? source.origin)
         record.folder = folder
         if separate { record.separate = true }
         if let settings {
@@ -217,6 +219,8 @@ struct SubscriptionStore: Sendable {
         _ record: inout Subscription, source: FeedSource, credentials given: ShowCredentials?, moving: Bool = false,
         in root: URL
     ) throws {
+        // Where it was first subscribed is kept before another address takes its place (0.1.0's: the feed it had).
+        if record.home == nil { record.home = Origin(record.feed)?.description }
         let secretFeed = URLSecrets.hasSecret(source.displayName)
         let legacy = record.credentials
         // A record an earlier version kept secrets in keeps them until they are moved out on purpose

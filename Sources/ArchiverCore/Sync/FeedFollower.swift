@@ -82,10 +82,14 @@ struct FeedFollower: Sendable {
                 let loaded = try await loader.load(
                     candidate, ifChangedSince: nil, descriptions: true, limits: options.feedLimits)
                 guard case .changed(let next, _) = loaded else { return (source, fetch) }
-                guard Self.isSameShow(next, as: feed, index: show.index) else {
+                let claims = ShowOpener.trustsClaims(of: candidate, for: record, netrc: options.profile.netrc)
+                guard Self.isSameShow(next, as: feed, index: show.index, claims: claims) else {
                     refuse(
-                        "it is another show (no <podcast:guid> or episode GUID in common with \(source.shownName)); "
-                            + "the subscription stays")
+                        claims
+                            ? "it is another show (no <podcast:guid> or episode GUID in common with "
+                                + "\(source.shownName)); the subscription stays"
+                            : "a private show's new URL on another origin is the same show only with an episode GUID "
+                                + "in common, and it has none; the subscription stays")
                     return (source, fetch)
                 }
                 target = candidate
@@ -104,13 +108,19 @@ struct FeedFollower: Sendable {
         }
         show.index.feed = URLSecrets.redacted(target.displayName)
         onEvent(.moved(from: source.shownName, to: target.shownName))
+        if let origin = target.origin, let home = options.profile.home,
+            options.profile.withholdsDefaultLogin(from: origin)
+        {
+            onEvent(.defaultLoginStays(home: home.description, host: origin.host))
+        }
         return (target, newFetch)
     }
 
     /// Whether `candidate` is the same show as `feed` (whose folder's index is `index`): the same
-    /// `<podcast:guid>`, else an episode GUID in common with the document or the archive.
-    static func isSameShow(_ candidate: Feed, as feed: Feed, index: ArchiveIndex) -> Bool {
-        if let guid = candidate.podcastGUID, guid == feed.podcastGUID { return true }
+    /// `<podcast:guid>` when its author's `claims` are trusted (see `ShowOpener.trustsClaims`), else an episode
+    /// GUID in common with the document or the archive.
+    static func isSameShow(_ candidate: Feed, as feed: Feed, index: ArchiveIndex, claims: Bool = true) -> Bool {
+        if claims, let guid = candidate.podcastGUID, guid == feed.podcastGUID { return true }
         let guids = Set(feed.episodes.compactMap(\.guid))
         return candidate.episodes.contains { episode in
             guard let guid = episode.guid else { return false }

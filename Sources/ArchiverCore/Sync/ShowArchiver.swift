@@ -89,7 +89,7 @@ struct ShowArchiver: Sendable {
         _ source: FeedSource, known: ResolvedSubscription?, into root: URL, options given: SyncOptions,
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
-        let options = try access.withAccess(given, saved: known?.credentials, origin: source.origin)
+        let options = try access.withAccess(given, saved: known?.credentials, of: known?.record, at: source)
         // The archive's identity is made once a feed has been read: a failed first sync creates nothing.
         var (show, first, record) = try await opener.open(
             source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },

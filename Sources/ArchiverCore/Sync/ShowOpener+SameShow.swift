@@ -44,6 +44,17 @@ extension ShowOpener {
         return shows.first { URLSecrets.redacted(FeedAddress.normalized($0.feed)) == named }
     }
 
+    /// Whether what a new URL's author says (its `podcast:guid`, self link and title) may make it the show of
+    /// `record`: not when `record` is private (its feed needs a secret: a token in its URL, a login or headers
+    /// kept for it, a `.netrc` login for its host) and `source` is on another origin, where anyone could copy
+    /// them. Such a URL is the same show only with an episode GUID in common.
+    static func trustsClaims(of source: FeedSource, for record: Subscription, netrc: Netrc?) -> Bool {
+        guard let origin = Origin(record.feed), source.origin != origin else { return true }
+        let home = record.home.flatMap { Origin($0) } ?? origin
+        let netrcLogin = netrc.map { $0.machine(forHost: origin.host) != nil || ($0.fallback != nil && home == origin) }
+        return !(record.secretFeed == true || record.hasCredentials || record.holdsSecrets || netrcLogin == true)
+    }
+
     /// What a new feed may do with a folder of its title (see `FolderUse`), given every subscription: one kept
     /// apart (`separate`) takes no folder another subscription has; none continues the show of one kept apart.
     static func folderUse(separate: Bool, shows: [Subscription]) -> (String) -> FolderUse {
@@ -62,7 +73,7 @@ extension ShowOpener {
         own.profile.credentials = []
         own.saveCredentials = nil
         guard let resolved = try? store.resolve(record, in: root),
-            let options = try? access.withAccess(own, saved: resolved.credentials, origin: resolved.source.origin),
+            let options = try? access.withAccess(own, saved: resolved.credentials, of: record, at: resolved.source),
             case .changed(let feed, _)? = try? await loader.load(
                 resolved.source, ifChangedSince: nil, limits: options.feedLimits)
         else { return nil }

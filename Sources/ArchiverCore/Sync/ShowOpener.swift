@@ -77,7 +77,8 @@ struct ShowOpener: Sendable {
             let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
             let show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
-            if Self.isSameShow(feed, indexed: show.index) {
+            let claims = Self.trustsClaims(of: source, for: same, netrc: options.profile.netrc)
+            if Self.isSameShow(feed, indexed: show.index, claims: claims) {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
             show.lock.unlock()
@@ -101,8 +102,14 @@ struct ShowOpener: Sendable {
                 let record = try store.subscribe(
                     source, folder: folder.lastPathComponent, in: root,
                     settings: options.saveSettings ?? ShowSettings(), credentials: options.saveCredentials,
-                    separate: options.separate)
+                    separate: options.separate, home: options.namedAt)
                 try keepApart(&show, as: record)
+                // Found on a page of another origin: the default login stays with the page's, and that is said.
+                if options.namedAt != nil, let origin = source.origin, let home = options.profile.home,
+                    options.profile.withholdsDefaultLogin(from: origin)
+                {
+                    onEvent(.defaultLoginStays(home: home.description, host: origin.host))
+                }
                 return (show, fetch, record)
             } catch {
                 show.lock.unlock()
@@ -114,11 +121,11 @@ struct ShowOpener: Sendable {
             reason: "other shows keep taking it")
     }
 
-    /// Whether `feed` is the show whose index is `index`: the same title, or an episode GUID in common. (A
-    /// `podcast:guid` or self link alone is what the feed's author says; with nothing else in common it could
-    /// claim any show.)
-    static func isSameShow(_ feed: Feed, indexed index: ArchiveIndex) -> Bool {
-        if let title = feed.title, title == index.title { return true }
+    /// Whether `feed` is the show whose index is `index`: the same title (when its author's `claims` are trusted,
+    /// see `trustsClaims`), or an episode GUID in common. (A `podcast:guid` or self link alone is what the feed's
+    /// author says; with nothing else in common it could claim any show.)
+    static func isSameShow(_ feed: Feed, indexed index: ArchiveIndex, claims: Bool = true) -> Bool {
+        if claims, let title = feed.title, title == index.title { return true }
         return feed.episodes.contains { $0.guid != nil && index.entry(for: $0)?.guid == $0.guid }
     }
 

@@ -45,6 +45,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var throttle: Throttle?
     /// The `.netrc` file whose logins go to the hosts they name (read once the show is known).
     public var netrc: NetrcChoice?
+    /// Where the user named a show not subscribed yet, when that is not its feed's origin (the web page the feed
+    /// was found on): its subscription keeps it as the origin a `.netrc` `default` login goes to
+    /// (`Subscription.home`), so a page never sends that login to the host it names. nil: the feed's own.
+    public var namedAt: Origin?
     /// The show settings the run gives every show (the command line's over the configuration file's), for a
     /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.

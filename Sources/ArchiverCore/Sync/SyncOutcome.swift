@@ -135,6 +135,10 @@ public enum SyncEvent: Sendable, Equatable {
     /// The show moved to a new feed URL (a 301/308, or an announced new URL that answers): its subscription now
     /// follows it; folder, index and settings stay.
     case moved(from: String, to: String)
+    /// After a move (or for a feed found on a page of another origin), the `.netrc` `default` login is not sent to
+    /// the show's host `host`: it stays with `home`, the origin the show was first subscribed at (a `machine` entry
+    /// for `host` would be sent).
+    case defaultLoginStays(home: String, host: String)
     /// The feed given is a show already followed at another address (the same `podcast:guid`, self link, or
     /// title and episodes): its subscription now uses this one; folder, index and settings stay.
     case readdressed(from: String, to: String)

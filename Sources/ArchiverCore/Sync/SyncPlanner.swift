@@ -28,7 +28,7 @@ struct SyncPlanner: Sendable {
         -> SyncPlan
     {
         let known = try store.find(source, in: root)
-        let options = try access.withAccess(given, saved: known?.credentials, origin: source.origin)
+        let options = try access.withAccess(given, saved: known?.credentials, of: known?.record, at: source)
         let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)

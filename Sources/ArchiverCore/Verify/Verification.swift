@@ -50,7 +50,7 @@ struct Verification: Sendable {
         let forms = SecretForms(identity: identity)
         var limits = options.feedLimits
         limits.policy.profile =
-            (try? access.withAccess(options, saved: resolved.credentials, origin: resolved.source.origin))?
+            (try? access.withAccess(options, saved: resolved.credentials, of: record, at: resolved.source))?
             .profile
         guard
             let walk = try? await loader.walkPages(

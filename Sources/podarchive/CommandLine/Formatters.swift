@@ -39,6 +39,12 @@ enum SyncFormatter {
             + "clears it"
     }
 
+    /// The line that says a `.netrc` `default` login is not sent to `host` (`SyncEvent.defaultLoginStays`).
+    static func defaultLoginStays(home: String, host: String) -> String {
+        "the .netrc default login stays with \(home), where the show was first subscribed: add a line 'machine "
+            + "\(host) login ... password ...' to send one to \(host)"
+    }
+
     /// The line that says a show's subscription now uses another URL (`SyncEvent.readdressed`): the old one is no
     /// longer fetched, and how to keep both (see `keepBoth`). A secret rotated in one URL (the two read alike,
     /// redacted) says only the first part.

@@ -138,6 +138,9 @@ final class SyncConsole: @unchecked Sendable {
             case .moved(let from, let to):
                 guard lines else { return }
                 permanent("moved to <\(to)> (was <\(from)>); the subscription follows it")
+            case .defaultLoginStays(let home, let host):
+                guard lines else { return }
+                permanent(SyncFormatter.defaultLoginStays(home: home, host: host))
             case .readdressed(let from, let to):
                 guard lines else { return }
                 permanent(SyncFormatter.readdressed(from: from, to: to))

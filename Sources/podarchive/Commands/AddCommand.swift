@@ -44,7 +44,7 @@ struct AddCommand: Sendable {
         -> ExitCode
     {
         do {
-            try await subscribe(resolved.text, into: root, archiver: archiver)
+            try await subscribe(resolved, into: root, archiver: archiver)
             return .success
         } catch let error as FeedError where resolved.followable && error.isNotAFeed && !Task.isCancelled {
             switch await finding.follow(resolved) {
@@ -61,9 +61,10 @@ struct AddCommand: Sendable {
         }
     }
 
-    /// Reads the feed at `text` with the access given and subscribes it, saying so.
-    private func subscribe(_ text: String, into root: URL, archiver: Archiver) async throws {
-        let source = try FeedSource(text, currentDirectory: context.environment.currentDirectory)
+    /// Reads the feed `resolved` names with the access given (none of it when the feed was found on a page of
+    /// another origin) and subscribes it, saying so.
+    private func subscribe(_ resolved: ResolvedFeed, into root: URL, archiver: Archiver) async throws {
+        let source = try FeedSource(resolved.text, currentDirectory: context.environment.currentDirectory)
         var settings = arguments.settings
         settings.netrcFile = settings.netrcFile.map(context.absolute)
         var configured = arguments.configured
@@ -75,7 +76,8 @@ struct AddCommand: Sendable {
         options.episodeTimeout = arguments.timeout
         options.separate = arguments.separate
         options.netrc = options.netrc ?? context.defaultNetrc
-        options.give(source.givenCredentials(login: FeedSource.login(in: text), headers: arguments.headers))
+        options.give(resolved.givenCredentials(to: source, headers: arguments.headers))
+        options.namedAt = resolved.namedAt
         let said = CapturedEvents()
         let subscription = try await archiver.subscribe(
             source, into: root, settings: settings, options: options, onEvent: said.append)
@@ -83,6 +85,8 @@ struct AddCommand: Sendable {
             switch event {
             case .readdressed(let from, let to):
                 context.output.write(SyncFormatter.readdressed(from: from, to: to) + "\n")
+            case .defaultLoginStays(let home, let host):
+                context.output.write(SyncFormatter.defaultLoginStays(home: home, host: host) + "\n")
             case .keptBoth(let feed, let folder, let apart, let apartFolder):
                 context.output.write(
                     SyncFormatter.keptBoth(feed: feed, folder: folder, apart: apart, apartFolder: apartFolder) + "\n")

@@ -66,6 +66,7 @@ struct FeedFinding: Sendable {
         do {
             let resolved = try await body()
             say(resolved, linkSaid: linkSaid)
+            sayLeftBehind(resolved)
             return .success(resolved)
         } catch {
             if Task.isCancelled {
@@ -84,6 +85,25 @@ struct FeedFinding: Sendable {
         var copy = self
         copy.context = context
         return copy
+    }
+
+    /// Says, on standard error whatever the verbosity, that the login or headers given with a page stay with it
+    /// when the feed it names is on another origin, and how to give them with the feed's URL (placeholders, never
+    /// the values).
+    private func sayLeftBehind(_ resolved: ResolvedFeed) {
+        let login = FeedSource.login(in: resolved.typed) != nil
+        guard resolved.namedAt != nil, login || headersGiven, let feed = resolved.feed, let page = resolved.page
+        else { return }
+        let given = [login ? "a login" : nil, headersGiven ? "headers" : nil].compactMap { $0 }.joined(
+            separator: " and ")
+        // A login is described, not shown in the URL: every URL printed loses its userinfo (`RedactingOutput`).
+        let command =
+            "podarchive add '\(URLSecrets.redacted(feed.absoluteString))'"
+            + (headersGiven ? " --header 'NAME: VALUE'" : "") + (login ? " (user:password@ in the URL)" : "")
+        context.errors.write(
+            "podarchive: what was given with \(URLSecrets.redacted(page.absoluteString)) (\(given)) goes to its origin "
+                + "only: its feed <\(URLSecrets.redacted(feed.absoluteString))> is on another, read without it; to send "
+                + "it there, give it with the feed's URL: \(command)\n")
     }
 
     private func say(_ resolved: ResolvedFeed, linkSaid: Bool) {

@@ -9,7 +9,7 @@ struct PageFollowing: Sendable {
     let finding: FeedFinding
     /// What each followable show resolved to, by its source's display name.
     let addresses: [String: ResolvedFeed]
-    /// Headers given for the feeds named (bound to the feed found).
+    /// Headers given for the feeds named (bound to the feed found, when it is on the page's origin).
     let headers: [String]
 
     /// The show of the feed `target`'s page links to, when `target` was named and its address is a web page
@@ -28,8 +28,8 @@ struct PageFollowing: Sendable {
             return .success(
                 SyncTarget(
                     source: source, saved: known?.settings, save: target.save,
-                    credentials: source.givenCredentials(login: FeedSource.login(in: found.text), headers: headers),
-                    id: known?.id ?? Subscription.id(forNewFeed: source)))
+                    credentials: found.givenCredentials(to: source, headers: headers),
+                    id: known?.id ?? Subscription.id(forNewFeed: source), namedAt: found.namedAt))
         }
     }
 

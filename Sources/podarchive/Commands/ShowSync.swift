@@ -35,6 +35,7 @@ struct ShowSync: Sendable {
         options.netrc = context.defaultNetrc
         options.throttle = limits?.throttle
         options.give(target.credentials)
+        options.namedAt = target.namedAt
         options.hook = arguments.hook
         return try options.applying(layers(target))
     }

@@ -33,12 +33,13 @@ struct SyncCommand: Sendable {
         // Apple Podcasts links named are looked up first, and web pages followed to their feeds (when reading them
         // finds no feed): the feed is what is synced and saved. One that leads to none is said and left out; when
         // that leaves nothing named, nothing syncs (never every subscription instead).
-        let (feeds, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
+        let (feeds, namedAt, following, unfound) = await findFeeds(arguments, root: root, archiver: archiver)
         if !arguments.feeds.isEmpty, feeds.isEmpty, selection.lists.isEmpty {
             if arguments.json { context.output.write(SyncFormatter.json(entries: unfound.map(\.entry))) }
             return ExitCode.overall(of: unfound.map(\.code), cancelled: Task.isCancelled)
         }
         selection.feeds = feeds
+        selection.namedAt = namedAt
         let subscriptions = archiver.subscriptions(in: root)
         warnOfSecretsInside(subscriptions, root: root)
         sayMerged(subscriptions)
@@ -64,10 +65,11 @@ struct SyncCommand: Sendable {
     }
 
     /// The feeds named, each directory link looked up (and an address given with credentials followed when it
-    /// is a page); how to follow the others when they turn out to be pages; and those that led to no feed, with
-    /// their exit codes and `--json` entries.
+    /// is a page), with the page's origin for those found on a page of another (`ResolvedFeed.namedAt`); how to
+    /// follow the others when they turn out to be pages; and those that led to no feed, with their exit codes and
+    /// `--json` entries.
     private func findFeeds(_ arguments: SyncArguments, root: URL, archiver: Archiver) async -> (
-        [String], PageFollowing, [(code: ExitCode, entry: String)]
+        [String], [String: Origin], PageFollowing, [(code: ExitCode, entry: String)]
     ) {
         let finding = FeedFinding(
             context: context, archiver: archiver, root: root,
@@ -79,6 +81,7 @@ struct SyncCommand: Sendable {
             headersGiven: !arguments.headers.isEmpty,
             saying: !arguments.json && arguments.verbosity != .quiet, verbose: arguments.verbosity == .verbose)
         var feeds: [String] = []
+        var namedAt: [String: Origin] = [:]
         var followable: [String: ResolvedFeed] = [:]
         var unfound: [(code: ExitCode, entry: String)] = []
         for typed in arguments.feeds {
@@ -86,6 +89,7 @@ struct SyncCommand: Sendable {
             switch await finding.feed(for: typed) {
             case .success(let resolved):
                 feeds.append(resolved.text)
+                if let origin = resolved.namedAt { namedAt[resolved.text] = origin }
                 if resolved.followable,
                     let source = try? FeedSource(resolved.text, currentDirectory: context.environment.currentDirectory)
                 {
@@ -101,7 +105,9 @@ struct SyncCommand: Sendable {
                     ))
             }
         }
-        return (feeds, PageFollowing(finding: finding, addresses: followable, headers: arguments.headers), unfound)
+        return (
+            feeds, namedAt, PageFollowing(finding: finding, addresses: followable, headers: arguments.headers), unfound
+        )
     }
 
     /// `--site`/`--no-site` saved for the archive; the site written again when it is on.

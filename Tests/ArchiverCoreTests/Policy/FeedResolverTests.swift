@@ -143,15 +143,27 @@ final class FeedResolverTests: XCTestCase {
         XCTAssertEqual(resolved.text, "https://private.example/feed")
     }
 
-    func testThePageIsReadWithoutCredentials_theLoginTypedGoesWithTheFeed() async throws {
+    func testThePageIsReadWithoutCredentials_theLoginTypedGoesWithAFeedOnItsOrigin() async throws {
+        fetcher.answer(
+            "https://page.example/",
+            page(#"<link rel="alternate" type="application/rss+xml" href="https://page.example/show.xml">"#))
+        let resolved = try await resolve("https://ann:pw%40x@page.example/")
+        XCTAssertEqual(resolved.text, "https://ann:pw%40x@page.example/show.xml")
+        XCTAssertNil(resolved.namedAt)
+        let request = try XCTUnwrap(fetcher.requests.first)
+        XCTAssertEqual(request.url?.absoluteString, "https://page.example/")
+        XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"))
+    }
+
+    func testTheLoginTypedWithAPage_staysWithIt_whenTheFeedIsOnAnotherOrigin() async throws {
         fetcher.answer(
             "https://page.example/",
             page(#"<link rel="alternate" type="application/rss+xml" href="https://feeds.example/show.xml">"#))
         let resolved = try await resolve("https://ann:pw%40x@page.example/")
-        XCTAssertEqual(resolved.text, "https://ann:pw%40x@feeds.example/show.xml")
-        let request = try XCTUnwrap(fetcher.requests.first)
-        XCTAssertEqual(request.url?.absoluteString, "https://page.example/")
-        XCTAssertNil(request.value(forHTTPHeaderField: "Authorization"))
+        XCTAssertEqual(resolved.text, "https://feeds.example/show.xml")
+        XCTAssertEqual(resolved.namedAt, Origin("https://page.example/"))
+        let source = try FeedSource(resolved.text, currentDirectory: "/")
+        XCTAssertNil(resolved.givenCredentials(to: source, headers: ["Authorization: Bearer T"]))
     }
 
     func testFailuresAndRefusalsLeaveTheAddressToTheFeedsOwnFetch() async throws {
