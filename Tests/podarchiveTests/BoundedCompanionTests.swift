@@ -68,7 +68,10 @@ final class BoundedCompanionTests: XCTestCase {
                     "sync", server!.url("/feed.xml").absoluteString, "--to",
                     folder!.url.appendingPathComponent("a").path,
                 ],
-                environment: ProcessRunner.isolatedEnvironment(home: home), in: folder!.url, timeout: 110)
+                environment: ProcessRunner.isolatedEnvironment(home: home).merging(
+                    ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
+                ) { $1 },
+                in: folder!.url, timeout: 110)
         }
 
         XCTAssertEqual(run.status, 0, run.output)
