@@ -12,7 +12,7 @@ final class InertOutputTests: CommandLineTestCase {
     private let hostile = "A\u{1B}[2J\u{1B}]0;pwned\u{07}B\u{202E}C\u{2066}D\rE\u{85}F\u{7F}G"
 
     private func unprintable(_ text: String) -> [String] {
-        text.unicodeScalars.filter(InertText.isUnprintable).map { String(format: "U+%04X", $0.value) }
+        text.unicodeScalars.filter(UnprintableText.contains).map { String(format: "U+%04X", $0.value) }
     }
 
     private func serveHostileFeed() {

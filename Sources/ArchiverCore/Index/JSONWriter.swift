@@ -46,7 +46,7 @@ public struct JSONWriter: Sendable {
             case 0x09: raw("\\t")
             // Controls (which JSON requires escaped) and, escaped too so that JSON printed to a terminal cannot
             // drive it or reorder a line, DEL, C1 controls and bidi formatting characters: the same text, inert.
-            case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where UnprintableText.contains(scalar):
                 let hex = String(scalar.value, radix: 16)
                 raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
             default: UTF8.encode(scalar) { bytes.append($0) }
@@ -65,5 +65,19 @@ public struct JSONWriter: Sendable {
     /// Appends a number, or `null` for nil.
     public mutating func number(_ value: Int64?) {
         raw(value.map { String($0) } ?? "null")
+    }
+}
+
+/// The characters that drive a terminal or show a line in another order than its bytes: C0 controls but newline
+/// and tab, DEL, C1 controls, and bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A-U+202E,
+/// U+2066-U+2069). What podarchive prints leaves them out; its JSON escapes them.
+public enum UnprintableText {
+    /// Whether `scalar` is one of them.
+    public static func contains(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

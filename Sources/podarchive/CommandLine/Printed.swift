@@ -2,6 +2,7 @@
 // and podarchive's own terminal control (colours, clearing the live area). The output made inert at the one place
 // everything printed passes (`RedactingOutput`): text loses every control and bidi character, so a title cannot
 // move the cursor, clear the screen, ring the bell or reorder a line; control passes as written.
+import ArchiverCore
 import Foundation
 
 /// A line (or lines) to print: text and podarchive's own control sequences.
@@ -44,21 +45,12 @@ struct Printed: Sendable, Equatable {
 
 /// Text made inert for a terminal.
 enum InertText {
-    /// `text` without control characters (C0 but newline and tab, DEL, C1) and bidirectional formatting
-    /// characters (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069): a feed's title or a directory's answer
-    /// printed can neither drive the terminal nor show a line in another order than its bytes.
+    /// `text` without the characters `UnprintableText` names: a feed's title or a directory's answer printed can
+    /// neither drive the terminal nor show a line in another order than its bytes.
     static func of(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnprintable) else { return text }
+        guard text.unicodeScalars.contains(where: UnprintableText.contains) else { return text }
         var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: text.unicodeScalars.lazy.filter { !isUnprintable($0) })
+        kept.append(contentsOf: text.unicodeScalars.lazy.filter { !UnprintableText.contains($0) })
         return String(kept)
-    }
-
-    static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: false
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 }
