@@ -22,6 +22,8 @@ public struct ExportReport: Equatable, Sendable {
     public var records = 0
     /// The export's size in bytes.
     public var bytes: Int64 = 0
+    /// Files of private shows left out because they hold one of the show's secrets (`Show/file`).
+    public var withheld: [String] = []
 }
 
 /// How far an export has got: records written of all, and bytes of archived files copied of all.
@@ -61,12 +63,14 @@ struct WARCExport: Sendable {
     let contents: FolderContents
 
     /// Writes the shows in `shows` (every show of `root` when nil) to `file` as WARC 1.1, each record a gzip
-    /// member of its own when the name ends in `.gz`.
+    /// member of its own when the name ends in `.gz`. A companion of one of `privateShows` (folder names) that
+    /// holds a secret the process knows is left out (`ExportReport.withheld`).
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
     ///   `file`'s name), or `file` is inside the root's state folder or a show's folder.
     func exportWARC(
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
+        privateShows: Set<String> = [],
         progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {
         var folderList: [URL] = []
@@ -82,9 +86,19 @@ struct WARCExport: Sendable {
         var report = ExportReport()
         var items: [ExportItem] = []
         let planner = ExportPlanner(files: files, attributes: attributes, contents: contents)
+        // A private show's companion that holds one of its secrets is left out (see `SecretHolders`).
+        let holders = SecretHolders(privateShows: privateShows, files: files)
         for folder in folderList {
-            guard let index = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)) else {
+            guard var index = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)) else {
                 throw ArchiveError.noArchive(at: folder, attributes: attributes)
+            }
+            for entry in index.episodes {
+                let held = holders.companions(of: entry, in: folder)
+                guard !held.isEmpty else { continue }
+                var kept = entry
+                kept.companions?.removeAll { held.contains($0.file) }
+                index.update(kept)
+                report.withheld += held.sorted().map { folder.lastPathComponent + "/" + $0 }
             }
             items += planner.items(of: folder, index: index)
             report.shows += 1

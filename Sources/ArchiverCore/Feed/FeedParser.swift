@@ -15,6 +15,7 @@ public enum FeedParser {
     public static func parse(_ data: Data, url: URL?, descriptions: Bool = false) throws -> Feed {
         var feed = try read(data, url: url, descriptions: descriptions)
         liftLogins(from: &feed)
+        keepText(of: &feed)
         // Publishers reuse GUIDs by mistake; every item of one document is its own episode.
         if feed.episodes.contains(where: { $0.guid != nil }) { feed.episodes = Episode.keepingApart(feed.episodes) }
         return feed
@@ -56,6 +57,27 @@ public enum FeedParser {
         case .unknown:
             throw FeedError.notAFeed(url: name, reason: "the document is neither XML nor JSON")
         }
+    }
+
+    /// The text the feed supplies (titles, show notes, the episodes' pages) as it may be kept and shown: the one
+    /// place it enters, so no writer holds it otherwise. Its URLs are redacted as the show's `Taint` says (every
+    /// value, for a private show), and every known secret value (the logins just lifted included) is masked. The
+    /// URLs fetched (enclosures, companions, artwork, pages) stay as they are, and are redacted where written.
+    static func keepText(of feed: inout Feed) {
+        SecretValues.register(feed.logins.compactMap(\.password))
+        func keep(_ text: inout String?) {
+            guard let value = text else { return }
+            let kept = URLSecrets.redactingText(value)
+            if kept != value { text = kept }
+        }
+        keep(&feed.title)
+        keep(&feed.description)
+        for position in feed.episodes.indices {
+            keep(&feed.episodes[position].title)
+            keep(&feed.episodes[position].description)
+            if let link = feed.episodes[position].link { feed.episodes[position].link = URLSecrets.redacted(link) }
+        }
+        feed.titlesWithoutMedia = feed.titlesWithoutMedia.map(URLSecrets.redactingText)
     }
 
     /// Takes the userinfo out of every URL the feed gives into `feed.logins` (one per origin, the first wins),

@@ -30,7 +30,7 @@ public enum URLSecrets {
     public static let secretPrefixes = ["x-amz-", "x-goog-"]
 
     /// What a redacted value is shown as. A URL carrying it is never fetched (`carriesRedaction`).
-    public static let redaction = "REDACTED"
+    public static let redaction = SecretValues.marker
 
     /// Whether a parameter called `name` (percent-encoded or not) holds a secret.
     public static func isSecretName(_ name: Substring) -> Bool {
@@ -92,7 +92,38 @@ public enum URLSecrets {
     /// query, matrix (`;name=value` in the path) and fragment parameter whose name looks secret (see
     /// `isSecretName`) replaced by `REDACTED`, in any position and however its `&` is written (`&`, `&amp;`,
     /// `&#38;`, `&#x26;`, `;`).
+    /// Under a private show's `Taint` (its sync, list or verify), every value is redacted, whatever its name, in
+    /// every URL but the show's own feed's; and every secret value the process knows (`SecretValues`) is masked.
     public static func redacted(_ text: String) -> String {
+        let taint = Taint.current
+        let everyValue = taint.isPrivate && !isOwnFeed(text, of: taint)
+        return SecretValues.masking(redacted(text, everyValue: everyValue))
+    }
+
+    /// Whether `text` is one of the show's own feed URLs, compared as the name rule shows them.
+    private static func isOwnFeed(_ text: String, of taint: Taint) -> Bool {
+        guard !taint.feeds.isEmpty else { return false }
+        let shown = redacted(text, everyValue: false)
+        return taint.feeds.contains { redacted($0, everyValue: false) == shown }
+    }
+
+    /// The values of the parameters in `text` whose names look secret (the name rule): what a feed URL given by
+    /// the user holds that no output may show.
+    public static func secretValues(in text: String) -> [String] {
+        guard let query = text.firstIndex(where: { $0 == "?" || $0 == ";" || $0 == "#" }) else { return [] }
+        var values: [String] = []
+        for piece in text[text.index(after: query)...].split(whereSeparator: { "&;#?".contains($0) }) {
+            guard let equals = piece.firstIndex(of: "="), isSecretName(piece[..<equals]) else { continue }
+            let value = String(piece[piece.index(after: equals)...])
+            guard !value.isEmpty, value != redaction else { continue }
+            values.append(value)
+            if let decoded = value.removingPercentEncoding, decoded != value { values.append(decoded) }
+        }
+        return values
+    }
+
+    /// `redacted` by the name rule alone, or with `everyValue`, every value whatever its name.
+    static func redacted(_ text: String, everyValue: Bool) -> String {
         let bare = withoutUserinfo(text)
         guard bare.contains(where: { $0 == "?" || $0 == "#" || $0 == ";" }) else { return bare }
         // The authority ends at the first `/`, `?` or `#` after `//`; matrix parameters live in the path after it.
@@ -102,12 +133,15 @@ public enum URLSecrets {
         let fragmentStart = bare[(queryStart ?? pathStart)...].firstIndex(of: "#")
         let pathEnd = queryStart ?? fragmentStart ?? bare.endIndex
         var result = String(bare[..<pathStart])
-        result += redactingParameters(bare[pathStart..<pathEnd], matrix: true)
+        result += redactingParameters(bare[pathStart..<pathEnd], matrix: true, everyValue: everyValue)
         if let queryStart {
-            result += "?" + redactingParameters(bare[bare.index(after: queryStart)..<(fragmentStart ?? bare.endIndex)])
+            result +=
+                "?"
+                + redactingParameters(
+                    bare[bare.index(after: queryStart)..<(fragmentStart ?? bare.endIndex)], everyValue: everyValue)
         }
         if let fragmentStart {
-            result += "#" + redactingParameters(bare[bare.index(after: fragmentStart)...])
+            result += "#" + redactingParameters(bare[bare.index(after: fragmentStart)...], everyValue: everyValue)
         }
         return result
     }
@@ -133,7 +167,9 @@ public enum URLSecrets {
 
     /// The parameters in `part` with secret values redacted: a query or fragment (`name=value` between
     /// separators), or with `matrix`, a path whose segments may carry `;name=value` parameters.
-    private static func redactingParameters(_ part: Substring, matrix: Bool = false) -> String {
+    /// With `everyValue`, every parameter's value is redacted whatever its name, and a piece with no `=` (a bare
+    /// query, `?3b9f…`) whole.
+    private static func redactingParameters(_ part: Substring, matrix: Bool = false, everyValue: Bool) -> String {
         var result = ""
         var rest = part
         var first = true
@@ -143,9 +179,11 @@ public enum URLSecrets {
             // In a path, the piece before a segment's first `;` is the segment itself, never a parameter.
             let isParameter = !matrix || !first
             if isParameter, let equals = piece.firstIndex(of: "="), piece.index(after: equals) < piece.endIndex,
-                isSecretName(piece[..<equals])
+                everyValue || isSecretName(piece[..<equals])
             {
                 result += piece[...equals] + redaction
+            } else if isParameter, everyValue, !piece.isEmpty, !piece.contains("=") {
+                result += redaction
             } else {
                 result += piece
             }
@@ -207,28 +245,39 @@ public enum URLSecrets {
 
     /// `message` with every http(s) URL in it redacted: the last guard on what podarchive prints. Reads bytes,
     /// so a `list --json` of 20,000 episodes costs milliseconds; a URL with none of `@ ? ; #` is copied as is.
+    /// Under a private show's `Taint`, every value of every URL but its feed's; and every known secret value
+    /// (`SecretValues`) masked.
     public static func redactingURLs(in message: String) -> String {
         let bytes = Array(message.utf8)
-        guard let redacted = redactingURLs(in: bytes) else { return message }
-        return String(decoding: redacted, as: UTF8.self)
+        guard let redacted = redactingURLs(in: bytes) else { return SecretValues.masking(message) }
+        return String(decoding: SecretValues.masking(redacted) ?? redacted, as: UTF8.self)
     }
 
     /// `document` with every http(s) URL in it redacted, and the secret parameters of relative ones too
     /// (`href="/cover.png?token=…"`), its other bytes (in whatever encoding) untouched: how a feed document is
     /// kept in the history.
+    /// Under a private show's `Taint`, relative ones lose every value, and every known secret value is masked.
     public static func redactingURLs(in document: Data) -> Data {
         let bytes = Array(document)
         let absolute = redactingURLs(in: bytes)
-        guard let relative = redactingParameters(in: absolute ?? bytes) else {
-            return absolute.map { Data($0) } ?? document
-        }
-        return Data(relative)
+        let relative = redactingParameters(in: absolute ?? bytes, everyValue: Taint.current.isPrivate)
+        let kept = relative ?? absolute ?? bytes
+        if let masked = SecretValues.masking(kept) { return Data(masked) }
+        return relative.map { Data($0) } ?? absolute.map { Data($0) } ?? document
+    }
+
+    /// Text a feed supplies (a title, show notes) as it is kept and shown: its URLs redacted, the secret
+    /// parameters of relative ones too, and every known secret value masked (see `redactingURLs(in:)`).
+    public static func redactingText(_ text: String) -> String {
+        let data = Data(text.utf8)
+        let kept = redactingURLs(in: data)
+        return kept == data ? text : String(decoding: kept, as: UTF8.self)
     }
 
     /// The bytes with the value of every secret parameter redacted wherever one stands after `?`, `&`, `;` or
     /// `#` (so `&amp;token=` too), URL or not; nil when nothing changed. A document's relative URLs have no
     /// scheme to find them by, so every such parameter in it is taken for one.
-    private static func redactingParameters(in bytes: [UInt8]) -> [UInt8]? {
+    private static func redactingParameters(in bytes: [UInt8], everyValue: Bool) -> [UInt8]? {
         func isNameByte(_ byte: UInt8) -> Bool {
             (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
                 || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
@@ -255,7 +304,7 @@ public enum URLSecrets {
             var equals = position
             while equals < bytes.count, equals - position < 64, isNameByte(bytes[equals]) { equals += 1 }
             guard equals > position, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
-                isSecretName(Substring(String(decoding: bytes[position..<equals], as: UTF8.self)))
+                everyValue || isSecretName(Substring(String(decoding: bytes[position..<equals], as: UTF8.self)))
             else { continue }
             var end = equals + 1
             while end < bytes.count, !endsValue(bytes[end]) { end += 1 }

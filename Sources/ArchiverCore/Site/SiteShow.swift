@@ -96,3 +96,18 @@ private struct Sidecar: Decodable {
         files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Sidecar.self, from: $0) }
     }
 }
+
+extension SiteShow {
+    /// Leaves out the companions `holders` finds holding a secret of the show (in `folder`): no page links them
+    /// and none is published. Returns them as `Show/file`.
+    mutating func withholding(_ holders: SecretHolders, in folder: URL) -> [String] {
+        var withheld: [String] = []
+        for position in episodes.indices {
+            let held = holders.companions(of: episodes[position].entry, in: folder)
+            guard !held.isEmpty else { continue }
+            episodes[position].entry.companions?.removeAll { held.contains($0.file) }
+            withheld += held.sorted().map { folder.lastPathComponent + "/" + $0 }
+        }
+        return withheld
+    }
+}

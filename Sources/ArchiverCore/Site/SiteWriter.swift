@@ -37,6 +37,8 @@ public struct SiteReport: Sendable, Equatable {
     /// Files the site had published into that folder and removed, since the archive no longer holds them (paths
     /// in the folder).
     public var removed: [String] = []
+    /// Files of private shows left out of `out` because they hold one of the show's secrets (`Show/file`).
+    public var withheld: [String] = []
     /// Show folders and archived files moved off names the site writes (an archive made by an earlier version),
     /// and those that could not be.
     public var moves: [SiteNameMove] = []
@@ -107,6 +109,10 @@ struct SiteWriter: Sendable {
                 attributes: attributes, mover: mover, records: records)
         }
         let recorded = publication?.recorded() ?? []
+        // A private show's companion that holds one of its secrets is never published (see `SecretHolders`).
+        let holders = out.map { _ in
+            SecretHolders(privateShows: ShowTaint.registerSecrets(of: store, in: root), files: files)
+        }
         // What the site holds in `out` after this run: its pages, the files it published now, and those it
         // published before that the archive still holds (or of a show left out this time).
         var holds = Set<String>()
@@ -143,7 +149,8 @@ struct SiteWriter: Sendable {
             }
             // An unchanged show is read from its index alone, for the root page: no feed document parsed.
             let unchanged = present && files.contents(atPath: stampURL.path) == Data(stamp.utf8)
-            let show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
+            var show = SiteShow.read(folder, index: index, files: files, details: !unchanged)
+            if let holders { report.withheld += show.withholding(holders, in: folder) }
             shows.append(show)
             if let publication {
                 let name = folder.lastPathComponent

@@ -13,9 +13,26 @@ struct SecretForms: Sendable {
 
     /// `text` as the index keeps an identifier: itself, or its keyed hash when it carries a secret (a keyed hash
     /// is kept as it is).
+    /// Under a private show's `Taint`, every identifier that is a URL with a query, a fragment or a login is
+    /// hashed (all its values are secret), so `/get.php?id=N` episodes stay apart. The key of a version a repair
+    /// kept (`<key>#v<N>`) keeps its suffix.
     func identifier(_ text: String) -> String {
+        if let version = Self.versionSuffix(of: text) {
+            return identifier(String(text.dropLast(version.count))) + version
+        }
         guard !ArchiveIdentity.isKeyedHash(text), URLSecrets.hasSecret(text) else { return text }
         return identity.keyedHash(text)
+    }
+
+    /// The `#v<N>` a kept version's key ends with (`EpisodePlacer`), if it has one.
+    private static func versionSuffix(of text: String) -> Substring? {
+        let utf8 = text.utf8
+        guard let hash = utf8.lastIndex(of: UInt8(ascii: "#")) else { return nil }
+        let rest = utf8[utf8.index(after: hash)...]
+        guard rest.first == UInt8(ascii: "v"), rest.count > 1,
+            rest.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return text[hash...]
     }
 
     /// The episode as the archive looks it up: its GUID and identity as kept; its URL stays the real one (it is

@@ -46,6 +46,8 @@ struct ShowAccess: Sendable {
             options.profile.netrc = try readNetrc(choice)
         }
         options.profile.home = source.flatMap { Self.home(of: record, $0, options) }
+        // The one place a show's secrets are all known: they are registered, and its taint decided, here.
+        options.taint = ShowTaint.of(feed: source?.displayName ?? "", source: source, profile: options.profile)
         return options
     }
 

@@ -72,9 +72,11 @@ struct ShowSubscriptions: Sendable {
         }
         let source = found?.source ?? source
         let options = try access.withAccess(options, saved: found?.credentials, of: found?.record, at: source)
-        return try await open(
-            source, known: found?.record, into: root, settings: settings, options: options,
-            onEvent: onEvent)
+        return try await options.taint.run {
+            try await open(
+                source, known: found?.record, into: root, settings: settings, options: options,
+                onEvent: onEvent)
+        }
     }
 
     /// Opens (or chooses, for a new feed) the show's folder with `options`' access, its feed read, and saves its

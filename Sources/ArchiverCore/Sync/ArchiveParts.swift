@@ -144,7 +144,8 @@ struct ArchiveParts: Sendable {
 
     /// `export --warc`.
     var export: WARCExport {
-        WARCExport(verifier: verifier, indexes: indexes, files: files, attributes: attributes, contents: contents)
+        WARCExport(
+            verifier: verifier, indexes: indexes, files: files, attributes: attributes, contents: contents)
     }
 
     /// `verify`, with each show's access and real URLs.

@@ -145,6 +145,10 @@ public struct Archiver: Sendable {
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
         progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {
-        try parts.export.exportWARC(root, shows: shows, to: file, options: options, progress: progress)
+        // The private shows' secrets, searched for in their companions (see `SecretHolders`).
+        try parts.export.exportWARC(
+            root, shows: shows, to: file, options: options,
+            privateShows: ShowTaint.registerSecrets(of: parts.store, in: root),
+            progress: progress)
     }
 }

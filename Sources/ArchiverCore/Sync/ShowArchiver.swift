@@ -90,6 +90,16 @@ struct ShowArchiver: Sendable {
         onEvent: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> SyncReport {
         let options = try access.withAccess(given, saved: known?.credentials, of: known?.record, at: source)
+        // Everything the show supplies is redacted as its taint says, wherever it is written (see `Taint`).
+        return try await options.taint.run {
+            try await archive(source, known: known, into: root, accessed: options, onEvent: onEvent)
+        }
+    }
+
+    private func archive(
+        _ source: FeedSource, known: ResolvedSubscription?, into root: URL, accessed options: SyncOptions,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport {
         // The archive's identity is made once a feed has been read: a failed first sync creates nothing.
         var (show, first, record) = try await opener.open(
             source, known: known?.record, in: root, options: options, forms: { try secrets.secretForms(of: root) },

@@ -75,10 +75,11 @@ struct ShowOpener: Sendable {
         // nor into the folder of one.
         if !options.separate, let same = await sameShow(as: feed, source: source, in: root, options: options) {
             let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
-            let show = try await folders.open(
+            var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             let claims = Self.trustsClaims(of: source, for: same, netrc: options.profile.netrc)
             if Self.isSameShow(feed, indexed: show.index, claims: claims) {
+                try secure(&show, forms: forms)
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
             show.lock.unlock()
@@ -94,6 +95,7 @@ struct ShowOpener: Sendable {
                 show.lock.unlock()
                 continue
             }
+            try secure(&show, forms: forms)
             if let same = store.subscription(inFolder: folder.lastPathComponent, in: root) {
                 return try readdress(same, to: source, show: show, fetch: fetch, in: root, options: options, onEvent)
             }
@@ -119,6 +121,17 @@ struct ShowOpener: Sendable {
         throw ArchiveError.cannotCreateFolder(
             path: root.appendingPathComponent(FileNamer.sanitize(feed.title ?? "")).path,
             reason: "other shows keep taking it")
+    }
+
+    /// Keeps the index of `show` as `forms` says (see `ArchiveSecrets.secureIndex`), the lock given back if that
+    /// fails: what a folder found for a new address holds is re-keyed before anything looks it up.
+    private func secure(_ show: inout FeedFolder, forms: () throws -> SecretForms) throws {
+        do {
+            try secrets.secureIndex(of: &show, forms: forms())
+        } catch {
+            show.lock.unlock()
+            throw error
+        }
     }
 
     /// Whether `feed` is the show whose index is `index`: the same title (when its author's `claims` are trusted,

@@ -39,6 +39,9 @@ public struct SyncOptions: Sendable, Equatable {
     public var saveSettings: ShowSettings?
     /// The show's User-Agent and credentials: every request of the sync is made through it.
     public var profile = RequestProfile()
+    /// How what the show supplies is redacted (see `Taint`): made with its access (`ShowAccess.withAccess`), and
+    /// put on the task that works on the show.
+    public var taint = Taint.none
     /// Credentials to save with the show's subscription (see `ShowCredentials.overlaid`); nil saves none.
     public var saveCredentials: ShowCredentials?
     /// The run's bandwidth cap, shared by every show of the run; nil reads as fast as the network allows.

@@ -54,6 +54,7 @@ struct UpstreamChecker: Sendable {
         var episodes: [(URL, ArchiveIndex.Entry)] = []
         // Each show is asked with its own saved credentials and User-Agent.
         var showLimits: [URL: FeedLimits] = [:]
+        var taints: [URL: Taint] = [:]
         let showFolders = try verifier.feedFolders(in: directory)
         let records = self.access.records(around: showFolders)
         for folder in showFolders {
@@ -62,6 +63,7 @@ struct UpstreamChecker: Sendable {
             var own = limits
             let options = try self.access.withAccess(access, forShowIn: folder, records: records)
             own.policy.profile = options.profile
+            taints[folder] = options.taint
             // What the index keeps redacted is asked at the feed's URL (see `SecretForms`).
             guard let index else { continue }
             let real = await verification.realURLs(forShowIn: folder, index: index, options: options, records: records)
@@ -69,6 +71,7 @@ struct UpstreamChecker: Sendable {
             showLimits[folder] = own
         }
         let perShow = showLimits
+        let shownAs = taints
         let budget = DownloadBudget(jobs: jobs)
         let loader = self.loader
         let listed = episodes
@@ -89,9 +92,9 @@ struct UpstreamChecker: Sendable {
                 } else if let url {
                     state = await loader.probe(url, limits: perShow[folder] ?? limits)
                 }
-                return UpstreamCheck(
-                    folder: folder, file: entry.file, title: entry.title, url: URLSecrets.redacted(entry.url),
-                    state: state)
+                // Shown as the show's taint says: a private show's real URL loses every value.
+                let shown = await (shownAs[folder] ?? .none).run { URLSecrets.redacted(entry.url) }
+                return UpstreamCheck(folder: folder, file: entry.file, title: entry.title, url: shown, state: state)
             },
             finished: { _, check in onCheck(check) },
             settle: { _, check in checks.append(check) })

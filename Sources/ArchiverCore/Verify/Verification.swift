@@ -49,12 +49,21 @@ struct Verification: Sendable {
         else { return RealURLs() }
         let forms = SecretForms(identity: identity)
         var limits = options.feedLimits
-        limits.policy.profile =
-            (try? access.withAccess(options, saved: resolved.credentials, of: record, at: resolved.source))?
-            .profile
+        let accessed = try? access.withAccess(options, saved: resolved.credentials, of: record, at: resolved.source)
+        limits.policy.profile = accessed?.profile
+        // The feed's episodes are known as its sync knows them: by the identities its taint gives.
+        return await (accessed?.taint ?? .none).run {
+            await realURLs(of: resolved.source, matching: index, forms: forms, limits: limits)
+        }
+    }
+
+    /// The real URLs of what `index` keeps redacted, read from the feed at `source` (every page).
+    private func realURLs(of source: FeedSource, matching index: ArchiveIndex, forms: SecretForms, limits: FeedLimits)
+        async -> RealURLs
+    {
         guard
             let walk = try? await loader.walkPages(
-                from: loader.load(resolved.source, limits: limits), of: resolved.source, limits: limits)
+                from: loader.load(source, limits: limits), of: source, limits: limits)
         else {
             return RealURLs()
         }

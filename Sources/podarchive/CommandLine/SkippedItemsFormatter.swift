@@ -36,3 +36,17 @@ enum SkippedItemsFormatter {
         item.title.map { "\"\(SyncFormatter.oneLine($0))\"" } ?? "(untitled)"
     }
 }
+
+/// What `site --out` and `export` say of the files they leave out because a private show's secret is in them.
+enum WithheldFormatter {
+    /// `left out 2 files that hold a private show's secret (its token, login or header): Show/a.vtt, Show/b.json`,
+    /// or nil when none was.
+    static func line(_ withheld: [String], from what: String) -> String? {
+        guard !withheld.isEmpty else { return nil }
+        let count = withheld.count
+        let named = withheld.prefix(10).joined(separator: ", ")
+        let more = count > 10 ? " and \(count - 10) more" : ""
+        return "\(what): left out \(count) file\(count == 1 ? "" : "s") that hold\(count == 1 ? "s" : "") "
+            + "a private show's secret (its token, login or header): \(named)\(more)\n"
+    }
+}

@@ -31,6 +31,7 @@ struct ExportCommand: Sendable {
             }
             if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
             context.output.write(Self.summary(report, file: file) + "\n")
+            if let line = WithheldFormatter.line(report.withheld, from: "export") { context.errors.write(line) }
             return .success
         } catch {
             if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }

@@ -30,6 +30,19 @@ struct ListCommand: Sendable {
             let saved = root.flatMap { try? archiver.subscription(for: source, in: $0) }?.record.settings
             let layers = SettingsLayers(given: access, saved: saved, configuration: configured)
             options = try archiver.access(options.applying(layers.access), for: source, in: root)
+            // What a private feed supplies is listed as its taint says (see `Taint`).
+            return try await options.taint.run { try await list(source, archiver: archiver, options: options) }
+        } catch  where Task.isCancelled {
+            context.errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
+            return .interrupted
+        } catch {
+            return context.report(error)
+        }
+    }
+
+    /// The feed at `source` read (every page, unless asked for the first) and listed.
+    private func list(_ source: FeedSource, archiver: Archiver, options: SyncOptions) async throws -> ExitCode {
+        do {
             let walk = try await archiver.listPages(
                 source,
                 limits: FeedLimits(

@@ -81,6 +81,7 @@ struct SiteCommand: Sendable {
                     "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
                         + "\(folder.path): \(named)\(more)\n")
             }
+            if let line = WithheldFormatter.line(report.withheld, from: "site") { context.errors.write(line) }
             return report.skipped.isEmpty ? .success : .episodesFailed
         } catch {
             return context.report(error)

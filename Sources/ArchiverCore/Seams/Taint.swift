@@ -1,0 +1,169 @@
+// Whose secrets the text being written may hold. A show whose feed needs a secret (a token or login in its URL,
+// saved or given credentials, a `.netrc` login for its host) is private, and everything it supplies is tainted:
+// the work of its sync (or list, or verify) runs under its `Taint` as a task-local value, so every redaction made on
+// its behalf (`URLSecrets.redacted`, `redactingURLs`: the one rule every writer of feed-derived text goes through)
+// redacts every value of its documents' URLs, whatever the parameter's name, not only those whose names look
+// secret. The secret values themselves (the feed's token, the login, the header values) are registered with the
+// process once known, and masked in every encoding a document can hold them in, in everything redacted and
+// printed, whichever task writes it (as CI systems mask registered secrets in every log line).
+import Foundation
+
+/// How the show being worked on taints what it supplies (see the file's comment).
+public struct Taint: Sendable, Equatable {
+    /// True for a private show: every value in the query, matrix, fragment and userinfo of a URL it supplies is
+    /// redacted, whatever its name.
+    public var isPrivate: Bool
+    /// The show's own feed URLs (without userinfo): given by the user, not by a document, they keep the name rule
+    /// (their secret values are known and masked), so the records that name a show by its feed keep naming it.
+    public var feeds: Set<String>
+
+    /// A public show's taint: the name rule alone.
+    public static let none = Taint(isPrivate: false, feeds: [])
+
+    /// The taint of the work running now (`none` outside any show's).
+    @TaskLocal public static var current = Taint.none
+
+    /// A taint; `feeds` are the show's feed URLs without userinfo.
+    public init(isPrivate: Bool, feeds: Set<String>) {
+        self.isPrivate = isPrivate
+        self.feeds = feeds
+    }
+
+    /// Runs `body` under this taint.
+    public func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$current.withValue(self, operation: body)
+    }
+
+    /// Whether `url` (without userinfo) is one of the show's own feed URLs.
+    func isOwnFeed(_ url: String) -> Bool {
+        !feeds.isEmpty && feeds.contains(url)
+    }
+}
+
+/// The secret values the process knows (feed tokens, passwords, header values), in every encoding a document can
+/// hold them in: masked as `REDACTED` in everything redacted and printed.
+public enum SecretValues {
+    /// What a redacted value is shown as (`URLSecrets.redaction`).
+    public static let marker = "REDACTED"
+
+    /// Values shorter than this are not searched for: they would mask ordinary words (the URL rule still redacts
+    /// them where they stand as a parameter's value).
+    public static let shortest = 4
+
+    private static let known = Locked<[[UInt8]]>([])
+    private static let registered = Locked<Set<String>>([])
+
+    /// Adds `values` (and their encodings) to what is masked.
+    public static func register(_ values: [String]) {
+        let fresh = values.filter { $0.utf8.count >= shortest }
+        guard !fresh.isEmpty else { return }
+        registered.withLock { set in
+            let new = fresh.filter { !set.contains($0) }
+            guard !new.isEmpty else { return }
+            set.formUnion(new)
+            let forms = new.flatMap(encodings).map { Array($0.utf8) }
+            known.withLock { list in
+                list = Array(Set(list + forms)).sorted { $0.count > $1.count }
+            }
+        }
+    }
+
+    /// Every form `value` takes in a document: as is, percent-encoded (both cases of hex, `+` for a space),
+    /// escaped for XML or HTML, and escaped as JSON encoders write it (`\/`, `\u0026`, `\u003c`, `\u003e`).
+    public static func encodings(of value: String) -> [String] {
+        var forms: Set<String> = [value]
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        if let percent = value.addingPercentEncoding(withAllowedCharacters: unreserved) {
+            forms.insert(percent)
+            forms.insert(lowercasingHex(percent))
+            forms.insert(percent.replacingOccurrences(of: "%20", with: "+"))
+        }
+        let xml = value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+        forms.insert(xml)
+        forms.insert(xml.replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;"))
+        var json = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        forms.insert(json)
+        json = json.replacingOccurrences(of: "/", with: "\\/")
+        forms.insert(json)
+        forms.insert(
+            json.replacingOccurrences(of: "&", with: "\\u0026").replacingOccurrences(of: "<", with: "\\u003c")
+                .replacingOccurrences(of: ">", with: "\\u003e"))
+        forms.insert(
+            value.replacingOccurrences(of: "&", with: "\\u0026").replacingOccurrences(of: "<", with: "\\u003c")
+                .replacingOccurrences(of: ">", with: "\\u003e"))
+        return forms.filter { $0.utf8.count >= shortest }.sorted()
+    }
+
+    /// The parts of a header's value that are secret: the value, each word of it but the scheme (`Bearer`,
+    /// `Basic`), and each cookie's value.
+    static func parts(ofHeader value: String) -> [String] {
+        let schemes: Set<String> = ["bearer", "basic", "digest", "token", "negotiate"]
+        var parts = [value]
+        for piece in value.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," }) {
+            let word = piece.firstIndex(of: "=").map { piece[piece.index(after: $0)...] } ?? piece
+            guard !schemes.contains(word.lowercased()) else { continue }
+            parts.append(String(word))
+        }
+        return parts
+    }
+
+    /// `bytes` with every known secret form replaced by the redaction marker; nil when none is in them.
+    static func masking(_ bytes: [UInt8]) -> [UInt8]? {
+        let forms = known.withLock { $0 }
+        guard !forms.isEmpty else { return nil }
+        let marker = Array(marker.utf8)
+        var current = bytes
+        var changed = false
+        for form in forms {
+            guard let first = form.first, current.count >= form.count else { continue }
+            var result: [UInt8] = []
+            var copied = 0
+            var position = 0
+            while position + form.count <= current.count {
+                if current[position] == first, current[position..<(position + form.count)].elementsEqual(form) {
+                    result += current[copied..<position]
+                    result += marker
+                    position += form.count
+                    copied = position
+                } else {
+                    position += 1
+                }
+            }
+            guard copied > 0 else { continue }
+            result += current[copied...]
+            current = result
+            changed = true
+        }
+        return changed ? current : nil
+    }
+
+    /// `text` with every known secret form masked.
+    public static func masking(_ text: String) -> String {
+        guard !known.withLock({ $0.isEmpty }) else { return text }
+        return masking(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// Whether `bytes` hold a known secret form.
+    public static func occur(in bytes: [UInt8]) -> Bool {
+        masking(bytes) != nil
+    }
+
+    private static func lowercasingHex(_ text: String) -> String {
+        var result = ""
+        var afterPercent = 0
+        for character in text {
+            if character == "%" {
+                afterPercent = 2
+                result.append(character)
+            } else if afterPercent > 0 {
+                afterPercent -= 1
+                result += character.lowercased()
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
