@@ -60,7 +60,8 @@ public struct FailedEpisode: Codable, Equatable, Sendable {
         url = URLSecrets.redacted(episode.url)
         type = episode.mimeType
         published = episode.published.map(FeedDate.iso8601)
-        self.reason = reason
+        // A reason may name a URL (a redirect's target): kept as every URL is.
+        self.reason = URLSecrets.redactingURLs(in: reason)
         self.failed = failed
     }
 
