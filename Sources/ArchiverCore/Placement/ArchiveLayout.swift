@@ -35,6 +35,9 @@ public enum ArchiveLayout {
     static let hooksFile = "hooks.json"
     /// The episodes forgotten for good (`ForgottenEpisodes`).
     static let forgottenFile = "forgotten.json"
+    /// The mark of a `credentials --move` not finished in this show (`PendingMove`): written before the move's
+    /// first effect, removed when no place in the show's folder holds a secret any more.
+    static let pendingMoveFile = "credentials-move.json"
     /// The lock a sync holds on the show (and the root's state folder, on the archive, while folders move).
     static let lockFile = "lock"
     /// The feed's own history (see `FeedHistory`): each revision gzipped, and the newest as it was fetched.

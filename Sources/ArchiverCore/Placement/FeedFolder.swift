@@ -26,6 +26,8 @@ struct FeedFolder {
     var rederive = false
     /// The digest of the feed's last revision in the history (see `FeedValidators.revision`).
     var lastRevision: String?
+    /// The files a pending credentials move cleaned when the folder was opened (see `PendingMove`).
+    var movedFiles = 0
 
     /// Episodes recorded in `index` since it was last saved or journaled, and the download records to drop once
     /// they are (see `SyncRun.commit`, `IndexStore.commitJournal`).

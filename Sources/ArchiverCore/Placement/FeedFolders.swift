@@ -11,10 +11,14 @@ struct FeedFolders: Sendable {
     let locks: ShowLocks
     let indexes: IndexStore
     let records: ShowRecords
+    /// What finishes a `credentials --move` a killed run left pending in a show (see `PendingMove`); nil where
+    /// nothing can (a test's folders).
+    var moves: (any PendingMoveFinishing)? = nil
 
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes),
-    /// reads the index and finishes a forget a killed run left pending (see `finishForgetting`).
+    /// reads the index and finishes a forget or a credentials move a killed run left pending (see
+    /// `finishForgetting`, `PendingMove`).
     func open(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws -> FeedFolder {
         try read(await lock(folder: folder, lockWait: lockWait), source: source, wants: wants)
     }
@@ -117,6 +121,10 @@ struct FeedFolders: Sendable {
             if index != nil, locked.finishes, leftovers.contains(ArchiveLayout.forgottenFile) {
                 try finishForgetting(&show)
             }
+            // So is a credentials move: every command that takes the lock cleans the show before it works on it.
+            if locked.finishes, leftovers.contains(ArchiveLayout.pendingMoveFile), let moves {
+                show.movedFiles = try moves.finishMove(of: &show)
+            }
             return show
         } catch {
             lock.unlock()
@@ -209,8 +217,9 @@ struct LockedFolder {
     let saved: FeedValidators?
     /// Whether opening it clears what a killed run left (false for a reader where the archive cannot be written).
     var clears = true
-    /// Whether opening it finishes a forget a killed run left pending (see `finishForgetting`), which writes the
-    /// index: false for a reader (`verify`), which changes no record.
+    /// Whether opening it finishes a forget or a credentials move a killed run left pending (see
+    /// `finishForgetting`, `PendingMove`), which write the index: false for a reader (`verify`), which changes no
+    /// record.
     var finishes = true
 
     /// The saved validators, when a conditional fetch with them hides nothing the folder's own records say the

@@ -53,11 +53,20 @@ extension Archiver {
     }
 
     /// Moves every secret the archive at `root` keeps in its records into the configuration folder, then redacts
-    /// what each show's files still say of them. Safe to run again: what was moved is left alone.
+    /// what each show's files still say of them, each show marked first (see `PendingMove`). Safe to run again;
+    /// killed at any point, finished by the next run or, for a show's files, by the next command that takes the
+    /// show's lock.
     /// - Throws: `CredentialError` when the configuration folder cannot take them (nothing in the archive is
-    ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written.
+    ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written, or a file
+    ///   still holds a secret after the move.
     public func moveCredentials(in root: URL, lockWait: TimeInterval = 0) async throws -> CredentialMove {
         try await parts.credentialMover.moveCredentials(in: root, lockWait: lockWait)
+    }
+
+    /// The folder names of the shows of `root` where a `credentials --move` is not finished (it was killed, or a
+    /// file could not be cleaned): the next move, or the next command that takes such a show's lock, finishes it.
+    public func pendingMoves(in root: URL) -> [String] {
+        parts.credentialMover.pendingMoves(in: root)
     }
 
     /// Where the secrets of `show` are kept.

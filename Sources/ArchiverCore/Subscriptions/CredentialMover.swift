@@ -1,9 +1,11 @@
 // `podarchive credentials --move`: an archive an earlier podarchive wrote keeps its shows' logins, headers and
 // feed tokens in its subscription records, and the URLs with their tokens in its history documents, sidecars and
 // download records. Moving them is deliberate, never a side effect of a sync: a machine whose configuration folder
-// is not the one the archive's other users share must not strip a shared archive of its secrets. The secrets are
-// written to the configuration folder first; only then is each record rewritten without them, and the show's
-// other files redacted.
+// is not the one the archive's other users share must not strip a shared archive of its secrets. Intent first:
+// each show's folder is marked (`PendingMove`) before anything changes; then the secrets are written to the
+// configuration folder and each record rewritten without them; then each show is opened, which cleans its files
+// and settles its mark (`FeedFolders.read`, through `MoveFinisher`), as the next command to take its lock would
+// had the move been killed.
 import Foundation
 
 /// What `credentials --move` did.
@@ -18,79 +20,64 @@ public struct CredentialMove: Sendable, Equatable {
 struct CredentialMover: Sendable {
     /// The subscription records, and the configuration folder's secrets.
     let store: SubscriptionStore
-    /// Show folders opened (and locked) to redact their files.
+    /// Show folders locked to mark them, and opened (which finishes the move in each, see `PendingMove`).
     let folders: FeedFolders
-    /// Each index kept as `SecretForms` says.
+    /// The archive's identity, made before anything is marked.
     let secrets: ArchiveSecrets
     /// The files of show folders.
     let files: any FileStore
-    let attributes: any FileAttributes
     let writer: any AtomicFileWriting
 
-    /// Moves every secret the archive at `root` keeps in its records into the configuration folder, then redacts
-    /// what each show's files still say of them. Safe to run again: what was moved is left alone.
+    /// Moves every secret the archive at `root` keeps in its records into the configuration folder, then cleans
+    /// what each show's files still say of them. Safe to run again, and killed at any point, finished by the next
+    /// run or, for a show's files, by the next command that takes the show's lock.
     /// - Throws: `CredentialError` when the configuration folder cannot take them (nothing in the archive is
-    ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written.
+    ///   changed for that show then); `ArchiveError` when a record or a show folder cannot be written, or a file
+    ///   in a show folder still holds a secret after the move.
     func moveCredentials(in root: URL, lockWait: TimeInterval = 0) async throws -> CredentialMove {
         var result = CredentialMove()
-        let forms = try secrets.secretForms(of: root)
-        for record in store.all(in: root).shows {
-            if record.holdsSecrets {
-                try store.moveSecrets(of: record, in: root)
-                result.moved.append(record.folder)
-            }
+        // The identity keys the hashes a cleaned index keeps: made now, so that whoever finishes the move reads it.
+        _ = try secrets.secretForms(of: root)
+        let shows = store.all(in: root).shows
+        let marked = shows.compactMap { record -> URL? in
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-            guard files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path) else { continue }
+            let made = files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path)
+            return made || record.holdsSecrets ? folder : nil
+        }
+        for folder in marked {
+            try await mark(folder, lockWait: lockWait)
+        }
+        for record in shows where record.holdsSecrets {
+            try store.moveSecrets(of: record, in: root)
+            result.moved.append(record.folder)
+        }
+        for folder in marked {
             var show = try await folders.openToWrite(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
-            try secrets.secureIndex(of: &show, forms: forms)
-            result.redactedFiles += redactFiles(of: show)
+            result.redactedFiles += show.movedFiles
+            // Never said done while a secret remains: the mark stays, and says what is left to the next command.
+            if PendingMove.isPending(in: show.stateFolder, files: files) {
+                throw ArchiveError.storage(
+                    path: folder.path, reason: "a file in it still holds a secret and cannot be rewritten")
+            }
         }
         return result
     }
 
-    /// Rewrites, redacted, every file of the show that may still hold a URL secret written by an earlier version:
-    /// sidecars, origin attributes and leftover temporary files at any depth (`sweepEpisodeFiles`), and the
-    /// history, download records and other records in its state folder (the index is kept by `secureIndex`).
-    /// Returns how many files changed.
-    private func redactFiles(of show: FeedFolder) -> Int {
-        let state = stateFiles(under: show.stateFolder).filter {
-            ![ArchiveLayout.indexFile, ArchiveLayout.journalFile].contains($0.lastPathComponent)
-        }
-        return sweepEpisodeFiles(under: show.folder, staging: show.stateFolder)
-            + state.filter { redactFile($0, staging: show.stateFolder) }.count
+    /// Marks `folder` as having a move to finish (`PendingMove`), its lock held for the write.
+    private func mark(_ folder: URL, lockWait: TimeInterval) async throws {
+        let locked = try await folders.lock(folder: folder, lockWait: lockWait)
+        defer { locked.lock.unlock() }
+        try PendingMove.mark(in: locked.stateFolder, writer: writer)
     }
 
-    /// The regular files under `folder`, at any depth.
-    private func stateFiles(under folder: URL) -> [URL] {
-        let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.flatMap { name -> [URL] in
-            let url = folder.appendingPathComponent(name)
-            switch attributes.typeAndSize(atPath: url.path)?.type {
-            case .typeDirectory?: return stateFiles(under: url)
-            case .typeRegular?: return [url]
-            default: return []
-            }
+    /// The folder names of the shows of `root` whose move is not finished (see `PendingMove`).
+    func pendingMoves(in root: URL) -> [String] {
+        store.all(in: root).shows.map(\.folder).filter {
+            let folder = root.appendingPathComponent(FileNamer.sanitize($0), isDirectory: true)
+            return PendingMove.isPending(in: ArchiveLayout.stateFolder(of: folder), files: files)
         }
-    }
-
-    /// Rewrites the file at `url` with its URLs redacted (a gzip history revision decoded and encoded again);
-    /// true when it changed. A file that cannot be read or written is left as it is.
-    func redactFile(_ url: URL, staging: URL) -> Bool {
-        guard let data = files.contents(atPath: url.path) else { return false }
-        let gzipped = url.pathExtension == "gz"
-        guard let plain = gzipped ? try? Gzip.decompress(data) : data else { return false }
-        // JSON may escape a URL's slashes (`https:\/\/`); unescaped, the same document says the same thing.
-        let unescaped =
-            url.pathExtension == "json"
-            ? Data(
-                String(decoding: plain, as: UTF8.self)
-                    .replacingOccurrences(of: "\\/", with: "/").utf8) : plain
-        let redacted = URLSecrets.redactingURLs(in: unescaped)
-        guard redacted != unescaped else { return false }
-        let kept = gzipped ? Gzip.compress(redacted) : redacted
-        return (try? writer.writeAtomically(kept, to: url, durable: false, stagedIn: staging)) != nil
     }
 
     /// Where the secrets of `show` are kept.

@@ -56,8 +56,15 @@ struct ArchiveParts: Sendable {
         indexes = IndexStore(files: files, attributes: attributes, writer: writer, records: records)
         history = HistoryStore(files: files, writer: writer)
         contents = FolderContents(files: files, attributes: attributes, mover: mover)
+        // A pending credentials move is finished by whichever command opens the show (see `PendingMove`): its
+        // finisher reads the archive's identity and records only, which do not depend on the configuration folder,
+        // so `using(configuration:)` need not make it again.
+        let moves = MoveFinisher(
+            secrets: ArchiveSecrets(store: store, indexes: indexes, contents: contents, files: files, writer: writer),
+            files: files, attributes: attributes, writer: writer)
         folders = FeedFolders(
-            files: files, attributes: attributes, mover: mover, locks: locks, indexes: indexes, records: records)
+            files: files, attributes: attributes, mover: mover, locks: locks, indexes: indexes, records: records,
+            moves: moves)
         self.fetcher = EpisodeFetcher(
             downloader: network.downloader, hasher: hasher, files: files, records: records, contents: contents,
             clock: clock)
@@ -132,8 +139,7 @@ struct ArchiveParts: Sendable {
 
     /// `credentials --move`, and where secrets are kept.
     var credentialMover: CredentialMover {
-        CredentialMover(
-            store: store, folders: folders, secrets: secrets, files: files, attributes: attributes, writer: writer)
+        CredentialMover(store: store, folders: folders, secrets: secrets, files: files, writer: writer)
     }
 
     /// `verify --upstream`.

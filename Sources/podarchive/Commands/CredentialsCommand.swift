@@ -41,6 +41,12 @@ struct CredentialsCommand: Sendable {
                 worst = .feedFailed
             }
         }
+        // A move killed part way: the show's files may still hold a secret until it is finished.
+        for folder in archiver.pendingMoves(in: root) {
+            context.output.write(
+                "\(folder): a credentials move is not finished (podarchive credentials --move, or the show's next "
+                    + "sync, finishes it)\n")
+        }
         return worst
     }
 }
