@@ -33,8 +33,24 @@ public enum URLSecrets {
     public static let redaction = SecretValues.marker
 
     /// Whether a parameter called `name` (percent-encoded or not) holds a secret.
+    /// Names are few and come back in every URL (`utm_source`, `id`): each is judged once and remembered.
     public static func isSecretName(_ name: Substring) -> Bool {
-        let decoded = (String(name).removingPercentEncoding ?? String(name))
+        let key = String(name)
+        if let known = judged.withLock({ $0[key] }) { return known }
+        let secret = judge(key)
+        judged.withLock { names in
+            if names.count >= 4096 { names.removeAll(keepingCapacity: true) }
+            names[key] = secret
+        }
+        return secret
+    }
+
+    /// The names judged so far.
+    private static let judged = Locked<[String: Bool]>([:])
+
+    /// `isSecretName`, worked out.
+    private static func judge(_ name: String) -> Bool {
+        let decoded = name.utf8.contains(UInt8(ascii: "%")) ? (name.removingPercentEncoding ?? name) : name
         let lowered = decoded.lowercased()
         if secretPrefixes.contains(where: lowered.hasPrefix) { return true }
         if secretWords.contains(lowered) { return true }
@@ -64,10 +80,23 @@ public enum URLSecrets {
     private static func isSecretWord(_ word: String) -> Bool {
         let base = String(word.reversed().drop(while: \.isNumber).reversed())
         if secretWords.contains(base) { return true }
-        if secretFragments.contains(where: { base.contains($0) }) { return true }
+        if secretFragments.contains(where: { holds(base, $0) }) { return true }
         return compoundPrefixes.contains {
             base.hasPrefix($0) && secretWords.contains(String(base.dropFirst($0.count)))
         }
+    }
+
+    /// Whether `text` holds `part`, compared byte by byte (Foundation's `contains` on Linux goes through
+    /// `range(of:options:locale:)`, and every parameter name of every URL written is asked this).
+    private static func holds(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let wanted = Array(part.utf8)
+        guard let first = wanted.first, bytes.count >= wanted.count else { return false }
+        for start in 0...(bytes.count - wanted.count)
+        where bytes[start] == first && bytes[start..<(start + wanted.count)].elementsEqual(wanted) {
+            return true
+        }
+        return false
     }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
@@ -307,7 +336,9 @@ public enum URLSecrets {
                 everyValue || isSecretName(Substring(String(decoding: bytes[position..<equals], as: UTF8.self)))
             else { continue }
             var end = equals + 1
-            while end < bytes.count, !endsValue(bytes[end]) { end += 1 }
+            while end < bytes.count, !endsValue(bytes[end]) || isEscapedSlash(bytes, at: end) {
+                end += isEscapedSlash(bytes, at: end) ? 2 : 1
+            }
             guard end > equals + 1, !bytes[(equals + 1)..<end].elementsEqual(marker) else { continue }
             result += bytes[copied...equals]
             result += marker
@@ -332,7 +363,9 @@ public enum URLSecrets {
                 continue
             }
             var end = position + 3
-            while end < bytes.count, !endsURL(bytes[end]) { end += 1 }
+            while end < bytes.count, !endsURL(bytes[end]) || isEscapedSlash(bytes, at: end) {
+                end += isEscapedSlash(bytes, at: end) ? 2 : 1
+            }
             let url = bytes[start..<end]
             if url.contains(where: {
                 $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "#")
@@ -349,6 +382,12 @@ public enum URLSecrets {
         guard copied > 0 else { return nil }
         result += bytes[copied...]
         return result
+    }
+
+    /// Whether `bytes` hold a JSON string's `\/` at `position` (PHP's encoder writes every `/` so): part of the
+    /// URL or value it stands in, not its end.
+    private static func isEscapedSlash(_ bytes: [UInt8], at position: Int) -> Bool {
+        bytes[position] == UInt8(ascii: "\\") && position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/")
     }
 
     /// Where `http` or `https` (any case) starts right before the colon at `colon`, when one does and no letter

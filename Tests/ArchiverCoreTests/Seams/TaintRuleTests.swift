@@ -31,6 +31,13 @@ final class TaintRuleTests: XCTestCase {
         XCTAssertEqual(URLSecrets.redactingURLs(in: document), document, "a public document keeps them")
     }
 
+    func test_aPHPDocumentsEscapedSlash_isPartOfTheValue_notItsEnd() {
+        let document = Data(#"{"url":"https:\/\/cdn.example\/e.mp3?authtoken=Head1\/Tail2+c="}"#.utf8)
+        let text = String(decoding: URLSecrets.redactingURLs(in: document), as: UTF8.self)
+        XCTAssertFalse(text.contains("Tail2"), text)
+        XCTAssertTrue(text.contains("authtoken=REDACTED\""), text)
+    }
+
     func test_aRegisteredSecret_isMaskedInEveryEncoding_andShortOnesAreNotSearchedFor() {
         let secret = "Zq9/Reg+ist&er=d"
         SecretValues.register([secret, "ab"])
