@@ -1,0 +1,172 @@
+// Issue 37, point 1, as a user would find it: a private show (a token in its feed URL, a login, or a bearer header),
+// as RSS and as JSON Feed the way Go and PHP write it, synced with --metadata --site --exec, then every reader
+// podarchive has run on it (list, feeds, verify, config, site --out, export --warc). Then everything written is
+// searched for each secret in each spelling: every file under the test's folder (the root, the site's folder, the
+// WARC, the hook's dump, the configuration folder but its credentials files), their extended attributes, the home
+// folder's, and every command's output. Only the publisher's own files under the root (as served) may hold one.
+import ArchiverCore
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import podarchive
+
+final class PrivateFeedTaintTests: CommandLineTestCase {
+    private var root: URL { folder.url.appendingPathComponent("archive") }
+    private var site: URL { folder.url.appendingPathComponent("www") }
+    private var warc: URL { folder.url.appendingPathComponent("out.warc") }
+    private var hookDump: URL { folder.url.appendingPathComponent("hook.txt") }
+
+    func test_rss_withATokenInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .token, format: .rss, base: base))
+    }
+
+    func test_rss_withALoginInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .login, format: .rss, base: base))
+    }
+
+    func test_rss_withABearerHeader_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .header, format: .rss, base: base))
+    }
+
+    func test_jsonFeedAsGoWritesIt_withATokenInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .token, format: .goJSON, base: base))
+    }
+
+    func test_jsonFeedAsGoWritesIt_withABearerHeader_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .header, format: .goJSON, base: base))
+    }
+
+    func test_jsonFeedAsGoWritesIt_withALoginInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .login, format: .goJSON, base: base))
+    }
+
+    func test_jsonFeedAsPHPWritesIt_withABearerHeader_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .header, format: .phpJSON, base: base))
+    }
+
+    func test_jsonFeedAsPHPWritesIt_withATokenInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .token, format: .phpJSON, base: base))
+    }
+
+    func test_jsonFeedAsPHPWritesIt_withALoginInTheFeedsURL_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .login, format: .phpJSON, base: base))
+    }
+
+    func test_aTranscriptHoldingTheFeedsToken_isKeptAsServed_butLeftOutOfTheSiteAndTheExport_andSaidSo() async throws {
+        let feed = TaintedFeed(access: .token, format: .rss, base: base)
+        feed.serve(on: server)
+        let synced = try await command(["sync", feed.feedURL, "--to", root.path, "--metadata"])
+        XCTAssertEqual(synced.code, .success, synced.said)
+        let kept = try XCTUnwrap(
+            try SecretSearch.allFiles(under: root).first {
+                FileManager.default.contents(atPath: $0) == feed.transcript
+            },
+            "the transcript is archived byte for byte as served")
+        let name = URL(fileURLWithPath: kept).lastPathComponent
+
+        let published = try await command(["site", "--to", root.path, "--out", site.path])
+        let exported = try await command(["export", "--warc", warc.path, "--to", root.path])
+
+        XCTAssertEqual(published.code, .success, published.said)
+        XCTAssertEqual(exported.code, .success, exported.said)
+        XCTAssertTrue(
+            try SecretSearch.allFiles(under: site).contains { $0.hasSuffix("/One.mp3") }, "the rest is published")
+        XCTAssertFalse(
+            try SecretSearch.allFiles(under: site).contains {
+                FileManager.default.contents(atPath: $0) == feed.transcript
+            },
+            "the site publishes the transcript that holds the feed's token")
+        let export = try Data(contentsOf: warc)
+        XCTAssertNotNil(export.range(of: feed.episodes[0].audio), "the rest is exported")
+        XCTAssertNil(export.range(of: feed.transcript), "the WARC holds the transcript that holds the feed's token")
+        XCTAssertTrue(published.said.contains(name), "site --out says it left \(name) out: \(published.said)")
+        XCTAssertTrue(exported.said.contains(name), "export says it left \(name) out: \(exported.said)")
+        let said = published.said + exported.said
+        XCTAssertEqual(TaintSearch.hits(in: said, place: "output", secrets: [feed.showSecret]).map(\.description), [])
+    }
+
+    // MARK: - The whole run, searched
+
+    private var base: String { "http://127.0.0.1:\(server.port)" }
+
+    /// What a command printed (output and errors), and how it ended.
+    private struct Said {
+        let code: ExitCode
+        let said: String
+    }
+
+    /// Runs `arguments` under a watchdog, with the output of earlier commands cleared.
+    private func command(_ arguments: [String]) async throws -> Said {
+        output.clear()
+        errors.clear()
+        let tool = self.tool()
+        let code = try await withWatchdog(seconds: 120) { await tool.run(arguments) }
+        return Said(code: code, said: output.text + errors.text)
+    }
+
+    /// Syncs `feed` as a user would, runs every command that reads what was archived, and searches all that was
+    /// written: fails naming each place, secret and spelling found.
+    private func assertNoSecretWritten(
+        _ feed: TaintedFeed, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        feed.serve(on: server)
+        // The hook writes what it was given (its environment and arguments) outside the root.
+        let hook = "{ env; printf 'argument: %s\\n' \"$0\" \"$@\"; } >> '\(hookDump.path)'"
+        let access = feed.accessArguments
+        let commands: [[String]] = [
+            ["sync", feed.feedURL, "--to", root.path, "--dry-run", "--json"] + access,
+            ["sync", feed.feedURL, "--to", root.path, "--metadata", "--site", "--exec", hook, "--json"] + access,
+            ["sync", "--to", root.path, "--exec", hook, "--verbose"],
+            ["list", feed.feedURL, "--json"] + access,
+            ["list", feed.feedURL] + access,
+            ["list", "--archived", TaintedFeed.title, "--to", root.path, "--json"],
+            ["list", "--archived", TaintedFeed.title, "--to", root.path],
+            ["feeds", "--to", root.path, "--json"],
+            ["feeds", "--to", root.path, "--opml"],
+            ["credentials", "--to", root.path],
+            ["config", TaintedFeed.title, "--to", root.path, "--json"],
+            ["verify", root.path, "--json"],
+            ["verify", root.path, "--upstream", "--json"],
+            ["site", "--to", root.path, "--out", site.path],
+            ["export", "--warc", warc.path, "--to", root.path],
+            ["export", "--warc", warc.path + ".gz", "--to", root.path],
+        ]
+        var hits: [SecretHit] = []
+        for arguments in commands {
+            let result = try await command(arguments)
+            // The command as a message may show it: without the secrets it was given.
+            let shown = arguments.map {
+                [
+                    feed.feedURL: "FEED", root.path: "ROOT", hook: "HOOK", site.path: "SITE", warc.path: "WARC",
+                    warc.path + ".gz": "WARC.gz",
+                ][$0]
+                    ?? ($0.hasPrefix("Authorization:") ? "HEADER" : $0)
+            }.joined(separator: " ")
+            XCTAssertEqual(result.code, .success, "\(shown): \(result.said)", file: file, line: line)
+            hits += TaintSearch.hits(in: result.said, place: "the output of `\(shown)`", secrets: feed.secrets)
+        }
+
+        // What the sync must have done for the search to mean anything.
+        let show = root.appendingPathComponent(TaintedFeed.title)
+        for name in ["One.mp3", "Seven.mp3", "One.info.json", "index.html", "feed.xml"] {
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: show.appendingPathComponent(name).path), name, file: file,
+                line: line)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: hookDump.path), "the hook ran", file: file, line: line)
+        for export in [warc, warc.appendingPathExtension("gz")] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: export.path), "exported", file: file, line: line)
+        }
+
+        // The publisher's files, as served, are theirs to hold; the credentials files are where secrets are kept.
+        let served = Set(feed.files.values)
+        let credentials = configurationFolder.appendingPathComponent("credentials").path + "/"
+        hits += try TaintSearch.hits(
+            under: folder.url, name: "<test folder>", secrets: feed.secrets,
+            skipping: { $0.hasPrefix(credentials) },
+            keepsContents: { [root] path, data in path.hasPrefix(root.path + "/") && served.contains(data) })
+        hits += try TaintSearch.hits(under: IsolatedHome.folder, name: "<home>", secrets: feed.secrets)
+        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits), file: file, line: line)
+    }
+}
