@@ -53,6 +53,30 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
         try await assertNoSecretWritten(TaintedFeed(access: .login, format: .phpJSON, base: base))
     }
 
+    func test_episodesThatFail_areNamedAndRecorded_withoutTheirSecrets() async throws {
+        let feed = TaintedFeed(access: .token, format: .rss, base: base)
+        feed.serve(on: server)
+        // Six's server refuses it; Seven is gone; One's transcript is gone.
+        server.route("/six.mp3", .status(403, "no"))
+        server.route("/seven.mp3", .status(404, "gone"))
+        server.route("/one.vtt", .status(404, "gone"))
+
+        var said: [(String, Said)] = []
+        said.append(("sync", try await command(["sync", feed.feedURL, "--to", root.path, "--metadata"])))
+        said.append(("sync --json", try await command(["sync", "--to", root.path, "--json", "--verbose"])))
+        said.append(("verify --upstream", try await command(["verify", root.path, "--upstream"])))
+
+        XCTAssertEqual(said[0].1.code, .episodesFailed, said[0].1.said)
+        XCTAssertTrue(said[0].1.said.contains("Seven"), "the failure is said: \(said[0].1.said)")
+        var hits = said.flatMap {
+            TaintSearch.hits(in: $0.1.said, place: "the output of `\($0.0)`", secrets: feed.secrets)
+        }
+        let served = Set(feed.files.values)
+        hits += try TaintSearch.hits(
+            under: root, name: "<root>", secrets: feed.secrets, keepsContents: { served.contains($1) })
+        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits))
+    }
+
     func test_aTranscriptHoldingTheFeedsToken_isKeptAsServed_butLeftOutOfTheSiteAndTheExport_andSaidSo() async throws {
         let feed = TaintedFeed(access: .token, format: .rss, base: base)
         feed.serve(on: server)

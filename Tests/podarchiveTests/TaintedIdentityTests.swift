@@ -1,12 +1,15 @@
 // Issue 37, point 1, on episode identities and the name rule: a private show's episodes told apart only by a script
 // URL's query (`/get.php?id=N&auth=T`, no GUID) are N episodes, archived once, and its index holds no `id=` value in
 // clear (a keyed hash stands for each URL); a public feed keeps ordinary parameters (`author`, `design`, `id`) and
-// redacts the compound secret names (`authtoken`, `token1`, ...).
+// redacts the compound secret names (`authtoken`, `token1`, ...). An index written before (each such episode keyed
+// by the keyed hash of its redacted URL, its `id` in clear) is re-keyed on the next sync, which downloads nothing
+// archived.
 import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+@testable import ArchiverCore
 @testable import podarchive
 
 final class TaintedIdentityTests: CommandLineTestCase {
@@ -15,21 +18,19 @@ final class TaintedIdentityTests: CommandLineTestCase {
     private let ids = ["41101001", "41101002", "41101003"]
 
     func test_aPrivateFeedsScriptURLs_withoutGUIDs_areOneEpisodeEach_archivedOnce_withNoIdInClear() async throws {
-        let token = TaintedFeed.feedToken
-        let feed = base + "/feed.xml?auth=" + token.percentEncoded
-        try await assertScriptEpisodesKeptApart(feed: feed, arguments: [], after: "&amp;auth=" + token.percentEncoded) {
-            request in
-            (URLComponents(string: "http://host" + request.path)?.queryItems ?? []).contains {
-                $0.name == "auth" && $0.value == token.value
-            }
-        }
+        try await assertScriptEpisodesKeptApart(.token)
     }
 
     func test_aShowPrivateByItsHeader_withScriptURLs_keepsItsEpisodesApart_withNoIdInClear() async throws {
-        let bearer = "Bearer " + TaintedFeed.headerToken.value
-        try await assertScriptEpisodesKeptApart(
-            feed: base + "/feed.xml", arguments: ["--header", "Authorization: \(bearer)"], after: ""
-        ) { request in request.headers["authorization"] == bearer }
+        try await assertScriptEpisodesKeptApart(.header)
+    }
+
+    func test_anIndexWrittenBefore_withATokenInTheScriptURLs_isReKeyed_andSyncedWithoutDownloadingAgain() async throws {
+        try await assertEarlierIndexReKeyed(.token)
+    }
+
+    func test_anIndexWrittenBefore_ofAShowPrivateByItsHeader_isReKeyed_andSyncedWithoutDownloadingAgain() async throws {
+        try await assertEarlierIndexReKeyed(.header)
     }
 
     func test_aPublicFeed_keepsOrdinaryParameters_andRedactsCompoundSecretNames() async throws {
@@ -72,49 +73,145 @@ final class TaintedIdentityTests: CommandLineTestCase {
 
     // MARK: - Script URLs
 
-    /// Serves a private feed at `feed` (answering only a request `allowed` accepts) whose three episodes share a
-    /// title, have no GUID and differ only in `/get.php?id=N<after>`; syncs it twice, then checks that each was
-    /// archived once, as a file of its own, and that nothing under the root holds an id.
-    private func assertScriptEpisodesKeptApart(
-        feed: String, arguments: [String], after: String,
-        allowed: @escaping @Sendable (RecordedRequest) -> Bool, file: StaticString = #filePath, line: UInt = #line
-    ) async throws {
-        var xml = "<rss version=\"2.0\"><channel><title>Script Show</title>"
-        for id in ids {
-            xml +=
-                "<item><title>Bonus</title><enclosure url=\"\(base)/get.php?id=\(id)\(after)\" type=\"audio/mpeg\"/></item>"
+    /// How the script feed proves who reads it: the feed's token, in its URL and its episodes' (`&auth=`), or a
+    /// bearer header.
+    private enum Access { case token, header }
+
+    private func feedURL(_ access: Access) -> String {
+        base + "/feed.xml" + (access == .token ? "?auth=" + TaintedFeed.feedToken.percentEncoded : "")
+    }
+
+    private func arguments(_ access: Access) -> [String] {
+        access == .header ? ["--header", "Authorization: Bearer \(TaintedFeed.headerToken.value)"] : []
+    }
+
+    /// Episode `id`'s enclosure URL, as the feed holds it once unescaped.
+    private func scriptURL(_ access: Access, id: String) -> String {
+        base + "/get.php?id=\(id)" + (access == .token ? "&auth=" + TaintedFeed.feedToken.percentEncoded : "")
+    }
+
+    /// Which episodes the feed lists: the first three, or all four once the publisher added one.
+    private let revision = Locked(0)
+
+    /// Serves a private feed at `/feed.xml` (answering only a request that proves `access`, else 401) whose
+    /// episodes share a title, have no GUID and differ only in `/get.php?id=N`: three, or four from `revision` 1
+    /// on. Returns each id's audio.
+    private func serveScriptFeed(_ access: Access) -> [Data] {
+        let ids = ids + [laterID]
+        let revisions = [3, 4].map { count in
+            ids.prefix(count).reduce("<rss version=\"2.0\"><channel><title>Script Show</title>") { xml, id in
+                let url = scriptURL(access, id: id).replacingOccurrences(of: "&", with: "&amp;")
+                return xml + "<item><title>Bonus</title><enclosure url=\"\(url)\" type=\"audio/mpeg\"/></item>"
+            } + "</channel></rss>"
         }
-        let document = xml + "</channel></rss>"
+        let revision = revision
         server.route("/feed.xml") { request, _ in
-            allowed(request) ? .ok(document, type: "application/rss+xml") : .status(401, "members only")
+            let allowed =
+                access == .token
+                ? (URLComponents(string: "http://host" + request.path)?.queryItems ?? []).contains {
+                    $0.name == "auth" && $0.value == TaintedFeed.feedToken.value
+                } : request.headers["authorization"] == "Bearer " + TaintedFeed.headerToken.value
+            return allowed ? .ok(revisions[revision.current], type: "application/rss+xml") : .status(401, "no")
         }
         let bodies = ids.map { Data(repeating: UInt8($0.suffix(1))!, count: 900) }
-        let ids = ids
         server.route("/get.php") { request, _ in
             let id = URLComponents(string: "http://host" + request.path)?.queryItems?.first { $0.name == "id" }?.value
             return ids.firstIndex(of: id ?? "").map { .ok(bodies[$0], type: "audio/mpeg") } ?? .status(404, "no")
         }
-        let tool = self.tool()
+        return bodies
+    }
 
-        let first = try await withWatchdog(seconds: 60) { [root] in
-            await tool.run(["sync", feed, "--to", root.path] + arguments)
-        }
-        let requested = server.requests.filter { $0.path.hasPrefix("/get.php") }.count
-        let second = try await withWatchdog(seconds: 60) { [root] in await tool.run(["sync", "--to", root.path]) }
+    private let laterID = "41101004"
+    private var downloads: [String] { server.requests.map(\.path).filter { $0.hasPrefix("/get.php") } }
+    private var show: URL { root.appendingPathComponent("Script Show") }
+    private var state: URL { show.appendingPathComponent(".podarchive") }
+
+    private func sync(_ arguments: [String]) async throws -> ExitCode {
+        let tool = self.tool()
+        return try await withWatchdog(seconds: 60) { await tool.run(["sync"] + arguments) }
+    }
+
+    /// Syncs the script feed, then again once it has a fourth episode; checks that each was archived once, as a
+    /// file of its own, and that nothing under the root holds an id.
+    private func assertScriptEpisodesKeptApart(
+        _ access: Access, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let bodies = serveScriptFeed(access)
+
+        let first = try await sync([feedURL(access), "--to", root.path] + arguments(access))
+        let requested = downloads
+        revision.set(1)
+        let second = try await sync(["--to", root.path])
 
         XCTAssertEqual(first, .success, errors.text, file: file, line: line)
         XCTAssertEqual(second, .success, errors.text, file: file, line: line)
-        let show = root.appendingPathComponent("Script Show")
         let visible = try TemporaryFolder.visibleFiles(in: show)
         let archived = visible.compactMap { FileManager.default.contents(atPath: show.appendingPathComponent($0).path) }
         XCTAssertEqual(
-            Set(archived.filter(bodies.contains)).count, 3, "three episodes, three files: \(visible)", file: file,
+            Set(archived.filter(bodies.contains)).count, 4, "four episodes, four files: \(visible)", file: file,
             line: line)
-        XCTAssertEqual(requested, 3, "each fetched once", file: file, line: line)
+        XCTAssertEqual(requested.count, 3, "each fetched once: \(requested)", file: file, line: line)
         XCTAssertEqual(
-            server.requests.filter { $0.path.hasPrefix("/get.php") }.count, requested,
-            "the second sync downloads nothing", file: file, line: line)
-        let secrets = ids.map { SecretValue("the ?id= \($0)", $0) } + [TaintedFeed.feedToken, TaintedFeed.headerToken]
+            downloads.dropFirst(requested.count).map { $0.contains("id=\(laterID)") }, [true],
+            "the second sync downloads the new episode only: \(downloads)", file: file, line: line)
+        try assertNoIdWritten(bodies: bodies, file: file, line: line)
+    }
+
+    /// Syncs the script feed, puts its index back as podarchive wrote it before issue 37 (an episode whose URL holds
+    /// the token keyed by the keyed hash of that URL, its URL kept redacted by the name rule, `id` in clear; a
+    /// show private by its header keyed by its URL in clear; no contentType, which 0.1.0 did not write), then syncs
+    /// once the feed has a fourth episode: only that one is downloaded, and the index is re-keyed (no id in clear).
+    private func assertEarlierIndexReKeyed(
+        _ access: Access, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        let bodies = serveScriptFeed(access)
+        let first = try await sync([feedURL(access), "--to", root.path] + arguments(access))
+        XCTAssertEqual(first, .success, errors.text, file: file, line: line)
+        let identity = try JSONDecoder().decode(
+            ArchiveIdentity.self, from: Data(contentsOf: root.appendingPathComponent(".podarchive/archive.json")))
+        var entries: [String] = []
+        for (id, body) in zip(ids, bodies) {
+            let file = try XCTUnwrap(
+                try TemporaryFolder.visibleFiles(in: show).first {
+                    FileManager.default.contents(atPath: show.appendingPathComponent($0).path) == body
+                }, "the episode with id \(id) is archived", file: file, line: line)
+            let url = scriptURL(access, id: id)
+            let key = access == .token ? identity.keyedHash(url) : url
+            let kept = access == .token ? "\(base)/get.php?id=\(id)&auth=REDACTED" : url
+            let digest = try StreamingFileHasher().sha256(ofFileAtPath: show.appendingPathComponent(file).path).digest
+            entries.append(
+                #"{"key": "\#(key)", "guid": null, "title": "Bonus", "url": "\#(kept)", "file": "\#(file)", "#
+                    + #""size": \#(body.count), "sha256": "\#(digest)", "published": null, "#
+                    + #""archived": "1970-01-01T00:00:00Z"}"#)
+        }
+        let feed = access == .token ? base + "/feed.xml?auth=REDACTED" : feedURL(access)
+        let index =
+            #"{"version": \#(access == .token ? 3 : 2), "feed": "\#(feed)", "title": "Script Show", "episodes": ["#
+            + entries.joined(separator: ",\n") + #"], "failures": []}"#
+        try Data(index.utf8).write(to: state.appendingPathComponent("index.json"))
+        try? FileManager.default.removeItem(at: state.appendingPathComponent(ArchiveLayout.journalFile))
+        let before = downloads.count
+        revision.set(1)
+
+        let second = try await sync(["--to", root.path])
+
+        XCTAssertEqual(second, .success, errors.text, file: file, line: line)
+        XCTAssertEqual(
+            downloads.dropFirst(before).map { $0.contains("id=\(laterID)") }, [true],
+            "the new episode only: \(downloads)", file: file, line: line)
+        let rewritten = try String(contentsOf: state.appendingPathComponent("index.json"), encoding: .utf8)
+        XCTAssertEqual(
+            rewritten.components(separatedBy: "\"file\":").count - 1, 4, "four entries: \(rewritten)", file: file,
+            line: line)
+        try assertNoIdWritten(bodies: bodies, file: file, line: line)
+    }
+
+    /// Fails naming each file under the root (but the audio) that holds an id or a secret of the feed's.
+    private func assertNoIdWritten(bodies: [Data], file: StaticString = #filePath, line: UInt = #line) throws {
+        let secrets =
+            (ids + [laterID]).map { SecretValue("the ?id= \($0)", $0) } + [
+                TaintedFeed.feedToken, TaintedFeed.headerToken,
+            ]
         let hits = try TaintSearch.hits(
             under: root, name: "<root>", secrets: secrets, keepsContents: { _, data in bodies.contains(data) })
         XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits), file: file, line: line)
