@@ -56,25 +56,38 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
     func test_episodesThatFail_areNamedAndRecorded_withoutTheirSecrets() async throws {
         let feed = TaintedFeed(access: .token, format: .rss, base: base)
         feed.serve(on: server)
-        // Six's server refuses it; Seven is gone; One's transcript is gone.
-        server.route("/six.mp3", .status(403, "no"))
+        // Four's server refuses it; Six's body is cut short (kept to be resumed, with its download record); Seven
+        // is gone; One's transcript is gone.
+        server.route("/four.mp3", .status(403, "no"))
+        let six = feed.episodes[5].audio
+        server.route(
+            "/six.mp3",
+            TestResponse(headers: [("Content-Type", "audio/mpeg")], body: six, cutAfter: six.count / 2))
         server.route("/seven.mp3", .status(404, "gone"))
         server.route("/one.vtt", .status(404, "gone"))
 
         var said: [(String, Said)] = []
-        said.append(("sync", try await command(["sync", feed.feedURL, "--to", root.path, "--metadata"])))
-        said.append(("sync --json", try await command(["sync", "--to", root.path, "--json", "--verbose"])))
+        said.append(
+            ("sync", try await command(["sync", feed.feedURL, "--to", root.path, "--metadata", "--retries", "0"])))
+        said.append(
+            ("sync --json", try await command(["sync", "--to", root.path, "--json", "--verbose", "--retries", "0"])))
         said.append(("verify --upstream", try await command(["verify", root.path, "--upstream"])))
 
         XCTAssertEqual(said[0].1.code, .episodesFailed, said[0].1.said)
-        XCTAssertTrue(said[0].1.said.contains("Seven"), "the failure is said: \(said[0].1.said)")
+        for title in ["Four", "Six", "Seven"] {
+            XCTAssertTrue(said[0].1.said.contains(title), "\(title)'s failure is said: \(said[0].1.said)")
+        }
+        let state = root.appendingPathComponent(TaintedFeed.title).appendingPathComponent(".podarchive")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: state.appendingPathComponent(ArchiveLayout.downloadLog).path),
+            "Six's download is recorded to be resumed")
         var hits = said.flatMap {
-            TaintSearch.hits(in: $0.1.said, place: "the output of `\($0.0)`", secrets: feed.secrets)
+            SecretSpellingSearch.hits(in: $0.1.said, place: "the output of `\($0.0)`", secrets: feed.secrets)
         }
         let served = Set(feed.files.values)
-        hits += try TaintSearch.hits(
+        hits += try SecretSpellingSearch.hits(
             under: root, name: "<root>", secrets: feed.secrets, keepsContents: { served.contains($1) })
-        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits))
+        XCTAssertTrue(hits.isEmpty, SecretSpellingSearch.report(hits))
     }
 
     func test_aTranscriptHoldingTheFeedsToken_isKeptAsServed_butLeftOutOfTheSiteAndTheExport_andSaidSo() async throws {
@@ -107,7 +120,8 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
         XCTAssertTrue(published.said.contains(name), "site --out says it left \(name) out: \(published.said)")
         XCTAssertTrue(exported.said.contains(name), "export says it left \(name) out: \(exported.said)")
         let said = published.said + exported.said
-        XCTAssertEqual(TaintSearch.hits(in: said, place: "output", secrets: [feed.showSecret]).map(\.description), [])
+        XCTAssertEqual(
+            SecretSpellingSearch.hits(in: said, place: "output", secrets: [feed.showSecret]).map(\.description), [])
     }
 
     // MARK: - The whole run, searched
@@ -156,7 +170,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
             ["export", "--warc", warc.path, "--to", root.path],
             ["export", "--warc", warc.path + ".gz", "--to", root.path],
         ]
-        var hits: [SecretHit] = []
+        var hits: [SecretFound] = []
         for arguments in commands {
             let result = try await command(arguments)
             // The command as a message may show it: without the secrets it was given.
@@ -168,7 +182,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
                     ?? ($0.hasPrefix("Authorization:") ? "HEADER" : $0)
             }.joined(separator: " ")
             XCTAssertEqual(result.code, .success, "\(shown): \(result.said)", file: file, line: line)
-            hits += TaintSearch.hits(in: result.said, place: "the output of `\(shown)`", secrets: feed.secrets)
+            hits += SecretSpellingSearch.hits(in: result.said, place: "the output of `\(shown)`", secrets: feed.secrets)
         }
 
         // What the sync must have done for the search to mean anything.
@@ -186,11 +200,11 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
         // The publisher's files, as served, are theirs to hold; the credentials files are where secrets are kept.
         let served = Set(feed.files.values)
         let credentials = configurationFolder.appendingPathComponent("credentials").path + "/"
-        hits += try TaintSearch.hits(
+        hits += try SecretSpellingSearch.hits(
             under: folder.url, name: "<test folder>", secrets: feed.secrets,
             skipping: { $0.hasPrefix(credentials) },
             keepsContents: { [root] path, data in path.hasPrefix(root.path + "/") && served.contains(data) })
-        hits += try TaintSearch.hits(under: IsolatedHome.folder, name: "<home>", secrets: feed.secrets)
-        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits), file: file, line: line)
+        hits += try SecretSpellingSearch.hits(under: IsolatedHome.folder, name: "<home>", secrets: feed.secrets)
+        XCTAssertTrue(hits.isEmpty, SecretSpellingSearch.report(hits), file: file, line: line)
     }
 }

@@ -35,9 +35,9 @@ final class TaintedIdentityTests: CommandLineTestCase {
 
     func test_aPublicFeed_keepsOrdinaryParameters_andRedactsCompoundSecretNames() async throws {
         let secrets = [
-            SecretValue("?authtoken=", "PubAuthTok9x"), SecretValue("?token1=", "PubTokOne8y"),
-            SecretValue("?accesstoken=", "PubAccTok7z"), SecretValue("?APITOKEN=", "PubApiTok6w"),
-            SecretValue("hdnts's hmac", "PubHmac5v0a1b2c3"),
+            SoughtSecret("?authtoken=", "PubAuthTok9x"), SoughtSecret("?token1=", "PubTokOne8y"),
+            SoughtSecret("?accesstoken=", "PubAccTok7z"), SoughtSecret("?APITOKEN=", "PubApiTok6w"),
+            SoughtSecret("hdnts's hmac", "PubHmac5v0a1b2c3"),
         ]
         let queries = [
             "author=x&design=y&id=3", "authtoken=PubAuthTok9x", "token1=PubTokOne8y", "accesstoken=PubAccTok7z",
@@ -66,9 +66,10 @@ final class TaintedIdentityTests: CommandLineTestCase {
         for name in ["authtoken", "token1", "accesstoken", "APITOKEN", "hdnts"] {
             XCTAssertTrue(index.contains("\(name)=REDACTED"), "\(name) redacted: \(index)")
         }
-        let hits = try TaintSearch.hits(under: root, name: "<root>", secrets: secrets)
-        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits))
-        XCTAssertEqual(TaintSearch.hits(in: output.text + errors.text, place: "output", secrets: secrets).count, 0)
+        let hits = try SecretSpellingSearch.hits(under: root, name: "<root>", secrets: secrets)
+        XCTAssertTrue(hits.isEmpty, SecretSpellingSearch.report(hits))
+        XCTAssertEqual(
+            SecretSpellingSearch.hits(in: output.text + errors.text, place: "output", secrets: secrets).count, 0)
     }
 
     // MARK: - Script URLs
@@ -209,11 +210,11 @@ final class TaintedIdentityTests: CommandLineTestCase {
     /// Fails naming each file under the root (but the audio) that holds an id or a secret of the feed's.
     private func assertNoIdWritten(bodies: [Data], file: StaticString = #filePath, line: UInt = #line) throws {
         let secrets =
-            (ids + [laterID]).map { SecretValue("the ?id= \($0)", $0) } + [
+            (ids + [laterID]).map { SoughtSecret("the ?id= \($0)", $0) } + [
                 TaintedFeed.feedToken, TaintedFeed.headerToken,
             ]
-        let hits = try TaintSearch.hits(
+        let hits = try SecretSpellingSearch.hits(
             under: root, name: "<root>", secrets: secrets, keepsContents: { _, data in bodies.contains(data) })
-        XCTAssertTrue(hits.isEmpty, TaintSearch.report(hits), file: file, line: line)
+        XCTAssertTrue(hits.isEmpty, SecretSpellingSearch.report(hits), file: file, line: line)
     }
 }

@@ -5,7 +5,7 @@ import ArchiverCore
 import Foundation
 
 /// A value that must never be written, with the spellings it could be written in.
-struct SecretValue: Sendable {
+struct SoughtSecret: Sendable {
     /// What it is, for a failure's message ("the feed's token").
     let label: String
     let value: String
@@ -67,7 +67,7 @@ struct SecretValue: Sendable {
 }
 
 /// One secret found: where, which, and in which spellings.
-struct SecretHit: CustomStringConvertible {
+struct SecretFound: CustomStringConvertible {
     let place: String
     let secret: String
     let forms: [String]
@@ -75,12 +75,12 @@ struct SecretHit: CustomStringConvertible {
     var description: String { "\(place): \(secret) (\(forms.joined(separator: "; ")))" }
 }
 
-enum TaintSearch {
+enum SecretSpellingSearch {
     /// The secrets `text` holds, each with the spellings found, as found at `place`.
-    static func hits(in text: String, place: String, secrets: [SecretValue]) -> [SecretHit] {
+    static func hits(in text: String, place: String, secrets: [SoughtSecret]) -> [SecretFound] {
         secrets.compactMap { secret in
             let found = secret.forms.filter { text.contains($0.text) }.map(\.name)
-            return found.isEmpty ? nil : SecretHit(place: place, secret: secret.label, forms: found)
+            return found.isEmpty ? nil : SecretFound(place: place, secret: secret.label, forms: found)
         }
     }
 
@@ -89,10 +89,10 @@ enum TaintSearch {
     /// attributes. Files `skipping` names are not read at all. Places are named relative to `folder`, prefixed with
     /// `name`.
     static func hits(
-        under folder: URL, name: String, secrets: [SecretValue],
+        under folder: URL, name: String, secrets: [SoughtSecret],
         skipping: (String) -> Bool = { _ in false }, keepsContents: (String, Data) -> Bool = { _, _ in false }
-    ) throws -> [SecretHit] {
-        var hits: [SecretHit] = []
+    ) throws -> [SecretFound] {
+        var hits: [SecretFound] = []
         for path in try SecretSearch.allFiles(under: folder) where !skipping(path) {
             let place = name + "/" + String(path.dropFirst(folder.path.count + 1))
             let data = FileManager.default.contents(atPath: path) ?? Data()
@@ -103,7 +103,7 @@ enum TaintSearch {
                     if let plain = try? Gzip.decompress(data) {
                         readable += plain
                     } else {
-                        hits.append(SecretHit(place: place, secret: "gzip that cannot be decompressed", forms: []))
+                        hits.append(SecretFound(place: place, secret: "gzip that cannot be decompressed", forms: []))
                     }
                 }
                 hits += self.hits(in: String(decoding: readable, as: UTF8.self), place: place, secrets: secrets)
@@ -125,7 +125,7 @@ enum TaintSearch {
     }
 
     /// The hits as a failure's message: one line each, sorted by place.
-    static func report(_ hits: [SecretHit]) -> String {
+    static func report(_ hits: [SecretFound]) -> String {
         "\(hits.count) secret(s) written:\n" + hits.map(\.description).sorted().joined(separator: "\n")
     }
 }
