@@ -36,12 +36,21 @@ struct SoughtSecret: Sendable {
                 ("\\/-escaped", value.replacingOccurrences(of: "/", with: "\\/")),
                 ("\\u002f-escaped", value.replacingOccurrences(of: "/", with: "\\u002f")),
             ] + ownForms + [("in part (its first letters and digits)", Self.distinctivePart(of: value))]
+            + (tail.map { [("in part (what follows its first /)", $0)] } ?? [])
         var seen: Set<String> = []
         return candidates.filter { seen.insert($0.text).inserted }
     }
 
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The distinctive part of what follows the value's first `/`, when it is long enough to be found without
+    /// doubt: what a redaction that stops at an escaped `\/` leaves behind.
+    private var tail: String? {
+        guard let slash = value.firstIndex(of: "/") else { return nil }
+        let part = Self.distinctivePart(of: String(value[value.index(after: slash)...]))
+        return part.count >= 8 ? part : nil
+    }
 
     /// The longest run of ASCII letters and digits the value starts with: found whatever escaping the rest got.
     static func distinctivePart(of value: String) -> String {

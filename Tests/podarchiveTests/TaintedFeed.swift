@@ -22,28 +22,29 @@ struct TaintedFeed {
     static let user = "member"
 
     // The show's own secrets: one per kind of access. Each holds `/`, `+` and `=` (and the login `&`), so that its
-    // percent-encoded, JSON-escaped and XML-escaped spellings all differ from it.
-    static let feedToken = SoughtSecret("the feed's token (?auth=)", "FeedTok4Qz/w+Y=")
+    // percent-encoded, JSON-escaped and XML-escaped spellings all differ from it, and what follows its `/` is as
+    // distinctive as what comes before (a redaction that stops at an escaped `\/` leaves that part).
+    static let feedToken = SoughtSecret("the feed's token (?auth=)", "FeedTok4Qz/FeedTail4+Y=")
     static let password = SoughtSecret(
-        "the login's password", "PassWd5Rx/v+Z=&q",
-        ownForms: [("base64 in a Basic login", Data("\(user):PassWd5Rx/v+Z=&q".utf8).base64EncodedString())])
-    static let headerToken = SoughtSecret("the header's bearer token", "HdrTok6Jk/u+X=")
+        "the login's password", "PassWd5Rx/PassTail5+Z=&q",
+        ownForms: [("base64 in a Basic login", Data("\(user):PassWd5Rx/PassTail5+Z=&q".utf8).base64EncodedString())])
+    static let headerToken = SoughtSecret("the header's bearer token", "HdrTok6Jk/HdrTail6u+X=")
 
     // The document's own values, each under the name it is found with.
-    static let authtoken = SoughtSecret("the enclosure's ?authtoken=", "AuthTokA1x/b+c=")
-    static let accesstoken = SoughtSecret("the enclosure's ?accesstoken=", "AccTokB2y/d+e=")
-    static let apitoken = SoughtSecret("the enclosure's ?APITOKEN=", "ApiTokC3z/f+g=")
-    static let token1 = SoughtSecret("the enclosure's ?token1=", "TokOneD4w/h+i=")
+    static let authtoken = SoughtSecret("the enclosure's ?authtoken=", "AuthTokA1x/AuthTailA1+c=")
+    static let accesstoken = SoughtSecret("the enclosure's ?accesstoken=", "AccTokB2y/AccTailB2d+e=")
+    static let apitoken = SoughtSecret("the enclosure's ?APITOKEN=", "ApiTokC3z/ApiTailC3f+g=")
+    static let token1 = SoughtSecret("the enclosure's ?token1=", "TokOneD4w/TokTailD4h+i=")
     static let hmac = SoughtSecret("the enclosure's Akamai hdnts hmac", "9f1c3b7a5e2d4c6b8a0f1e3d5c7b9a2e")
-    static let innocentX = SoughtSecret("the enclosure's ?x= (an innocent name)", "XValE5vq/j+k=")
+    static let innocentX = SoughtSecret("the enclosure's ?x= (an innocent name)", "XValE5vq/XTailE5vj+k=")
     static let episodeID = SoughtSecret("the enclosure's ?id= (an innocent name)", "77305194")
-    static let innocentK = SoughtSecret("the enclosure's &k= beside ?id= (an innocent name)", "KValF6uw/l+m=")
-    static let notesToken = SoughtSecret("the notes' &token= (a URL in a text field)", "DescTokG7t/n+o=")
+    static let innocentK = SoughtSecret("the enclosure's &k= beside ?id= (an innocent name)", "KValF6uw/KTailF6ul+m=")
+    static let notesToken = SoughtSecret("the notes' &token= (a URL in a text field)", "DescTokG7t/DescTailG7+o=")
     static let artworkHmac = SoughtSecret("the episode artwork's hdnts hmac", "ArtHmac8s0a1b2c3d4e5")
-    static let transcriptToken = SoughtSecret("the transcript URL's ?token1=", "TrnTokI9r/p+q=")
-    static let chaptersValue = SoughtSecret("the chapters URL's ?x= (an innocent name)", "ChpValJ0q/r+s=")
-    static let coverToken = SoughtSecret("the show artwork's ?APITOKEN=", "CovTokK1p/t+u=")
-    static let linkValue = SoughtSecret("the episode link's &k= (an innocent name)", "LnkValL2o/v+w=")
+    static let transcriptToken = SoughtSecret("the transcript URL's ?token1=", "TrnTokI9r/TrnTailI9p+q=")
+    static let chaptersValue = SoughtSecret("the chapters URL's ?x= (an innocent name)", "ChpValJ0q/ChpTailJ0r+s=")
+    static let coverToken = SoughtSecret("the show artwork's ?APITOKEN=", "CovTokK1p/CovTailK1t+u=")
+    static let linkValue = SoughtSecret("the episode link's &k= (an innocent name)", "LnkValL2o/LnkTailL2v+w=")
 
     static let documentValues = [
         authtoken, accesstoken, apitoken, token1, hmac, innocentX, episodeID, innocentK, notesToken, artworkHmac,
