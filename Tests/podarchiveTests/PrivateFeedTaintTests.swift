@@ -16,6 +16,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
     private var site: URL { folder.url.appendingPathComponent("www") }
     private var warc: URL { folder.url.appendingPathComponent("out.warc") }
     private var hookDump: URL { folder.url.appendingPathComponent("hook.txt") }
+    private var netrc: URL { folder.url.appendingPathComponent("netrc") }
 
     func test_rss_withATokenInTheFeedsURL_writesNoSecretAnywhere() async throws {
         try await assertNoSecretWritten(TaintedFeed(access: .token, format: .rss, base: base))
@@ -23,6 +24,14 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
 
     func test_rss_withALoginInTheFeedsURL_writesNoSecretAnywhere() async throws {
         try await assertNoSecretWritten(TaintedFeed(access: .login, format: .rss, base: base))
+    }
+
+    func test_rss_withANetrcLogin_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .netrc, format: .rss, base: base, netrcFile: netrc))
+    }
+
+    func test_jsonFeedAsGoWritesIt_withANetrcLogin_writesNoSecretAnywhere() async throws {
+        try await assertNoSecretWritten(TaintedFeed(access: .netrc, format: .goJSON, base: base, netrcFile: netrc))
     }
 
     func test_rss_withABearerHeader_writesNoSecretAnywhere() async throws {
@@ -179,6 +188,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
         _ feed: TaintedFeed, file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         feed.serve(on: server)
+        try feed.writeNetrc()
         // The hook writes what it was given (its environment and arguments) outside the root.
         let hook = "{ env; printf 'argument: %s\\n' \"$0\" \"$@\"; } >> '\(hookDump.path)'"
         let access = feed.accessArguments
@@ -207,7 +217,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
             let shown = arguments.map {
                 [
                     feed.feedURL: "FEED", root.path: "ROOT", hook: "HOOK", site.path: "SITE", warc.path: "WARC",
-                    warc.path + ".gz": "WARC.gz",
+                    warc.path + ".gz": "WARC.gz", netrc.path: "NETRC",
                 ][$0]
                     ?? ($0.hasPrefix("Authorization:") ? "HEADER" : $0)
             }.joined(separator: " ")
@@ -227,12 +237,13 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: export.path), "exported", file: file, line: line)
         }
 
-        // The publisher's files, as served, are theirs to hold; the credentials files are where secrets are kept.
+        // The publisher's files, as served, are theirs to hold; the credentials files and the user's .netrc are where
+        // secrets are kept.
         let served = Set(feed.files.values)
         let credentials = configurationFolder.appendingPathComponent("credentials").path + "/"
         hits += try SecretSpellingSearch.hits(
             under: folder.url, name: "<test folder>", secrets: feed.secrets,
-            skipping: { $0.hasPrefix(credentials) },
+            skipping: { [netrc] in $0.hasPrefix(credentials) || $0 == netrc.path },
             keepsContents: { [root] path, data in path.hasPrefix(root.path + "/") && served.contains(data) })
         hits += try SecretSpellingSearch.hits(under: IsolatedHome.folder, name: "<home>", secrets: feed.secrets)
         XCTAssertTrue(hits.isEmpty, SecretSpellingSearch.report(hits), file: file, line: line)

@@ -8,8 +8,9 @@ import Foundation
 import TestSupport
 
 struct TaintedFeed {
-    /// How the feed proves who is reading it.
-    enum Access: String { case token, login, header }
+    /// How the feed proves who is reading it: a token in its URL, a login in its URL, a bearer header, or a login
+    /// in a `.netrc` file given with `--netrc-file`.
+    enum Access: String { case token, login, header, netrc }
     /// How the document is written.
     enum Format: String { case rss, goJSON, phpJSON }
 
@@ -17,6 +18,8 @@ struct TaintedFeed {
     let format: Format
     /// `http://127.0.0.1:PORT`, without a slash.
     let base: String
+    /// Where the `.netrc` file is written, for `.netrc` access (it is the user's file, not podarchive's).
+    var netrcFile: URL? = nil
 
     static let title = "Tainted Show"
     static let user = "member"
@@ -55,7 +58,7 @@ struct TaintedFeed {
     var showSecret: SoughtSecret {
         switch access {
         case .token: Self.feedToken
-        case .login: Self.password
+        case .login, .netrc: Self.password
         case .header: Self.headerToken
         }
     }
@@ -72,13 +75,24 @@ struct TaintedFeed {
         case .login:
             base.replacingOccurrences(of: "http://", with: "http://\(Self.user):\(Self.password.percentEncoded)@")
                 + feedPath
-        case .header: base + feedPath
+        case .header, .netrc: base + feedPath
         }
     }
 
     /// The options the access needs beside the URL.
     var accessArguments: [String] {
-        access == .header ? ["--header", "Authorization: Bearer \(Self.headerToken.value)"] : []
+        switch access {
+        case .header: ["--header", "Authorization: Bearer \(Self.headerToken.value)"]
+        case .netrc: ["--netrc-file", netrcFile?.path ?? "netrc"]
+        case .token, .login: []
+        }
+    }
+
+    /// Writes the `.netrc` file `.netrc` access reads (0600, as a user keeps it).
+    func writeNetrc() throws {
+        guard access == .netrc, let netrcFile else { return }
+        try Data("machine 127.0.0.1 login \(Self.user) password \(Self.password.value)\n".utf8).write(to: netrcFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: netrcFile.path)
     }
 
     // MARK: - What is served
@@ -131,7 +145,7 @@ struct TaintedFeed {
             case .token:
                 let query = URLComponents(string: "http://host" + request.path)?.queryItems ?? []
                 allowed = query.contains { $0.name == "auth" && $0.value == Self.feedToken.value }
-            case .login:
+            case .login, .netrc:
                 allowed = authorization == "Basic " + Data("\(Self.user):\(password)".utf8).base64EncodedString()
             case .header:
                 allowed = authorization == "Bearer " + Self.headerToken.value
