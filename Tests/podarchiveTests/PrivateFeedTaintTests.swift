@@ -1,9 +1,12 @@
-// Issue 37, point 1, as a user would find it: a private show (a token in its feed URL, a login, or a bearer header),
-// as RSS and as JSON Feed the way Go and PHP write it, synced with --metadata --site --exec, then every reader
-// podarchive has run on it (list, feeds, verify, config, site --out, export --warc). Then everything written is
-// searched for each secret in each spelling: every file under the test's folder (the root, the site's folder, the
-// WARC, the hook's dump, the configuration folder but its credentials files), their extended attributes, the home
-// folder's, and every command's output. Only the publisher's own files under the root (as served) may hold one.
+// Issue 37, point 1, as a user would find it: a private show (a token in its feed URL, a login in it, a bearer
+// header or a .netrc login), as RSS and as JSON Feed the way Go and PHP write it, synced with --metadata --site --exec,
+// then every reader podarchive has run on it (list, feeds, verify, config, site --out, export --warc). Then everything
+// written is searched for each secret in each spelling: every file under the test's folder (the root, the site's
+// folder, the WARC plain and gzip, the hook's dump of its environment and arguments, the configuration folder but its
+// credentials files), their extended attributes, the home folder's, and every command's output. Only the publisher's
+// own files under the root (as served) may hold one. Also: failing episodes (their lines, the failure records, a
+// download kept to be resumed), add, verify --repair and forget; and a transcript holding the show's secret, kept as
+// served but left out of the site and the WARC, and said.
 import ArchiverCore
 import Foundation
 import TestSupport
