@@ -152,13 +152,9 @@ struct TaintedFeed {
             }
             return allowed ? .ok(body, type: type) : .status(401, "members only")
         }
+        let types = ["mp3": "audio/mpeg", "png": "image/png", "jpg": "image/jpeg", "vtt": "text/vtt"]
         for (path, data) in files {
-            let type =
-                path.hasSuffix(".mp3")
-                ? "audio/mpeg"
-                : path.hasSuffix(".png")
-                    ? "image/png"
-                    : path.hasSuffix(".jpg") ? "image/jpeg" : path.hasSuffix(".vtt") ? "text/vtt" : "application/json"
+            let type = types[URL(fileURLWithPath: path).pathExtension] ?? "application/json"
             server.route(path, .ok(data, type: type))
         }
     }
