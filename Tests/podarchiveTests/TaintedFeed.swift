@@ -40,6 +40,7 @@ struct TaintedFeed {
     static let token1 = SoughtSecret("the enclosure's ?token1=", "TokOneD4w/TokTailD4h+i=")
     static let hmac = SoughtSecret("the enclosure's Akamai hdnts hmac", "9f1c3b7a5e2d4c6b8a0f1e3d5c7b9a2e")
     static let innocentX = SoughtSecret("the enclosure's ?x= (an innocent name)", "XValE5vq/XTailE5vj+k=")
+    static let homeValue = SoughtSecret("the show's web site's ?ref= (an innocent name)", "HomeValM3n/HomeTailM3+x=")
     static let episodeID = SoughtSecret("the enclosure's ?id= (an innocent name)", "77305194")
     static let innocentK = SoughtSecret("the enclosure's &k= beside ?id= (an innocent name)", "KValF6uw/KTailF6ul+m=")
     static let notesToken = SoughtSecret("the notes' &token= (a URL in a text field)", "DescTokG7t/DescTailG7+o=")
@@ -50,8 +51,8 @@ struct TaintedFeed {
     static let linkValue = SoughtSecret("the episode link's &k= (an innocent name)", "LnkValL2o/LnkTailL2v+w=")
 
     static let documentValues = [
-        authtoken, accesstoken, apitoken, token1, hmac, innocentX, episodeID, innocentK, notesToken, artworkHmac,
-        transcriptToken, chaptersValue, coverToken, linkValue,
+        authtoken, accesstoken, apitoken, token1, hmac, innocentX, homeValue, episodeID, innocentK, notesToken,
+        artworkHmac, transcriptToken, chaptersValue, coverToken, linkValue,
     ]
 
     /// The secret the show's access uses.
@@ -208,7 +209,7 @@ struct TaintedFeed {
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
             xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>\(Self.title)</title>
-            <link>\(xml(base + "/home?x=" + Self.innocentX.value))</link>
+            <link>\(xml(base + "/home?ref=" + Self.homeValue.value))</link>
             <description>\(xml(showDescription))</description>
             <itunes:image href="\(xml(coverImage))"/>
             \(items)</channel></rss>
@@ -237,7 +238,7 @@ struct TaintedFeed {
         }
         let object: [String: Any] = [
             "version": "https://jsonfeed.org/version/1.1", "title": Self.title,
-            "home_page_url": base + "/home?x=" + Self.innocentX.value, "feed_url": feedURL,
+            "home_page_url": base + "/home?ref=" + Self.homeValue.value, "feed_url": feedURL,
             "description": showDescription, "icon": coverImage, "items": items,
         ]
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
