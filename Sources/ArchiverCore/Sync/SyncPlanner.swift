@@ -29,6 +29,13 @@ struct SyncPlanner: Sendable {
     {
         let known = try store.find(source, in: root)
         let options = try access.withAccess(given, saved: known?.credentials, of: known?.record, at: source)
+        // What the show supplies is planned and shown as its taint says, as its sync would.
+        return try await options.taint.run { try await plan(source, known: known, into: root, options: options) }
+    }
+
+    private func plan(_ source: FeedSource, known: ResolvedSubscription?, into root: URL, options: SyncOptions)
+        async throws -> SyncPlan
+    {
         let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
