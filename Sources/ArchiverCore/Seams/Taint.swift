@@ -97,14 +97,20 @@ public enum SecretValues {
     }
 
     /// The parts of a header's value that are secret: the value, each word of it but the scheme (`Bearer`,
-    /// `Basic`), and each cookie's value.
+    /// `Basic`), and the value of each cookie (`name=value`; a base64 token's trailing `=` is its own).
     static func parts(ofHeader value: String) -> [String] {
         let schemes: Set<String> = ["bearer", "basic", "digest", "token", "negotiate"]
         var parts = [value]
         for piece in value.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," }) {
-            let word = piece.firstIndex(of: "=").map { piece[piece.index(after: $0)...] } ?? piece
-            guard !schemes.contains(word.lowercased()) else { continue }
-            parts.append(String(word))
+            guard !schemes.contains(piece.lowercased()) else { continue }
+            parts.append(String(piece))
+            if let equals = piece.firstIndex(of: "="), equals != piece.startIndex,
+                piece[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
+                piece.index(after: equals) != piece.endIndex,
+                !piece[piece.index(after: equals)...].allSatisfy({ $0 == "=" })
+            {
+                parts.append(String(piece[piece.index(after: equals)...]))
+            }
         }
         return parts
     }

@@ -64,12 +64,15 @@ struct SyncPlanner: Sendable {
         let title = ArchiveNames.showTitle(index.title, folder: folder)
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in
+            // Shown as the show's taint says (the plan is printed after it has left the show's task).
+            var shown = item.episode
+            shown.url = URLSecrets.redacted(shown.url)
             if case .missing(let entry) = item {
-                return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
+                return SyncPlan.Download(episode: shown, missingFile: entry.file, file: entry.file)
             }
             // The same claim as `EpisodePlacer` makes, so the dry run names files as the sync will.
             let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
-            return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
+            return SyncPlan.Download(episode: shown, missingFile: nil, file: file)
         }
         return SyncPlan(
             feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)

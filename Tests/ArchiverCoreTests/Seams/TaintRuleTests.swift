@@ -58,6 +58,11 @@ final class TaintRuleTests: XCTestCase {
         XCTAssertEqual(
             SecretValues.parts(ofHeader: "Bearer abc.def"), ["Bearer abc.def", "abc.def"])
         XCTAssertEqual(
-            SecretValues.parts(ofHeader: "session=S1; theme=dark"), ["session=S1; theme=dark", "S1", "dark"])
+            SecretValues.parts(ofHeader: "session=S1; theme=dark"),
+            ["session=S1; theme=dark", "session=S1", "S1", "theme=dark", "dark"])
+        XCTAssertEqual(
+            SecretValues.parts(ofHeader: "Bearer HdrTok6Jk/Tail+X="),
+            ["Bearer HdrTok6Jk/Tail+X=", "HdrTok6Jk/Tail+X="],
+            "a base64 token keeps its trailing =")
     }
 }
