@@ -1,7 +1,7 @@
 // Whose secrets the text being written may hold. A show whose feed needs a secret (a token or login in its URL,
 // saved or given credentials, a `.netrc` login for its host) is private, and everything it supplies is tainted:
 // the work of its sync (or list, or verify) runs under its `Taint` as a task-local value, so every redaction made on
-// its behalf (`URLSecrets.redacted`, `redactingURLs`: the one rule every writer of feed-derived text goes through)
+// its behalf (`URLSecrets.redacted`, `TextSecrets.redactingURLs`: the one rule every writer of feed-derived text goes through)
 // redacts every value of its documents' URLs, whatever the parameter's name, not only those whose names look
 // secret. The secret values themselves (the feed's token, the login, the header values) are registered with the
 // process once known, and masked in every encoding a document can hold them in, in everything redacted and

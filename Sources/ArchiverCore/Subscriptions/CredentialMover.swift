@@ -87,7 +87,7 @@ struct CredentialMover: Sendable {
             ? Data(
                 String(decoding: plain, as: UTF8.self)
                     .replacingOccurrences(of: "\\/", with: "/").utf8) : plain
-        let redacted = URLSecrets.redactingURLs(in: unescaped)
+        let redacted = TextSecrets.redactingURLs(in: unescaped)
         guard redacted != unescaped else { return false }
         let kept = gzipped ? Gzip.compress(redacted) : redacted
         return (try? writer.writeAtomically(kept, to: url, durable: false, stagedIn: staging)) != nil

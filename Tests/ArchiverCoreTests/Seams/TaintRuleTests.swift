@@ -25,15 +25,15 @@ final class TaintRuleTests: XCTestCase {
 
     func test_underAPrivateTaint_aDocumentsRelativeParametersAllLoseTheirValues() async {
         let document = Data(#"{"url":"https:\/\/cdn.example\/e.mp3?x=Val1\u0026y=Val2","img":"/c.png?v=Val3"}"#.utf8)
-        let kept = await privateShow.run { URLSecrets.redactingURLs(in: document) }
+        let kept = await privateShow.run { TextSecrets.redactingURLs(in: document) }
         let text = String(decoding: kept, as: UTF8.self)
         for value in ["Val1", "Val2", "Val3"] { XCTAssertFalse(text.contains(value), text) }
-        XCTAssertEqual(URLSecrets.redactingURLs(in: document), document, "a public document keeps them")
+        XCTAssertEqual(TextSecrets.redactingURLs(in: document), document, "a public document keeps them")
     }
 
     func test_aPHPDocumentsEscapedSlash_isPartOfTheValue_notItsEnd() {
         let document = Data(#"{"url":"https:\/\/cdn.example\/e.mp3?authtoken=Head1\/Tail2+c="}"#.utf8)
-        let text = String(decoding: URLSecrets.redactingURLs(in: document), as: UTF8.self)
+        let text = String(decoding: TextSecrets.redactingURLs(in: document), as: UTF8.self)
         XCTAssertFalse(text.contains("Tail2"), text)
         XCTAssertTrue(text.contains("authtoken=REDACTED\""), text)
     }
