@@ -67,7 +67,7 @@ public enum FeedParser {
         SecretValues.register(feed.logins.compactMap(\.password))
         func keep(_ text: inout String?) {
             guard let value = text else { return }
-            let kept = URLSecrets.redactingText(value)
+            let kept = TextSecrets.redactingText(value)
             if kept != value { text = kept }
         }
         keep(&feed.title)
@@ -77,7 +77,7 @@ public enum FeedParser {
             keep(&feed.episodes[position].description)
             if let link = feed.episodes[position].link { feed.episodes[position].link = URLSecrets.redacted(link) }
         }
-        feed.titlesWithoutMedia = feed.titlesWithoutMedia.map(URLSecrets.redactingText)
+        feed.titlesWithoutMedia = feed.titlesWithoutMedia.map(TextSecrets.redactingText)
     }
 
     /// Takes the userinfo out of every URL the feed gives into `feed.logins` (one per origin, the first wins),

@@ -91,7 +91,7 @@ struct HistoryStore: Sendable {
         try FolderContents.createFolder(folder, with: files)
         let ext = FeedRevision.fileExtension(of: feed)
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
-        let kept = URLSecrets.redactingURLs(in: document)
+        let kept = TextSecrets.redactingURLs(in: document)
         try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, staging: show.stateFolder, at: now)
         let current = folder.appendingPathComponent(ArchiveLayout.currentDocument(ext))
         do {

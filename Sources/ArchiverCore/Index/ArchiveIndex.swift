@@ -149,7 +149,9 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         // Version 1 recorded the GUID only as the key.
         episodes = try container.decode([Entry].self, forKey: .episodes).map { entry in
             var entry = entry
-            if entry.guid == nil, entry.key != entry.url { entry.guid = entry.key }
+            if entry.guid == nil, entry.key != entry.url, !ArchiveIdentity.isKeyedHash(entry.key) {
+                entry.guid = entry.key
+            }
             return entry
         }
         failures = try container.decodeIfPresent([Failure].self, forKey: .failures) ?? []
@@ -262,7 +264,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         let entry = episodes[position]
         keyPositions[entry.key] = position
         // Only keys that neither the GUID nor the URL give (a shared GUID, a new version) need a table of their own.
-        if entry.key != entry.guid && entry.key != entry.url { byKey[entry.key] = position }
+        // A keyed hash always: an earlier version's reading took one that stands for a URL for a GUID and kept it so.
+        if (entry.key != entry.guid && entry.key != entry.url) || ArchiveIdentity.isKeyedHash(entry.key) {
+            byKey[entry.key] = position
+        }
         // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.
         if let guid = entry.guid, entry.key == guid || byGUID[guid] == nil { byGUID[guid] = position }
         // A redacted URL names no one file exactly (two tokens make two files): such entries are found by key.

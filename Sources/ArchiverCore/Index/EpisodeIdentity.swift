@@ -7,8 +7,11 @@ enum EpisodeIdentity {
     /// names a media file (`/ep1.mp3?token=...`), and kept when the path is a script (`/get.php?id=3`), where
     /// the query is what tells episodes apart. Scheme and host are lowercased.
     static func urlKey(_ url: String) -> String {
-        // Compared as kept: a token's value is never part of the key (see `SecretForms`).
-        let url = URLSecrets.redacted(url)
+        // A token's value is never part of the key (see `SecretForms`). By the name rule alone, whatever the show's
+        // taint: a private show keeps every value redacted, and `get.php?id=REDACTED` would take every episode of
+        // such a feed for one (the key is compared in memory, never written). An entry kept so is then matched by
+        // its keyed hash alone.
+        let url = URLSecrets.redacted(url, everyValue: false)
         // Every index load keys each of its entries: most URLs are read here without Foundation's URL parser.
         return plainKey(url) ?? parsedKey(url)
     }

@@ -61,7 +61,7 @@ public struct FailedEpisode: Codable, Equatable, Sendable {
         type = episode.mimeType
         published = episode.published.map(FeedDate.iso8601)
         // A reason may name a URL (a redirect's target): kept as every URL is.
-        self.reason = URLSecrets.redactingURLs(in: reason)
+        self.reason = TextSecrets.redactingURLs(in: reason)
         self.failed = failed
     }
 

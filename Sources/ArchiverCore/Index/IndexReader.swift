@@ -43,7 +43,9 @@ enum IndexReader {
             episodes: episodes.map { entry in
                 // Version 1 recorded the GUID only as the key.
                 var entry = entry
-                if entry.guid == nil, entry.key != entry.url { entry.guid = entry.key }
+                if entry.guid == nil, entry.key != entry.url, !ArchiveIdentity.isKeyedHash(entry.key) {
+                    entry.guid = entry.key
+                }
                 return entry
             }, failures: failures)
         index.version = version

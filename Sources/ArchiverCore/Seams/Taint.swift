@@ -1,7 +1,7 @@
 // Whose secrets the text being written may hold. A show whose feed needs a secret (a token or login in its URL,
 // saved or given credentials, a `.netrc` login for its host) is private, and everything it supplies is tainted:
 // the work of its sync (or list, or verify) runs under its `Taint` as a task-local value, so every redaction made on
-// its behalf (`URLSecrets.redacted`, `redactingURLs`: the one rule every writer of feed-derived text goes through)
+// its behalf (`URLSecrets.redacted`, `TextSecrets.redactingURLs`: the one rule every writer of feed-derived text goes through)
 // redacts every value of its documents' URLs, whatever the parameter's name, not only those whose names look
 // secret. The secret values themselves (the feed's token, the login, the header values) are registered with the
 // process once known, and masked in every encoding a document can hold them in, in everything redacted and
@@ -97,14 +97,20 @@ public enum SecretValues {
     }
 
     /// The parts of a header's value that are secret: the value, each word of it but the scheme (`Bearer`,
-    /// `Basic`), and each cookie's value.
+    /// `Basic`), and the value of each cookie (`name=value`; a base64 token's trailing `=` is its own).
     static func parts(ofHeader value: String) -> [String] {
         let schemes: Set<String> = ["bearer", "basic", "digest", "token", "negotiate"]
         var parts = [value]
         for piece in value.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," }) {
-            let word = piece.firstIndex(of: "=").map { piece[piece.index(after: $0)...] } ?? piece
-            guard !schemes.contains(word.lowercased()) else { continue }
-            parts.append(String(word))
+            guard !schemes.contains(piece.lowercased()) else { continue }
+            parts.append(String(piece))
+            if let equals = piece.firstIndex(of: "="), equals != piece.startIndex,
+                piece[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }),
+                piece.index(after: equals) != piece.endIndex,
+                !piece[piece.index(after: equals)...].allSatisfy({ $0 == "=" })
+            {
+                parts.append(String(piece[piece.index(after: equals)...]))
+            }
         }
         return parts
     }

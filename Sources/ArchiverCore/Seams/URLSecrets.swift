@@ -33,8 +33,24 @@ public enum URLSecrets {
     public static let redaction = SecretValues.marker
 
     /// Whether a parameter called `name` (percent-encoded or not) holds a secret.
+    /// Names are few and come back in every URL (`utm_source`, `id`): each is judged once and remembered.
     public static func isSecretName(_ name: Substring) -> Bool {
-        let decoded = (String(name).removingPercentEncoding ?? String(name))
+        let key = String(name)
+        if let known = judged.withLock({ $0[key] }) { return known }
+        let secret = judge(key)
+        judged.withLock { names in
+            if names.count >= 4096 { names.removeAll(keepingCapacity: true) }
+            names[key] = secret
+        }
+        return secret
+    }
+
+    /// The names judged so far.
+    private static let judged = Locked<[String: Bool]>([:])
+
+    /// `isSecretName`, worked out.
+    private static func judge(_ name: String) -> Bool {
+        let decoded = name.utf8.contains(UInt8(ascii: "%")) ? (name.removingPercentEncoding ?? name) : name
         let lowered = decoded.lowercased()
         if secretPrefixes.contains(where: lowered.hasPrefix) { return true }
         if secretWords.contains(lowered) { return true }
@@ -64,10 +80,23 @@ public enum URLSecrets {
     private static func isSecretWord(_ word: String) -> Bool {
         let base = String(word.reversed().drop(while: \.isNumber).reversed())
         if secretWords.contains(base) { return true }
-        if secretFragments.contains(where: { base.contains($0) }) { return true }
+        if secretFragments.contains(where: { holds(base, $0) }) { return true }
         return compoundPrefixes.contains {
             base.hasPrefix($0) && secretWords.contains(String(base.dropFirst($0.count)))
         }
+    }
+
+    /// Whether `text` holds `part`, compared byte by byte (Foundation's `contains` on Linux goes through
+    /// `range(of:options:locale:)`, and every parameter name of every URL written is asked this).
+    private static func holds(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let wanted = Array(part.utf8)
+        guard let first = wanted.first, bytes.count >= wanted.count else { return false }
+        for start in 0...(bytes.count - wanted.count)
+        where bytes[start] == first && bytes[start..<(start + wanted.count)].elementsEqual(wanted) {
+            return true
+        }
+        return false
     }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
@@ -227,7 +256,7 @@ public enum URLSecrets {
     }
 
     /// Whether `tail` (the bytes after a backslash) starts with `u0026`, its hex digits in any case.
-    private static func isEscapedAmpersand<Bytes: Collection<UInt8>>(_ tail: Bytes) -> Bool {
+    static func isEscapedAmpersand<Bytes: Collection<UInt8>>(_ tail: Bytes) -> Bool {
         tail.starts(with: "u0026".utf8, by: { $0 | 0x20 == $1 })
     }
 
@@ -241,137 +270,6 @@ public enum URLSecrets {
             return text.range(of: "://").map(\.upperBound)
         }
         return utf8.index(colon, offsetBy: 3)
-    }
-
-    /// `message` with every http(s) URL in it redacted: the last guard on what podarchive prints. Reads bytes,
-    /// so a `list --json` of 20,000 episodes costs milliseconds; a URL with none of `@ ? ; #` is copied as is.
-    /// Under a private show's `Taint`, every value of every URL but its feed's; and every known secret value
-    /// (`SecretValues`) masked.
-    public static func redactingURLs(in message: String) -> String {
-        let bytes = Array(message.utf8)
-        guard let redacted = redactingURLs(in: bytes) else { return SecretValues.masking(message) }
-        return String(decoding: SecretValues.masking(redacted) ?? redacted, as: UTF8.self)
-    }
-
-    /// `document` with every http(s) URL in it redacted, and the secret parameters of relative ones too
-    /// (`href="/cover.png?token=…"`), its other bytes (in whatever encoding) untouched: how a feed document is
-    /// kept in the history.
-    /// Under a private show's `Taint`, relative ones lose every value, and every known secret value is masked.
-    public static func redactingURLs(in document: Data) -> Data {
-        let bytes = Array(document)
-        let absolute = redactingURLs(in: bytes)
-        let relative = redactingParameters(in: absolute ?? bytes, everyValue: Taint.current.isPrivate)
-        let kept = relative ?? absolute ?? bytes
-        if let masked = SecretValues.masking(kept) { return Data(masked) }
-        return relative.map { Data($0) } ?? absolute.map { Data($0) } ?? document
-    }
-
-    /// Text a feed supplies (a title, show notes) as it is kept and shown: its URLs redacted, the secret
-    /// parameters of relative ones too, and every known secret value masked (see `redactingURLs(in:)`).
-    public static func redactingText(_ text: String) -> String {
-        let data = Data(text.utf8)
-        let kept = redactingURLs(in: data)
-        return kept == data ? text : String(decoding: kept, as: UTF8.self)
-    }
-
-    /// The bytes with the value of every secret parameter redacted wherever one stands after `?`, `&`, `;` or
-    /// `#` (so `&amp;token=` too), URL or not; nil when nothing changed. A document's relative URLs have no
-    /// scheme to find them by, so every such parameter in it is taken for one.
-    private static func redactingParameters(in bytes: [UInt8], everyValue: Bool) -> [UInt8]? {
-        func isNameByte(_ byte: UInt8) -> Bool {
-            (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "%")
-        }
-        func endsValue(_ byte: UInt8) -> Bool {
-            endsURL(byte) || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#")
-        }
-        let marker = Array(redaction.utf8)
-        var result: [UInt8] = []
-        var copied = 0
-        var position = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "\\"), isEscapedAmpersand(bytes[position...]) {
-                position += 5
-            } else {
-                guard
-                    byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
-                        || byte == UInt8(ascii: "#")
-                else { continue }
-            }
-            var equals = position
-            while equals < bytes.count, equals - position < 64, isNameByte(bytes[equals]) { equals += 1 }
-            guard equals > position, equals < bytes.count, bytes[equals] == UInt8(ascii: "="),
-                everyValue || isSecretName(Substring(String(decoding: bytes[position..<equals], as: UTF8.self)))
-            else { continue }
-            var end = equals + 1
-            while end < bytes.count, !endsValue(bytes[end]) { end += 1 }
-            guard end > equals + 1, !bytes[(equals + 1)..<end].elementsEqual(marker) else { continue }
-            result += bytes[copied...equals]
-            result += marker
-            copied = end
-            position = end
-        }
-        guard copied > 0 else { return nil }
-        result += bytes[copied...]
-        return result
-    }
-
-    /// The bytes with every URL in them redacted; nil when nothing changed.
-    private static func redactingURLs(in bytes: [UInt8]) -> [UInt8]? {
-        var result: [UInt8] = []
-        var copied = 0
-        var position = 0
-        while position + 2 < bytes.count {
-            guard bytes[position] == UInt8(ascii: ":"), bytes[position + 1] == UInt8(ascii: "/"),
-                bytes[position + 2] == UInt8(ascii: "/"), let start = schemeStart(bytes, colon: position)
-            else {
-                position += 1
-                continue
-            }
-            var end = position + 3
-            while end < bytes.count, !endsURL(bytes[end]) { end += 1 }
-            let url = bytes[start..<end]
-            if url.contains(where: {
-                $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "#")
-            }) {
-                let shown = redacted(String(decoding: url, as: UTF8.self))
-                if shown.utf8.count != url.count || !shown.utf8.elementsEqual(url) {
-                    result += bytes[copied..<start]
-                    result += shown.utf8
-                    copied = end
-                }
-            }
-            position = end
-        }
-        guard copied > 0 else { return nil }
-        result += bytes[copied...]
-        return result
-    }
-
-    /// Where `http` or `https` (any case) starts right before the colon at `colon`, when one does and no letter
-    /// runs into it.
-    private static func schemeStart(_ bytes: [UInt8], colon: Int) -> Int? {
-        for length in [5, 4] where colon >= length {
-            let start = colon - length
-            let word = bytes[start..<colon].map { $0 | 0x20 }
-            guard word.elementsEqual(length == 5 ? Array("https".utf8) : Array("http".utf8)) else { continue }
-            if start > 0, (bytes[start - 1] | 0x20) >= UInt8(ascii: "a"), (bytes[start - 1] | 0x20) <= UInt8(ascii: "z")
-            {
-                return nil
-            }
-            return start
-        }
-        return nil
-    }
-
-    /// Bytes that end a URL inside a message, a JSON string or an XML attribute: white space, quotes, angle
-    /// brackets, a backslash, a backtick.
-    private static func endsURL(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
-            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "`") || byte == UInt8(ascii: "\\")
     }
 
     /// The UTF-8 range of the userinfo in `text` (from the character after `//` to the last `@` of the

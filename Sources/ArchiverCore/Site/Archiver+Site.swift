@@ -17,7 +17,13 @@ extension Archiver {
     ///   - out: a folder of its own to publish into, made if missing.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written.
-    public func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
-        try parts.site.writeSite(root: root, baseURL: baseURL, out: out)
+    ///   - access: the `.netrc` file the run would read: with `out`, a private show's companion that holds one of
+    ///     its secrets is left out (`SiteReport.withheld`).
+    public func writeSite(root: URL, baseURL: String?, out: URL? = nil, access: SyncOptions = SyncOptions()) throws
+        -> SiteReport
+    {
+        try parts.site.writeSite(
+            root: root, baseURL: baseURL, out: out,
+            privateShows: out == nil ? [] : privateShows(in: root, access: access))
     }
 }

@@ -97,7 +97,7 @@ struct SiteWriter: Sendable {
     ///   - out: a folder of its own to publish into, made if missing.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; `ArchiveError.storage` when a page cannot be
     ///   written; `ArchiveError.linkInSite` for a folder in `out` that is a link.
-    func writeSite(root: URL, baseURL: String?, out: URL? = nil) throws -> SiteReport {
+    func writeSite(root: URL, baseURL: String?, out: URL? = nil, privateShows: Set<String> = []) throws -> SiteReport {
         let base = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         var report = SiteReport()
         let site = out ?? root
@@ -110,9 +110,7 @@ struct SiteWriter: Sendable {
         }
         let recorded = publication?.recorded() ?? []
         // A private show's companion that holds one of its secrets is never published (see `SecretHolders`).
-        let holders = out.map { _ in
-            SecretHolders(privateShows: ShowTaint.registerSecrets(of: store, in: root), files: files)
-        }
+        let holders = out.map { _ in SecretHolders(privateShows: privateShows, files: files) }
         // What the site holds in `out` after this run: its pages, the files it published now, and those it
         // published before that the archive still holds (or of a show left out this time).
         var holds = Set<String>()

@@ -89,7 +89,7 @@ struct MoveFinisher: PendingMoveFinishing {
                 sweep.add(redactFile(file, staging: show.stateFolder))
                 continue
             }
-            if let data = files.contents(atPath: file.path), URLSecrets.redactingURLs(in: data) != data {
+            if let data = files.contents(atPath: file.path), TextSecrets.redactingURLs(in: data) != data {
                 show.lock.keep(Data())
                 sweep.add(.changed)
             }
@@ -131,7 +131,7 @@ struct MoveFinisher: PendingMoveFinishing {
             ? Data(
                 String(decoding: plain, as: UTF8.self)
                     .replacingOccurrences(of: "\\/", with: "/").utf8) : plain
-        let redacted = URLSecrets.redactingURLs(in: unescaped)
+        let redacted = TextSecrets.redactingURLs(in: unescaped)
         return redacted != unescaped ? redacted : nil
     }
 }

@@ -33,20 +33,4 @@ enum ShowTaint {
         let feeds = [given, source?.displayName].compactMap { $0 }.map(URLSecrets.withoutUserinfo)
         return Taint(isPrivate: isPrivate, feeds: Set(feeds))
     }
-
-    /// Registers with `SecretValues` every secret the private shows of `root` hold (their feeds' tokens, their
-    /// logins and headers, as kept in the configuration folder), and returns their folders' names: what is
-    /// published from the archive (`site --out`, `export`) is searched for them (see `SecretHolders`). A show
-    /// whose secrets cannot be read is still named (its files are then searched for those the process knows).
-    static func registerSecrets(of store: SubscriptionStore, in root: URL) -> Set<String> {
-        var folders = Set<String>()
-        for record in store.all(in: root).shows
-        where record.secretFeed == true || record.hasCredentials || record.holdsSecrets {
-            folders.insert(FileNamer.sanitize(record.folder))
-            guard let resolved = try? store.resolve(record, in: root) else { continue }
-            let profile = RequestProfile(credentials: resolved.credentials.map { [$0] } ?? [])
-            _ = of(feed: resolved.source.displayName, source: resolved.source, profile: profile)
-        }
-        return folders
-    }
 }

@@ -141,14 +141,14 @@ public struct Archiver: Sendable {
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `ExportError` when a file cannot be read or the export cannot be written (nothing is then left under
     ///   `file`'s name), or `file` is inside a show's folder.
+    /// - Parameter access: the `.netrc` file the run would read: a private show's companion that holds one of its
+    ///   secrets is left out (`ExportReport.withheld`).
     public func exportWARC(
         _ root: URL, shows: [URL]? = nil, to file: URL, options: ExportOptions = ExportOptions(),
-        progress: (ExportProgress) -> Void = { _ in }
+        access: SyncOptions = SyncOptions(), progress: (ExportProgress) -> Void = { _ in }
     ) throws -> ExportReport {
-        // The private shows' secrets, searched for in their companions (see `SecretHolders`).
         try parts.export.exportWARC(
             root, shows: shows, to: file, options: options,
-            privateShows: ShowTaint.registerSecrets(of: parts.store, in: root),
-            progress: progress)
+            privateShows: privateShows(in: root, shows: shows, access: access), progress: progress)
     }
 }

@@ -129,7 +129,7 @@ struct ShowArchiver: Sendable {
                     outcome: report.failed.isEmpty ? .ok : .episodesFailed,
                     archived: report.archived.count),
                 of: record.id, known: record, podcastGUID: fetch.feed?.podcastGUID, in: root, lock: lock)
-            return report
+            return report.shown()
         } catch  where !Task.isCancelled {
             opener.recordFailure(error, of: record.id, in: root)
             throw error

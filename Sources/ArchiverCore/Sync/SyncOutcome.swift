@@ -271,3 +271,22 @@ public struct SyncPlan: Sendable, Equatable {
     /// Episodes a sync would skip because they are archived.
     public var alreadyArchived: Int
 }
+
+extension SyncReport {
+    /// The report as it may be shown: its episodes' URLs redacted as the show's taint says (made on the show's task,
+    /// before the report leaves it: what prints it later knows no taint).
+    func shown() -> SyncReport {
+        var report = self
+        report.failed = failed.map { item in
+            var episode = item.episode
+            episode.url = URLSecrets.redacted(episode.url)
+            return (episode, item.failure)
+        }
+        report.gone = gone.map { item in
+            var episode = item.episode
+            episode.url = URLSecrets.redacted(episode.url)
+            return (episode, item.failure, item.since)
+        }
+        return report
+    }
+}

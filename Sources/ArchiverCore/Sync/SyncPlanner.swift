@@ -29,6 +29,13 @@ struct SyncPlanner: Sendable {
     {
         let known = try store.find(source, in: root)
         let options = try access.withAccess(given, saved: known?.credentials, of: known?.record, at: source)
+        // What the show supplies is planned and shown as its taint says, as its sync would.
+        return try await options.taint.run { try await plan(source, known: known, into: root, options: options) }
+    }
+
+    private func plan(_ source: FeedSource, known: ResolvedSubscription?, into root: URL, options: SyncOptions)
+        async throws -> SyncPlan
+    {
         let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
         guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
@@ -57,12 +64,15 @@ struct SyncPlanner: Sendable {
         let title = ArchiveNames.showTitle(index.title, folder: folder)
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in
+            // Shown as the show's taint says (the plan is printed after it has left the show's task).
+            var shown = item.episode
+            shown.url = URLSecrets.redacted(shown.url)
             if case .missing(let entry) = item {
-                return SyncPlan.Download(episode: item.episode, missingFile: entry.file, file: entry.file)
+                return SyncPlan.Download(episode: shown, missingFile: entry.file, file: entry.file)
             }
             // The same claim as `EpisodePlacer` makes, so the dry run names files as the sync will.
             let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
-            return SyncPlan.Download(episode: item.episode, missingFile: nil, file: file)
+            return SyncPlan.Download(episode: shown, missingFile: nil, file: file)
         }
         return SyncPlan(
             feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)

@@ -238,6 +238,9 @@ struct EpisodeFetcher: Sendable {
         announced: AnnouncedRecord, claim: SpaceClaim, maximumBytes: Int64? = nil
     ) -> @Sendable (HTTPURLResponse, Bool) -> Error? {
         let records = self.records
+        // Kept as the show's taint says: made here, on the episode's task (the closure runs on the transfer's
+        // queue, where no task's taint is known).
+        let keptURL = URLSecrets.redacted(url)
         let files = self.files
         return { response, appending in
             let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
@@ -257,7 +260,7 @@ struct EpisodeFetcher: Sendable {
             // encoded holds decoded bytes, and a server that says it takes no ranges sends the whole file again.
             let resumable = !encoded && response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased() != "none"
             let record = PartialRecord(
-                url: URLSecrets.redacted(url), validator: resumable ? validator : nil, expectedSize: total)
+                url: keptURL, validator: resumable ? validator : nil, expectedSize: total)
             if let total { expected.value = total }
             do {
                 try records.saveDownloadRecord(record, for: partial)

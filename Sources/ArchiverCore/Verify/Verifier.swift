@@ -186,9 +186,12 @@ struct Verifier: Sendable {
                 }
             }
             if repair {
-                try await self.repair(
-                    damaged, damagedCompanions, in: &show, options: options, present: present, report: &report,
-                    onEvent: onEvent, realURLs: realURLs)
+                // What a repair writes of the show (its entries, origins, records) is kept as its taint says.
+                try await options.taint.run {
+                    try await self.repair(
+                        damaged, damagedCompanions, in: &show, options: options, present: present, report: &report,
+                        onEvent: onEvent, realURLs: realURLs)
+                }
                 // As a sync does when it ends: what the repair appended is folded into `index.json`.
                 try indexes.foldJournal(of: &show)
             }

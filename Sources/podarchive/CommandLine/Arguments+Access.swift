@@ -27,7 +27,7 @@ extension ValueParser where Value == String {
         guard ShowCredentials.parseHeader(text) != nil else {
             throw ValueProblem(
                 text: " needs one header line such as 'Authorization: Bearer TOKEN', got "
-                    + "'\(URLSecrets.redactingURLs(in: String(text.prefix(40))))'")
+                    + "'\(TextSecrets.redactingURLs(in: String(text.prefix(40))))'")
         }
         return text
     }

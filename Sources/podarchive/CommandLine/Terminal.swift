@@ -19,7 +19,7 @@ extension TextOutput {
     func write(_ printed: Printed) { write(printed.raw) }
 }
 
-/// Writes through to `base` with every URL's login and tokens redacted (`URLSecrets.redactingURLs`) and every
+/// Writes through to `base` with every URL's login and tokens redacted (`TextSecrets.redactingURLs`) and every
 /// control and bidi character left out of text (`InertText`): whatever a command prints, from a summary to a
 /// system error that quotes a URL, shows no secret and cannot drive the terminal. Only podarchive's own control
 /// sequences (`Printed.control`) pass.
@@ -51,7 +51,7 @@ struct RedactingOutput: TextOutput {
         base.write(utf8: shown.utf8.count == bytes.count ? bytes : Array(shown.utf8))
     }
 
-    private static func shown(_ text: String) -> String { InertText.of(URLSecrets.redactingURLs(in: text)) }
+    private static func shown(_ text: String) -> String { InertText.of(TextSecrets.redactingURLs(in: text)) }
 }
 
 /// Standard output or standard error, written unbuffered line by line.

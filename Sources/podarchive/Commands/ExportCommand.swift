@@ -18,8 +18,10 @@ struct ExportCommand: Sendable {
             let shows =
                 try arguments.shows.isEmpty
                 ? nil : arguments.shows.map { try context.archivedShowFolder($0, root: root) }
+            var access = SyncOptions()
+            access.netrc = context.defaultNetrc
             let report = try archiver.exportWARC(
-                root, shows: shows, to: file, options: ExportOptions(date: context.now())
+                root, shows: shows, to: file, options: ExportOptions(date: context.now()), access: access
             ) { progress in
                 guard live else { return }
                 let line = Self.progressLine(progress)

@@ -41,8 +41,11 @@ struct SiteCommand: Sendable {
         saved: Bool = false
     ) -> ExitCode {
         do {
+            var access = SyncOptions()
+            access.netrc = context.defaultNetrc
             let report = try archiver.writeSite(
-                root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) })
+                root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
+                access: access)
             for move in report.moves {
                 if move.failure != nil {
                     context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")

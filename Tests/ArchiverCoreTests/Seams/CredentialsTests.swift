@@ -94,15 +94,15 @@ final class CredentialsTests: XCTestCase {
 
     func test_redactingURLs_inAMessage_findsEveryURL() {
         let message = #"failed <https://bob:hunter2@h/e.mp3?token=t0k> then "http://h/f?sig=zz", ok http://plain/x"#
-        let shown = URLSecrets.redactingURLs(in: message)
+        let shown = TextSecrets.redactingURLs(in: message)
         XCTAssertEqual(
             shown, #"failed <https://h/e.mp3?token=REDACTED> then "http://h/f?sig=REDACTED", ok http://plain/x"#)
         XCTAssertFalse(shown.contains("hunter2"))
         let plain = "nothing to hide at https://h/e.mp3 here"
-        XCTAssertEqual(URLSecrets.redactingURLs(in: plain), plain)
+        XCTAssertEqual(TextSecrets.redactingURLs(in: plain), plain)
         let opml =
             #"<outline xmlUrl="http://h/f?a=1&amp;token=S3"/> and http://h/x;jsessionid=J2 and http://h/y#jwt=J3"#
-        let redacted = URLSecrets.redactingURLs(in: opml)
+        let redacted = TextSecrets.redactingURLs(in: opml)
         for secret in ["S3", "J2", "J3"] { XCTAssertFalse(redacted.contains(secret), redacted) }
     }
 
@@ -112,7 +112,7 @@ final class CredentialsTests: XCTestCase {
             <itunes:image href="/cover.png?token=T1"/><enclosure url="ep.mp3?a=1&amp;key=K2&amp;b=2"/>
             {"url": "e.mp3?X-Amz-Signature=A3#jwt=J4"} <link>/page;jsessionid=S5</link> ?q=plain&page=2
             """
-        let kept = String(decoding: URLSecrets.redactingURLs(in: Data(feed.utf8)), as: UTF8.self)
+        let kept = String(decoding: TextSecrets.redactingURLs(in: Data(feed.utf8)), as: UTF8.self)
         XCTAssertEqual(
             kept,
             """
@@ -121,7 +121,7 @@ final class CredentialsTests: XCTestCase {
             ?q=plain&page=2
             """)
         let plain = Data(#"<rss><item><enclosure url="e.mp3?v=2"/></item></rss>"#.utf8)
-        XCTAssertEqual(URLSecrets.redactingURLs(in: plain), plain, "a document with no secret is kept byte for byte")
+        XCTAssertEqual(TextSecrets.redactingURLs(in: plain), plain, "a document with no secret is kept byte for byte")
     }
 
     // MARK: - .netrc

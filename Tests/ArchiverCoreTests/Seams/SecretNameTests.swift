@@ -62,7 +62,7 @@ final class SecretNameTests: XCTestCase {
                 #"{"items":[{"url":"https:\/\/h\/e.mp3?id=1&\#(name)=\#(value)","content_text":"plain &\#(name)=\#(value)"}]}"#,
             ]
             for document in documents {
-                let kept = String(decoding: URLSecrets.redactingURLs(in: Data(document.utf8)), as: UTF8.self)
+                let kept = String(decoding: TextSecrets.redactingURLs(in: Data(document.utf8)), as: UTF8.self)
                 XCTAssertFalse(kept.contains(value), "\(name) kept in \(kept)")
                 XCTAssertTrue(kept.contains("\(name)=REDACTED"), kept)
             }
@@ -77,7 +77,7 @@ final class SecretNameTests: XCTestCase {
                 #"{"url":"https:\/\/h\/e.mp3?\#(name)=v"}"#,
             ] {
                 let data = Data(document.utf8)
-                XCTAssertEqual(URLSecrets.redactingURLs(in: data), data, document)
+                XCTAssertEqual(TextSecrets.redactingURLs(in: data), data, document)
             }
         }
     }

@@ -25,10 +25,17 @@ final class TaintRuleTests: XCTestCase {
 
     func test_underAPrivateTaint_aDocumentsRelativeParametersAllLoseTheirValues() async {
         let document = Data(#"{"url":"https:\/\/cdn.example\/e.mp3?x=Val1\u0026y=Val2","img":"/c.png?v=Val3"}"#.utf8)
-        let kept = await privateShow.run { URLSecrets.redactingURLs(in: document) }
+        let kept = await privateShow.run { TextSecrets.redactingURLs(in: document) }
         let text = String(decoding: kept, as: UTF8.self)
         for value in ["Val1", "Val2", "Val3"] { XCTAssertFalse(text.contains(value), text) }
-        XCTAssertEqual(URLSecrets.redactingURLs(in: document), document, "a public document keeps them")
+        XCTAssertEqual(TextSecrets.redactingURLs(in: document), document, "a public document keeps them")
+    }
+
+    func test_aPHPDocumentsEscapedSlash_isPartOfTheValue_notItsEnd() {
+        let document = Data(#"{"url":"https:\/\/cdn.example\/e.mp3?authtoken=Head1\/Tail2+c="}"#.utf8)
+        let text = String(decoding: TextSecrets.redactingURLs(in: document), as: UTF8.self)
+        XCTAssertFalse(text.contains("Tail2"), text)
+        XCTAssertTrue(text.contains("authtoken=REDACTED\""), text)
     }
 
     func test_aRegisteredSecret_isMaskedInEveryEncoding_andShortOnesAreNotSearchedFor() {
@@ -51,6 +58,11 @@ final class TaintRuleTests: XCTestCase {
         XCTAssertEqual(
             SecretValues.parts(ofHeader: "Bearer abc.def"), ["Bearer abc.def", "abc.def"])
         XCTAssertEqual(
-            SecretValues.parts(ofHeader: "session=S1; theme=dark"), ["session=S1; theme=dark", "S1", "dark"])
+            SecretValues.parts(ofHeader: "session=S1; theme=dark"),
+            ["session=S1; theme=dark", "session=S1", "S1", "theme=dark", "dark"])
+        XCTAssertEqual(
+            SecretValues.parts(ofHeader: "Bearer HdrTok6Jk/Tail+X="),
+            ["Bearer HdrTok6Jk/Tail+X=", "HdrTok6Jk/Tail+X="],
+            "a base64 token keeps its trailing =")
     }
 }
