@@ -63,7 +63,10 @@ struct ExportPlanner {
                     ExportItem(
                         kind: companion.kind == "artwork" ? .artwork : .companion,
                         uri: uri(companion.url, file: companion.file), date: entry.archived,
-                        contentType: companion.type.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: companion.file),
+                        // What its server sent; the feed's declared type only where the index recorded none (a
+                        // companion kept before it did, inline chapters), else the file's extension.
+                        contentType: companion.contentType.flatMap(ExportTypes.clean)
+                            ?? companion.type.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: companion.file),
                         source: .file(path(companion.file)), size: companion.size))
             }
         }
@@ -75,7 +78,9 @@ struct ExportPlanner {
             items.append(
                 ExportItem(
                     kind: .artwork, uri: uri(origin(of: url.path), file: cover), date: WARCValues.date(date),
-                    contentType: ExportTypes.type(of: cover), source: .file(url.path),
+                    // What its server sent, where the cover keeps it (`ArchiveNames.mediaTypeAttribute`).
+                    contentType: attribute(ArchiveNames.mediaTypeAttribute, of: url.path).flatMap(ExportTypes.clean)
+                        ?? ExportTypes.type(of: cover), source: .file(url.path),
                     size: (found?[.size] as? NSNumber)?.int64Value ?? 0))
         }
         let history = ArchiveLayout.historyFolder(in: ArchiveLayout.stateFolder(of: folder))
@@ -108,9 +113,14 @@ struct ExportPlanner {
 
     /// The URL a file was fetched from, as kept in its `user.xdg.origin.url` (the show's cover), if any.
     func origin(of path: String) -> String? {
+        attribute(ArchiveNames.originAttribute, of: path)
+    }
+
+    /// The extended attribute `name` of the file at `path`, as text, if it has one.
+    func attribute(_ name: String, of path: String) -> String? {
         let found = try? attributes.attributesOfItem(atPath: path)
         let extended = found?[FolderContents.extendedAttributesKey] as? [String: Data]
-        return extended?[ArchiveNames.originAttribute].map { String(decoding: $0, as: UTF8.self) }
+        return extended?[name].map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

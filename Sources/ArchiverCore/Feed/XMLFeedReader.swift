@@ -25,6 +25,9 @@ struct XMLFeedReader {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Whether show notes are read (they are most of a feed's bytes).
     let descriptions: Bool
+    /// What the document may hold, judged as each element opens.
+    var limits = XMLLimits.feed
+    var itemsOpened = 0
     var stack: [Frame] = []
     /// The namespaces and base URLs in scope.
     var names: XMLNames
@@ -51,15 +54,18 @@ struct XMLFeedReader {
     }
 
     /// Reads a UTF-8 XML document. `documentURL` resolves relative enclosure URLs; `descriptions` reads show notes.
-    static func read(_ utf8: [UInt8], documentURL: URL?, descriptions: Bool = false) -> XMLFeedResult {
-        utf8.withUnsafeBufferPointer { buffer in read(buffer, documentURL: documentURL, descriptions: descriptions) }
-    }
-
-    /// Reads UTF-8 XML where it lies (the fetched bytes, not a copy).
-    static func read(_ utf8: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool = false)
+    static func read(_ utf8: [UInt8], documentURL: URL?, descriptions: Bool = false, limits: XMLLimits = .feed)
         -> XMLFeedResult
     {
+        utf8.withUnsafeBufferPointer { read($0, documentURL: documentURL, descriptions: descriptions, limits: limits) }
+    }
+
+    /// Reads UTF-8 XML where it lies (the fetched bytes, not a copy), refused past `limits` as it is read.
+    static func read(
+        _ utf8: UnsafeBufferPointer<UInt8>, documentURL: URL?, descriptions: Bool = false, limits: XMLLimits = .feed
+    ) -> XMLFeedResult {
         var reader = XMLFeedReader(bytes: utf8, documentURL: documentURL, descriptions: descriptions)
+        reader.limits = limits
         return reader.run()
     }
 
@@ -122,8 +128,9 @@ struct XMLFeedReader {
                 hasBase = names.declare(attribute) || hasBase
             }
         }
-        let kind = names.classify(name, atRoot: stack.isEmpty, atom: format == .atom)
         let depth = stack.count
+        if let refusal = limits.refusal(openingAt: depth) { return refusal }
+        let kind = names.classify(name, atRoot: stack.isEmpty, atom: format == .atom)
         stack.append(Frame(name: name, kind: kind, bindingsMark: mark, hasBase: hasBase))
 
         if depth == 0 {
@@ -146,6 +153,8 @@ struct XMLFeedReader {
         case .liveItem:
             skipDepth = depth
         case .item where item == nil, .entry where item == nil:
+            itemsOpened += 1
+            if let refusal = limits.refusal(item: itemsOpened) { return refusal }
             item = FeedItemBuilder()
             itemDepth = depth
         case .enclosure where parent == .item:

@@ -109,6 +109,10 @@ public enum IndexFormat {
         out.number(companion.size)
         out.member(Key.sha256)
         out.string(companion.sha256)
+        if let type = companion.contentType {
+            out.member(Key.contentType)
+            out.string(type)
+        }
         out.raw("}")
     }
 

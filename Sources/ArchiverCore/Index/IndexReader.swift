@@ -94,6 +94,7 @@ enum IndexReader {
         var language: String?
         var size: Int64?
         var sha256: String?
+        var contentType: String?
         try reader.object { reader, name in
             switch CompanionFile.CodingKeys(rawValue: name) {
             case .kind?: kind = try reader.string()
@@ -103,12 +104,14 @@ enum IndexReader {
             case .language?: language = try reader.optionalString()
             case .size?: size = try reader.integer()
             case .sha256?: sha256 = try reader.string()
+            case .contentType?: contentType = try reader.optionalString()
             case nil: try reader.skipValue()
             }
         }
         guard let kind, let file, let size, let sha256 else { throw JSONCursor.Unexpected() }
         return CompanionFile(
-            kind: kind, file: file, url: url, type: type, language: language, size: size, sha256: sha256)
+            kind: kind, file: file, url: url, type: type, language: language, size: size, sha256: sha256,
+            contentType: contentType)
     }
 
     private static func failure(_ reader: inout JSONCursor) throws -> ArchiveIndex.Failure {

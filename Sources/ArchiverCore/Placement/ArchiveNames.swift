@@ -6,6 +6,9 @@ import Foundation
 public enum ArchiveNames {
     /// The freedesktop.org extended attribute that records a file's source URL (as `curl --xattr` does).
     public static let originAttribute = "user.xdg.origin.url"
+    /// The extended attribute that keeps the `Content-Type` a file's server sent, where the index cannot (the
+    /// show's cover): freedesktop's name for a file's media type.
+    public static let mediaTypeAttribute = "user.mime_type"
 
     /// The sidecar of an archived file: `Season 1/Pilot.mp3` has `Season 1/Pilot.info.json`.
     public static func sidecarName(for file: String) -> String {

@@ -17,15 +17,20 @@ public struct CompanionFile: Codable, Equatable, Sendable {
     public var size: Int64
     /// SHA-256 of the file, hex.
     public var sha256: String
+    /// The `Content-Type` its server sent when it was downloaded (nil for chapters given inline, a server that sent
+    /// none, or a companion kept before this record: an archive of 0.1.0 has none, and an older version skips the
+    /// key). The type a WARC gives its capture; `type` is only what the feed declared.
+    public var contentType: String?
 
     /// The companion's keys in the index (see `ArchiveIndex.Entry.CodingKeys`).
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, file, url, type, language, size, sha256
+        case kind, file, url, type, language, size, sha256, contentType
     }
 
     /// A companion as sync records it.
     public init(
-        kind: String, file: String, url: String?, type: String?, language: String?, size: Int64, sha256: String
+        kind: String, file: String, url: String?, type: String?, language: String?, size: Int64, sha256: String,
+        contentType: String? = nil
     ) {
         self.kind = kind
         self.file = file
@@ -34,5 +39,6 @@ public struct CompanionFile: Codable, Equatable, Sendable {
         self.language = language
         self.size = size
         self.sha256 = sha256
+        self.contentType = contentType
     }
 }

@@ -5,6 +5,10 @@
 // their SHA-256. A companion that fails is reported and tried again next run; it never fails its episode or the run.
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Fetches and places the companions of archived episodes.
 struct CompanionKeeper: Sendable {
     let fetcher: EpisodeFetcher
@@ -156,6 +160,7 @@ struct CompanionKeeper: Sendable {
         var name = item.name
         let destination = show.folder.appendingPathComponent(item.name, isDirectory: false)
         let (size, digest): (Int64, String)
+        var sent: String?
         switch outcome {
         case nil:
             // Chapters the feed gave inline: written as they are.
@@ -205,8 +210,9 @@ struct CompanionKeeper: Sendable {
             }
             records.forget(partial)
             (size, digest) = (result.fileSize, result.sha256)
+            sent = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
         }
-        return record(item, file: name, size: size, sha256: digest, in: &show)
+        return record(item, file: name, size: size, sha256: digest, contentType: sent, in: &show)
     }
 
     /// Renames `body` (checked: `size` bytes of SHA-256 `sha256`) into the show's folder as `name`, never over
@@ -227,14 +233,15 @@ struct CompanionKeeper: Sendable {
         }
     }
 
-    /// Records the companion `item` kept as `file` in the index.
-    func record(_ item: Wanted, file name: String, size: Int64, sha256 digest: String, in show: inout FeedFolder)
-        -> CompanionFile
-    {
+    /// Records the companion `item` kept as `file` in the index, with the `Content-Type` its server sent.
+    func record(
+        _ item: Wanted, file name: String, size: Int64, sha256 digest: String, contentType: String?,
+        in show: inout FeedFolder
+    ) -> CompanionFile {
         let file = CompanionFile(
             kind: item.companion.kind.rawValue, file: name, url: item.companion.url.map(URLSecrets.redacted),
             type: item.companion.type,
-            language: item.companion.language, size: size, sha256: digest)
+            language: item.companion.language, size: size, sha256: digest, contentType: contentType)
         show.index.recordCompanion(file, forKey: item.key)
         return file
     }

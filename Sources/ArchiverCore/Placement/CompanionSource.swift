@@ -80,6 +80,8 @@ extension CompanionKeeper {
         let name = LiveContent.name(
             for: item.name, artwork: item.companion.kind == .artwork, sniffed: LiveContent.sniff(head))
         try putInPlace(staged, as: name, size: kept.size, sha256: kept.sha256, for: item, in: show)
-        return record(item, file: name, size: kept.size, sha256: kept.sha256, in: &show)
+        // The same bytes from the same URL: what its server sent is this copy's too.
+        return record(
+            item, file: name, size: kept.size, sha256: kept.sha256, contentType: kept.contentType, in: &show)
     }
 }

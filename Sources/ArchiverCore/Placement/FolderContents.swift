@@ -36,6 +36,15 @@ struct FolderContents: Sendable {
             ofItemAtPath: file.path)
     }
 
+    /// Keeps the `Content-Type` `file`'s server sent (`ArchiveNames.mediaTypeAttribute`), when it sent one: best
+    /// effort, as the origin (a file system without extended attributes keeps none, and the export falls back to
+    /// the file's extension).
+    func setMediaType(of file: URL, to type: String?) {
+        guard let type, !type.isEmpty else { return }
+        try? attributes.setAttributes(
+            [Self.extendedAttributesKey: [ArchiveNames.mediaTypeAttribute: Data(type.utf8)]], ofItemAtPath: file.path)
+    }
+
     /// FileManager's (undocumented, but stable on Linux and macOS) key for extended attributes.
     static let extendedAttributesKey = FileAttributeKey("NSFileExtendedAttributes")
 

@@ -84,12 +84,14 @@ struct MetadataWriter: Sendable {
     ) async throws -> Result<URL, EpisodeFailure> {
         let image = Episode(title: "cover", guid: nil, url: imageURL)
         let partial = show.partial(image.identity)
+        let fetched: EpisodeFetcher.Fetched
         do {
-            if case .placed = try await fetcher.fetch(image, in: show.paths, options: options.forCompanions) {
-                return .failure(.storage("the artwork's download record names an episode file"))
-            }
+            fetched = try await fetcher.fetch(image, in: show.paths, options: options.forCompanions)
         } catch let failure as EpisodeFailure {
             return .failure(failure)
+        }
+        guard case .downloaded(let result) = fetched else {
+            return .failure(.storage("the artwork's download record names an episode file"))
         }
         // Named after what its bytes are, whatever the feed or the server said: an SVG (which runs scripts where
         // the archive is served) or anything else not a raster image is not kept as the show's cover.
@@ -117,6 +119,9 @@ struct MetadataWriter: Sendable {
         }
         records.forget(partial)
         contents.setOrigin(of: destination, to: imageURL)
+        // What its server sent, for the export (the index records no cover).
+        contents.setMediaType(
+            of: destination, to: (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"))
         return .success(destination)
     }
 }

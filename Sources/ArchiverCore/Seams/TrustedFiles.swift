@@ -56,19 +56,24 @@ public struct UntrustedFile: Error, Equatable, Sendable, LocalizedError {
     public var problem: String
     /// The command that fixes it.
     public var fix: String
+    /// True when the file was to be written (a secret kept), not read: nothing was written.
+    public var writing: Bool
 
     /// A refusal.
-    public init(kind: TrustedFileKind, file: String, problem: String, fix: String) {
+    public init(kind: TrustedFileKind, file: String, problem: String, fix: String, writing: Bool = false) {
         self.kind = kind
         self.file = file
         self.problem = problem
         self.fix = fix
+        self.writing = writing
     }
 
     /// `credentials file /c/credentials/a.json refused: its folder /c/credentials can be written by others (mode
-    /// 0777); nothing in it is used (fix: chmod go-w /c/credentials)`.
+    /// 0777); nothing in it is used (fix: chmod go-w /c/credentials)`; for a file to be written, `…; no secret is
+    /// written there (fix: …)`.
     public var errorDescription: String? {
-        "\(kind.rawValue) \(file) refused: \(problem); nothing in it is used (fix: \(fix))"
+        "\(kind.rawValue) \(file) refused: \(problem); "
+            + (writing ? "no secret is written there" : "nothing in it is used") + " (fix: \(fix))"
     }
 }
 
@@ -108,6 +113,20 @@ public struct TrustedFiles: Sendable {
         }
         throw UntrustedFile(
             kind: kind, file: path, problem: "it is a chain of more than 40 links", fix: "rm \(Self.quoted(path))")
+    }
+
+    /// Checks the folder a `kind` file is to be written into at `file`, its links followed, by the rule the file
+    /// will be read by: a secret is never written where the reading of it would be refused (a folder others may
+    /// write, another user's, or a link to either). A folder not there yet passes: it is made the writer's own.
+    /// - Throws: `UntrustedFile` (`writing`) naming the folder, what is wrong and the fix.
+    public func checkFolder(toWrite file: String, kind: TrustedFileKind) throws(UntrustedFile) {
+        do {
+            try checkFolder(Self.folder(of: file), file: file, kind: kind, reached: false)
+        } catch {
+            var refusal = error
+            refusal.writing = true
+            throw refusal
+        }
     }
 
     /// Checks the folder at `path`, its own links followed (the folders above it are not judged).

@@ -18,6 +18,9 @@ public enum ShowNotes {
         "textarea", "button", "form", "title", "head", "frameset", "frame", "applet", "audio", "video", "canvas",
     ]
     static let void: Set<String> = ["br", "hr", "img", "wbr", "input", "meta", "link", "source", "area", "col"]
+    /// Kept tags open at once: real notes nest a few deep; past this, an opening tag is dropped (its text kept),
+    /// so neither the page nor the search of a closing tag's match grows with what a hostile note nests.
+    static let maximumOpen = 64
 
     /// Safe HTML for `notes`: plain text becomes paragraphs; HTML goes through the allow-list.
     public static func html(_ notes: String) -> String {
@@ -98,6 +101,7 @@ public enum ShowNotes {
             return closed
         }
         if void.contains(name) { return "<\(name)>" }
+        guard open.count < maximumOpen else { return "" }
         // A link in a link is not allowed: the outer one ends first.
         var prefix = ""
         if name == "a", let position = open.lastIndex(of: "a") {

@@ -126,9 +126,13 @@ struct CredentialStore: Sendable {
         guard !secrets.isEmpty else { return try remove(archive: archive, show: show) }
         let folder = url.deletingLastPathComponent()
         try refuseIfMounted(folder: folder, file: url)
+        // Never into a folder the reading of the file would refuse: one others may write (they could swap the
+        // file), another user's, or a link to either; judged again once made, and never chmodded into shape.
+        try refuseIfUntrusted(folder: url)
         do {
             try files.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try refuseIfUntrusted(folder: url)
             if let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0 {
                 try attributes.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             }
@@ -137,6 +141,8 @@ struct CredentialStore: Sendable {
             TemporaryFiles.sweep(folder, files: files)
             try writer.writeAtomically(
                 try JSONEncoder.records.encode(secrets), to: url, durable: true, ownerOnly: true)
+        } catch let refusal as CredentialError {
+            throw refusal
         } catch {
             throw CredentialError.unwritable(path: url.path, reason: ArchiveError.describe(error))
         }
@@ -151,6 +157,15 @@ struct CredentialStore: Sendable {
             try files.removeItem(at: url)
         } catch {
             throw CredentialError.unwritable(path: url.path, reason: ArchiveError.describe(error))
+        }
+    }
+
+    /// Refuses the folder `file` is to be written into when `TrustedFiles` would refuse the file read from it.
+    private func refuseIfUntrusted(folder file: URL) throws {
+        do {
+            try TrustedFiles(attributes: attributes).checkFolder(toWrite: file.path, kind: .credentials)
+        } catch {
+            throw CredentialError.insecure(error)
         }
     }
 

@@ -2,6 +2,10 @@
 // fetched again through the episode path and replaces the damaged file only once it is complete and checked.
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension Verifier {
     /// Fetches `companion` again and puts it in place of the damaged file; the damaged file stays when that
     /// fails. Returns why it failed, or nil.
@@ -36,6 +40,7 @@ extension Verifier {
             var repaired = companion
             repaired.size = result.fileSize
             repaired.sha256 = result.sha256
+            repaired.contentType = (result.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
             show.index.recordCompanion(repaired, forKey: entry.key)
             try indexes.save(&show)
             return nil

@@ -33,7 +33,7 @@ final class IndexReaderTests: XCTestCase {
         entry.companions = [
             CompanionFile(
                 kind: "transcript", file: "Pilot.vtt", url: "https://e.com/1.vtt", type: "text/vtt", language: "en",
-                size: 1, sha256: "cd")
+                size: 1, sha256: "cd", contentType: "text/vtt; charset=utf-8")
         ]
         entry.publisher = PublisherRecord(
             alternates: [AlternateEnclosure(type: "audio/opus", sources: ["https://e.com/1.opus"])],

@@ -77,6 +77,16 @@ final class ShowNotesTests: XCTestCase {
         XCTAssertTrue(html.hasSuffix(" &lt;a x=&quot;</p>"))
     }
 
+    func test_notesNested10000Deep_keepAtMost64TagsOpen_andTheirText() {
+        // Each closing tag was matched against every tag open: 20,000 unmatched under 20,000 open took 27 s (debug).
+        let nested = String(repeating: "<b>", count: 10_000) + "deep" + String(repeating: "</b>", count: 10_000)
+        XCTAssertEqual(
+            ShowNotes.html(nested), String(repeating: "<b>", count: 64) + "deep" + String(repeating: "</b>", count: 64))
+        let unmatched = String(repeating: "<b>", count: 10_000) + "x" + String(repeating: "</i>", count: 10_000)
+        XCTAssertEqual(
+            ShowNotes.html(unmatched), String(repeating: "<b>", count: 64) + "x" + String(repeating: "</b>", count: 64))
+    }
+
     func test_plainText_becomesParagraphs() {
         XCTAssertEqual(
             ShowNotes.html("First line\nsecond line\n\nNew paragraph: 1 < 2 & \"quoted\""),
