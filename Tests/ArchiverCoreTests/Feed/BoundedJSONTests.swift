@@ -59,6 +59,24 @@ final class BoundedJSONTests: XCTestCase {
         XCTAssertNil(refusal(Array(fits.utf8)))
     }
 
+    func test_aFeedOfMoreItemsThanTheLimit_isRefusedAsItIsRead_asAJSONArrayOrAJSONFeed() {
+        let limits = JSONLimits(bytes: .max, entries: 1_000_000, depth: 8, stringBytes: 64, items: 100)
+        let item = #"{"url":"https://example.com/e.mp3","title":"T"}"#
+        func array(_ count: Int) -> [UInt8] {
+            Array(("[" + Array(repeating: item, count: count).joined(separator: ",") + "]").utf8)
+        }
+        func jsonFeed(_ count: Int) -> [UInt8] {
+            Array(
+                (#"{"version":"https://jsonfeed.org/version/1.1","items":["#
+                    + Array(repeating: item, count: count).joined(separator: ",") + "]}").utf8)
+        }
+        XCTAssertEqual(refusal(array(101), limits: limits), "it holds more than 100 items")
+        XCTAssertEqual(refusal(jsonFeed(101), limits: limits), "it holds more than 100 items")
+        XCTAssertNil(refusal(array(100), limits: limits))
+        XCTAssertNil(refusal(jsonFeed(100), limits: limits))
+        XCTAssertEqual(JSONLimits.feed.items, 100_000, "as many as an XML feed may hold")
+    }
+
     func test_aDocumentPastItsSize_isRefusedAtTheByteLimit() {
         let limits = JSONLimits(bytes: 100, entries: 1_000, depth: 8, stringBytes: 64)
         XCTAssertEqual(
