@@ -13,8 +13,8 @@ public struct Taint: Sendable, Equatable {
     /// True for a private show: every value in the query, matrix, fragment and userinfo of a URL it supplies is
     /// redacted, whatever its name.
     public var isPrivate: Bool
-    /// The show's own feed URLs (without userinfo): given by the user, not by a document, they keep the name rule
-    /// (their secret values are known and masked), so the records that name a show by its feed keep naming it.
+    /// The show's own feed URLs, as the name rule shows them: given by the user, not by a document, they keep that
+    /// rule (their secret values are known and masked), so the records that name a show by its feed keep naming it.
     public var feeds: Set<String>
 
     /// A public show's taint: the name rule alone.
@@ -23,7 +23,7 @@ public struct Taint: Sendable, Equatable {
     /// The taint of the work running now (`none` outside any show's).
     @TaskLocal public static var current = Taint.none
 
-    /// A taint; `feeds` are the show's feed URLs without userinfo.
+    /// A taint; `feeds` are the show's feed URLs as the name rule shows them (made once, by `ShowTaint`).
     public init(isPrivate: Bool, feeds: Set<String>) {
         self.isPrivate = isPrivate
         self.feeds = feeds
@@ -32,11 +32,6 @@ public struct Taint: Sendable, Equatable {
     /// Runs `body` under this taint.
     public func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         try await Self.$current.withValue(self, operation: body)
-    }
-
-    /// Whether `url` (without userinfo) is one of the show's own feed URLs.
-    func isOwnFeed(_ url: String) -> Bool {
-        !feeds.isEmpty && feeds.contains(url)
     }
 }
 
@@ -50,21 +45,19 @@ public enum SecretValues {
     /// them where they stand as a parameter's value).
     public static let shortest = 4
 
-    private static let known = Locked<[[UInt8]]>([])
-    private static let registered = Locked<Set<String>>([])
+    /// The values registered, and their forms, longest first (so a longer form is masked before one inside it).
+    private static let known = Locked<(values: Set<String>, forms: [[UInt8]])>(([], []))
 
     /// Adds `values` (and their encodings) to what is masked.
     public static func register(_ values: [String]) {
         let fresh = values.filter { $0.utf8.count >= shortest }
         guard !fresh.isEmpty else { return }
-        registered.withLock { set in
-            let new = fresh.filter { !set.contains($0) }
+        known.withLock { known in
+            let new = Set(fresh).subtracting(known.values)
             guard !new.isEmpty else { return }
-            set.formUnion(new)
+            known.values.formUnion(new)
             let forms = new.flatMap(encodings).map { Array($0.utf8) }
-            known.withLock { list in
-                list = Array(Set(list + forms)).sorted { $0.count > $1.count }
-            }
+            known.forms = Array(Set(known.forms + forms)).sorted { $0.count > $1.count }
         }
     }
 
@@ -117,25 +110,18 @@ public enum SecretValues {
 
     /// `bytes` with every known secret form replaced by the redaction marker; nil when none is in them.
     static func masking(_ bytes: [UInt8]) -> [UInt8]? {
-        let forms = known.withLock { $0 }
+        let forms = known.withLock { $0.forms }
         guard !forms.isEmpty else { return nil }
         let marker = Array(marker.utf8)
         var current = bytes
         var changed = false
         for form in forms {
-            guard let first = form.first, current.count >= form.count else { continue }
             var result: [UInt8] = []
             var copied = 0
-            var position = 0
-            while position + form.count <= current.count {
-                if current[position] == first, current[position..<(position + form.count)].elementsEqual(form) {
-                    result += current[copied..<position]
-                    result += marker
-                    position += form.count
-                    copied = position
-                } else {
-                    position += 1
-                }
+            while let found = current[copied...].firstRange(of: form) {
+                result += current[copied..<found.lowerBound]
+                result += marker
+                copied = found.upperBound
             }
             guard copied > 0 else { continue }
             result += current[copied...]
@@ -147,13 +133,13 @@ public enum SecretValues {
 
     /// `text` with every known secret form masked.
     public static func masking(_ text: String) -> String {
-        guard !known.withLock({ $0.isEmpty }) else { return text }
+        guard !known.withLock({ $0.forms.isEmpty }) else { return text }
         return masking(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     /// Whether `bytes` hold a known secret form.
     public static func occur(in bytes: [UInt8]) -> Bool {
-        masking(bytes) != nil
+        known.withLock { $0.forms }.contains { bytes.firstRange(of: $0) != nil }
     }
 
     private static func lowercasingHex(_ text: String) -> String {

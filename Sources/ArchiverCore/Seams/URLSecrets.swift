@@ -87,16 +87,9 @@ public enum URLSecrets {
     }
 
     /// Whether `text` holds `part`, compared byte by byte (Foundation's `contains` on Linux goes through
-    /// `range(of:options:locale:)`, and every parameter name of every URL written is asked this).
+    /// `range(of:options:locale:)`).
     private static func holds(_ text: String, _ part: String) -> Bool {
-        let bytes = Array(text.utf8)
-        let wanted = Array(part.utf8)
-        guard let first = wanted.first, bytes.count >= wanted.count else { return false }
-        for start in 0...(bytes.count - wanted.count)
-        where bytes[start] == first && bytes[start..<(start + wanted.count)].elementsEqual(wanted) {
-            return true
-        }
-        return false
+        text.utf8.firstRange(of: part.utf8) != nil
     }
 
     /// The user and password of `text`'s userinfo, percent-decoded; nil when it has none.
@@ -131,9 +124,7 @@ public enum URLSecrets {
 
     /// Whether `text` is one of the show's own feed URLs, compared as the name rule shows them.
     private static func isOwnFeed(_ text: String, of taint: Taint) -> Bool {
-        guard !taint.feeds.isEmpty else { return false }
-        let shown = redacted(text, everyValue: false)
-        return taint.feeds.contains { redacted($0, everyValue: false) == shown }
+        !taint.feeds.isEmpty && taint.feeds.contains(redacted(text, everyValue: false))
     }
 
     /// The values of the parameters in `text` whose names look secret (the name rule): what a feed URL given by

@@ -10,7 +10,8 @@ enum ShowTaint {
     /// with `SecretValues`.
     static func of(feed given: String, source: FeedSource?, profile: RequestProfile) -> Taint {
         var secrets: [String] = []
-        if let login = URLSecrets.userinfo(of: given), let password = login.password { secrets.append(password) }
+        let login = URLSecrets.userinfo(of: given)
+        if let password = login?.password { secrets.append(password) }
         secrets += URLSecrets.secretValues(in: given)
         for credential in profile.credentials {
             if let password = credential.password { secrets.append(password) }
@@ -28,9 +29,9 @@ enum ShowTaint {
         }
         SecretValues.register(secrets)
         let isPrivate =
-            !secrets.isEmpty || netrcLogin || URLSecrets.userinfo(of: given) != nil
-            || profile.credentials.contains { !$0.isEmpty }
-        let feeds = [given, source?.displayName].compactMap { $0 }.map(URLSecrets.withoutUserinfo)
+            !secrets.isEmpty || netrcLogin || login != nil || profile.credentials.contains { !$0.isEmpty }
+        // Shown once, as the name rule shows them, for `URLSecrets` to compare against on every redaction.
+        let feeds = [given, source?.displayName].compactMap { $0 }.map { URLSecrets.redacted($0, everyValue: false) }
         return Taint(isPrivate: isPrivate, feeds: Set(feeds))
     }
 }

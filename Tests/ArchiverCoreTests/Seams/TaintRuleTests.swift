@@ -5,7 +5,7 @@ import XCTest
 @testable import ArchiverCore
 
 final class TaintRuleTests: XCTestCase {
-    private let privateShow = Taint(isPrivate: true, feeds: ["https://members.example/feed.xml?auth=T0pS3cret&fmt=mp3"])
+    private let privateShow = Taint(isPrivate: true, feeds: ["https://members.example/feed.xml?auth=REDACTED&fmt=mp3"])
 
     func test_underAPrivateTaint_everyValueIsRedacted_butTheShowsOwnFeedKeepsTheNameRule() async {
         let shown = await privateShow.run {
