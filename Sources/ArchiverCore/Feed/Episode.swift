@@ -78,6 +78,14 @@ public struct Episode: Equatable, Sendable {
         return sharesGUID ? guid + "#" + url : guid
     }
 
+    /// The episode as it may be shown once it has left the show's task: its URL redacted as the show's `Taint`
+    /// says (made on that task).
+    var shown: Episode {
+        var episode = self
+        episode.url = URLSecrets.redacted(url)
+        return episode
+    }
+
     /// Marks, in document order, each episode whose GUID an earlier one with another enclosure already has.
     /// Items with the same GUID and the same enclosure are the same episode listed twice, and stay so.
     public static func keepingApart(_ episodes: [Episode]) -> [Episode] {

@@ -277,16 +277,8 @@ extension SyncReport {
     /// before the report leaves it: what prints it later knows no taint).
     func shown() -> SyncReport {
         var report = self
-        report.failed = failed.map { item in
-            var episode = item.episode
-            episode.url = URLSecrets.redacted(episode.url)
-            return (episode, item.failure)
-        }
-        report.gone = gone.map { item in
-            var episode = item.episode
-            episode.url = URLSecrets.redacted(episode.url)
-            return (episode, item.failure, item.since)
-        }
+        report.failed = failed.map { ($0.episode.shown, $0.failure) }
+        report.gone = gone.map { ($0.episode.shown, $0.failure, $0.since) }
         return report
     }
 }

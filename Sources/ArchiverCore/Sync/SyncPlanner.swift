@@ -65,8 +65,7 @@ struct SyncPlanner: Sendable {
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in
             // Shown as the show's taint says (the plan is printed after it has left the show's task).
-            var shown = item.episode
-            shown.url = URLSecrets.redacted(shown.url)
+            let shown = item.episode.shown
             if case .missing(let entry) = item {
                 return SyncPlan.Download(episode: shown, missingFile: entry.file, file: entry.file)
             }
