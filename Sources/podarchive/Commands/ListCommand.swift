@@ -42,39 +42,32 @@ struct ListCommand: Sendable {
 
     /// The feed at `source` read (every page, unless asked for the first) and listed.
     private func list(_ source: FeedSource, archiver: Archiver, options: SyncOptions) async throws -> ExitCode {
-        do {
-            let walk = try await archiver.listPages(
-                source,
-                limits: FeedLimits(
-                    maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
-                allPages: !arguments.firstPage)
-            var feed = walk.feed
-            feed.episodes = arguments.filter.apply(to: feed.episodes)
-            for item in feed.skippedItems {
-                context.errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n")
-            }
-            if arguments.json {
-                context.output.write(utf8: ListFormatter.json(feed))
-            } else {
-                context.output.write(ListFormatter.table(feed))
-            }
-            if let cycle = walk.cycle {
-                context.errors.write(
-                    "podarchive: page <\(cycle)> of the feed is linked twice; the walk stopped there\n")
-            }
-            if let problem = walk.problem {
-                context.errors.write(
-                    "podarchive: page <\(problem.url)> of the feed could not be read: "
-                        + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
-                return .episodesFailed
-            }
-            return .success
-        } catch  where Task.isCancelled {
-            context.errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
-            return .interrupted
-        } catch {
-            return context.report(error)
+        let walk = try await archiver.listPages(
+            source,
+            limits: FeedLimits(
+                maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
+            allPages: !arguments.firstPage)
+        var feed = walk.feed
+        feed.episodes = arguments.filter.apply(to: feed.episodes)
+        for item in feed.skippedItems {
+            context.errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n")
         }
+        if arguments.json {
+            context.output.write(utf8: ListFormatter.json(feed))
+        } else {
+            context.output.write(ListFormatter.table(feed))
+        }
+        if let cycle = walk.cycle {
+            context.errors.write(
+                "podarchive: page <\(cycle)> of the feed is linked twice; the walk stopped there\n")
+        }
+        if let problem = walk.problem {
+            context.errors.write(
+                "podarchive: page <\(problem.url)> of the feed could not be read: "
+                    + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
+            return .episodesFailed
+        }
+        return .success
     }
 
     /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
