@@ -21,16 +21,7 @@ final class MoveIntentCrashTests: XCTestCase {
     private let secret = "PW4moveIntent"
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(
-            FileManager.default.isExecutableFile(atPath: ProcessRunner.podarchive.path),
-            "the podarchive binary is not built at \(ProcessRunner.podarchive.path)")
-        if let refusal = CrashShim.refusal(of: ProcessRunner.podarchive) { throw XCTSkip(refusal) }
-        switch CrashShim.library {
-        case .success(let built): library = built
-        case .failure(let problem):
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no crash library: \(problem)") }
-            throw XCTSkip("no crash library: \(problem)")
-        }
+        library = try CrashShim.libraryForBuiltBinary()
         server = try TestHTTPServer()
         folder = try TemporaryFolder("move-intent")
         var xml = "<rss version=\"2.0\"><channel><title>Members Show</title>"
