@@ -24,7 +24,7 @@ final class CommandTypesTests: XCTestCase {
     }
 
     func test_syncCommand_headersWithoutTheirFeeds_areRefusedBeforeTheArchiverIsBuilt() async {
-        var arguments = SyncArguments(feeds: [], archiveDirectory: "/archive")
+        var arguments = SyncCommand.Arguments(feeds: [], archiveDirectory: "/archive")
         arguments.headers = ["X-Token: t"]
         let code = await SyncCommand(
             context: context { fatalError("no archiver for a refused run") }, arguments: arguments
@@ -42,7 +42,8 @@ final class CommandTypesTests: XCTestCase {
         let folder = try TemporaryFolder("command-types")
         defer { folder.remove() }
         let code = await SyncCommand(
-            context: context { Archiver.live() }, arguments: SyncArguments(feeds: [], archiveDirectory: folder.url.path)
+            context: context { Archiver.live() },
+            arguments: SyncCommand.Arguments(feeds: [], archiveDirectory: folder.url.path)
         ).run()
         XCTAssertEqual(code, .usage)
         XCTAssertEqual(

@@ -45,7 +45,8 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
         XCTAssertEqual(problem("jobs = 0"), "/c/config:1: jobs needs a whole number from 1 to 64, got '0'")
         XCTAssertEqual(
             problem("limit-rate = fast"),
-            "/c/config:1: limit-rate needs bytes a second such as 500K or 2M (at least 1K), got 'fast'")
+            "/c/config:1: limit-rate needs bytes a second such as 500K or 2M (at least 1K), or 0 for no limit, got 'fast'"
+        )
         XCTAssertEqual(
             problem("\nuser-agent = \"\u{7}\""), "/c/config:2: user-agent needs one line of text, got '\u{7}'")
         XCTAssertEqual(
@@ -65,9 +66,9 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
 
     func test_aRunSetting_commandLineOverFile_fileOverDefault() throws {
         let file = try defaults("jobs = 2\nretries = 7")
-        guard case .success(.sync(let plain)) = Arguments.parse(["sync"], defaults: file),
-            case .success(.sync(let given)) = Arguments.parse(["sync", "-j", "5"], defaults: file),
-            case .success(.sync(let none)) = Arguments.parse(["sync"])
+        guard let plain = CommandLineParser.read(SyncCommand.self, ["sync"], defaults: file),
+            let given = CommandLineParser.read(SyncCommand.self, ["sync", "-j", "5"], defaults: file),
+            let none = CommandLineParser.read(SyncCommand.self, ["sync"])
         else { return XCTFail("sync does not parse") }
         XCTAssertEqual(plain.transfer.jobs, 2)
         XCTAssertEqual(plain.transfer.retries, 7)
@@ -80,7 +81,9 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
         let fileOnly = try defaults("to = ~/FromFile")
         let both = try defaults("to = ~/FromFile", environment: ["PODARCHIVE_DIR": "/from/env"])
         func root(_ arguments: [String], _ defaults: OptionDefaults) -> String? {
-            guard case .success(.feeds(let feeds)) = Arguments.parse(arguments, defaults: defaults) else { return nil }
+            guard let feeds = CommandLineParser.read(FeedsCommand.self, arguments, defaults: defaults) else {
+                return nil
+            }
             return feeds.archiveDirectory
         }
         XCTAssertEqual(root(["feeds"], fileOnly), "/home/me/FromFile")
@@ -91,14 +94,13 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
 
     func test_aShowSetting_isALayerOfItsOwn_neverGiven() throws {
         let file = try defaults("name = {date} {title}\nmetadata = true\nuser-agent = Config/1")
-        guard case .success(.sync(let sync)) = Arguments.parse(["sync", "--no-metadata"], defaults: file),
-            case .success(.add(let add)) = Arguments.parse(["add", "f.xml"], defaults: file),
-            case .success(.list(let list)) = Arguments.parse(["list", "f.xml"], defaults: file)
+        guard let sync = CommandLineParser.read(SyncCommand.self, ["sync", "--no-metadata"], defaults: file),
+            let add = CommandLineParser.read(AddCommand.self, ["add", "f.xml"], defaults: file),
+            let list = CommandLineParser.read(ListCommand.self, ["list", "f.xml"], defaults: file)
         else { return XCTFail("does not parse") }
         XCTAssertEqual(sync.given, ShowSettings(metadata: false), "only what was given is saved")
         XCTAssertEqual(sync.configured, ShowSettings(name: "{date} {title}", metadata: true, userAgent: "Config/1"))
-        XCTAssertEqual(sync.names, .standard, "the file's template is a layer under the saved one")
-        XCTAssertEqual(add.settings, ShowSettings())
+        XCTAssertEqual(add.given, ShowSettings())
         XCTAssertEqual(list.configured, ShowSettings(userAgent: "Config/1"), "list takes only what it has options for")
     }
 
@@ -170,7 +172,7 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
         let settings = try XCTUnwrap(object["settings"] as? [[String: Any]])
         let keys = settings.compactMap { $0["key"] as? String }
         XCTAssertEqual(
-            Set(keys), Set(OptionTable.configurable.map(\.key)).subtracting(["no-metadata", "no-companions"]),
+            Set(keys), Set(OptionCatalog.configurable.map(\.key)).subtracting(["no-metadata", "no-companions"]),
             "a switch and its opposite are one setting")
         let byKey = Dictionary(uniqueKeysWithValues: settings.map { ($0["key"] as! String, $0) })
         XCTAssertEqual(byKey["jobs"]?["source"] as? String, "config file")

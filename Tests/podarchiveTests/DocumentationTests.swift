@@ -16,7 +16,7 @@ final class DocumentationTests: XCTestCase {
     func test_manPage_documentsEveryCommandOptionAndExitCode() throws {
         // roff writes a hyphen in an option as "\-".
         let page = try text("Documentation/podarchive.1").replacingOccurrences(of: "\\-", with: "-")
-        for command in Arguments.commands {
+        for command in Commands.names {
             XCTAssertTrue(page.contains(".B \(command)"), "command \(command)")
         }
         for command in CommandName.takingOptions {
@@ -42,7 +42,7 @@ final class DocumentationTests: XCTestCase {
             .split(separator: " ").map(String.init)
 
         XCTAssertEqual(words.first, "@BINDIR@/podarchive", "make install fills in the binary's folder")
-        guard case .success(.sync(let arguments)) = Arguments.parse(Array(words.dropFirst())) else {
+        guard let arguments = CommandLineParser.read(SyncCommand.self, Array(words.dropFirst())) else {
             return XCTFail("\(words) does not parse as a sync")
         }
         XCTAssertEqual(arguments.feeds, [], "every subscription")
@@ -53,7 +53,7 @@ final class DocumentationTests: XCTestCase {
         XCTAssertFalse(unit.contains("Podcasts/"), "no archive root in the unit")
         let configured = try OptionDefaults(
             file: ConfigurationFile(parsing: "to = /srv/podcasts", path: "/c/config", home: nil), environment: [:])
-        guard case .success(.sync(let withFile)) = Arguments.parse(Array(words.dropFirst()), defaults: configured)
+        guard let withFile = CommandLineParser.read(SyncCommand.self, Array(words.dropFirst()), defaults: configured)
         else { return XCTFail("\(words) does not parse as a sync") }
         XCTAssertEqual(withFile.archiveDirectory, "/srv/podcasts")
     }
@@ -61,7 +61,7 @@ final class DocumentationTests: XCTestCase {
     func test_completions_offerEveryCommandAndOption_forEachShell() throws {
         for shell in Completions.shells {
             let script = try XCTUnwrap(Completions.script(for: shell))
-            for command in Arguments.commands {
+            for command in Commands.names {
                 XCTAssertTrue(script.contains(command), "\(shell): \(command)")
             }
             for option in OptionTable.all {
@@ -74,8 +74,10 @@ final class DocumentationTests: XCTestCase {
     }
 
     func test_completionsCommand_printsTheScript_andRefusesAnUnknownShell() async {
-        XCTAssertEqual(Arguments.parse(["completions", "bash"]), .success(.completions(shell: "bash")))
-        guard case .failure(let error) = Arguments.parse(["completions", "tcsh"]) else {
+        XCTAssertEqual(
+            CommandLineParser.parsed(CompletionsCommand.self, "completions bash"),
+            .success(.run(CompletionsCommand.Arguments(shell: "bash"))))
+        guard case .failure(let error) = CommandLineParser.parsed(CompletionsCommand.self, "completions tcsh") else {
             return XCTFail("tcsh has no completions")
         }
         XCTAssertEqual(error.message, "completions needs one of bash, zsh, fish, got 'tcsh'")

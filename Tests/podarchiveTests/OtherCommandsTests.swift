@@ -76,7 +76,8 @@ final class OtherCommandsTests: CommandLineTestCase {
         XCTAssertEqual(try tool.context.archiveRoot("rel/dir").get().path, "/cwd/rel/dir")
         // $PODARCHIVE_DIR is the parser's to give, when --to is not (see ConfigurationFileCommandTests).
         guard
-            case .success(.feeds(let feeds)) = Arguments.parse(
+            let feeds = CommandLineParser.read(
+                FeedsCommand.self,
                 ["feeds"], defaults: try OptionDefaults(file: nil, environment: ["PODARCHIVE_DIR": "/env/podcasts"]))
         else { return XCTFail("feeds does not parse") }
         XCTAssertEqual(try tool.context.archiveRoot(feeds.archiveDirectory).get().path, "/env/podcasts")

@@ -6,13 +6,13 @@ import XCTest
 @testable import podarchive
 
 final class ShortOptionTests: CommandLineTestCase {
-    private func parse(_ line: String) -> Result<Command, UsageError> {
-        Arguments.parse(line.split(separator: " ").map(String.init))
+    private func parse(_ line: String) -> Result<Parsed<SyncCommand.Arguments>, UsageError> {
+        CommandLineParser.parsed(SyncCommand.self, line)
     }
 
-    private func sync(_ line: String) throws -> SyncArguments {
-        guard case .success(.sync(let arguments)) = parse(line) else {
-            throw XCTSkip("'\(line)' did not parse as a sync: \(parse(line))")
+    private func sync(_ line: String) throws -> SyncCommand.Arguments {
+        guard case .success(.run(let arguments)) = parse(line) else {
+            return try XCTUnwrap(nil, "'\(line)' did not parse as a sync: \(parse(line))")
         }
         return arguments
     }
@@ -25,8 +25,8 @@ final class ShortOptionTests: CommandLineTestCase {
         XCTAssertEqual(combined.verbosity, .quiet)
         XCTAssertEqual(combined.dryRun, true)
         XCTAssertEqual(combined.feeds, ["feed"])
-        XCTAssertEqual(parse("list -h"), .success(.help(topic: "list")))
-        XCTAssertEqual(parse("sync -nh"), .success(.help(topic: "sync")))
+        XCTAssertEqual(CommandLineParser.parsed(ListCommand.self, "list -h"), .success(.help))
+        XCTAssertEqual(parse("sync -nh"), .success(.help))
     }
 
     func test_jobs_takesItsValueJoinedOrNext_asGetoptDoes() throws {
@@ -38,7 +38,8 @@ final class ShortOptionTests: CommandLineTestCase {
         XCTAssertEqual(cluster.feeds, ["feed"])
         XCTAssertEqual(try sync("sync -qnj6 feed").transfer.jobs, 6)
         XCTAssertEqual(
-            parse("verify -j2"), .success(.verify(VerifyArguments(transfer: TransferSettings(jobs: 2)))))
+            CommandLineParser.parsed(VerifyCommand.self, "verify -j2"),
+            .success(.run(VerifyCommand.Arguments(transfer: TransferSettings(jobs: 2)))))
         XCTAssertEqual(try sync("sync --jobs=3 feed").transfer.jobs, 3, "--opt=value keeps working")
         XCTAssertEqual(try sync("sync -- -q").feeds, ["-q"], "-- ends options")
         XCTAssertEqual(try sync("sync -j 2 --jobs 5 feed").transfer.jobs, 5, "the last one given counts")
@@ -47,7 +48,9 @@ final class ShortOptionTests: CommandLineTestCase {
     func test_shortOptionMistakes_areOneLineNamingTheOption() {
         XCTAssertEqual(parse("sync -x feed"), .failure(UsageError(message: "unknown option '-x'", command: "sync")))
         XCTAssertEqual(parse("sync -qx feed"), .failure(UsageError(message: "unknown option '-x'", command: "sync")))
-        XCTAssertEqual(parse("list -q feed"), .failure(UsageError(message: "unknown option '-q'", command: "list")))
+        XCTAssertEqual(
+            CommandLineParser.parsed(ListCommand.self, "list -q feed"),
+            .failure(UsageError(message: "unknown option '-q'", command: "list")))
         XCTAssertEqual(parse("sync -j"), .failure(UsageError(message: "option '-j' needs a value", command: "sync")))
         XCTAssertEqual(
             parse("sync -j99 feed"),

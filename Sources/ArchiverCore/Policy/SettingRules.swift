@@ -4,7 +4,7 @@ import Foundation
 
 extension ShowSettings {
     /// The settings a show keeps, by their name in the subscription record.
-    public enum Key: String, CaseIterable, Sendable {
+    public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer
     }
 
@@ -20,6 +20,21 @@ extension ShowSettings {
         case .userAgent: return userAgent
         case .netrcFile: return netrcFile
         case .prefer: return prefer
+        }
+    }
+
+    /// These settings without `key`'s value.
+    public mutating func clear(_ key: Key) {
+        switch key {
+        case .name: name = nil
+        case .metadata: metadata = nil
+        case .limit: limit = nil
+        case .since: since = nil
+        case .match: match = nil
+        case .companions: companions = nil
+        case .userAgent: userAgent = nil
+        case .netrcFile: netrcFile = nil
+        case .prefer: prefer = nil
         }
     }
 

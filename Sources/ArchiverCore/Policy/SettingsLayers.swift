@@ -51,11 +51,11 @@ public struct SettingsLayers: Equatable, Sendable {
         self.layers = layers
     }
 
-    /// The settings given for this run over those saved with the show (none saved: an empty layer), over those of
-    /// the configuration file when there is one.
+    /// The settings given for this run over those saved with the show (none saved: an empty layer; those the given
+    /// ones clear left out), over those of the configuration file when there is one.
     public init(given: ShowSettings, saved: ShowSettings?, configuration: ShowSettings? = nil) {
         self.init(
-            [Layer(.given, given), Layer(.saved, saved ?? ShowSettings())]
+            [Layer(.given, given), Layer(.saved, (saved ?? ShowSettings()).removing(given.cleared))]
                 + (configuration.map { [Layer(.configuration, $0)] } ?? []))
     }
 

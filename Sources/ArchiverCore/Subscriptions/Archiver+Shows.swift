@@ -31,8 +31,8 @@ extension Archiver {
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
-    /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before;
-    /// none given keeps them).
+    /// show's folder chosen and created with an empty index, and `settings` merged into those saved
+    /// before, as a sync merges them (each given replaces its saved value; the others stay).
     /// - Throws: `FeedError` when the feed cannot be fetched or read (nothing is saved then); `ArchiveError`.
     public func subscribe(
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),

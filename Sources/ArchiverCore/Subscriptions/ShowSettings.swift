@@ -23,6 +23,9 @@ public struct ShowSettings: Codable, Equatable, Sendable {
     /// The media types (or codecs) preferred among an episode's alternate enclosures (`--prefer`), comma-separated
     /// as written; "" given over a saved one turns it off.
     public var prefer: String?
+    /// Given only (never saved): the saved settings to forget (`--clear NAME`), so the layers under the saved ones
+    /// (the configuration file's, the defaults) apply to them again.
+    public var cleared: Set<Key>?
 
     /// Settings; nil leaves one unset.
     public init(
@@ -57,6 +60,13 @@ public struct ShowSettings: Codable, Equatable, Sendable {
         if kept.limit == 0 { kept.limit = nil }
         if kept.since == "" { kept.since = nil }
         if kept.match == "" { kept.match = nil }
+        return kept
+    }
+
+    /// These settings without those `keys` name.
+    public func removing(_ keys: Set<Key>?) -> ShowSettings {
+        var kept = self
+        for key in keys ?? [] { kept.clear(key) }
         return kept
     }
 

@@ -48,7 +48,7 @@ extension ShowSubscriptions {
         guard !settings.isEmpty || options.saveCredentials != nil else { return kept }
         return try store.subscribe(
             laterStays ? takeover.current.source : takeover.earlier.source, folder: kept.folder, in: root,
-            settings: settings.isEmpty ? nil : settings, credentials: options.saveCredentials, replacing: true,
+            settings: settings.isEmpty ? nil : settings, credentials: options.saveCredentials,
             existing: kept)
     }
 
@@ -67,7 +67,7 @@ extension ShowSubscriptions {
         {
             return try store.subscribe(
                 leaving, folder: made.folder, in: root, settings: settings.isEmpty ? nil : settings,
-                credentials: options.saveCredentials, replacing: true, existing: made, separate: true)
+                credentials: options.saveCredentials, existing: made, separate: true)
         }
         options = try access.withAccess(options, saved: credentials, of: nil, at: leaving)
         return try await open(

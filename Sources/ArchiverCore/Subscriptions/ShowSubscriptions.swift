@@ -53,8 +53,8 @@ struct ShowSubscriptions: Sendable {
     }
 
     /// Subscribes `root` to the feed at `source` without downloading anything: the feed is fetched and read, the
-    /// show's folder chosen and created with an empty index, and `settings` saved (replacing any saved before;
-    /// none given keeps them).
+    /// show's folder chosen and created with an empty index, and `settings` merged into those saved
+    /// before, as a sync merges them (each given replaces its saved value; the others stay).
     /// - Throws: `FeedError` when the feed cannot be fetched or read (nothing is saved then); `ArchiveError`.
     func subscribe(
         _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions = SyncOptions(),
@@ -99,7 +99,7 @@ struct ShowSubscriptions: Sendable {
         // Given no settings (new credentials only, or the same URL again), a show keeps those it has.
         return try store.subscribe(
             source, folder: show.folder.lastPathComponent, in: root, settings: settings.isEmpty ? nil : settings,
-            replacing: true, existing: record)
+            existing: record)
     }
 
     /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).

@@ -183,14 +183,13 @@ struct SubscriptionStore: Sendable {
     // MARK: - Writing
 
     /// Subscribes `source` to `folder`: a new record, or the show's own updated (its folder, then each of
-    /// `settings` and `credentials` given replacing the saved one; with `replacing`, the settings replace the
-    /// saved ones whole; `separate` keeps it apart from now on, and a feed kept apart given no `existing` record
+    /// `settings` and `credentials` given replacing the saved one, the others kept; `separate` keeps it apart from now on, and a feed kept apart given no `existing` record
     /// gets one of its own, never the record its URL took over: see `Takeovers`). Secrets go to the configuration
     /// folder, never into the record.
     @discardableResult
     func subscribe(
         _ source: FeedSource, folder: String, in root: URL, settings: ShowSettings? = nil,
-        credentials: ShowCredentials? = nil, replacing: Bool = false, existing: Subscription? = nil,
+        credentials: ShowCredentials? = nil, existing: Subscription? = nil,
         separate: Bool = false, home: Origin? = nil
     ) throws -> Subscription {
         let shown = URLSecrets.redacted(source.displayName)
@@ -203,7 +202,7 @@ struct SubscriptionStore: Sendable {
         record.folder = folder
         if separate { record.separate = true }
         if let settings {
-            let merged = (replacing ? settings : (record.settings ?? ShowSettings()).overlaid(by: settings))
+            let merged = (record.settings ?? ShowSettings()).removing(settings.cleared).overlaid(by: settings)
                 .withoutClearedFilters
             record.settings = merged.isEmpty ? nil : merged
         }

@@ -42,13 +42,23 @@ extension ValueParser where Value == Int {
     }
 }
 
-extension ValueParser where Value == Int? {
+extension ValueParser where Value == Int {
     /// A count of episodes, 1 or more.
-    static let episodes = ValueParser<Int?> { text throws(ValueProblem) in
+    static let episodes = ValueParser<Int> { text throws(ValueProblem) in
         guard let count = Int(text) else {
             throw ValueProblem(SettingProblem.needs(ShowSettings.limitNeeds), given: text)
         }
         return try RuleReader(check: ShowSettings.checkLimit).read(count)
+    }
+}
+
+extension ValueParser where Value == Int64? {
+    /// A rate in bytes a second such as 500K or 2M (at least 1K), or 0 for none (over the configuration file's).
+    static let rate = ValueParser<Int64?>.checked("bytes a second such as 500K or 2M (at least 1K), or 0 for no limit")
+    {
+        text in
+        guard let bytes = ByteSize.parse(text), bytes == 0 || bytes >= 1024 else { return nil }
+        return .some(bytes == 0 ? nil : bytes)
     }
 }
 
@@ -70,27 +80,22 @@ extension ValueParser {
         checked(what) { text in ByteSize.parse(text).flatMap { $0 >= 1024 ? $0 : nil } }
     }
 
-    /// A value that may be absent (nil until given).
-    static func given<Wrapped>(_ parser: ValueParser<Wrapped>) -> ValueParser<Wrapped?> where Value == Wrapped? {
-        ValueParser<Wrapped?> { text throws(ValueProblem) in try parser.read(text) }
-    }
-
     /// `--since`: a date such as 2025-01-31 or RFC 3339, kept as written.
-    static var date: ValueParser<Written<Date>?> {
-        ValueParser<Written<Date>?> { text throws(ValueProblem) in
+    static var date: ValueParser<Written<Date>> {
+        ValueParser<Written<Date>> { text throws(ValueProblem) in
             Written(text: text, value: try RuleReader(check: ShowSettings.checkSince).read(text))
         }
     }
 
     /// `--name`: a file name template, kept as written.
-    static var template: ValueParser<Written<NameTemplate>?> {
-        ValueParser<Written<NameTemplate>?> { text throws(ValueProblem) in
+    static var template: ValueParser<Written<NameTemplate>> {
+        ValueParser<Written<NameTemplate>> { text throws(ValueProblem) in
             Written(text: text, value: try RuleReader(check: ShowSettings.checkName).read(text))
         }
     }
 
     /// `--shard K/N`: K from 0 to N - 1.
-    static var shard: ValueParser<Shard?> {
+    static var shard: ValueParser<Shard> {
         .checked("K/N with K from 0 to N-1 (such as 0/4)") { text in
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,

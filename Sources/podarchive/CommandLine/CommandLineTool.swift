@@ -50,14 +50,14 @@ struct CommandLineTool: Sendable {
             makeArchiver: makeArchiver, terminal: TerminalInfo.detect(environment))
     }
 
-    /// Whether `arguments` name a command that fetches feeds (see `CommandDescriptor.fetches`): its network comes
+    /// Whether `arguments` name a command that fetches feeds (see `CommandInfo.fetches`): its network comes
     /// up as the process starts, on a thread of its own, while the options, the configuration file, the
     /// subscriptions and the show's state are read; URLSession's set-up (the session template, libcurl, OpenSSL's
     /// configuration) was otherwise on a one-show run's critical path. A command line that turns out to be wrong,
     /// or a run with nothing to fetch, costs that thread's work only.
     static func fetchesFeeds(_ arguments: [String]) -> Bool {
-        guard let name = arguments.first.flatMap(CommandName.init(rawValue:)) else { return false }
-        return CommandTable.descriptor(name).fetches
+        guard let name = arguments.first, let command = Commands.entry(name) else { return false }
+        return command.info.fetches
     }
 
     #if PODARCHIVE_TEST_HOOKS
@@ -101,11 +101,11 @@ struct CommandLineTool: Sendable {
     }
 
     func run(_ arguments: [String]) async -> ExitCode {
-        var parsed = Arguments.parse(arguments)
+        var parsed = CommandLineParser.parse(arguments)
         var defaults = OptionDefaults.none
-        // A command that takes options reads the configuration file (help, completions and the version do not);
-        // the command line is judged first, so its mistakes are said before the file's.
-        if case .success(let command) = parsed, command.readsDefaults {
+        // A command that reads the configuration file reads it once its command line is judged, so the command
+        // line's mistakes are said before the file's.
+        if case .success(let invocation) = parsed, invocation.readsConfiguration {
             do {
                 let folder = ConfigurationFolder.resolve(
                     environment: environment.variables, currentDirectory: environment.currentDirectory)
@@ -117,59 +117,23 @@ struct CommandLineTool: Sendable {
                 errors.write("podarchive: \(error.localizedDescription)\n")
                 return .usage
             }
-            parsed = Arguments.parse(arguments, defaults: defaults)
+            parsed = CommandLineParser.parse(arguments, defaults: defaults)
         }
-        var context = self.context
-        context.defaults = defaults
-        let code = await run(parsed, in: context)
-        // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).
-        var bySync = false
-        if case .success(.sync) = parsed { bySync = true }
-        return context.folds.say(to: errors, bySync: bySync, after: code)
-    }
-
-    /// Runs the command `parsed` names (or says what is wrong with the command line).
-    private func run(_ parsed: Result<Command, UsageError>, in context: CommandContext) async -> ExitCode {
         switch parsed {
         case .failure(let usage):
+            // One line saying what is wrong, and where the command's help is.
             errors.write("podarchive: \(usage.message)\n")
-            errors.write(
-                usage.command.map { HelpText.text(for: $0).components(separatedBy: "\n\n")[0] } ?? HelpText.usage)
-            errors.write("\nRun 'podarchive help\(usage.command.map { " " + $0 } ?? "")' for more.\n")
+            errors.write("see 'podarchive help\(usage.command.map { " " + $0 } ?? "")'\n")
             return .usage
-        case .success(.help(let topic)):
-            output.write(HelpText.text(for: topic) + "\n")
-            return .success
-        case .success(.completions(let shell)):
-            output.write(Completions.script(for: shell) ?? "")
-            return .success
-        case .success(.version):
-            output.write("podarchive \(PodarchiveVersion.current)\n")
-            return .success
-        case .success(.list(let arguments)):
-            return await ListCommand(context: context, arguments: arguments).run()
-        case .success(.sync(let arguments)):
-            return await SyncCommand(context: context, arguments: arguments).run()
-        case .success(.verify(let arguments)):
-            return await VerifyCommand(context: context, arguments: arguments).run()
-        case .success(.add(let arguments)):
-            return await AddCommand(context: context, arguments: arguments).run()
-        case .success(.remove(let arguments)):
-            return RemoveCommand(context: context, arguments: arguments).run()
-        case .success(.forget(let arguments)):
-            return await ForgetCommand(context: context, arguments: arguments).run()
-        case .success(.feeds(let arguments)):
-            return FeedsCommand(context: context, arguments: arguments).run()
-        case .success(.site(let arguments)):
-            return SiteCommand(context: context, arguments: arguments).run()
-        case .success(.search(let arguments)):
-            return await SearchCommand(context: context, arguments: arguments).run()
-        case .success(.export(let arguments)):
-            return ExportCommand(context: context, arguments: arguments).run()
-        case .success(.credentials(let arguments)):
-            return await CredentialsCommand(context: context, arguments: arguments).run()
-        case .success(.config(let arguments)):
-            return ConfigCommand(context: context, arguments: arguments).run()
+        case .success(let invocation):
+            var context = self.context
+            context.defaults = defaults
+            context.manual = ToolManual(
+                help: { topic in topic.map { Commands.entry($0) != nil } == false ? nil : HelpText.text(for: topic) },
+                completions: Completions.script(for:), names: Commands.names)
+            let code = await invocation.run(context)
+            // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).
+            return context.folds.say(to: errors, bySync: invocation.name == SyncCommand.info.name, after: code)
         }
     }
 }

@@ -1,7 +1,9 @@
-// Every command, declared once: its name, what it is for, its operands and how a shell completes them. The general
-// help, the usage lines, the man page's synopsis, the completions and the parser's list of commands come from here.
+// A command is one type (`CommandType`): its name, what it is for, its operands, the options it takes bound to its
+// arguments' fields, the exit codes it ends with, and `run`. `Commands.all` lists the types; the parser, the
+// general and per-command help, the man page and the completions read them there, and nothing switches over
+// commands.
 
-/// How a shell should complete an option's value.
+/// How a shell should complete an option's value or a command's operands.
 enum ValueCompletion: Equatable, Sendable {
     case none
     case file
@@ -12,100 +14,94 @@ enum ValueCompletion: Equatable, Sendable {
     case words([String])
 }
 
-/// A command's name.
-enum CommandName: String, CaseIterable, Sendable {
-    case sync, add, search, remove, forget, feeds, list, verify, site, export, credentials, config, completions, help
-
-    /// The commands that take options (each takes `--help`), in help order.
-    static var takingOptions: [CommandName] { CommandTable.all.filter(\.takesOptions).map(\.name) }
-}
-
-/// One command: how `help`, the usage lines and the completions show it.
-struct CommandDescriptor: Sendable {
-    let name: CommandName
+/// What a command is, as help, the man page and the completions show it.
+struct CommandInfo: Sendable {
+    /// `sync`.
+    let name: String
     /// What it is for, in the general help.
     let about: String
     /// A few words for completion menus.
     let summary: String
     /// Its operands in its usage line (`[<feed>...]`).
     let operands: String
-    /// Its line in the general help's usage block, after `podarchive`.
-    let synopsis: String
     /// How a shell completes its operands.
     var completion = ValueCompletion.none
     /// Whether it takes more than one operand.
     var repeats = false
-    /// Whether it takes options (`completions` and `help` take only their operand).
-    var takesOptions = true
     /// Whether it fetches feeds: the network comes up as the process starts (see `CommandLineTool.fetchesFeeds`).
     var fetches = false
+    /// Whether it reads the configuration file (every command but `help` and `completions`).
+    var readsConfiguration = true
+    /// What `help <name>` says before its options (paragraphs, wrapped as written).
+    var discussion = ""
+    /// What it says after them.
+    var afterOptions = ""
+    /// The exit codes it ends with, and what each means for it where that is not the general meaning.
+    var exitCodes: [ExitCode] = [.success]
+    var exitMeanings: [ExitCode: String] = [:]
+
+    /// Its line in the general help's usage block, after `podarchive`.
+    var synopsis: String {
+        [name, operands, readsConfiguration ? "[options]" : ""].filter { !$0.isEmpty }.joined(separator: " ")
+    }
 }
 
-enum CommandTable {
-    /// In the order the general help lists them.
-    static let all: [CommandDescriptor] = [
-        CommandDescriptor(
-            name: .sync, about: "download every episode not yet archived, of the feeds named or of every subscription",
-            summary: "archive every episode not archived yet", operands: "[<feed>...]",
-            synopsis: "sync [<feed>...] [options]", completion: .file, repeats: true, fetches: true),
-        CommandDescriptor(
-            name: .add, about: "subscribe to feeds (with their settings) without downloading",
-            summary: "subscribe to feeds without downloading", operands: "<feed>...",
-            synopsis: "add <feed>... [options]", completion: .file, repeats: true, fetches: true),
-        CommandDescriptor(
-            name: .search, about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
-            summary: "find shows by name", operands: "<term>...", synopsis: "search <term>... [options]",
-            repeats: true, fetches: true),
-        CommandDescriptor(
-            name: .remove, about: "unsubscribe a show; its files stay",
-            summary: "unsubscribe a show, keeping its files",
-            operands: "<feed URL or folder name>...", synopsis: "remove <feed or folder>...", completion: .shows,
-            repeats: true),
-        CommandDescriptor(
-            name: .forget,
-            about: "forget episodes for good: their files deleted, never fetched again (--undo takes them back)",
-            summary: "forget episodes for good", operands: "<show> <episode>...",
-            synopsis: "forget <show> <episode>... [options]", completion: .shows, repeats: true),
-        CommandDescriptor(
-            name: .feeds, about: "list the subscriptions: what each show holds, its last sync",
-            summary: "list the subscribed shows", operands: "", synopsis: "feeds [--json | --opml]"),
-        CommandDescriptor(
-            name: .list, about: "show a feed's episodes without downloading anything",
-            summary: "show the episodes of a feed", operands: "<feed>", synopsis: "list <feed> [options]",
-            completion: .file, fetches: true),
-        CommandDescriptor(
-            name: .verify, about: "recheck archived files against their recorded size and SHA-256",
-            summary: "recheck archived files against their SHA-256", operands: "[DIR]",
-            synopsis: "verify [DIR] [options]", completion: .directory),
-        CommandDescriptor(
-            name: .site, about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
-            summary: "write the web pages and podcast feeds", operands: "[DIR]", synopsis: "site [DIR] [--out DIR]",
-            completion: .directory),
-        CommandDescriptor(
-            name: .export, about: "write the archive as a WARC 1.1 file, the format the web archives take",
-            summary: "write the archive as a WARC file", operands: "[DIR]",
-            synopsis: "export --warc FILE [DIR] [options]", completion: .directory),
-        CommandDescriptor(
-            name: .credentials,
-            about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
-            summary: "where secrets are kept; move them out", operands: "", synopsis: "credentials [--move]"),
-        CommandDescriptor(
-            name: .config,
-            about: "print the settings a run uses and where each comes from: the command line, a show's saved "
-                + "settings, the environment, the configuration file or the defaults",
-            summary: "the effective settings and their sources", operands: "[<show>]",
-            synopsis: "config [<show>] [options]", completion: .shows),
-        CommandDescriptor(
-            name: .completions, about: "print the completion script for bash, zsh or fish",
-            summary: "print a shell completion script", operands: "bash|zsh|fish",
-            synopsis: "completions bash|zsh|fish", takesOptions: false),
-        CommandDescriptor(
-            name: .help, about: "show help for a command", summary: "show help for a command", operands: "[command]",
-            synopsis: "help [command]", takesOptions: false),
+/// One command: what it is, the options it takes and what it does with its arguments.
+protocol CommandType: Sendable {
+    associatedtype Arguments: CommandArguments
+    static var info: CommandInfo { get }
+    /// The options it takes, in the order help lists them (`--help` is added to every command's).
+    static var options: [BoundOption<Arguments>] { get }
+    /// Puts the operands into the arguments, once the options are read; throws for a wrong count.
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError)
+    init(context: CommandContext, arguments: Arguments)
+    func run() async -> ExitCode
+}
+
+extension CommandType {
+    /// Every option it takes, `--help` last.
+    static var accepted: [BoundOption<Arguments>] { options + [HelpOption.option.ignored()] }
+
+    /// What help, the man page and the completions read of it.
+    static var entry: CommandEntry { CommandEntry(info: info, options: accepted.map(\.descriptor)) }
+}
+
+/// A command with its options, their types erased: what help, the man page and the completions read.
+struct CommandEntry: Sendable {
+    let info: CommandInfo
+    let options: [OptionDescriptor]
+
+    var name: String { info.name }
+}
+
+/// Every command, in the order the general help lists them.
+enum Commands {
+    static let all: [any CommandType.Type] = [
+        SyncCommand.self, AddCommand.self, SearchCommand.self, RemoveCommand.self, ForgetCommand.self,
+        FeedsCommand.self, ListCommand.self, VerifyCommand.self, SiteCommand.self, ExportCommand.self,
+        CredentialsCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
-    /// The names, in help order.
-    static var names: [String] { all.map(\.name.rawValue) }
+    static let entries: [CommandEntry] = all.map { $0.entry }
 
-    static func descriptor(_ name: CommandName) -> CommandDescriptor { all.first { $0.name == name }! }
+    /// The names, in help order.
+    static var names: [String] { entries.map(\.name) }
+
+    static func entry(_ name: String) -> CommandEntry? { entries.first { $0.name == name } }
+
+    static func type(named name: String) -> (any CommandType.Type)? { all.first { $0.info.name == name } }
+}
+
+/// `--help`, which every command takes.
+enum HelpOption {
+    static let option: Option<Bool> = .flag(
+        "--help", short: "h", summary: "show help", help: "show this help",
+        manual: #"""
+            Show help.
+            """#)
+}
+
+extension Option {
+    /// Taken by a command without filling any field (`--help`, which the parser sees by name).
+    func ignored<Root>() -> BoundOption<Root> { BoundOption(descriptor: descriptor) { _, _ in } }
 }

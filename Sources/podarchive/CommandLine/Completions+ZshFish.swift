@@ -4,21 +4,21 @@ extension Completions {
     // MARK: - zsh
 
     static func zsh() -> String {
-        let commandValues = CommandTable.all.map {
-            shellQuoted("\($0.name.rawValue)[\(zshDescription($0.summary))]")
+        let commandValues = Commands.entries.map {
+            shellQuoted("\($0.name)[\(zshDescription($0.info.summary))]")
         }.joined(separator: " ")
         var cases: [String] = []
         for command in optionCommands {
-            var specs = OptionTable.options(for: command.name).map { zshSpec($0, command.name) }
-            let many = command.repeats ? "*" : "1"
-            switch command.completion {
+            var specs = command.options.map { zshSpec($0, command) }
+            let many = command.info.repeats ? "*" : "1"
+            switch command.info.completion {
             case .file: specs.append(shellQuoted("\(many):feed:_files"))
             case .directory: specs.append(shellQuoted("\(many):folder:_files -/"))
             // The show folders of the archive root, wherever the shell is.
             case .shows: specs.append(shellQuoted("\(many):show:\(zshAction(.shows))"))
             case .none, .words: break
             }
-            cases.append("        \(command.name.rawValue)) _arguments \(specs.joined(separator: " ")) ;;")
+            cases.append("        \(command.name)) _arguments \(specs.joined(separator: " ")) ;;")
         }
         return """
             #compdef podarchive
@@ -42,7 +42,7 @@ extension Completions {
                 case $command in
             \(cases.joined(separator: "\n"))
                     completions) _values 'shell' \(shells.joined(separator: " ")) ;;
-                    help) _values 'command' \(CommandTable.names.joined(separator: " ")) ;;
+                    help) _values 'command' \(Commands.names.joined(separator: " ")) ;;
                 esac
             }
             _podarchive "$@"
@@ -51,9 +51,9 @@ extension Completions {
     }
 
     /// One option's `_arguments` spec: `'(excluded)'{-q,--quiet}'[summary]'`, then `:value:action`.
-    private static func zshSpec(_ option: OptionDescriptor, _ command: CommandName) -> String {
+    private static func zshSpec(_ option: OptionDescriptor, _ command: CommandEntry) -> String {
         let spellings = (option.short.map { ["-\($0)"] } ?? []) + [option.name]
-        let excluded = OptionTable.options(for: command).filter { option.excludes.contains($0.name) }.flatMap {
+        let excluded = command.options.filter { option.excludes.contains($0.name) }.flatMap {
             ($0.short.map { ["-\($0)"] } ?? []) + [$0.name]
         }
         // An option with a short name excludes its other spelling; a repeatable one may come again.
@@ -99,23 +99,23 @@ extension Completions {
     }
 
     static func fish() -> String {
-        let all = CommandTable.names.joined(separator: " ")
+        let all = Commands.names.joined(separator: " ")
         var lines =
             [
                 "# fish completion for podarchive, made by `podarchive completions fish`.",
                 "set -l commands \(all)",
                 "complete -c podarchive -f",
             ] + fishRoot
-        for command in CommandTable.all {
+        for command in Commands.entries {
             lines.append(
-                "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -a \(command.name.rawValue) "
-                    + "-d \(fishQuoted(command.summary))")
+                "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -a \(command.name) "
+                    + "-d \(fishQuoted(command.info.summary))")
         }
         lines.append(
             "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
         for command in optionCommands {
-            let condition = "-n \"__fish_seen_subcommand_from \(command.name.rawValue)\""
-            switch command.completion {
+            let condition = "-n \"__fish_seen_subcommand_from \(command.name)\""
+            switch command.info.completion {
             case .file: lines.append("complete -c podarchive \(condition) -F")
             case .directory: lines.append("complete -c podarchive \(condition) -a '(__fish_complete_directories)'")
             case .shows: lines.append("complete -c podarchive \(condition) -f -a \(fishShows)")
@@ -126,8 +126,11 @@ extension Completions {
             "complete -c podarchive -n \"__fish_seen_subcommand_from completions\" -a \(fishQuoted(shells.joined(separator: " ")))"
         )
         lines.append("complete -c podarchive -n \"__fish_seen_subcommand_from help\" -a \"$commands\"")
-        for option in OptionTable.all {
-            let commands = option.commands.map(\.rawValue).joined(separator: " ")
+        for option in OptionCatalog.all {
+            let commands = Commands.entries.filter {
+                $0.options.contains { $0.name == option.name && $0.value == option.value }
+            }.map(\.name)
+                .joined(separator: " ")
             var line = "complete -c podarchive -n \"__fish_seen_subcommand_from \(commands)\""
             line += option.short.map { " -s \($0)" } ?? ""
             line += " -l \(option.name.dropFirst(2))"

@@ -4,7 +4,7 @@
 // so an apostrophe or a bracket in a summary cannot end a string early.
 
 enum Completions {
-    static let shells = ["bash", "zsh", "fish"]
+    static let shells = CompletionsCommand.shells
 
     static func script(for shell: String) -> String? {
         switch shell {
@@ -16,8 +16,8 @@ enum Completions {
     }
 
     /// The commands that take options, with their declarations.
-    static var optionCommands: [CommandDescriptor] {
-        CommandTable.all.filter { CommandName.takingOptions.contains($0.name) }
+    static var optionCommands: [CommandEntry] {
+        Commands.entries.filter(\.info.readsConfiguration)
     }
 
     /// A sed expression taking the archive root from `podarchive config`'s line `to = ROOT    # source`, so a
@@ -53,25 +53,28 @@ enum Completions {
     /// Names are read into COMPREPLY a line at a time (`mapfile`) and marked as file names (`compopt`), so a
     /// folder named "My Show" is one completion, quoted as the shell needs.
     private static func bash() -> String {
-        let names = CommandTable.names.joined(separator: " ")
+        let names = Commands.names.joined(separator: " ")
         var valueCases: [String] = []
-        for option in OptionTable.all where option.takesValue {
-            let spellings = [option.name] + (option.short.map { ["-\($0)"] } ?? [])
-            let patterns = option.commands.flatMap { command in spellings.map { "\(command.rawValue):\($0)" } }
-            valueCases.append("        \(patterns.joined(separator: "|"))) \(bashValues(option.completion)); return ;;")
+        for command in optionCommands {
+            for option in command.options where option.takesValue {
+                let spellings = [option.name] + (option.short.map { ["-\($0)"] } ?? [])
+                let patterns = spellings.map { "\(command.name):\($0)" }
+                valueCases.append(
+                    "        \(patterns.joined(separator: "|"))) \(bashValues(option.completion)); return ;;")
+            }
         }
         var commandCases: [String] = []
         for command in optionCommands {
-            let flags = OptionTable.options(for: command.name).flatMap { option in
+            let flags = command.options.flatMap { option in
                 (option.short.map { ["-\($0)"] } ?? []) + [option.name]
             }
             commandCases.append(
                 """
-                        \(command.name.rawValue))
+                        \(command.name))
                             if [[ $cur == -* ]]; then
                                 COMPREPLY=($(compgen -W \(shellQuoted(flags.joined(separator: " "))) -- "$cur"))
                             else
-                                \(bashValues(command.completion))
+                                \(bashValues(command.info.completion))
                             fi ;;
                 """)
         }

@@ -233,7 +233,7 @@ enum SyncFormatter {
 
     /// A saved setting that is not valid, named by the option that sets it (the one a user would type to replace it).
     static func settingLine(_ error: SettingsError) -> String {
-        let option = OptionTable.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
+        let option = OptionCatalog.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
         let name = option?.name ?? error.key.rawValue
         return "the saved \(name) '\(oneLine(error.value))' is not valid: \(error.problem.reason); give \(name) "
             + "again with 'podarchive add <feed>' to replace it"

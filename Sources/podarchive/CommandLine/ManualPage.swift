@@ -25,9 +25,9 @@ enum ManualPage {
     /// The OPTIONS section: every option in table order (one described under another's heading is left to it), then
     /// `--version`, which only the program takes.
     static var options: String {
-        let described = Set(OptionTable.all.flatMap(\.manualAlso))
-        var entries = OptionTable.all.filter { !described.contains($0.name) }.map { option in
-            let also = option.manualAlso.compactMap { name in OptionTable.all.first { $0.name == name } }
+        let described = Set(OptionCatalog.all.flatMap(\.manualAlso))
+        var entries = OptionCatalog.all.filter { !described.contains($0.name) }.map { option in
+            let also = option.manualAlso.compactMap { name in OptionCatalog.all.first { $0.name == name } }
             return ".TP\n" + heading(for: option, also: also) + "\n" + option.filled(option.manual)
         }
         entries.append(".TP\n.BR \\-V \", \" \\-\\-version\nShow the version.")
@@ -44,7 +44,7 @@ enum ManualPage {
 
     /// The show settings as the sync paragraph of COMMANDS lists them: `.RB ( \-\-name ,` ... `.BR \-\-match )`.
     static var savedSettings: String {
-        let names = OptionTable.showSettings.map { roff($0.name) }
+        let names = OptionCatalog.showSettings.map { roff($0.name) }
         return names.enumerated().map { index, name in
             switch index {
             case 0: return ".RB ( \(name) ,"

@@ -1,6 +1,8 @@
-// What one option is, declared once: its names, its value and how that value is read, the commands that take it,
-// the help, man page text and completion it is shown with, and where it is saved. The parser, the help pages, the
-// man page's OPTIONS section, the completions and `feeds`' list of what a show keeps are all made from these.
+// What one option is, declared once (`Option`): its names, how its value is read and checked, the help, man page
+// text and completion it is shown with, its default, and for a show setting how it is saved. A command binds the
+// options it takes to the fields they fill (`BoundOption`), its own arguments' or the core's `ShowSettings`', in
+// one hop. The parser, the help pages, the man page, the completions, the configuration file and `feeds`' list of
+// what a show keeps are all made from these.
 import ArchiverCore
 
 /// Where an option's value is kept after the run.
@@ -21,7 +23,7 @@ struct ValueProblem: Error {
     var text: String
 }
 
-/// How an option's text becomes its value: the reading, and the default shown in help (nil: none shown).
+/// How an option's text becomes its value.
 struct ValueParser<Value>: Sendable {
     let read: @Sendable (String) throws(ValueProblem) -> Value
 
@@ -42,14 +44,12 @@ struct OptionDescriptor: Sendable {
     var short: Character?
     /// The placeholder of its value (`N`); nil for a flag.
     let value: String?
-    /// The commands that take it (`config` takes every option the configuration file may set).
-    let commands: [CommandName]
     /// A few words for completion menus.
     let summary: String
     /// What `help` says of it; `{default}` stands for its default.
-    let help: String
+    var help: String
     /// What `help <command>` says instead, for the commands where it reads differently.
-    var helpFor: [CommandName: String] = [:]
+    var helpFor: [String: String] = [:]
     var completion = ValueCompletion.none
     /// Options that cannot be given with this one.
     var excludes: [String] = []
@@ -63,12 +63,15 @@ struct OptionDescriptor: Sendable {
     var manual = ""
     /// Options the man page describes under this one's heading (`--no-site` under `--site`).
     var manualAlso: [String] = []
-    /// Its default as help shows it (`4`, `256M`); nil when it has none to show.
+    /// Its default as help shows it (`4`, `256M`), in the form the configuration file takes; nil when it has none
+    /// to show.
     var defaultText: String? = nil
     /// For a show setting: how `feeds` shows its saved value (nil: not set; "" for a flag that is set).
     var describe: (@Sendable (ShowSettings) -> String?)? = nil
-    /// Puts the value given (nil for a flag) into the parsed values.
-    let bind: @Sendable (inout OptionValues, String?) throws(ValueProblem) -> Void
+    /// Reads the value given (nil for a flag), only to judge it: the configuration file's lines are judged so.
+    let check: @Sendable (String?) throws(ValueProblem) -> Void
+    /// For a show setting: puts the value given into settings (the layer the command line or the file gives).
+    var setting: (@Sendable (inout ShowSettings, String?) throws(ValueProblem) -> Void)? = nil
 
     var takesValue: Bool { value != nil }
 
@@ -84,7 +87,7 @@ struct OptionDescriptor: Sendable {
     /// `-j, --jobs`, or `--jobs` when it has no short name.
     var names: String { short.map { "-\($0), \(name)" } ?? name }
 
-    func help(for command: CommandName) -> String { filled(helpFor[command] ?? help) }
+    func help(for command: String) -> String { filled(helpFor[command] ?? help) }
 
     /// `text` with `{default}` replaced by the default.
     func filled(_ text: String) -> String {
@@ -92,48 +95,121 @@ struct OptionDescriptor: Sendable {
     }
 }
 
-extension OptionDescriptor {
-    /// A flag: true in `field` when given.
+/// An option declared once: what it is, and how its text becomes a `Value`.
+struct Option<Value>: Sendable {
+    var descriptor: OptionDescriptor
+    let read: @Sendable (String?) throws(ValueProblem) -> Value
+}
+
+extension Option where Value == Bool {
+    /// A flag: `sets` (true unless said) in the field it is bound to when given. `setting` makes it a show setting.
     static func flag(
-        _ name: String, short: Character? = nil, _ field: WritableKeyPath<OptionValues, Bool> & Sendable,
-        commands: [CommandName], summary: String, help: String, helpFor: [CommandName: String] = [:],
-        excludes: [String] = [], saved: Saved = .no, config: Bool = false,
-        describe: (@Sendable (ShowSettings) -> String?)? = nil, manualAlso: [String] = [], manual: String = ""
-    ) -> OptionDescriptor {
-        OptionDescriptor(
-            name: name, short: short, value: nil, commands: commands + (config ? [.config] : []), summary: summary,
-            help: help, helpFor: helpFor, excludes: excludes, saved: saved, config: config, manual: manual,
-            manualAlso: manualAlso, describe: describe,
-            bind: { values, _ in values[keyPath: field] = true })
+        _ name: String, short: Character? = nil, sets: Bool = true, summary: String, help: String,
+        helpFor: [String: String] = [:], excludes: [String] = [], saved: Saved = .no, config: Bool = false,
+        describe: (@Sendable (ShowSettings) -> String?)? = nil, manualAlso: [String] = [], manual: String = "",
+        setting: (@Sendable (inout ShowSettings) -> Void)? = nil
+    ) -> Option {
+        var applying: (@Sendable (inout ShowSettings, String?) throws(ValueProblem) -> Void)? = nil
+        if let setting { applying = { settings, _ in setting(&settings) } }
+        return Option(
+            descriptor: OptionDescriptor(
+                name: name, short: short, value: nil, summary: summary, help: help, helpFor: helpFor,
+                excludes: excludes, saved: saved, config: config, manual: manual, manualAlso: manualAlso,
+                describe: describe, check: { _ in }, setting: applying),
+            read: { _ in sets })
+    }
+}
+
+extension Option {
+    /// An option with a value, read by `parser` (the last one given counts). `setting` makes it a show setting:
+    /// how its value is kept in `ShowSettings`.
+    static func value(
+        _ name: String, short: Character? = nil, _ placeholder: String, _ parser: ValueParser<Value>,
+        summary: String, help: String, helpFor: [String: String] = [:], completion: ValueCompletion = .none,
+        excludes: [String] = [], saved: Saved = .no, config: Bool = false, environment: String? = nil,
+        default: Value? = nil, showDefault: (@Sendable (Value) -> String)? = nil,
+        describe: (@Sendable (ShowSettings) -> String?)? = nil,
+        manual: String = "", setting: (@Sendable (inout ShowSettings, Value) -> Void)? = nil
+    ) -> Option {
+        let read: @Sendable (String?) throws(ValueProblem) -> Value = { text throws(ValueProblem) in
+            try parser.read(text ?? "")
+        }
+        var applying: (@Sendable (inout ShowSettings, String?) throws(ValueProblem) -> Void)? = nil
+        if let setting {
+            applying = { settings, text throws(ValueProblem) in setting(&settings, try read(text)) }
+        }
+        return Option(
+            descriptor: OptionDescriptor(
+                name: name, short: short, value: placeholder, summary: summary, help: help, helpFor: helpFor,
+                completion: completion, excludes: excludes, saved: saved, config: config, environment: environment,
+                manual: manual, defaultText: `default`.flatMap { value in showDefault?(value) }, describe: describe,
+                check: { text throws(ValueProblem) in _ = try read(text) }, setting: applying),
+            read: read)
+    }
+}
+
+/// An option as one command takes it: bound to the field of the command's arguments it fills.
+struct BoundOption<Root>: Sendable {
+    var descriptor: OptionDescriptor
+    /// Puts the value given (nil for a flag) into the arguments.
+    let bind: @Sendable (inout Root, String?) throws(ValueProblem) -> Void
+    /// For a show setting the configuration file gives: into the arguments' configured layer instead.
+    var bindConfigured: (@Sendable (inout Root, String?) throws(ValueProblem) -> Void)? = nil
+}
+
+/// The arguments of a command: plain values, each field's initial value its option's default.
+protocol CommandArguments: Equatable, Sendable {
+    init()
+}
+
+/// Arguments that carry show settings: those the command line gives, and those the configuration file gives (a
+/// layer under those saved with a show).
+protocol CarriesShowSettings: CommandArguments {
+    var given: ShowSettings { get set }
+    var configured: ShowSettings { get set }
+}
+
+extension Option {
+    /// Bound to `field`; `help` replaces its help for this command.
+    func at<Root: CommandArguments>(_ field: WritableKeyPath<Root, Value> & Sendable, help: String? = nil)
+        -> BoundOption<Root>
+    {
+        BoundOption(descriptor: shown(help)) { root, text throws(ValueProblem) in
+            root[keyPath: field] = try read(text)
+        }
     }
 
-    /// An option with a value, read by `parser` into `field` (the last one given counts).
-    static func value<Value>(
-        _ name: String, short: Character? = nil, _ placeholder: String,
-        _ field: WritableKeyPath<OptionValues, Value> & Sendable, _ parser: ValueParser<Value>,
-        commands: [CommandName], summary: String, help: String, helpFor: [CommandName: String] = [:],
-        completion: ValueCompletion = .none, excludes: [String] = [], saved: Saved = .no, config: Bool = false,
-        environment: String? = nil, showDefault: (@Sendable (Value) -> String)? = nil,
-        describe: (@Sendable (ShowSettings) -> String?)? = nil, manual: String = ""
-    ) -> OptionDescriptor {
-        OptionDescriptor(
-            name: name, short: short, value: placeholder, commands: commands + (config ? [.config] : []),
-            summary: summary, help: help,
-            helpFor: helpFor, completion: completion, excludes: excludes, saved: saved, config: config,
-            environment: environment, manual: manual,
-            defaultText: showDefault.map { $0(OptionValues()[keyPath: field]) }, describe: describe,
-            bind: { values, text throws(ValueProblem) in values[keyPath: field] = try parser.read(text ?? "") })
+    /// Bound to `field`, nil until given.
+    func at<Root: CommandArguments>(_ field: WritableKeyPath<Root, Value?> & Sendable, help: String? = nil)
+        -> BoundOption<Root>
+    {
+        BoundOption(descriptor: shown(help)) { root, text throws(ValueProblem) in
+            root[keyPath: field] = try read(text)
+        }
     }
 
-    /// An option that may be given many times, each value read by `parser` and added to `field`.
-    static func repeated<Value>(
-        _ name: String, _ placeholder: String, _ field: WritableKeyPath<OptionValues, [Value]> & Sendable,
-        _ parser: ValueParser<Value>, commands: [CommandName], summary: String, help: String,
-        helpFor: [CommandName: String] = [:], saved: Saved = .no, manual: String = ""
-    ) -> OptionDescriptor {
-        OptionDescriptor(
-            name: name, value: placeholder, commands: commands, summary: summary, help: help, helpFor: helpFor,
-            saved: saved, manual: manual,
-            bind: { values, text throws(ValueProblem) in values[keyPath: field].append(try parser.read(text ?? "")) })
+    /// Bound to `field`, each value given added to it.
+    func appending<Root: CommandArguments>(_ field: WritableKeyPath<Root, [Value]> & Sendable, help: String? = nil)
+        -> BoundOption<Root>
+    {
+        BoundOption(descriptor: shown(help)) { root, text throws(ValueProblem) in
+            root[keyPath: field].append(try read(text))
+        }
+    }
+
+    /// A show setting, bound to the settings the command line gives, and the file's to those the file gives.
+    func setting<Root: CarriesShowSettings>(help: String? = nil) -> BoundOption<Root> {
+        guard let apply = descriptor.setting else { preconditionFailure("\(descriptor.name) is not a show setting") }
+        return BoundOption(
+            descriptor: shown(help),
+            bind: { root, text throws(ValueProblem) in try apply(&root.given, text) },
+            bindConfigured: { root, text throws(ValueProblem) in try apply(&root.configured, text) })
+    }
+
+    /// The descriptor with this command's help.
+    private func shown(_ help: String?) -> OptionDescriptor {
+        var shown = descriptor
+        if let help { shown.help = help }
+        return shown
     }
 }

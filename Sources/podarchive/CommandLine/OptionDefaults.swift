@@ -56,8 +56,9 @@ struct OptionDefaults: Sendable {
         -> Configured
     {
         let problem = { (reason: String) in ConfigurationFileError(path: path, line: entry.line, reason: reason) }
-        let keys = OptionTable.configurable.map(\.key)
-        guard let option = OptionTable.configurable.first(where: { $0.key == entry.key }) else {
+        // A switch's opposite is written `companions = false`, not as a key of its own.
+        let keys = OptionCatalog.configurable.filter { opposite(of: $0) == nil || !$0.key.hasPrefix("no-") }.map(\.key)
+        guard let option = OptionCatalog.configurable.first(where: { $0.key == entry.key }) else {
             throw problem(
                 "unknown key '\(entry.key)'" + Suggestion.text(for: entry.key, among: keys) + " (the keys are "
                     + keys.joined(separator: ", ") + ")")
@@ -74,9 +75,8 @@ struct OptionDefaults: Sendable {
             default: throw problem("\(entry.key) needs true or false, got '\(entry.value)'")
             }
         }
-        var scratch = OptionValues()
         do {
-            try option.bind(&scratch, entry.value)
+            try option.check(entry.value)
         } catch {
             throw problem(entry.key + error.text)
         }
@@ -86,7 +86,7 @@ struct OptionDefaults: Sendable {
     /// `--no-metadata` for `--metadata` and back, when the file may set it.
     private static func opposite(of option: OptionDescriptor) -> OptionDescriptor? {
         let name = option.key.hasPrefix("no-") ? "--" + option.key.dropFirst(3) : "--no-" + option.key
-        return OptionTable.configurable.first { $0.name == name && !$0.takesValue }
+        return OptionCatalog.configurable.first { $0.name == name && !$0.takesValue }
     }
 
     /// What sets `option` when the command line does not, and from where: its environment variable over the

@@ -5,19 +5,22 @@
 /// or next (`-j4`, `-nj 4`), and `--` ending options.
 struct ParsedOptions {
     let command: String
-    /// Each option given, with its value (nil for a flag), in order.
-    var given: [(option: OptionDescriptor, value: String?)] = []
+    /// The options it may take.
+    let accepted: [OptionDescriptor]
+    /// Each option given, by its place in `accepted`, with its value (nil for a flag), in order.
+    var given: [(index: Int, value: String?)] = []
     var positionals: [String] = []
 
     /// The long names of the options given.
-    var names: Set<String> { Set(given.map(\.option.name)) }
+    var names: Set<String> { Set(given.map { accepted[$0.index].name }) }
 
-    init(_ arguments: [String], command: String, accepted: [OptionDescriptor]) throws {
+    init(_ arguments: [String], command: String, accepted: [OptionDescriptor]) throws(UsageError) {
         self.command = command
+        self.accepted = accepted
         var index = 0
         var onlyPositionals = false
         /// The value of an option: joined to it, else the next argument.
-        func value(of option: OptionDescriptor, shownAs name: String, joined: String?) throws -> String {
+        func value(shownAs name: String, joined: String?) throws(UsageError) -> String {
             if let joined {
                 guard !joined.isEmpty else {
                     throw UsageError(message: "option '\(name)' needs a value", command: command)
@@ -44,43 +47,34 @@ struct ParsedOptions {
                 let equals = argument.firstIndex(of: "=")
                 let name = equals.map { String(argument[..<$0]) } ?? argument
                 let inline = equals.map { String(argument[argument.index(after: $0)...]) }
-                guard let option = accepted.first(where: { $0.name == name }) else {
+                guard let found = accepted.firstIndex(where: { $0.name == name }) else {
                     let hint = Suggestion.text(for: name, among: accepted.map(\.name))
                     throw UsageError(message: "unknown option '\(name)'" + hint, command: command)
                 }
-                guard option.takesValue else {
+                guard accepted[found].takesValue else {
                     guard inline == nil else {
                         throw UsageError(message: "option '\(name)' takes no value", command: command)
                     }
-                    given.append((option, nil))
+                    given.append((found, nil))
                     continue
                 }
-                given.append((option, try value(of: option, shownAs: name, joined: inline)))
+                given.append((found, try value(shownAs: name, joined: inline)))
             } else {
                 // Short options: flags combine (-qn); one that takes a value takes the rest, else the next argument.
                 var letters = Substring(argument.dropFirst())
                 while let letter = letters.popFirst() {
-                    guard let option = accepted.first(where: { $0.short == letter }) else {
+                    guard let found = accepted.firstIndex(where: { $0.short == letter }) else {
                         throw UsageError(message: "unknown option '-\(letter)'", command: command)
                     }
-                    guard option.takesValue else {
-                        given.append((option, nil))
+                    guard accepted[found].takesValue else {
+                        given.append((found, nil))
                         continue
                     }
                     let rest = letters.isEmpty ? nil : String(letters)
-                    given.append((option, try value(of: option, shownAs: "-\(letter)", joined: rest)))
+                    given.append((found, try value(shownAs: "-\(letter)", joined: rest)))
                     break
                 }
             }
         }
-    }
-
-    func onePositional(named what: String) throws -> String {
-        guard let first = positionals.first else { throw UsageError(message: "missing \(what)", command: command) }
-        guard positionals.count == 1 else {
-            throw UsageError(
-                message: "unexpected argument '\(positionals[1])': \(command) takes one feed", command: command)
-        }
-        return first
     }
 }

@@ -7,9 +7,68 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct AddCommand: Sendable {
+struct AddCommand: CommandType {
+    static let info = CommandInfo(
+        name: "add", about: "subscribe to feeds (with their settings) without downloading",
+        summary: "subscribe to feeds without downloading", operands: "<feed>...", completion: .file, repeats: true,
+        fetches: true,
+        discussion: """
+            Subscribes DIR to each <feed> without downloading anything: the feed is fetched and read, its folder
+            chosen and created, and the settings given saved with it, merged into any saved before as sync merges
+            them (each one given replaces its saved value, the others stay; --clear NAME forgets one). 'podarchive
+            sync' with no feed then syncs it. A feed that cannot be read is not subscribed (exit 3); the others are.
+
+            <feed> may also be the show's web page or its Apple Podcasts link (sync takes them too): a page is
+            followed to the feed its head links to (<link rel="alternate">; of several, the first that reads as a
+            feed with episodes; --verbose lists the others), and an Apple Podcasts link is looked up in the
+            directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
+            feed's origin, never the page's. A page that links to no feed is exit 3.
+            """,
+        exitCodes: [.success, .usage, .feedFailed, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.separate.at(\.separate),
+        SourceOptions.archiveDirectory.at(\.archiveDirectory),
+        SettingOptions.name.setting(),
+        SettingOptions.metadata.setting(),
+        SettingOptions.noCompanions.setting(),
+        SettingOptions.companions.setting(),
+        SettingOptions.noMetadata.setting(),
+        SettingOptions.limit.setting(),
+        SettingOptions.since.setting(),
+        SettingOptions.match.setting(),
+        SettingOptions.all.setting(),
+        SettingOptions.clear.setting(),
+        AlternateOptions.prefer.setting(),
+        OutputOptions.verbose.at(\.verbose),
+        TransferOptions.timeout.at(\.timeout),
+        AccessOptions.headers.appending(\.headers),
+        AccessOptions.netrcFile.setting(),
+        AccessOptions.userAgent.setting(),
+    ]
+
+    struct Arguments: CarriesShowSettings {
+        var feeds: [String] = []
+        var archiveDirectory: String? = nil
+        /// The show settings given: merged into those saved with each feed.
+        var given = ShowSettings()
+        var headers: [String] = []
+        /// `--timeout`: how long each feed may take to arrive.
+        var timeout = TransferSettings().timeout
+        /// `--verbose`: also list the other feeds a show's web page links to.
+        var verbose = false
+        /// The show settings the configuration file gives: used to read the feeds, never saved.
+        var configured = ShowSettings()
+        /// `--separate`: each feed kept apart from a show it shares a title or episodes with.
+        var separate = false
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.feeds = try Operands.some(operands, "feed URL or file", command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: AddArguments
+    let arguments: Arguments
 
     /// Subscribes each feed without downloading: exit 3 for a feed that cannot be read (nothing saved for it).
     func run() async -> ExitCode {
@@ -22,7 +81,7 @@ struct AddCommand: Sendable {
                 timeout: arguments.timeout,
                 policy: TransferPolicy(
                     profile: RequestProfile(
-                        userAgent: arguments.settings.userAgent ?? arguments.configured.userAgent
+                        userAgent: arguments.given.userAgent ?? arguments.configured.userAgent
                             ?? PodarchiveVersion.userAgent))),
             headersGiven: !arguments.headers.isEmpty, saying: true, verbose: arguments.verbose)
         var worst = ExitCode.success
@@ -65,7 +124,7 @@ struct AddCommand: Sendable {
     /// another origin) and subscribes it, saying so.
     private func subscribe(_ resolved: ResolvedFeed, into root: URL, archiver: Archiver) async throws {
         let source = try FeedSource(resolved.text, currentDirectory: context.environment.currentDirectory)
-        var settings = arguments.settings
+        var settings = arguments.given
         settings.netrcFile = settings.netrcFile.map(context.absolute)
         var configured = arguments.configured
         configured.netrcFile = configured.netrcFile.map(context.absolute)

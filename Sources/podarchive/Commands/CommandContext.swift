@@ -22,12 +22,14 @@ struct CommandContext: Sendable {
     var defaults = OptionDefaults.none
     /// What the archivers this command made folded (see `Archiver.journalFolds`), said once it is done.
     var folds = FoldsSaid()
+    /// What the tool says of itself: its help and completion scripts, made from every command's declaration.
+    var manual = ToolManual.none
 
     /// This context writing to `output` and `errors` instead, with no terminal (no live progress).
     func writing(to output: any TextOutput, errors: any TextOutput) -> CommandContext {
         CommandContext(
             environment: environment, output: output, errors: errors, makeArchiver: makeArchiver, now: now,
-            terminal: .none, defaults: defaults, folds: folds)
+            terminal: .none, defaults: defaults, folds: folds, manual: manual)
     }
 
     /// The configuration folder the environment names (credentials, the configuration file).
@@ -91,4 +93,17 @@ struct CommandContext: Sendable {
     var defaultNetrc: NetrcChoice? {
         environment.variables["HOME"].map { NetrcChoice(path: $0 + "/.netrc", required: false) }
     }
+}
+
+/// The pages the tool prints about itself, made from the registry of commands (`Commands`) by whoever holds it: a
+/// command is given them, so none names the registry that names it.
+struct ToolManual: Sendable {
+    /// The help of a command by name, else the general help; nil for a name no command has.
+    let help: @Sendable (String?) -> String?
+    /// The completion script of a shell; nil for one it has none for.
+    let completions: @Sendable (String) -> String?
+    /// The commands' names, for suggestions.
+    var names: [String] = []
+
+    static let none = ToolManual(help: { _ in nil }, completions: { _ in nil })
 }

@@ -4,9 +4,66 @@
 import ArchiverCore
 import Foundation
 
-struct ConfigCommand: Sendable {
+struct ConfigCommand: CommandType {
+    static let info = CommandInfo(
+        name: "config",
+        about: "print the settings a run uses and where each comes from: the command line, a show's saved "
+            + "settings, the environment, the configuration file or the defaults",
+        summary: "the effective settings and their sources", operands: "[<show>]", completion: .shows,
+        discussion: """
+            Prints every setting the configuration file may set, as the file would say it (key = value), with the
+            value a run uses and where it comes from: the command line (the options given here), the saved settings
+            of <show> (its folder name or feed URL), the environment ($PODARCHIVE_DIR for to), the configuration
+            file (with its line), or the default. The file is config in the configuration folder
+            ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else ~/.config/podarchive): key = value
+            lines, # comments, ~ for your home folder, each key the long name of an option listed below but --json.
+            Its values are defaults, under the command line and a show's saved settings, never saved with a show.
+            An unknown key or a bad value is a usage error (exit 2) naming the file and line, for every command
+            but help and completions.
+            """,
+        exitCodes: [.success, .usage, .archiveFailed])
+
+    /// `--to`, `--json`, and every option the configuration file may set (each recorded as given, as written).
+    static let options: [BoundOption<Arguments>] =
+        [OutputOptions.json.at(\.json)] + OptionCatalog.configurable.map(recording)
+
+    /// `option` taken by `config`: its text kept as given (a show setting's value among the settings too), and a
+    /// value the environment or the file gives only judged (`config` reads those itself).
+    private static func recording(_ option: OptionDescriptor) -> BoundOption<Arguments> {
+        let root = SourceOptions.archiveDirectory.descriptor.name
+        return BoundOption(
+            descriptor: option,
+            bind: { arguments, text throws(ValueProblem) in
+                try option.check(text)
+                try option.setting?(&arguments.given, text)
+                arguments.texts[option.name] = text ?? "true"
+                if option.name == root { arguments.archiveDirectory = text }
+            },
+            bindConfigured: { arguments, text throws(ValueProblem) in
+                try option.check(text)
+                try option.setting?(&arguments.configured, text)
+                if option.name == root { arguments.archiveDirectory = text }
+            })
+    }
+
+    struct Arguments: CarriesShowSettings {
+        /// A show whose saved settings are layered in (its folder name or feed URL).
+        var show: String? = nil
+        var archiveDirectory: String? = nil
+        var json = false
+        /// The options given on the command line, by name, with their text ("true" for a switch).
+        var texts: [String: String] = [:]
+        /// The show settings given, and those the configuration file gives.
+        var given = ShowSettings()
+        var configured = ShowSettings()
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.show = try Operands.atMostOne(operands, "show", command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: ConfigArguments
+    let arguments: Arguments
 
     /// One setting: its key, its value (nil: none), where it comes from, and the file's line when from there.
     struct Row: Equatable {
@@ -77,9 +134,9 @@ struct ConfigCommand: Sendable {
     /// A row for each setting the configuration file may set, in the option table's order (a switch and its
     /// opposite are one show setting, one row).
     func rows(saved: ShowSettings?) -> [Row] {
-        let layers = SettingsLayers(given: arguments.settings, saved: saved, configuration: arguments.configured)
+        let layers = SettingsLayers(given: arguments.given, saved: saved, configuration: arguments.configured)
         var shown: Set<ShowSettings.Key> = []
-        return OptionTable.configurable.compactMap { option in
+        return OptionCatalog.configurable.compactMap { option in
             guard let key = option.showKey else { return row(option) }
             guard !shown.contains(key) else { return nil }
             shown.insert(key)
@@ -93,7 +150,7 @@ struct ConfigCommand: Sendable {
     /// The row of an option that is no show setting: the command line's value, else the environment's or the
     /// file's, else its default.
     private func row(_ option: OptionDescriptor) -> Row {
-        if let given = arguments.given[option.name] {
+        if let given = arguments.texts[option.name] {
             return Row(key: option.key, value: given, source: .given)
         }
         if let fallback = context.defaults.fallback(for: option) {
@@ -106,7 +163,7 @@ struct ConfigCommand: Sendable {
     /// The key a show setting is written with in the file: the option that turns it on (`companions`, not
     /// `no-companions`).
     private static func settingName(_ key: ShowSettings.Key) -> String {
-        let options = OptionTable.configurable.filter { $0.showKey == key }
+        let options = OptionCatalog.configurable.filter { $0.showKey == key }
         return (options.first { !$0.key.hasPrefix("no-") } ?? options[0]).key
     }
 

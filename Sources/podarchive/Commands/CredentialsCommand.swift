@@ -3,9 +3,37 @@
 import ArchiverCore
 import Foundation
 
-struct CredentialsCommand: Sendable {
+struct CredentialsCommand: CommandType {
+    static let info = CommandInfo(
+        name: "credentials",
+        about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
+        summary: "where secrets are kept; move them out", operands: "",
+        discussion: """
+            Says, for each show with a secret (a login, --header values, a feed URL carrying a token), where it is
+            kept: in the configuration folder ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else
+            ~/.config/podarchive), in credentials/ (0600 files in a 0700 folder), never in the archive. Archives
+            written by an earlier podarchive keep them inside the archive, where anyone it is served or copied to
+            can read them; --move writes them to the configuration folder, then deletes them from the archive.
+            Every machine that syncs the archive then needs the same configuration folder.
+            """,
+        exitCodes: [.success, .usage, .locked, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.move.at(\.move),
+        SourceOptions.archiveDirectory.at(\.archiveDirectory),
+    ]
+
+    struct Arguments: CommandArguments {
+        var archiveDirectory: String? = nil
+        var move = false
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        try Operands.none(operands, command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: CredentialsArguments
+    let arguments: Arguments
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }

@@ -4,9 +4,41 @@
 import ArchiverCore
 import Foundation
 
-struct ExportCommand: Sendable {
+struct ExportCommand: CommandType {
+    static let info = CommandInfo(
+        name: "export", about: "write the archive as a WARC 1.1 file, the format the web archives take",
+        summary: "write the archive as a WARC file", operands: "[DIR]", completion: .directory,
+        discussion: """
+            Writes the archive (or the shows named) as one WARC 1.1 file, the format the Internet Archive and national
+            libraries take: a warcinfo record, then for each archived episode, transcript, chapters and artwork file a
+            resource record with the URL it was fetched from and when, each episode's .info.json sidecar as a metadata
+            record, and every kept revision of each feed. URLs are as the archive keeps them, logins and tokens
+            redacted. Memory stays small whatever the files' sizes: each file is read twice, to hash it, then to copy it.
+            """,
+        exitCodes: [.success, .usage, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.archiveDirectory.at(\.directory),
+        WARCOptions.warc.at(\.warc),
+        WARCOptions.shows.appending(\.shows),
+    ]
+
+    struct Arguments: CommandArguments {
+        var warc = ""
+        var directory: String? = nil
+        /// Only these shows (folder names or feed URLs); every show when empty.
+        var shows: [String] = []
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        if let folder = try Operands.atMostOne(operands, "folder", command: info.name) { arguments.directory = folder }
+        guard !arguments.warc.isEmpty else {
+            throw UsageError(message: "missing --warc FILE: the file to write", command: info.name)
+        }
+    }
+
     let context: CommandContext
-    let arguments: ExportArguments
+    let arguments: Arguments
 
     func run() -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }

@@ -2,9 +2,42 @@
 import ArchiverCore
 import Foundation
 
-struct FeedsCommand: Sendable {
+struct FeedsCommand: CommandType {
+    static let info = CommandInfo(
+        name: "feeds", about: "list the subscriptions: what each show holds, its last sync",
+        summary: "list the subscribed shows", operands: "",
+        discussion: """
+            Lists every show DIR is subscribed to, in the order they were added: its title, episodes archived and
+            their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended
+            and how; then its feed URL and folder, and the URL it replaced when another URL of the show took it
+            over (with the 'add --separate' that keeps both). A show whose folder is not named after its title
+            alone (a second show of one title) is named with its folder, 'Title (in Title (2)/)', here and in
+            sync's lines. Read from the archive alone (no network). A damaged subscription record is named on
+            standard error (exit 5).
+            """,
+        exitCodes: [.success, .usage, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.opmlOutput.at(\.opml),
+        SourceOptions.includeSecrets.at(\.includeSecrets),
+        SourceOptions.archiveDirectory.at(\.archiveDirectory),
+        OutputOptions.json.at(\.json),
+    ]
+
+    struct Arguments: CommandArguments {
+        var archiveDirectory: String? = nil
+        var json = false
+        var opml = false
+        /// With `opml`: feed URLs whole, their secrets included.
+        var includeSecrets = false
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        try Operands.none(operands, command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: FeedsArguments
+    let arguments: Arguments
 
     /// Every subscription with what its show holds: lines, `--json` or `--opml`.
     func run() -> ExitCode {

@@ -6,9 +6,60 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct ListCommand: Sendable {
+struct ListCommand: CommandType {
+    static let info = CommandInfo(
+        name: "list", about: "show a feed's episodes without downloading anything",
+        summary: "show the episodes of a feed", operands: "<feed>", completion: .file, fetches: true,
+        discussion: """
+            Prints the episodes of <feed> in document order without downloading anything, then those of the
+            further pages and archive documents it links to (rel="next", rel="prev-archive", JSON Feed's next_url,
+            on the feed's own host), each episode once. A page that cannot be read is named on standard error and
+            the exit code is 1. With --archived, <feed> names a show of the archive instead (its folder, or a
+            subscription's feed URL or folder name) and what the archive holds of it is listed, without network:
+            episodes the feed no longer lists are marked as removed upstream.
+            """,
+        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .archiveFailed, .interrupted])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.archiveDirectory.at(\.archiveDirectory),
+        SettingOptions.limit.setting(),
+        SettingOptions.since.setting(),
+        SettingOptions.match.setting(),
+        OutputOptions.json.at(\.json),
+        OutputOptions.archived.at(\.archived),
+        OutputOptions.firstPage.at(\.firstPage),
+        TransferOptions.maximumFeedSize.at(\.maximumFeedSize),
+        TransferOptions.timeout.at(\.timeout),
+        AccessOptions.headers.appending(\.headers),
+        AccessOptions.netrcFile.setting(),
+        AccessOptions.userAgent.setting(),
+    ]
+
+    struct Arguments: CarriesShowSettings {
+        var feed = ""
+        var json = false
+        var maximumFeedSize = FeedLimits.defaultMaximumBytes
+        /// Only the document itself, not the pages it links to (`--first-page`).
+        var firstPage = false
+        /// What the archive holds of the show instead (`--archived`), and the archive root (`--to`).
+        var archived = false
+        var archiveDirectory: String? = nil
+        /// `--header`.
+        var headers: [String] = []
+        /// The filter (`--limit`, `--since`, `--match`) and the access (`--user-agent`, `--netrc-file`) given.
+        var given = ShowSettings()
+        /// `--timeout`: how long the feed, and each page it links to, may take to arrive.
+        var timeout = TransferSettings().timeout
+        /// The access settings the configuration file gives, under those saved with the show.
+        var configured = ShowSettings()
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.feed = try Operands.one(operands, "feed URL or file", command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: ListArguments
+    let arguments: Arguments
 
     func run() async -> ExitCode {
         if arguments.archived { return listArchived(arguments) }
@@ -22,7 +73,7 @@ struct ListCommand: Sendable {
                 source.givenCredentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers))
             // The User-Agent and .netrc file: given, else saved with the show when the archive follows it, else the
             // configuration file's.
-            var access = arguments.access
+            var access = arguments.given
             access.netrcFile = access.netrcFile.map(context.absolute)
             var configured = arguments.configured
             configured.netrcFile = configured.netrcFile.map(context.absolute)
@@ -48,7 +99,7 @@ struct ListCommand: Sendable {
                 maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
             allPages: !arguments.firstPage)
         var feed = walk.feed
-        feed.episodes = arguments.filter.apply(to: feed.episodes)
+        feed.episodes = try SyncOptions().applying(arguments.given).filter.apply(to: feed.episodes)
         for item in feed.skippedItems {
             context.errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n")
         }
@@ -71,7 +122,7 @@ struct ListCommand: Sendable {
     }
 
     /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
-    private func listArchived(_ arguments: ListArguments) -> ExitCode {
+    private func listArchived(_ arguments: ListCommand.Arguments) -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
         do {

@@ -2,9 +2,32 @@
 import ArchiverCore
 import Foundation
 
-struct RemoveCommand: Sendable {
+struct RemoveCommand: CommandType {
+    static let info = CommandInfo(
+        name: "remove", about: "unsubscribe a show; its files stay", summary: "unsubscribe a show, keeping its files",
+        operands: "<feed URL or folder name>...", completion: .shows, repeats: true,
+        discussion: """
+            Unsubscribes each show, named by its feed URL or its folder's name. Nothing archived is deleted: the
+            folder keeps every file and its index, and 'podarchive sync <feed>' subscribes it again. An unknown
+            show is a usage error (exit 2).
+            """,
+        exitCodes: [.success, .usage, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.archiveDirectory.at(\.archiveDirectory)
+    ]
+
+    struct Arguments: CommandArguments {
+        var shows: [String] = []
+        var archiveDirectory: String? = nil
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.shows = try Operands.some(operands, "feed URL or folder name", command: info.name)
+    }
+
     let context: CommandContext
-    let arguments: RemoveArguments
+    let arguments: Arguments
 
     /// Unsubscribes each show named by feed URL or folder name; no file is deleted. Exit 2 for an unknown show.
     func run() -> ExitCode {

@@ -4,9 +4,42 @@
 import ArchiverCore
 import Foundation
 
-struct SearchCommand: Sendable {
+struct SearchCommand: CommandType {
+    static let info = CommandInfo(
+        name: "search", about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
+        summary: "find shows by name", operands: "<term>...", repeats: true, fetches: true,
+        discussion: """
+            Searches the podcast directory (Apple Podcasts: https://itunes.apple.com, or the address in
+            $PODARCHIVE_DIRECTORY_URL) for shows matching the words given, and prints each one's title, author,
+            episode count and feed URL, which 'podarchive add' and 'podarchive sync' take as it is. Finding no
+            show is not an error (exit 0, said on standard error); a directory that cannot be asked, or answers
+            with anything but its JSON, is exit 3.
+            """,
+        exitCodes: [.success, .usage, .feedFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SettingOptions.limit.at(\.limit),
+        OutputOptions.json.at(\.json),
+    ]
+
+    struct Arguments: CommandArguments {
+        /// The words searched for, joined by spaces.
+        var terms: [String] = []
+        var json = false
+        /// At most this many shows (1 to 200).
+        var limit = 10
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.terms = try Operands.some(operands, "the words to search for", command: info.name)
+        guard (1...200).contains(arguments.limit) else {
+            throw UsageError(
+                message: "option '--limit' of search takes 1 to 200 shows, got \(arguments.limit)", command: info.name)
+        }
+    }
+
     let context: CommandContext
-    let arguments: SearchArguments
+    let arguments: Arguments
 
     /// The directory is asked within this many seconds.
     static let timeout: TimeInterval = 60

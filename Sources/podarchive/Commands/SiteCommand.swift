@@ -3,9 +3,45 @@
 import ArchiverCore
 import Foundation
 
-struct SiteCommand: Sendable {
+struct SiteCommand: CommandType {
+    static let info = CommandInfo(
+        name: "site", about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
+        summary: "write the web pages and podcast feeds", operands: "[DIR]", completion: .directory,
+        discussion: """
+            Writes the archive's web pages and podcast feeds from what it holds (no network): DIR/index.html (every
+            show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
+            player of the archived file, its show notes made safe, transcripts and chapters) and feed.xml (a podcast
+            any app can subscribe to, served from the archive). The pages need nothing from elsewhere: open them as
+            files, or serve them. To publish, prefer --out DIR: the pages go there, with every archived file they
+            name linked in, and a server serves DIR without ever seeing the archive's .podarchive folders. Serving
+            the archive root itself needs a server that refuses dot-files (not python3 -m http.server). Pages are
+            replaced whole; a show whose index has not changed is left as it is. sync --site does this after every
+            sync, with the saved --base-url and --out.
+            """,
+        exitCodes: [.success, .usage, .archiveFailed])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.archiveDirectory.at(\.directory),
+        AccessOptions.baseURL.at(\.baseURL),
+        AccessOptions.out.at(\.out),
+        AccessOptions.noOut.at(\.noOut),
+    ]
+
+    struct Arguments: CommandArguments {
+        var directory: String? = nil
+        var baseURL: String? = nil
+        /// `--out DIR`: publish into a folder of its own (saved).
+        var out: String? = nil
+        /// `--no-out`: forget the saved `--out`.
+        var noOut = false
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        if let folder = try Operands.atMostOne(operands, "folder", command: info.name) { arguments.directory = folder }
+    }
+
     let context: CommandContext
-    let arguments: SiteArguments
+    let arguments: Arguments
 
     func run() -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }

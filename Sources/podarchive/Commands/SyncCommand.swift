@@ -8,9 +8,95 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct SyncCommand: Sendable {
+struct SyncCommand: CommandType {
+    static let info = CommandInfo(
+        name: "sync", about: "download every episode not yet archived, of the feeds named or of every subscription",
+        summary: "archive every episode not archived yet", operands: "[<feed>...]", completion: .file, repeats: true,
+        fetches: true,
+        discussion: """
+            \(SyncCommand.intro)
+            """,
+        afterOptions: """
+            Each episode is streamed to a hidden file in <feed folder>/.podarchive/ and renamed into place only
+            after it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is
+            computed as it streams. An interrupted download resumes with a Range request. Existing files are
+            never overwritten. A full disk or unwritable folder stops the run (exit 5) with the index intact.
+            A sync locks its feed folder, so two syncs of one feed never run at once.
+
+            On a terminal, each running download (bytes, percent, rate, time left) and the feed's "N of M" are
+            shown below the lines and redrawn in place; not on a terminal, or with TERM=dumb, there is no progress
+            and no escape code. NO_COLOR turns colours off.
+
+            File dates: each file's modification date is set to the episode's publication date. On macOS its
+            creation date is set too; on Linux the creation (birth) time cannot be set and stays the download
+            time. An episode without a date keeps the download time.
+            """,
+        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted, .terminated])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.opmlFile.at(\.opml),
+        SourceOptions.feedList.at(\.feedList),
+        SourceOptions.archiveDirectory.at(\.archiveDirectory),
+        SettingOptions.name.setting(),
+        SettingOptions.metadata.setting(),
+        SettingOptions.noCompanions.setting(),
+        SettingOptions.companions.setting(),
+        SettingOptions.noMetadata.setting(),
+        SettingOptions.limit.setting(),
+        SettingOptions.since.setting(),
+        SettingOptions.match.setting(),
+        SettingOptions.all.setting(),
+        SettingOptions.clear.setting(),
+        AlternateOptions.prefer.setting(),
+        OutputOptions.dryRun.at(\.dryRun),
+        OutputOptions.quiet.at(\.quiet),
+        OutputOptions.verbose.at(\.verbose),
+        OutputOptions.json.at(\.json),
+        OutputOptions.retryGone.at(\.retryGone),
+        TransferOptions.maximumFeedSize.at(\.maximumFeedSize),
+        TransferOptions.jobs.at(\.transfer.jobs),
+        TransferOptions.feedJobs.at(\.feedJobs),
+        TransferOptions.shard.at(\.shard),
+        TransferOptions.retries.at(\.transfer.retries),
+        TransferOptions.timeout.at(\.transfer.timeout),
+        TransferOptions.wait.at(\.transfer.wait),
+        AccessOptions.headers.appending(\.headers),
+        AccessOptions.netrcFile.setting(),
+        AccessOptions.userAgent.setting(),
+        AccessOptions.limitRate.at(\.transfer.limitRate),
+        AccessOptions.site.at(\.site),
+        AccessOptions.noSite.at(\.site),
+        HookOptions.exec.at(\.exec),
+        HookOptions.execTimeout.at(\.execTimeout),
+    ]
+
+    typealias Arguments = SyncArguments
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.feeds = operands
+    }
+
+    /// What `sync` does, wrapped: it names the settings a show keeps.
+    static var intro: String {
+        let text =
+            "Downloads every episode of each <feed> that is not archived yet into DIR/<feed "
+            + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
+            + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
+            + "show settings given with it (\(options.map(\.descriptor).filter { $0.showKey != nil }.map(\.name).joined(separator: ", "))) are "
+            + "saved with it. Each show syncs "
+            + "with the options on the command line, else its saved settings, else the configuration "
+            + "file's (podarchive help config), else the defaults. Up "
+            + "to --feed-jobs shows sync at once, with at most --jobs downloads in all. One feed "
+            + "failing never stops the others; the exit code is the worst outcome (below). Run it "
+            + "again and it fetches only what is new; episodes that failed and files deleted by hand "
+            + "are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when "
+            + "it has not changed, only those are tried."
+        return OptionTable.wrap(
+            text.split(separator: " ").map(String.init), firstLine: "", indent: "", width: 103, join: "")
+    }
+
     let context: CommandContext
-    let arguments: SyncArguments
+    let arguments: Arguments
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
@@ -68,7 +154,7 @@ struct SyncCommand: Sendable {
     /// is a page), with the page's origin for those found on a page of another (`ResolvedFeed.namedAt`); how to
     /// follow the others when they turn out to be pages; and those that led to no feed, with their exit codes and
     /// `--json` entries.
-    private func findFeeds(_ arguments: SyncArguments, root: URL, archiver: Archiver) async -> (
+    private func findFeeds(_ arguments: SyncCommand.Arguments, root: URL, archiver: Archiver) async -> (
         [String], [String: Origin], PageFollowing, [(code: ExitCode, entry: String)]
     ) {
         let finding = FeedFinding(
@@ -76,7 +162,9 @@ struct SyncCommand: Sendable {
             limits: FeedLimits(
                 maximumBytes: arguments.maximumFeedSize, timeout: arguments.transfer.timeout,
                 policy: TransferPolicy(
-                    profile: RequestProfile(userAgent: arguments.given.userAgent ?? PodarchiveVersion.userAgent),
+                    profile: RequestProfile(
+                        userAgent: arguments.given.userAgent ?? arguments.configured.userAgent
+                            ?? PodarchiveVersion.userAgent),
                     throttle: arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) })),
             headersGiven: !arguments.headers.isEmpty,
             saying: !arguments.json && arguments.verbosity != .quiet, verbose: arguments.verbosity == .verbose)
@@ -111,7 +199,7 @@ struct SyncCommand: Sendable {
     }
 
     /// `--site`/`--no-site` saved for the archive; the site written again when it is on.
-    private func refreshSite(_ root: URL, archiver: Archiver, _ arguments: SyncArguments) -> ExitCode {
+    private func refreshSite(_ root: URL, archiver: Archiver, _ arguments: SyncCommand.Arguments) -> ExitCode {
         var settings = archiver.siteSettings(in: root)
         if let wanted = arguments.site, wanted != (settings.enabled ?? false) {
             settings.enabled = wanted
@@ -174,4 +262,47 @@ struct SyncCommand: Sendable {
                 + "archive is served or copied to can read them; move them to the configuration folder with "
                 + "'podarchive credentials --move'\n")
     }
+}
+
+/// What `sync` is given: the feeds, the run's options and the show settings, as the command line reads them.
+struct SyncArguments: CarriesShowSettings {
+    /// Feeds named on the command line.
+    var feeds: [String] = []
+    /// An OPML subscription list, and a plain list (one feed a line), read for more feeds.
+    var opml: String? = nil
+    var feedList: String? = nil
+    var archiveDirectory: String? = nil
+    var transfer = TransferSettings()
+    /// Print a machine-readable summary instead of lines for people.
+    var json = false
+    /// `--quiet`, `--verbose`: how much to say on standard output.
+    var quiet = false
+    var verbose = false
+    /// Only say what would be downloaded.
+    var dryRun = false
+    /// Also try episodes recorded as gone upstream (`--retry-gone`).
+    var retryGone = false
+    /// The largest feed document read (`--max-feed-size`).
+    var maximumFeedSize = FeedLimits.defaultMaximumBytes
+    /// The show settings given on the command line (saved with the feeds named; over the saved ones for all).
+    var given = ShowSettings()
+    /// How many shows sync at once (`--feed-jobs`).
+    var feedJobs = TransferOptions.defaultFeedJobs
+    /// Only the shows of shard `index` of `count` (`--shard K/N`).
+    var shard: Shard? = nil
+    /// Headers for the feeds named (`--header`), sent to their own origin and saved with them.
+    var headers: [String] = []
+    /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
+    var site: Bool? = nil
+    /// `--exec`, `--exec-timeout`: the command run after each archived episode (never saved).
+    var exec: String? = nil
+    var execTimeout = EpisodeHook.defaultTimeout
+    /// The show settings the configuration file gives: under those saved with each show, never saved.
+    var configured = ShowSettings()
+
+    /// How much to say (`--quiet` and `--verbose` exclude each other).
+    var verbosity: Verbosity { quiet ? .quiet : verbose ? .verbose : .normal }
+
+    /// The hook, when a command was given.
+    var hook: EpisodeHook? { exec.map { EpisodeHook(command: $0, timeout: execTimeout) } }
 }

@@ -6,9 +6,53 @@ import Foundation
     import FoundationNetworking
 #endif
 
-struct VerifyCommand: Sendable {
+struct VerifyCommand: CommandType {
+    static let info = CommandInfo(
+        name: "verify", about: "recheck archived files against their recorded size and SHA-256",
+        summary: "recheck archived files against their SHA-256", operands: "[DIR]", completion: .directory,
+        discussion: """
+            Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
+            the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
+            and lists each file that is missing, resized or changed. It also names damaged records of a show's index
+            journal (the next sync finds their episodes again) and two index entries that name one file or one GUID;
+            --repair touches neither of those entries' files and exits 5. --repair ends with each show's journal
+            folded into its index.json.
+            """,
+        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted])
+
+    static let options: [BoundOption<Arguments>] = [
+        SourceOptions.archiveDirectory.at(\.directory),
+        OutputOptions.json.at(\.json),
+        OutputOptions.upstream.at(\.upstream),
+        OutputOptions.repair.at(\.repair),
+        TransferOptions.jobs.at(\.transfer.jobs),
+        TransferOptions.retries.at(\.transfer.retries),
+        TransferOptions.timeout.at(\.transfer.timeout),
+        TransferOptions.wait.at(\.transfer.wait),
+        AccessOptions.netrcFile.setting(),
+        AccessOptions.userAgent.setting(),
+        AccessOptions.limitRate.at(\.transfer.limitRate),
+    ]
+
+    struct Arguments: CarriesShowSettings {
+        var directory: String? = nil
+        var repair = false
+        var transfer = TransferSettings()
+        /// Ask the episodes' origins instead (`--upstream`), and print JSON (`--json`, with `--upstream`).
+        var upstream = false
+        var json = false
+        /// `--user-agent`, `--netrc-file`.
+        var given = ShowSettings()
+        /// The access settings the configuration file gives, under those saved with each show.
+        var configured = ShowSettings()
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        if let folder = try Operands.atMostOne(operands, "folder", command: info.name) { arguments.directory = folder }
+    }
+
     let context: CommandContext
-    let arguments: VerifyArguments
+    let arguments: Arguments
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }
@@ -74,7 +118,7 @@ struct VerifyCommand: Sendable {
 
     /// `verify --upstream`: which episodes exist only in this archive now. Exit 0 whatever the answers: link rot
     /// upstream is no fault of the archive.
-    private func verifyUpstream(_ arguments: VerifyArguments, root: URL) async -> ExitCode {
+    private func verifyUpstream(_ arguments: VerifyCommand.Arguments, root: URL) async -> ExitCode {
         let json = arguments.json
         do {
             let report = try await context.configuredArchiver().checkUpstream(
@@ -97,11 +141,11 @@ struct VerifyCommand: Sendable {
     /// The transfer options, `--limit-rate`, and the access settings in layers (`--user-agent` and `--netrc-file`
     /// over the configuration file's; ~/.netrc under them): the archiver puts each show's saved ones among them and
     /// adds its credentials.
-    private func accessOptions(_ arguments: VerifyArguments) throws -> SyncOptions {
+    private func accessOptions(_ arguments: VerifyCommand.Arguments) throws -> SyncOptions {
         var options = CommandContext.options(arguments.transfer)
         options.netrc = context.defaultNetrc
         options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
-        var access = arguments.access
+        var access = arguments.given
         access.netrcFile = access.netrcFile.map(context.absolute)
         var configured = arguments.configured
         configured.netrcFile = configured.netrcFile.map(context.absolute)

@@ -1,0 +1,37 @@
+// `podarchive help [command]`: the general help, or a command's page.
+
+struct HelpCommand: CommandType {
+    static let info = CommandInfo(
+        name: "help", about: "show help for a command", summary: "show help for a command", operands: "[command]",
+        readsConfiguration: false,
+        discussion: "Shows the general help, or the help of a command: its usage, what it does, its options and "
+            + "its exit codes. 'podarchive <command> --help' shows the same page.",
+        exitCodes: [.success, .usage])
+
+    static let options: [BoundOption<Arguments>] = []
+
+    struct Arguments: CommandArguments {
+        /// The command whose help is shown; the general help when nil.
+        var topic: String? = nil
+    }
+
+    static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
+        arguments.topic = try Operands.atMostOne(operands, "command", command: info.name)
+    }
+
+    let context: CommandContext
+    let arguments: Arguments
+
+    /// The page asked for; a name no command has is a usage error (exit 2).
+    func run() -> ExitCode {
+        guard let page = context.manual.help(arguments.topic) else {
+            let topic = arguments.topic ?? ""
+            context.errors.write(
+                "podarchive: no help for '\(topic)'" + Suggestion.text(for: topic, among: context.manual.names)
+                    + "\nsee 'podarchive help'\n")
+            return .usage
+        }
+        context.output.write(page + "\n")
+        return .success
+    }
+}
