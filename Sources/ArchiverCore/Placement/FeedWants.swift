@@ -21,10 +21,7 @@ struct FeedWants: Sendable, Equatable {
 
     /// A short, stable name of a filter and the companions switch: the same on every run that wants the same.
     static func fingerprint(filter: EpisodeFilter, companions: Bool) -> String {
-        var parts = ["v1"]
-        if let limit = filter.limit { parts.append("limit=\(limit)") }
-        if let since = filter.since { parts.append("since=\(FeedDate.iso8601(since))") }
-        if let match = filter.match { parts.append("match=\(match)") }
+        var parts = ["v1"] + filter.criteria
         if !companions { parts.append("no-companions") }
         return StableName.of(parts.joined(separator: "\n"))
     }

@@ -118,20 +118,7 @@ public struct SyncOptions: Sendable, Equatable {
                 prefer.isEmpty
                 ? [] : try checked(.prefer, prefer, ShowSettings.checkPrefer).split(separator: ",").map(String.init)
         }
-        // 0 and "" turn a filter set before off (`ShowSettings.everyEpisode`).
-        if let limit = settings.limit {
-            options.filter.limit = limit == 0 ? nil : try checked(.limit, limit, ShowSettings.checkLimit)
-        }
-        if let since = settings.since {
-            do {
-                options.filter.since = since.isEmpty ? nil : try ShowSettings.checkSince(since)
-            } catch {
-                throw SettingsError(key: .since, value: since, problem: error)
-            }
-        }
-        if let match = settings.match {
-            options.filter.match = match.isEmpty ? nil : try checked(.match, match, ShowSettings.checkMatch)
-        }
+        options.filter = try options.filter.applying(settings)
         return options
     }
 

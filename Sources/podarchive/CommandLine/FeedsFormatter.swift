@@ -78,23 +78,17 @@ enum FeedsFormatter {
         return out.text
     }
 
+    /// Every show setting under its record name, null when it is not set.
     private static func settings(_ settings: ShowSettings, into out: inout JSONWriter) {
-        out.raw("{\"name\": ")
-        out.string(settings.name)
-        out.raw(", \"metadata\": " + (settings.metadata.map { String($0) } ?? "null"))
-        out.raw(", \"limit\": ")
-        out.number(settings.limit.map(Int64.init))
-        out.raw(", \"since\": ")
-        out.string(settings.since)
-        out.raw(", \"match\": ")
-        out.string(settings.match)
-        out.raw(", \"companions\": " + (settings.companions.map { String($0) } ?? "null"))
-        out.raw(", \"userAgent\": ")
-        out.string(settings.userAgent)
-        out.raw(", \"netrcFile\": ")
-        out.string(settings.netrcFile)
-        out.raw(", \"prefer\": ")
-        out.string(settings.prefer)
+        for (index, key) in ShowSettings.Key.allCases.enumerated() {
+            out.raw((index == 0 ? "{" : ", ") + "\"\(key.rawValue)\": ")
+            switch settings[key] {
+            case .text(let text)?: out.string(text)
+            case .flag(let flag)?: out.raw(String(flag))
+            case .count(let count)?: out.number(Int64(count))
+            case nil: out.raw("null")
+            }
+        }
         out.raw("}")
     }
 

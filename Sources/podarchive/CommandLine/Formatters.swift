@@ -28,10 +28,12 @@ enum SyncFormatter {
         guard count > 0 else { return "" }
         let fromCommandLine = layers.filterLayer?.source == .given
         let settings = layers.filterLayer?.settings ?? ShowSettings()
-        var filter: [String] = []
-        if let limit = settings.limit, limit != 0 { filter.append("--limit \(limit)") }
-        if let since = settings.since, !since.isEmpty { filter.append("--since \(since)") }
-        if let match = settings.match, !match.isEmpty { filter.append("--match '\(match)'") }
+        let filter = ShowSettings.Key.filters.compactMap { key -> String? in
+            guard let value = settings[key], value != .count(0), value != .text("") else { return nil }
+            let plain = value.text.allSatisfy { $0.isLetter || $0.isNumber || "._:/+=-".contains($0) }
+            return "--\(key.spelled) "
+                + (plain ? value.text : "'" + value.text.replacingOccurrences(of: "'", with: #"'\''"#) + "'")
+        }
         let listed = "; \(count) more listed, left out by "
         guard !fromCommandLine else { return listed + filter.joined(separator: " ") }
         return listed

@@ -5,6 +5,18 @@ import Foundation
 /// The options of one concern, each declared once; the commands bind those they take.
 enum SettingOptions {
     /// Every option of this file, in the order help and the man page list them.
+    /// The settings a show keeps of how its episodes are named and kept, and which it takes: what `sync` and `add`
+    /// take, in help order.
+    static func saved<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
+        [name.setting(), metadata.setting(), noCompanions.setting(), companions.setting(), noMetadata.setting()]
+            + filters() + [all.setting(), clear.setting()]
+    }
+
+    /// The settings that choose which episodes are taken: what `list` takes too.
+    static func filters<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
+        [limit.setting(), since.setting(), match.setting()]
+    }
+
     static let declared: [OptionDescriptor] = [
         name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
         limit.descriptor, since.descriptor, match.descriptor, all.descriptor, clear.descriptor,
@@ -235,17 +247,13 @@ enum SettingOptions {
             .BR add :
             forget the show's saved setting
             .I name
-            (the name of the option that sets it, without its dashes:
-            .BR name ,
-            .BR metadata ,
-            .BR companions ,
-            .BR limit ,
-            .BR since ,
-            .BR match ,
-            .BR prefer ,
+            (the long name of the option that sets it, without its dashes, as the configuration file writes it:
+            .B limit
+            for
+            .BR \-\-limit ,
             .B user\-agent
-            or
-            .BR netrc\-file ),
+            for
+            .BR \-\-user\-agent ),
             so the configuration file's value, else the default, applies again; the other saved settings stay.
             Saved so with the feeds named; for that run only with
             .B podarchive sync

@@ -26,26 +26,16 @@ struct AddCommand: CommandType {
             """,
         exitCodes: [.success, .usage, .feedFailed, .archiveFailed])
 
-    static let options: [BoundOption<Arguments>] = [
-        SourceOptions.separate.at(\.separate),
-        SourceOptions.archiveDirectory.at(\.archiveDirectory),
-        SettingOptions.name.setting(),
-        SettingOptions.metadata.setting(),
-        SettingOptions.noCompanions.setting(),
-        SettingOptions.companions.setting(),
-        SettingOptions.noMetadata.setting(),
-        SettingOptions.limit.setting(),
-        SettingOptions.since.setting(),
-        SettingOptions.match.setting(),
-        SettingOptions.all.setting(),
-        SettingOptions.clear.setting(),
-        AlternateOptions.prefer.setting(),
-        OutputOptions.verbose.at(\.verbose),
-        TransferOptions.timeout.at(\.timeout),
-        AccessOptions.headers.appending(\.headers),
-        AccessOptions.netrcFile.setting(),
-        AccessOptions.userAgent.setting(),
-    ]
+    static let options: [BoundOption<Arguments>] =
+        [SourceOptions.separate.at(\.separate), SourceOptions.archiveDirectory.at(\.archiveDirectory)]
+        + SettingOptions.saved() + [
+            AlternateOptions.prefer.setting(),
+            OutputOptions.verbose.at(\.verbose),
+            TransferOptions.timeout.at(\.timeout),
+            AccessOptions.headers.appending(\.headers),
+            AccessOptions.netrcFile.setting(),
+            AccessOptions.userAgent.setting(),
+        ]
 
     struct Arguments: CarriesShowSettings {
         var feeds: [String] = []

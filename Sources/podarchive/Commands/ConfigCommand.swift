@@ -175,7 +175,7 @@ struct ConfigCommand: CommandType {
         case .companions: return "true"
         case .userAgent: return PodarchiveVersion.userAgent
         case .netrcFile: return context.environment.variables["HOME"].map { $0 + "/.netrc" }
-        case .limit, .since, .match, .prefer: return nil
+        default: return nil
         }
     }
 

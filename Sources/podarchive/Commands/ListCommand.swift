@@ -20,20 +20,17 @@ struct ListCommand: CommandType {
             """,
         exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .archiveFailed, .interrupted])
 
-    static let options: [BoundOption<Arguments>] = [
-        SourceOptions.archiveDirectory.at(\.archiveDirectory),
-        SettingOptions.limit.setting(),
-        SettingOptions.since.setting(),
-        SettingOptions.match.setting(),
-        OutputOptions.json.at(\.json),
-        OutputOptions.archived.at(\.archived),
-        OutputOptions.firstPage.at(\.firstPage),
-        TransferOptions.maximumFeedSize.at(\.maximumFeedSize),
-        TransferOptions.timeout.at(\.timeout),
-        AccessOptions.headers.appending(\.headers),
-        AccessOptions.netrcFile.setting(),
-        AccessOptions.userAgent.setting(),
-    ]
+    static let options: [BoundOption<Arguments>] =
+        [SourceOptions.archiveDirectory.at(\.archiveDirectory)] + SettingOptions.filters() + [
+            OutputOptions.json.at(\.json),
+            OutputOptions.archived.at(\.archived),
+            OutputOptions.firstPage.at(\.firstPage),
+            TransferOptions.maximumFeedSize.at(\.maximumFeedSize),
+            TransferOptions.timeout.at(\.timeout),
+            AccessOptions.headers.appending(\.headers),
+            AccessOptions.netrcFile.setting(),
+            AccessOptions.userAgent.setting(),
+        ]
 
     struct Arguments: CarriesShowSettings {
         var feed = ""

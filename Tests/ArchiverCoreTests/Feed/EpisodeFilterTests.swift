@@ -34,7 +34,7 @@ final class EpisodeFilterTests: XCTestCase {
     func test_match_isARegularExpressionOnTitles() {
         XCTAssertEqual(EpisodeFilter(match: "^Ep [12]$").apply(to: episodes).map(\.title), ["Ep 2", "Ep 1"])
         XCTAssertEqual(EpisodeFilter(match: "(?i)bonus").apply(to: episodes).map(\.title), ["Bonus"])
-        XCTAssertFalse(EpisodeFilter.validate(pattern: "(unclosed"))
+        XCTAssertThrowsError(try ShowSettings.checkMatch("(unclosed"))
     }
 
     func test_filtersCombine_limitCountingOnlyWhatTheOthersSelect() {

@@ -1,4 +1,5 @@
-// Which episodes of a feed a command considers: the newest N, those since a date, those whose title matches.
+// Which episodes of a feed a command considers: the newest N, those since a date, those whose title matches. Each
+// criterion is read from the show setting of its name, here only.
 import Foundation
 
 /// A selection of a feed's episodes. The empty filter selects everything.
@@ -10,7 +11,7 @@ public struct EpisodeFilter: Sendable, Equatable {
     /// Only episodes whose title matches this regular expression (untitled ones are left out).
     public var match: String?
 
-    /// A filter; nil leaves that criterion out. `match` must pass `validate(pattern:)`.
+    /// A filter; nil leaves that criterion out. `match` must pass `ShowSettings.checkMatch`.
     public init(limit: Int? = nil, since: Date? = nil, match: String? = nil) {
         self.limit = limit
         self.since = since
@@ -18,11 +19,36 @@ public struct EpisodeFilter: Sendable, Equatable {
     }
 
     /// True when the filter selects every episode.
-    public var isEmpty: Bool { limit == nil && since == nil && match == nil }
+    public var isEmpty: Bool { self == EpisodeFilter() }
 
-    /// Checks that `match` is a valid regular expression.
-    public static func validate(pattern: String) -> Bool {
-        (try? NSRegularExpression(pattern: pattern)) != nil
+    /// This filter with the criteria `settings` set over it (0 and "" turn one set before off: see
+    /// `ShowSettings.everyEpisode`), each checked by its rule.
+    /// - Throws: `SettingsError` naming a value its rule refuses (a hand-edited record).
+    public func applying(_ settings: ShowSettings) throws -> EpisodeFilter {
+        func checked<Value>(_ key: ShowSettings.Key, _ rule: (String) throws(SettingProblem) -> Value) throws -> Value?
+        {
+            guard let text = settings.text(of: key), text != "", text != "0" || key != .limit else { return nil }
+            do { return try rule(text) } catch { throw SettingsError(key: key, value: text, problem: error) }
+        }
+        var filter = self
+        if settings.limit != nil {
+            filter.limit = try checked(.limit) { text throws(SettingProblem) in
+                try ShowSettings.checkLimit(Int(text) ?? 0)
+            }
+        }
+        if settings.since != nil { filter.since = try checked(.since, ShowSettings.checkSince) }
+        if settings.match != nil { filter.match = try checked(.match, ShowSettings.checkMatch) }
+        return filter
+    }
+
+    /// Each criterion set, as `name=value` lines: what a run that wants the same episodes says the same way (see
+    /// `FeedWants`).
+    var criteria: [String] {
+        var parts: [String] = []
+        if let limit { parts.append("limit=\(limit)") }
+        if let since { parts.append("since=\(FeedDate.iso8601(since))") }
+        if let match { parts.append("match=\(match)") }
+        return parts
     }
 
     /// The selected episodes, in the feed's own order.

@@ -3,41 +3,6 @@
 import Foundation
 
 extension ShowSettings {
-    /// The settings a show keeps, by their name in the subscription record.
-    public enum Key: String, CaseIterable, Codable, Sendable {
-        case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer
-    }
-
-    /// The value of `key` as text ("true"/"false" for a switch); nil when it is not set.
-    public func text(of key: Key) -> String? {
-        switch key {
-        case .name: return name
-        case .metadata: return metadata.map(String.init)
-        case .limit: return limit.map(String.init)
-        case .since: return since
-        case .match: return match
-        case .companions: return companions.map(String.init)
-        case .userAgent: return userAgent
-        case .netrcFile: return netrcFile
-        case .prefer: return prefer
-        }
-    }
-
-    /// These settings without `key`'s value.
-    public mutating func clear(_ key: Key) {
-        switch key {
-        case .name: name = nil
-        case .metadata: metadata = nil
-        case .limit: limit = nil
-        case .since: since = nil
-        case .match: match = nil
-        case .companions: companions = nil
-        case .userAgent: userAgent = nil
-        case .netrcFile: netrcFile = nil
-        case .prefer: prefer = nil
-        }
-    }
-
     /// A file name template.
     public static func checkName(_ text: String) throws(SettingProblem) -> NameTemplate {
         do {
@@ -64,9 +29,9 @@ extension ShowSettings {
         return date
     }
 
-    /// A regular expression a title is matched with.
+    /// A regular expression a title is matched with (`--match`, `--exclude`).
     public static func checkMatch(_ text: String) throws(SettingProblem) -> String {
-        guard EpisodeFilter.validate(pattern: text) else { throw .needs("a regular expression") }
+        guard (try? NSRegularExpression(pattern: text)) != nil else { throw .needs("a regular expression") }
         return text
     }
 
