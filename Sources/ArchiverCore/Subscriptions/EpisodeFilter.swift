@@ -1,5 +1,5 @@
-// Which episodes of a feed a command considers: the newest N, those since a date, those whose title matches. Each
-// criterion is read from the show setting of its name, here only.
+// Which episodes of a feed a command considers: the newest N, those since a date, those whose title matches, none
+// whose title matches what is excluded. Each criterion is read from the show setting of its name, here only.
 import Foundation
 
 /// A selection of a feed's episodes. The empty filter selects everything.
@@ -10,6 +10,8 @@ public struct EpisodeFilter: Sendable, Equatable {
     public var since: Date?
     /// Only episodes whose title matches this regular expression (untitled ones are left out).
     public var match: String?
+    /// No episode whose title matches this regular expression (untitled ones are kept).
+    public var exclude: String?
 
     /// A filter; nil leaves that criterion out. `match` must pass `ShowSettings.checkMatch`.
     public init(limit: Int? = nil, since: Date? = nil, match: String? = nil) {
@@ -38,6 +40,7 @@ public struct EpisodeFilter: Sendable, Equatable {
         }
         if settings.since != nil { filter.since = try checked(.since, ShowSettings.checkSince) }
         if settings.match != nil { filter.match = try checked(.match, ShowSettings.checkMatch) }
+        if settings.exclude != nil { filter.exclude = try checked(.exclude, ShowSettings.checkMatch) }
         return filter
     }
 
@@ -48,6 +51,7 @@ public struct EpisodeFilter: Sendable, Equatable {
         if let limit { parts.append("limit=\(limit)") }
         if let since { parts.append("since=\(FeedDate.iso8601(since))") }
         if let match { parts.append("match=\(match)") }
+        if let exclude { parts.append("exclude=\(exclude)") }
         return parts
     }
 
@@ -55,12 +59,18 @@ public struct EpisodeFilter: Sendable, Equatable {
     public func apply(to episodes: [Episode]) -> [Episode] {
         guard !isEmpty else { return episodes }
         let expression = match.flatMap { try? NSRegularExpression(pattern: $0) }
+        let excluded = exclude.flatMap { try? NSRegularExpression(pattern: $0) }
         var selected = episodes.enumerated().filter { _, episode in
             if let since, (episode.published ?? .distantPast) < since { return false }
             if let expression {
                 guard let title = episode.title else { return false }
                 let range = NSRange(title.startIndex..<title.endIndex, in: title)
                 if expression.firstMatch(in: title, range: range) == nil { return false }
+            }
+            if let excluded, let title = episode.title,
+                excluded.firstMatch(in: title, range: NSRange(title.startIndex..<title.endIndex, in: title)) != nil
+            {
+                return false
             }
             return true
         }

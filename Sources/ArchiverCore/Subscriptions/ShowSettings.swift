@@ -8,10 +8,10 @@ public struct ShowSettings: Equatable, Sendable {
     /// The settings a show keeps, by their name in the subscription record, in the order records and `feeds --json`
     /// list them.
     public enum Key: String, CaseIterable, Codable, Sendable {
-        case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer
+        case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
-        public static let filters: [Key] = [.limit, .since, .match]
+        public static let filters: [Key] = [.limit, .since, .match, .exclude]
 
         /// What its value is: a switch (`metadata`), a count (`limit`), else text as written.
         var kind: Kind {
@@ -85,6 +85,11 @@ public struct ShowSettings: Equatable, Sendable {
     public var match: String? {
         get { text(.match) }
         set { values[.match] = newValue.map(Value.text) }
+    }
+    /// No episode whose title matches this regular expression (`--exclude`).
+    public var exclude: String? {
+        get { text(.exclude) }
+        set { values[.exclude] = newValue.map(Value.text) }
     }
     /// Transcripts, chapters and episode artwork (`--no-companions` turns them off).
     public var companions: Bool? {

@@ -14,12 +14,12 @@ enum SettingOptions {
 
     /// The settings that choose which episodes are taken: what `list` takes too.
     static func filters<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
-        [limit.setting(), since.setting(), match.setting()]
+        [limit.setting(), since.setting(), match.setting(), exclude.setting()]
     }
 
     static let declared: [OptionDescriptor] = [
         name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
-        limit.descriptor, since.descriptor, match.descriptor, all.descriptor, clear.descriptor,
+        limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor, all.descriptor, clear.descriptor,
     ]
 
     static let name: Option<Written<NameTemplate>> = .value(
@@ -208,11 +208,27 @@ enum SettingOptions {
             A sync with a filter keeps earlier failures of the episodes it leaves out, for a sync that selects them.
             """#,
         setting: { $0.match = $1 })
+    static let exclude: Option<String> = .value(
+        "--exclude", "REGEX", .pattern, summary: "no title matching REGEX",
+        help: "no episode whose title matches REGEX (prefix (?i) to ignore case): the opposite of --match; a saved "
+            + "setting", saved: .show(.exclude), config: true, describe: { $0.exclude.map { "'\($0)'" } },
+        manual: #"""
+            No episode whose title matches the regular expression
+            .I regex
+            (prefix (?i) to ignore case): the opposite of
+            .BR \-\-match ,
+            and with it, an episode is taken when its title matches one and not the other.
+            Untitled episodes are kept.
+            A saved setting, which the configuration file may set for every show
+            .RB ( "exclude = (?i)trailer" ).
+            """#,
+        setting: { $0.exclude = $1 })
     static let all: Option<Bool> = .flag(
         "--all", summary: "every episode: no filter",
-        help: "every episode the feed lists: turns a saved --limit, --since and --match off (saved so with the "
+        help:
+            "every episode the feed lists: turns a saved --limit, --since, --match and --exclude off (saved so with the "
             + "feeds named; for that run only with podarchive sync alone)",
-        excludes: ["--limit", "--since", "--match"],
+        excludes: ["--limit", "--since", "--match", "--exclude"],
         manual: #"""
             With
             .B sync
@@ -220,9 +236,10 @@ enum SettingOptions {
             .BR add :
             every episode the feed lists: a saved
             .BR \-\-limit ,
-            .B \-\-since
-            and
+            .BR \-\-since ,
             .B \-\-match
+            and
+            .B \-\-exclude
             are turned off (saved so with the feeds named; for that run only with
             .B podarchive sync
             alone).

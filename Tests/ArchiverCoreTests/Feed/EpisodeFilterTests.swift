@@ -37,6 +37,13 @@ final class EpisodeFilterTests: XCTestCase {
         XCTAssertThrowsError(try ShowSettings.checkMatch("(unclosed"))
     }
 
+    func test_exclude_leavesOutMatchingTitles_andKeepsUntitledOnes() throws {
+        var filter = EpisodeFilter()
+        filter.exclude = "(?i)bonus"
+        XCTAssertEqual(filter.apply(to: episodes).map(\.title), ["Ep 3", "Ep 2", nil, "Ep 1"], "untitled kept")
+        XCTAssertEqual(try EpisodeFilter().applying(ShowSettings.everyEpisode), EpisodeFilter())
+    }
+
     func test_filtersCombine_limitCountingOnlyWhatTheOthersSelect() {
         XCTAssertEqual(EpisodeFilter(limit: 1, match: "^Ep").apply(to: episodes).map(\.title), ["Ep 3"])
     }
