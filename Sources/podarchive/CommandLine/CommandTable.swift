@@ -39,6 +39,8 @@ struct CommandInfo: Sendable {
     /// The exit codes it ends with, and what each means for it where that is not the general meaning.
     var exitCodes: [ExitCode] = [.success]
     var exitMeanings: [ExitCode: String] = [:]
+    /// Whether one run ends for several feeds (or pages) that may end differently: its help says which code wins.
+    var severalFeeds = false
 
     /// Its line in the general help's usage block, after `podarchive`.
     var synopsis: String {

@@ -15,7 +15,7 @@ enum HelpText {
     static let meanings: [ExitCode: String] = [
         .success: "everything archived, or nothing new",
         .episodesFailed: "some episodes failed; they are tried again on the next run",
-        .usage: "usage error (also: a feed list that cannot be read)",
+        .usage: "usage error: a command line, or a configuration file, that cannot be run as it is",
         .feedFailed: "the feed could not be fetched or read",
         .locked: "another podarchive is syncing the same feed (see --wait)",
         .archiveFailed: "the archive could not be written: disk full, folder unwritable, index damaged",
@@ -24,7 +24,8 @@ enum HelpText {
     ]
 
     /// The exit code table of a command that ends with `codes`, each said as `meanings` (over the general ones).
-    static func exitCodes(_ codes: [ExitCode], meanings: [ExitCode: String] = [:]) -> String {
+    static func exitCodes(_ codes: [ExitCode], meanings: [ExitCode: String] = [:], severalFeeds: Bool = true) -> String
+    {
         let shown = codes.filter { $0 != .terminated }
         var lines = ["Exit codes:"]
         for code in shown {
@@ -36,7 +37,7 @@ enum HelpText {
                     meaning.split(separator: " ").map(String.init), firstLine: lead, indent: "       ",
                     width: 108, join: ""))
         }
-        if shown.filter({ ExitCode.failuresWorstFirst.contains($0) }).count > 1 {
+        if severalFeeds, shown.filter({ ExitCode.failuresWorstFirst.contains($0) }).count > 1 {
             lines.append(
                 "When feeds end differently, the exit code is the worst outcome, worst first: \(ExitCode.worstFirst).")
         }
@@ -49,6 +50,7 @@ enum HelpText {
         meanings: [
             .success: "everything archived, or nothing new (verify: every file intact)",
             .episodesFailed: "some episodes failed; they are tried again on the next run (verify: problems remain)",
+            .usage: "usage error (also: a feed list that cannot be read)",
         ])
 
     static let general = """
@@ -92,7 +94,7 @@ enum HelpText {
         if !info.discussion.isEmpty { parts.append(info.discussion) }
         parts.append("Options:\n" + OptionTable.helpBlock(for: command))
         if !info.afterOptions.isEmpty { parts.append(info.afterOptions) }
-        parts.append(exitCodes(info.exitCodes, meanings: info.exitMeanings))
+        parts.append(exitCodes(info.exitCodes, meanings: info.exitMeanings, severalFeeds: info.severalFeeds))
         return parts.joined(separator: "\n\n")
     }
 }

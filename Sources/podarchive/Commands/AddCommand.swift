@@ -24,7 +24,11 @@ struct AddCommand: CommandType {
             directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
             feed's origin, never the page's. A page that links to no feed is exit 3.
             """,
-        exitCodes: [.success, .usage, .feedFailed, .archiveFailed])
+        exitCodes: [.success, .usage, .feedFailed, .archiveFailed],
+        exitMeanings: [
+            .success: "every feed subscribed",
+            .feedFailed: "a feed could not be fetched or read (it is not subscribed; the others are)",
+        ], severalFeeds: true)
 
     static let options: [BoundOption<Arguments>] =
         [SourceOptions.separate.at(\.separate), SourceOptions.archiveDirectory.at(\.archiveDirectory)]

@@ -8,7 +8,8 @@ struct CompletionsCommand: CommandType {
             Prints the completion script for a shell (make install installs all three). To try one now:
               source <(podarchive completions bash)
             """,
-        exitCodes: [.success, .usage])
+        exitCodes: [.success, .usage],
+        exitMeanings: [.success: "the script printed"])
 
     static let options: [BoundOption<Arguments>] = []
 

@@ -21,7 +21,10 @@ struct ConfigCommand: CommandType {
             An unknown key or a bad value is a usage error (exit 2) naming the file and line, for every command
             but help and completions.
             """,
-        exitCodes: [.success, .usage, .archiveFailed])
+        exitCodes: [.success, .usage, .archiveFailed],
+        exitMeanings: [
+            .success: "the settings printed", .archiveFailed: "the show's subscription record could not be read",
+        ])
 
     /// `--to`, `--json`, and every option the configuration file may set (each recorded as given, as written).
     static let options: [BoundOption<Arguments>] =

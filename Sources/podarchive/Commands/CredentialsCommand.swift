@@ -16,7 +16,8 @@ struct CredentialsCommand: CommandType {
             can read them; --move writes them to the configuration folder, then deletes them from the archive.
             Every machine that syncs the archive then needs the same configuration folder.
             """,
-        exitCodes: [.success, .usage, .locked, .archiveFailed])
+        exitCodes: [.success, .usage, .locked, .archiveFailed],
+        exitMeanings: [.success: "every secret is where the lines say (moved, with --move)"])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.move.at(\.move),

@@ -15,7 +15,8 @@ struct ExportCommand: CommandType {
             record, and every kept revision of each feed. URLs are as the archive keeps them, logins and tokens
             redacted. Memory stays small whatever the files' sizes: each file is read twice, to hash it, then to copy it.
             """,
-        exitCodes: [.success, .usage, .archiveFailed])
+        exitCodes: [.success, .usage, .archiveFailed],
+        exitMeanings: [.success: "the WARC file written"])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.directory),

@@ -15,7 +15,11 @@ struct FeedsCommand: CommandType {
             sync's lines. Read from the archive alone (no network). A damaged subscription record is named on
             standard error (exit 5).
             """,
-        exitCodes: [.success, .usage, .archiveFailed])
+        exitCodes: [.success, .usage, .archiveFailed],
+        exitMeanings: [
+            .success: "the subscriptions listed",
+            .archiveFailed: "a subscription record is damaged (named on standard error)",
+        ])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.opmlOutput.at(\.opml),

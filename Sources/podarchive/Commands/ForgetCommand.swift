@@ -18,7 +18,10 @@ struct ForgetCommand: CommandType {
             matches no episode, or several, is a usage error (exit 2) and nothing changes; an episode forgotten
             already is said to be (exit 0).
             """,
-        exitCodes: [.success, .usage, .locked, .archiveFailed])
+        exitCodes: [.success, .usage, .locked, .archiveFailed],
+        exitMeanings: [
+            .success: "the episodes forgotten (or taken back)", .locked: "a sync holds the show (see --wait)",
+        ])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.archiveDirectory),

@@ -6,7 +6,8 @@ struct HelpCommand: CommandType {
         readsConfiguration: false,
         discussion: "Shows the general help, or the help of a command: its usage, what it does, its options and "
             + "its exit codes. 'podarchive <command> --help' shows the same page.",
-        exitCodes: [.success, .usage])
+        exitCodes: [.success, .usage],
+        exitMeanings: [.success: "the page printed"])
 
     static let options: [BoundOption<Arguments>] = []
 

@@ -18,7 +18,11 @@ struct ListCommand: CommandType {
             subscription's feed URL or folder name) and what the archive holds of it is listed, without network:
             episodes the feed no longer lists are marked as removed upstream.
             """,
-        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .archiveFailed, .interrupted])
+        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .archiveFailed, .interrupted],
+        exitMeanings: [
+            .success: "every page of the feed listed",
+            .episodesFailed: "a page the feed links to could not be read (named on standard error)",
+        ], severalFeeds: true)
 
     static let options: [BoundOption<Arguments>] =
         [SourceOptions.archiveDirectory.at(\.archiveDirectory)] + SettingOptions.filters() + [

@@ -11,7 +11,8 @@ struct RemoveCommand: CommandType {
             folder keeps every file and its index, and 'podarchive sync <feed>' subscribes it again. An unknown
             show is a usage error (exit 2).
             """,
-        exitCodes: [.success, .usage, .archiveFailed])
+        exitCodes: [.success, .usage, .archiveFailed],
+        exitMeanings: [.success: "unsubscribed"])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.archiveDirectory)

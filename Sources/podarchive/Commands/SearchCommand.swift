@@ -15,7 +15,11 @@ struct SearchCommand: CommandType {
             show is not an error (exit 0, said on standard error); a directory that cannot be asked, or answers
             with anything but its JSON, is exit 3.
             """,
-        exitCodes: [.success, .usage, .feedFailed])
+        exitCodes: [.success, .usage, .feedFailed],
+        exitMeanings: [
+            .success: "the shows found listed (none found is no error)",
+            .feedFailed: "the directory could not be asked, or did not answer with its JSON",
+        ])
 
     static let options: [BoundOption<Arguments>] = [
         SettingOptions.limit.at(\.limit),

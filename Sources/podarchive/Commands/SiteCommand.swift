@@ -18,7 +18,8 @@ struct SiteCommand: CommandType {
             replaced whole; a show whose index has not changed is left as it is. sync --site does this after every
             sync, with the saved --base-url and --out.
             """,
-        exitCodes: [.success, .usage, .archiveFailed])
+        exitCodes: [.success, .usage, .archiveFailed],
+        exitMeanings: [.success: "the pages and feeds written"])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.directory),

@@ -31,7 +31,10 @@ struct SyncCommand: CommandType {
             creation date is set too; on Linux the creation (birth) time cannot be set and stays the download
             time. An episode without a date keeps the download time.
             """,
-        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted, .terminated])
+        exitCodes: [
+            .success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted, .terminated,
+        ],
+        exitMeanings: [.usage: "usage error (also: a feed list that cannot be read)"], severalFeeds: true)
 
     static let options: [BoundOption<Arguments>] =
         [

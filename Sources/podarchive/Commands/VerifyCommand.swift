@@ -18,7 +18,11 @@ struct VerifyCommand: CommandType {
             --repair touches neither of those entries' files and exits 5. --repair ends with each show's journal
             folded into its index.json.
             """,
-        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted])
+        exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted],
+        exitMeanings: [
+            .success: "every file intact", .episodesFailed: "problems remain",
+            .locked: "a sync holds a show (see --wait)",
+        ], severalFeeds: true)
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.directory),
