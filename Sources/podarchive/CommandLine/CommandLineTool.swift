@@ -101,6 +101,10 @@ struct CommandLineTool: Sendable {
     }
 
     func run(_ arguments: [String]) async -> ExitCode {
+        if arguments == ManualPage.arguments {
+            output.write(ManualPage.page)
+            return .success
+        }
         var parsed = Arguments.parse(arguments)
         var defaults = OptionDefaults.none
         // A command that takes options reads the configuration file (help, completions and the version do not);
