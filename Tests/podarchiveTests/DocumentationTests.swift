@@ -23,6 +23,53 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
+    private func document(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    func test_readmeIsATour_andArchitectureAMap_withinTheirSizes() throws {
+        for (path, limit) in [("README.md", 400), ("ARCHITECTURE.md", 150)] {
+            let lines = try document(path).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            XCTAssertLessThanOrEqual(lines.count, limit, path)
+        }
+        let readme = try document("README.md")
+        XCTAssertTrue(readme.contains("    make test "), "the README's test command, which .ci/run runs")
+        XCTAssertTrue(readme.contains("    make demo "), "the README's demo command")
+        XCTAssertFalse(readme.contains("| code | meaning |"), "exit codes are the man page's")
+    }
+
+    func test_linksOfTheReadmeAndTheGuides_resolve() throws {
+        let guides = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        XCTAssertFalse(guides.isEmpty)
+        for path in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"] + guides {
+            let folder = root.appendingPathComponent(path).deletingLastPathComponent()
+            for link in try document(path).matches(of: /\]\(([^)#:\s]+)(?:#[^)]*)?\)/) {
+                let target = folder.appendingPathComponent(String(link.output.1)).standardizedFileURL
+                XCTAssertTrue(FileManager.default.fileExists(atPath: target.path), "\(path): \(link.output.1)")
+            }
+        }
+    }
+
+    func test_architecturePromiseTable_namesTestsThatExist() throws {
+        let architecture = try document("ARCHITECTURE.md")
+        let table = try XCTUnwrap(architecture.components(separatedBy: "## Promises, and the tests that guard them").last)
+        var sources = ""
+        let tests = try XCTUnwrap(FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests").path))
+        for case let file as String in tests where file.hasSuffix(".swift") {
+            sources += try document("Tests/" + file)
+        }
+        let named = table.matches(of: /`([A-Z][A-Za-z]+Tests)(?:\.(test_[A-Za-z0-9_]+)(…)?)?`/)
+        XCTAssertGreaterThan(named.count, 40)
+        for name in named {
+            XCTAssertTrue(sources.contains("class \(name.output.1)"), String(name.output.1))
+            if let test = name.output.2 {
+                let whole = name.output.3 == nil ? "func \(test)(" : "func \(test)"
+                XCTAssertTrue(sources.contains(whole), "\(name.output.1).\(test)")
+            }
+        }
+    }
+
     func test_systemdService_runsACommandLineThePodarchiveOfTodayAccepts() throws {
         let unit = try text("Systemd/podarchive.service")
         let line = try XCTUnwrap(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
