@@ -53,7 +53,8 @@ final class DocumentationTests: XCTestCase {
 
     func test_architecturePromiseTable_namesTestsThatExist() throws {
         let architecture = try document("ARCHITECTURE.md")
-        let table = try XCTUnwrap(architecture.components(separatedBy: "## Promises, and the tests that guard them").last)
+        let table = try XCTUnwrap(
+            architecture.components(separatedBy: "## Promises, and the tests that guard them").last)
         var sources = ""
         let tests = try XCTUnwrap(FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests").path))
         for case let file as String in tests where file.hasSuffix(".swift") {
@@ -169,18 +170,20 @@ final class DocumentationTests: XCTestCase {
     }
 
     func test_manPageFiles_nameEveryFileTheArchiveLayoutNames() throws {
-        let files = ManualPage.page.replacingOccurrences(of: #"\-"#, with: "-")
+        let files =
+            ManualPage.page.replacingOccurrences(of: #"\-"#, with: "-")
             .components(separatedBy: "\n.SH FILES\n").last?.components(separatedBy: "\n.SH ").first ?? ""
-        let names = [
-            ArchiveLayout.subscriptionsFolder, ArchiveLayout.identityFile, ArchiveLayout.siteSettingsFile,
-            ArchiveLayout.sitePublishedFile, ArchiveLayout.indexFile, ArchiveLayout.journalFile,
-            ArchiveLayout.validatorsFile, ArchiveLayout.companionMissesFile, ArchiveLayout.hooksFile,
-            ArchiveLayout.forgottenFile, ArchiveLayout.pendingMoveFile, ArchiveLayout.lockFile,
-            ArchiveLayout.historyFolder, ArchiveLayout.siteStampFile, ArchiveLayout.downloadLog,
-            ArchiveLayout.setAside(""), ArchiveLayout.temporaryInfix, ArchiveLayout.sidecarSuffix,
-            ArchiveLayout.configurationFile, ArchiveLayout.credentialsFolder, ArchiveLayout.sitePage,
-            ArchiveLayout.siteOPML, ArchiveLayout.siteFeed, ArchiveLayout.stateFolderName,
-        ] + ArchiveLayout.downloadBody("hash").components(separatedBy: "hash")
+        let names =
+            [
+                ArchiveLayout.subscriptionsFolder, ArchiveLayout.identityFile, ArchiveLayout.siteSettingsFile,
+                ArchiveLayout.sitePublishedFile, ArchiveLayout.indexFile, ArchiveLayout.journalFile,
+                ArchiveLayout.validatorsFile, ArchiveLayout.companionMissesFile, ArchiveLayout.hooksFile,
+                ArchiveLayout.forgottenFile, ArchiveLayout.pendingMoveFile, ArchiveLayout.lockFile,
+                ArchiveLayout.historyFolder, ArchiveLayout.siteStampFile, ArchiveLayout.downloadLog,
+                ArchiveLayout.setAside(""), ArchiveLayout.temporaryInfix, ArchiveLayout.sidecarSuffix,
+                ArchiveLayout.configurationFile, ArchiveLayout.credentialsFolder, ArchiveLayout.sitePage,
+                ArchiveLayout.siteOPML, ArchiveLayout.siteFeed, ArchiveLayout.stateFolderName,
+            ] + ArchiveLayout.downloadBody("hash").components(separatedBy: "hash")
         for name in names {
             XCTAssertTrue(files.contains(name), name)
         }

@@ -60,7 +60,9 @@ final class GeneratedArtifactsTests: XCTestCase {
     }
 
     func test_manPage_showSettingsAndConfigurationKeys_areTheDeclaredOnes() throws {
-        let settings = try section("SHOW SETTINGS").matches(of: /(?m)^\.BR (--[a-z-]+) [,.]$/).map { String($0.output.1) }
+        let settings = try section("SHOW SETTINGS").matches(of: /(?m)^\.BR (--[a-z-]+) [,.]$/).map {
+            String($0.output.1)
+        }
         XCTAssertEqual(settings, OptionTable.showSettings.map(\.name))
         let keyList = try XCTUnwrap(section("CONFIGURATION FILE").components(separatedBy: "Its keys:\n").last)
         let keys = keyList.matches(of: /(?m)^\.BR ([a-z-]+) [,.]$/).map { String($0.output.1) }

@@ -56,7 +56,8 @@ enum ManualPage {
     /// The file's prose, then its keys: the options the file may set, without their dashes.
     static var configurationFile: String {
         ManualProse.configurationFile + "\n.PP\nIts keys:\n"
-            + list(OptionTable.configurable.map { String($0.name.dropFirst(2)) }) + "\n" + ManualProse.configurationExample
+            + list(OptionTable.configurable.map { String($0.name.dropFirst(2)) }) + "\n"
+            + ManualProse.configurationExample
     }
 
     /// `names`, one a line in bold, joined by commas and ending with a full stop.
