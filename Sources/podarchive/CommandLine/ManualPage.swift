@@ -56,7 +56,7 @@ enum ManualPage {
     /// The file's prose, then its keys: the options the file may set, without their dashes.
     static var configurationFile: String {
         ManualProse.configurationFile + "\n.PP\nIts keys:\n"
-            + list(OptionTable.configurable.map { String($0.name.dropFirst(2)) }) + "\n"
+            + list(OptionTable.configurable.map { String($0.name.dropFirst(2)) }) + "\n.PP\n"
             + ManualProse.configurationExample
     }
 
