@@ -9,7 +9,7 @@ RELEASE_BIN := $(SHIP_BUILD)/release/podarchive
 TEST_HOOKS := PODARCHIVE_TEST_HOOKS=1
 CORPUS ?= ../shared/corpus
 
-.PHONY: all build release test test-release test-tsan test-asan demo warc-check screenshot corpus crash-matrix bench bench-smoke fuzz install uninstall lint format clean zlib
+.PHONY: all build release man test test-release test-tsan test-asan demo warc-check screenshot corpus crash-matrix bench bench-smoke fuzz install uninstall lint format clean zlib
 
 all: build
 
@@ -166,9 +166,14 @@ fuzz:
 		echo "fuzz: kept $$(basename $$crash) in Fixtures/fuzz/regressions"; status=1; \
 	done; exit $$status
 
-# The release binary, the man page, completions for bash, zsh and fish (printed by the binary itself, from the
+# The man page, made by the binary from its declarations and Documentation/*.swift (never kept in git):
+# `man -l .build/podarchive.1` reads it.
+man: build
+	$(SWIFT) run -q podarchive help --man > .build/podarchive.1
+	@echo "wrote .build/podarchive.1 (man -l .build/podarchive.1)"
+
+# The release binary, the man page (printed by the binary), completions for bash, zsh and fish (printed by the binary itself, from the
 # same option table its parser uses), and the systemd user units. DESTDIR is honoured for packaging.
-DOCS := Sources/podarchive/Documentation
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
@@ -179,11 +184,11 @@ UNITS = Sources/podarchive/Systemd
 install: release
 	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(SYSTEMDDIR)
 	install -m 755 $(RELEASE_BIN) $(BINDIR)/podarchive
-	install -m 644 $(DOCS)/podarchive.1 $(MANDIR)/podarchive.1
+	$(RELEASE_BIN) help --man > $(MANDIR)/podarchive.1
 	$(RELEASE_BIN) completions bash > $(BASHDIR)/podarchive
 	$(RELEASE_BIN) completions zsh > $(ZSHDIR)/_podarchive
 	$(RELEASE_BIN) completions fish > $(FISHDIR)/podarchive.fish
-	chmod 644 $(BASHDIR)/podarchive $(ZSHDIR)/_podarchive $(FISHDIR)/podarchive.fish
+	chmod 644 $(MANDIR)/podarchive.1 $(BASHDIR)/podarchive $(ZSHDIR)/_podarchive $(FISHDIR)/podarchive.fish
 	sed 's|@BINDIR@|$(PREFIX)/bin|' $(UNITS)/podarchive.service > $(SYSTEMDDIR)/podarchive.service
 	install -m 644 $(UNITS)/podarchive.timer $(SYSTEMDDIR)/podarchive.timer
 	chmod 644 $(SYSTEMDDIR)/podarchive.service

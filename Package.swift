@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "podarchive", dependencies: ["ArchiverCore"],
             // Installed by `make install`, not built: the man page and the systemd units.
-            exclude: ["Documentation", "Systemd"], swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
+            exclude: ["Systemd"], swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
         // Reference passes for `make bench`: bare XMLParser and JSONSerialization reads, SHA-256 throughput.
         .executableTarget(
             name: "podarchive-bench", dependencies: ["ArchiverCore", "CCurlSockets"], linkerSettings: exportsCurlSockets

@@ -4,34 +4,70 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import ArchiverCore
 @testable import podarchive
 
 final class DocumentationTests: XCTestCase {
     private let folder = Fixtures.repositoryRoot.appendingPathComponent("Sources/podarchive")
+    private let root = Fixtures.repositoryRoot
 
     private func text(_ path: String) throws -> String {
         try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
     }
 
-    func test_manPage_documentsEveryCommandOptionAndExitCode() throws {
-        // roff writes a hyphen in an option as "\-".
-        let page = try text("Documentation/podarchive.1").replacingOccurrences(of: "\\-", with: "-")
-        for command in Commands.names {
-            XCTAssertTrue(page.contains(".B \(command)"), "command \(command)")
-        }
+    func test_helpOfEachCommand_namesEachOfItsOptions() {
         for command in CommandName.takingOptions {
             for option in Set(OptionTable.options(for: command).map(\.name)) {
-                XCTAssertTrue(page.contains(option), "\(command) \(option)")
                 XCTAssertTrue(HelpText.text(for: command.rawValue).contains(option), "help \(command) \(option)")
             }
         }
-        for code in [ExitCode.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed] {
-            XCTAssertTrue(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
-            XCTAssertTrue(HelpText.exitCodes.contains("  \(code.rawValue)  "), "help exit code \(code.rawValue)")
+    }
+
+    private func document(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    func test_readmeIsATour_andArchitectureAMap_withinTheirSizes() throws {
+        for (path, limit) in [("README.md", 400), ("ARCHITECTURE.md", 150)] {
+            let lines = try document(path).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            XCTAssertLessThanOrEqual(lines.count, limit, path)
         }
-        for code in [ExitCode.interrupted, .terminated] {
-            XCTAssertTrue(page.contains(".B \(code.rawValue)\n"), "exit code \(code.rawValue)")
-            XCTAssertTrue(HelpText.exitCodes.contains("\(code.rawValue)"), "help exit code \(code.rawValue)")
+        let readme = try document("README.md")
+        XCTAssertTrue(readme.contains("    make test "), "the README's test command, which .ci/run runs")
+        XCTAssertTrue(readme.contains("    make demo "), "the README's demo command")
+        XCTAssertFalse(readme.contains("| code | meaning |"), "exit codes are the man page's")
+    }
+
+    func test_linksOfTheReadmeAndTheGuides_resolve() throws {
+        let guides = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        XCTAssertFalse(guides.isEmpty)
+        for path in ["README.md", "ARCHITECTURE.md", "BENCHMARKS.md"] + guides {
+            let folder = root.appendingPathComponent(path).deletingLastPathComponent()
+            for link in try document(path).matches(of: /\]\(([^)#:\s]+)(?:#[^)]*)?\)/) {
+                let target = folder.appendingPathComponent(String(link.output.1)).standardizedFileURL
+                XCTAssertTrue(FileManager.default.fileExists(atPath: target.path), "\(path): \(link.output.1)")
+            }
+        }
+    }
+
+    func test_architecturePromiseTable_namesTestsThatExist() throws {
+        let architecture = try document("ARCHITECTURE.md")
+        let table = try XCTUnwrap(
+            architecture.components(separatedBy: "## Promises, and the tests that guard them").last)
+        var sources = ""
+        let tests = try XCTUnwrap(FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests").path))
+        for case let file as String in tests where file.hasSuffix(".swift") {
+            sources += try document("Tests/" + file)
+        }
+        let named = table.matches(of: /`([A-Z][A-Za-z]+Tests)(?:\.(test_[A-Za-z0-9_]+)(…)?)?`/)
+        XCTAssertGreaterThan(named.count, 40)
+        for name in named {
+            XCTAssertTrue(sources.contains("class \(name.output.1)"), String(name.output.1))
+            if let test = name.output.2 {
+                let whole = name.output.3 == nil ? "func \(test)(" : "func \(test)"
+                XCTAssertTrue(sources.contains(whole), "\(name.output.1).\(test)")
+            }
         }
     }
 
@@ -109,21 +145,51 @@ final class DocumentationTests: XCTestCase {
         }
     }
 
-    func test_manPage_rendersWithoutWarnings() throws {
+    func test_helpMan_printsThePage_whichRendersWithoutAWarning() throws {
         let man = URL(fileURLWithPath: "/usr/bin/man")
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: man.path), "man is not installed")
-        let page = folder.appendingPathComponent("Documentation/podarchive.1").path
+        let printed = try ProcessRunner.run(ProcessRunner.podarchive, ["help", "--man"], environment: [:])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.hasPrefix(#".\" podarchive(1)"#), printed.stdout)
+        let scratch = try TemporaryFolder("manual")
+        defer { scratch.remove() }
+        let page = scratch.url.appendingPathComponent("podarchive.1")
+        try Data(printed.stdout.utf8).write(to: page)
 
         let result = try ProcessRunner.run(
-            man, ["--warnings=all", "-l", page],
+            man, ["--warnings=all", "-l", page.path],
             environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0", "LANG": "C.UTF-8"])
 
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "", "groff warnings")
         // Through a pipe, man marks bold by overstriking ("E\bE"): drop the overstruck copies.
         let plain = result.stdout.replacingOccurrences(of: ".\u{8}", with: "", options: .regularExpression)
-        XCTAssertTrue(plain.contains("EXIT STATUS"), plain)
+        for heading in ["SYNOPSIS", "COMMANDS", "OPTIONS", "EXIT STATUS", "FILES", "SEE ALSO"] {
+            XCTAssertTrue(plain.contains("\n\(heading)\n"), heading)
+        }
         XCTAssertTrue(plain.contains("--repair"), plain)
+        XCTAssertTrue(plain.contains("downloads.log"), "FILES names the show's download log")
+    }
+
+    func test_manPageFiles_nameEveryFileTheArchiveLayoutNames() throws {
+        let files =
+            ManualPage.page.replacingOccurrences(of: #"\-"#, with: "-")
+            .components(separatedBy: "\n.SH FILES\n").last?.components(separatedBy: "\n.SH ").first ?? ""
+        let names =
+            [
+                ArchiveLayout.subscriptionsFolder, ArchiveLayout.identityFile, ArchiveLayout.siteSettingsFile,
+                ArchiveLayout.sitePublishedFile, ArchiveLayout.indexFile, ArchiveLayout.journalFile,
+                ArchiveLayout.validatorsFile, ArchiveLayout.companionMissesFile, ArchiveLayout.hooksFile,
+                ArchiveLayout.forgottenFile, ArchiveLayout.pendingMoveFile, ArchiveLayout.lockFile,
+                ArchiveLayout.historyFolder, ArchiveLayout.siteStampFile, ArchiveLayout.downloadLog,
+                ArchiveLayout.setAside(""), ArchiveLayout.temporaryInfix, ArchiveLayout.sidecarSuffix,
+                ArchiveLayout.configurationFile, ArchiveLayout.credentialsFolder, ArchiveLayout.sitePage,
+                ArchiveLayout.siteOPML, ArchiveLayout.siteFeed, ArchiveLayout.stateFolderName,
+            ] + ArchiveLayout.downloadBody("hash").components(separatedBy: "hash")
+        for name in names {
+            XCTAssertTrue(files.contains(name), name)
+        }
+        XCTAssertFalse(files.contains("download-<hash>.json"), "the archive keeps one downloads.log")
     }
 
     func test_bashCompletion_completesCommandsOptionsAndFolderNamesWithSpaces() throws {

@@ -146,17 +146,12 @@ final class TruthfulMessagesTests: CommandLineTestCase {
 
     // MARK: - Exit code order
 
-    func test_exitCodeOrder_isTheCodes_inHelpREADMEAndManPage() throws {
+    func test_exitCodeOrder_isTheCodes_inHelpAndManPage() throws {
         let codes: [ExitCode] = [.episodesFailed, .usage, .feedFailed, .locked, .archiveFailed]
         let order = codes.sorted { $0.severity > $1.severity }
             .map { String($0.rawValue) }.joined(separator: ", ")
         XCTAssertEqual(order, "5, 2, 3, 4, 1")
-        let readme = try String(
-            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let manual = try String(
-            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Sources/podarchive/Documentation/podarchive.1"),
-            encoding: .utf8)
-        for (name, text) in [("help", HelpText.exitCodes), ("README", readme), ("man page", manual)] {
+        for (name, text) in [("help", HelpText.exitCodes), ("man page", ManualPage.page)] {
             XCTAssertTrue(text.contains("worst first: \(order)"), name)
             XCTAssertNil(
                 text.range(of: "[0-9], then [0-9]", options: .regularExpression),

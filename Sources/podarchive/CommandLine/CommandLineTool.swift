@@ -130,7 +130,7 @@ struct CommandLineTool: Sendable {
             context.defaults = defaults
             context.manual = ToolManual(
                 help: { topic in topic.map { Commands.entry($0) != nil } == false ? nil : HelpText.text(for: topic) },
-                completions: Completions.script(for:), names: Commands.names)
+                completions: Completions.script(for:), page: { ManualPage.page }, names: Commands.names)
             let code = await invocation.run(context)
             // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).
             return context.folds.say(to: errors, bySync: invocation.name == SyncCommand.info.name, after: code)

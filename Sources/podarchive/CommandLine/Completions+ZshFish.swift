@@ -42,12 +42,18 @@ extension Completions {
                 case $command in
             \(cases.joined(separator: "\n"))
                     completions) _values 'shell' \(shells.joined(separator: " ")) ;;
-                    help) _values 'command' \(Commands.names.joined(separator: " ")) ;;
+                    help) _arguments \(helpSpecs) ;;
                 esac
             }
             _podarchive "$@"
 
             """
+    }
+
+    /// `help`'s specs: `--man`, and a command's name.
+    private static var helpSpecs: String {
+        shellQuoted("--man[\(zshDescription(HelpCommand.manSummary))]") + " "
+            + shellQuoted("1:command:(\(Commands.names.joined(separator: " ")))")
     }
 
     /// One option's `_arguments` spec: `'(excluded)'{-q,--quiet}'[summary]'`, then `:value:action`.

@@ -111,7 +111,7 @@ enum Completions {
                 case "$cmd" in
             \(commandCases.joined(separator: "\n"))
                     completions) COMPREPLY=($(compgen -W \(shellQuoted(shells.joined(separator: " "))) -- "$cur")) ;;
-                    help) COMPREPLY=($(compgen -W \(shellQuoted(names)) -- "$cur")) ;;
+                    help) COMPREPLY=($(compgen -W \(shellQuoted(names + " --man --help")) -- "$cur")) ;;
                 esac
             }
             complete -F _podarchive podarchive

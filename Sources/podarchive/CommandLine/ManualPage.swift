@@ -1,12 +1,68 @@
-// The parts of the man page (Sources/podarchive/Documentation/podarchive.1) that the option table decides: its OPTIONS
-// section (each option's heading and text, from its declaration) and the list of settings a show keeps. The rest
-// stays written by hand in the page, which is kept in git so it reads (and `man -l` shows it) without a build;
-// GeneratedArtifactsTests require these parts of it to equal the generated text exactly (run them with
-// PODARCHIVE_WRITE_MANUAL=1 to write the generated text into the page).
+// The man page, made whole each time it is asked for (`podarchive help --man`, `make man`, `make install`): the
+// SYNOPSIS, each command's heading, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS from the
+// declarations the parser and `help` use, around the prose written once in Documentation/ (ManualProse,
+// CommandProse). Nothing of it is kept in git. The only place the command and option tables are read for the page.
+import ArchiverCore
 
 enum ManualPage {
+    /// The whole page, in roff.
+    static var page: String {
+        [
+            #".\" podarchive(1): made by `podarchive help --man` from its declarations and Documentation/*.swift."#,
+            #".TH PODARCHIVE 1 "" "podarchive \#(PodarchiveVersion.current)" "User Commands""#,
+            ".SH NAME", ManualProse.name, ".SH SYNOPSIS", synopsis, ".SH DESCRIPTION", ManualProse.description,
+            ".SH COMMANDS", commands, ".SH SHOW SETTINGS", showSettings, options, ".SH EXIT STATUS", exitStatus,
+            ".SH ENVIRONMENT", ManualProse.environment, ".SH CONFIGURATION FILE", configurationFile,
+            ManualTopics.text, ".SH SEE ALSO", ManualProse.seeAlso,
+        ].joined(separator: "\n") + "\n"
+    }
+
     /// roff for a name or word: each hyphen written `\-`.
     static func roff(_ text: String) -> String { text.replacingOccurrences(of: "-", with: #"\-"#) }
+
+    /// Each command with its operands and options, as its usage line gives them.
+    static var synopsis: String {
+        let lines = Commands.entries.map { command in
+            var words = [".B podarchive \(command.name)"]
+            if !command.info.operands.isEmpty { words.append(".RI \"\(roff(command.info.operands))\"") }
+            for option in command.options where option.name != HelpOption.option.descriptor.name {
+                let names = roff(option.short.map { "-\($0) | \(option.name)" } ?? option.name)
+                let value = option.value.map { "\n.IR \(roff($0.lowercased())) ]" } ?? " ]"
+                words.append(".RB [ \"\(names)\"" + value)
+            }
+            return words.joined(separator: "\n")
+        }
+        return (lines + [#".B podarchive \-\-version"#]).joined(separator: "\n.br\n")
+    }
+
+    /// Each command's heading and summary, then its paragraphs.
+    static var commands: String {
+        Commands.entries.map { command in
+            let prose = CommandProse.text[command.name].map { "\n.IP\n" + $0 } ?? ""
+            return ".TP\n.B \(command.name)\n\(roff(capitalized(command.info.about))).\(prose)"
+        }.joined(separator: "\n")
+    }
+
+    /// The settings saved with a show: their names, in table order.
+    static var showSettings: String {
+        ManualProse.showSettings + "\n" + list(OptionCatalog.showSettings.map(\.name)) + "\n.PP\n"
+            + ManualProse.showSettingsOrder
+    }
+
+    /// The file's prose, then its keys: the options the file may set, without their dashes.
+    static var configurationFile: String {
+        ManualProse.configurationFile + "\n.PP\nIts keys:\n"
+            + list(OptionDefaults.keys) + "\n.PP\n"
+            + ManualProse.configurationExample
+    }
+
+    /// `names`, one a line in bold, joined by commas and ending with a full stop.
+    static func list(_ names: [String]) -> String {
+        names.enumerated().map { index, name in ".BR \(roff(name)) \(index == names.count - 1 ? "." : ",")" }
+            .joined(separator: "\n")
+    }
+
+    private static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
     /// An option's heading in OPTIONS (`.BI "\-j, \-\-jobs" " n"`); with `also`, the options described under it.
     static func heading(for option: OptionDescriptor, also: [OptionDescriptor] = []) -> String {
@@ -31,26 +87,23 @@ enum ManualPage {
             return ".TP\n" + heading(for: option, also: also) + "\n" + option.filled(option.manual)
         }
         entries.append(".TP\n.BR \\-V \", \" \\-\\-version\nShow the version.")
-        return ".SH OPTIONS\n" + entries.joined(separator: "\n") + "\n"
+        return ".SH OPTIONS\n" + entries.joined(separator: "\n")
     }
 
-    /// `page` with its OPTIONS section (up to the next section) replaced by the generated one.
-    static func withGeneratedOptions(_ page: String) -> String {
-        guard let start = page.range(of: "\n.SH OPTIONS\n"),
-            let end = page.range(of: "\n.SH ", range: start.upperBound..<page.endIndex)
-        else { return page }
-        return page[..<start.lowerBound] + "\n" + options + page[end.lowerBound...].dropFirst()
-    }
-
-    /// The show settings as the sync paragraph of COMMANDS lists them: `.RB ( \-\-name ,` ... `.BR \-\-match )`.
-    static var savedSettings: String {
-        let names = OptionCatalog.showSettings.map { roff($0.name) }
-        return names.enumerated().map { index, name in
-            switch index {
-            case 0: return ".RB ( \(name) ,"
-            case names.count - 1: return ".BR \(name) )"
-            default: return ".BR \(name) ,"
+    /// The exit codes as `help` gives them (`  3  the feed could not be fetched`), a paragraph each, then the rule
+    /// for runs whose feeds end differently.
+    static var exitStatus: String {
+        var entries: [String] = []
+        var closing: [String] = []
+        for line in HelpText.exitCodes.split(separator: "\n").dropFirst() {
+            if let code = line.firstMatch(of: /^ *([0-9]+)  (.*)/) {
+                entries.append(".TP\n.B \(code.output.1)\n" + roff(capitalized(String(code.output.2))))
+            } else if line.first == " ", let last = entries.popLast() {
+                entries.append(last + "\n" + roff(line.trimmingCharacters(in: .whitespaces)))
+            } else {
+                closing.append(roff(String(line)))
             }
-        }.joined(separator: "\n")
+        }
+        return (entries + [".PP"] + closing + [ManualProse.exitStatus]).joined(separator: "\n")
     }
 }

@@ -56,8 +56,7 @@ struct OptionDefaults: Sendable {
         -> Configured
     {
         let problem = { (reason: String) in ConfigurationFileError(path: path, line: entry.line, reason: reason) }
-        // A switch's opposite is written `companions = false`, not as a key of its own.
-        let keys = OptionCatalog.configurable.filter { opposite(of: $0) == nil || !$0.key.hasPrefix("no-") }.map(\.key)
+        let keys = Self.keys
         guard let option = OptionCatalog.configurable.first(where: { $0.key == entry.key }) else {
             throw problem(
                 "unknown key '\(entry.key)'" + Suggestion.text(for: entry.key, among: keys) + " (the keys are "
@@ -81,6 +80,12 @@ struct OptionDefaults: Sendable {
             throw problem(entry.key + error.text)
         }
         return Configured(option: option, value: entry.value, line: entry.line)
+    }
+
+    /// The keys the file may set, as it writes them: a switch's opposite is `companions = false`, not a key of its
+    /// own (`no-companions`).
+    static var keys: [String] {
+        OptionCatalog.configurable.filter { opposite(of: $0) == nil || !$0.key.hasPrefix("no-") }.map(\.key)
     }
 
     /// `--no-metadata` for `--metadata` and back, when the file may set it.

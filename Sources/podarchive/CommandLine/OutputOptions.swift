@@ -7,7 +7,7 @@ enum OutputOptions {
     /// Every option of this file, in the order help and the man page list them.
     static let declared: [OptionDescriptor] = [
         dryRun.descriptor, quiet.descriptor, verbose.descriptor, json.descriptor, upstream.descriptor,
-        archived.descriptor, firstPage.descriptor, repair.descriptor, retryGone.descriptor,
+        archived.descriptor, firstPage.descriptor, repair.descriptor, retryGone.descriptor, man.descriptor,
     ]
 
     static let dryRun: Option<Bool> = .flag(
@@ -176,5 +176,20 @@ enum OutputOptions {
             no longer tried and no longer fails the run.
             One whose URL answered with a torrent or a streaming playlist (HLS, DASH) instead of the episode's media
             is reported once and not asked for again while the feed offers it at that URL.
+            """#)
+    static let man: Option<Bool> = .flag(
+        "--man", summary: "print the manual page",
+        help: "print the whole manual page, in roff (man -l reads it; make man writes it to .build/podarchive.1)",
+        manual: #"""
+            With
+            .BR help :
+            print this manual page, in roff, made from the declarations the parser and
+            .B help
+            use;
+            .B make man
+            writes it to
+            .IR .build/podarchive.1 ,
+            .B make install
+            installs it.
             """#)
 }

@@ -102,6 +102,8 @@ struct ToolManual: Sendable {
     let help: @Sendable (String?) -> String?
     /// The completion script of a shell; nil for one it has none for.
     let completions: @Sendable (String) -> String?
+    /// The whole manual page, in roff.
+    var page: @Sendable () -> String = { "" }
     /// The commands' names, for suggestions.
     var names: [String] = []
 

@@ -9,11 +9,16 @@ struct HelpCommand: CommandType {
         exitCodes: [.success, .usage],
         exitMeanings: [.success: "the page printed"])
 
-    static let options: [BoundOption<Arguments>] = []
+    static let options: [BoundOption<Arguments>] = [OutputOptions.man.at(\.man)]
+
+    /// What `--man` does, in completion menus.
+    static var manSummary: String { OutputOptions.man.descriptor.summary }
 
     struct Arguments: CommandArguments {
         /// The command whose help is shown; the general help when nil.
         var topic: String? = nil
+        /// The whole manual page instead (`--man`).
+        var man = false
     }
 
     static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
@@ -25,6 +30,10 @@ struct HelpCommand: CommandType {
 
     /// The page asked for; a name no command has is a usage error (exit 2).
     func run() -> ExitCode {
+        if arguments.man {
+            context.output.write(context.manual.page())
+            return .success
+        }
         guard let page = context.manual.help(arguments.topic) else {
             let topic = arguments.topic ?? ""
             context.errors.write(
