@@ -1,100 +1,7 @@
-// Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
-// progress. The validators are rewritten atomically; a download record, only a hint, is appended to the show's
-// download log. (The
-// subscriptions, in the archive root, are in Subscriptions.swift.)
+// The state of a download in progress, kept beside the index: its hidden files and the record of what is known
+// about them, appended to the show's download log (see `DownloadLog`), only a hint. (The feed's validators:
+// FeedValidators.swift; the subscriptions, in the archive root: Subscription.swift.)
 import Foundation
-
-/// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
-/// `If-None-Match` / `If-Modified-Since` on the next sync.
-public struct FeedValidators: Codable, Equatable, Sendable {
-    /// The feed's last `ETag`, sent back as `If-None-Match`.
-    public var etag: String?
-    /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.
-    public var lastModified: String?
-    /// True when the run that saved these left some of what the feed lists undone (episodes outside its filter,
-    /// artwork that failed, a failure whose URL's secret only the feed holds), or when something since changed what
-    /// the show wants (`forget --undo`, see `FeedValidators.readInFullNextTime`): the next run then fetches the feed in
-    /// full, since a `304` would hide that work.
-    public var incomplete: Bool?
-    /// True when all the run left undone is what its filter left out (`incomplete` is then set for earlier
-    /// versions, which fetch in full as before): a run that wants the same (`wants`) trusts a `304`, since an
-    /// unchanged document leaves the same episodes out.
-    public var leftOutOnly: Bool?
-    /// The fingerprint of what the run that saved these wanted (its filter and companions, see `FeedWants`): a run
-    /// that wants something else fetches the feed in full once. Absent in records of earlier versions: the first
-    /// run of this one fetches in full.
-    public var wants: String?
-    /// How many episodes the feed listed when it was last read in full: what an unchanged feed still lists.
-    public var listed: Int?
-    /// Set when a journal with a torn or damaged record was folded since (see `readInFullNextTime`): the next sync
-    /// that reads the feed in full takes back from the folder the files of every episode the feed lists and the
-    /// index does not hold, those its filter leaves out included (what the record held may be one of them). Absent
-    /// in records of earlier versions; 0.1.0 ignores it (it reads `incomplete`, set with it, and reads in full).
-    public var rederive: Bool?
-    /// True when that run also wrote sidecars (`--metadata`): a run that wants them and finds this unset
-    /// fetches the feed in full, to describe what is already archived.
-    public var sidecars: Bool?
-    /// Archive documents (RFC 5005) of this feed already read in full: never fetched again.
-    public var archives: [String]?
-    /// Where each of those links to (its `prev-archive`; "" at the end of the chain), so a walk goes past them
-    /// without fetching them. Absent for archives recorded by an earlier version: a walk then ends at them.
-    public var archiveLinks: [String: String]?
-    /// A page link that was refused (not http(s)) on the last run, so the warning is given once.
-    public var refusedPage: String?
-    /// When the feed was last fetched in full (RFC 3339): the last time its episodes were seen.
-    public var fetched: String?
-    /// The digest of what the feed last said of its episodes (see `FeedRevision`): a document that says the
-    /// same is no new revision of the history.
-    public var revision: String?
-
-    /// Validators as the server sent them.
-    public init(etag: String?, lastModified: String?) {
-        self.etag = etag
-        self.lastModified = lastModified
-    }
-
-    /// Whether a conditional fetch with these is safe for a run that wants `wants`: the run that saved them
-    /// wanted the same (its filter, its companions, sidecars if these are wanted) and left nothing else undone.
-    func covers(_ wants: FeedWants) -> Bool {
-        (incomplete != true || leftOutOnly == true) && self.wants == wants.fingerprint
-            && (!wants.metadata || sidecars == true)
-    }
-
-    /// The mark that makes the next sync of the show whose state folder is `stateFolder` read its feed in full:
-    /// its saved validators marked `incomplete` (kept otherwise: the archive documents already read stay read),
-    /// written durably. A show without saved validators is read in full anyway: nothing is written. A sync that
-    /// reads the feed in full saves validators of its own, which clears the mark; one that fails first keeps it.
-    /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
-    /// With `rederive`, what a folded journal record held is to be taken back from the folder (see `rederive`).
-    static func readInFullNextTime(
-        in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting, rederive: Bool = false
-    ) throws {
-        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
-        guard let data = files.contents(atPath: url.path) else { return }
-        // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
-        guard var validators = try? JSONDecoder().decode(FeedValidators.self, from: data) else {
-            do {
-                try files.removeItem(at: url)
-            } catch {
-                throw ArchiveError.storage(error, path: url.path)
-            }
-            return
-        }
-        // A mark of "only the filter left work" would still let a 304 stand (`covers`): it becomes a full mark.
-        guard
-            validators.incomplete != true || validators.leftOutOnly == true || (rederive && validators.rederive != true)
-        else { return }
-        validators.incomplete = true
-        validators.leftOutOnly = nil
-        if rederive { validators.rederive = true }
-        do {
-            try writer.writeAtomically(
-                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
-    }
-}
 
 /// A download in progress, so a later run can resume it with `Range`/`If-Range`, or, if it finished and was being
 /// moved into place when the process died, adopt it. Kept as a line of the show's download log
@@ -140,13 +47,4 @@ struct PartialFiles {
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
     static func isBody(_ name: String) -> Bool { ArchiveLayout.isDownloadBody(name) }
-}
-
-extension JSONEncoder {
-    /// Records are small and read by podarchive: compact, keys sorted.
-    static let records: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }
