@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Fails when a type of ArchiverCore names a type of a folder above its own in `ORDER` (ARCHITECTURE.md, "What may
-depend on what"), or when anything but the wiring (`Archiver`, `ArchiveParts`) names them.
+"""Fails when a type of ArchiverCore names a type of a folder above its own in `ORDER` (the layers ARCHITECTURE.md
+lists), when a folder has no place in `ORDER` or `ORDER` names one that is gone, or when anything but the wiring
+(`Archiver`, `ArchiveParts`) names them.
 
 The core's folders are layers in a strict order, the lowest first: a type may name the types of its own folder, of
 the files at the module's root (`Version.swift`) and of the folders below its own, never of one above, so no two
@@ -63,6 +64,8 @@ def main(arguments):
     failures = {f"{path.parent}/ is a folder folder-rules.py does not know: give it its place in ORDER (what it may "
                 f"depend on: the folders before it) and a line in ARCHITECTURE.md"
                 for path in parsed if path.parent != root and path.parent.name not in ORDER}
+    failures |= {f"{root}/{folder}/ is in folder-rules.py's ORDER but holds no Swift file: take it out of ORDER and "
+                 f"ARCHITECTURE.md" for folder in ORDER if not any(path.parent == root / folder for path in parsed)}
     for path, found in parsed.items():
         folder = path.parent
         for _, name, text in found:
