@@ -19,9 +19,25 @@ IDENTIFIER = re.compile(r"\b[A-Z]\w*\b")
 COMMENT = re.compile(r"//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"")
 
 
+def unwrapped(text):
+    """`text` with the bodies of its top-level `#if` blocks, which swift-format indents, moved back to the start of
+    the line: a declaration made in some builds only (a test hook's) is read as any other."""
+    lines, depth = [], 0
+    for line in text.split("\n"):
+        if line.startswith("#if"):
+            depth += 1
+        elif line.startswith("#endif"):
+            depth = max(0, depth - 1)
+        elif depth and line.startswith("    "):
+            line = line[4:]
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def blocks(text):
-    """(kind, type name, text) of each top-level block; code outside them as (None, None, text)."""
-    lines = text.split("\n")
+    """(kind, type name, text) of each top-level block (those under a top-level `#if` too); code outside them as
+    (None, None, text)."""
+    lines = unwrapped(text).split("\n")
     found, loose = [], []
     index = 0
     while index < len(lines):

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Fails when a type of ArchiverCore names a type of a folder its folder may not depend on (ARCHITECTURE.md,
-"What may depend on what"), or when anything but the wiring (`Archiver`, `ArchiveParts`) names the wiring.
+"""Fails when a type of ArchiverCore names a type of a folder above its own in `ORDER` (the layers ARCHITECTURE.md
+lists), when a folder has no place in `ORDER` or `ORDER` names one that is gone, or when anything but the wiring
+(`Archiver`, `ArchiveParts`) names them.
 
-`Archiver` is the facade the executable holds and `ArchiveParts` builds its parts: the two may name any part
-(Archiver's extensions live beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back
-into them. Every other type
-may name the types of its own folder, of the files at the module's root (`Version.swift`), and of the folders
-`ALLOWED` lists for its folder. A new dependency between folders is a decision: add it here and to
-ARCHITECTURE.md together. Blocks and type names are read as `file-graph.py` reads them.
+The core's folders are layers in a strict order, the lowest first: a type may name the types of its own folder, of
+the files at the module's root (`Version.swift`) and of the folders below its own, never of one above, so no two
+folders depend on each other and a change to a folder can only reach the folders above it. `Archiver` is the
+facade the executable holds and `ArchiveParts` builds its parts: the two may name any part (Archiver's extensions
+live beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back into them. A type that
+needs one from a folder above is a decision: move the type it needs down (or split it from its file), hand it a
+value or a closure, or move it up; a new folder takes its place in `ORDER` and in ARCHITECTURE.md together. Blocks
+and type names are read as `file-graph.py` reads them.
 
     folder-rules.py [MODULE_FOLDER]
 """
@@ -16,27 +19,29 @@ import pathlib
 import sys
 
 WIRING = ("Archiver", "ArchiveParts")
-# What each folder's types may name besides their own folder's. Seams are the bottom (effects, how requests are
-# made, waits that end); Feed reads feeds; Transfer, Placement, Index, History keep files; Subscriptions the
-# shows a root follows; Sync runs a sync (and holds the vocabulary the workers share: SyncOptions, SyncEvent,
-# ArchiveError, EpisodeFailure); Policy decides before and after; Verify, Site, Export are commands over the archive.
-ALLOWED = {
-    "Seams": {"Placement", "Transfer"},
-    "Feed": {"Seams", "Transfer", "Placement", "Index", "Subscriptions"},
-    "Transfer": {"Seams", "Feed", "Placement", "Index", "Sync"},
-    "Placement": {"Seams", "Feed", "Transfer", "Index", "Subscriptions", "Sync"},
-    "Index": {"Seams", "Feed", "Transfer", "Placement", "Subscriptions", "Sync"},
-    "History": {"Seams", "Feed", "Transfer", "Placement", "Sync"},
-    "Subscriptions": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Sync"},
-    "Sync": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Subscriptions", "Policy", "Site",
-             "Verify", "Hooks", "Forget"},
-    "Policy": {"Seams", "Feed", "Placement", "Subscriptions", "Sync", "Export", "Forget"},
-    "Verify": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Subscriptions", "Sync"},
-    "Site": {"Seams", "Feed", "Transfer", "Placement", "Index", "Subscriptions", "Sync", "Verify"},
-    "Export": {"Seams", "Feed", "Transfer", "Placement", "Index", "History", "Sync", "Verify"},
-    "Hooks": {"Seams", "Index", "Placement", "Sync"},
-    "Forget": {"Seams", "Feed", "Index", "Placement", "Sync"},
-}
+# The core's folders, the lowest first: each may name those before it.
+ORDER = [
+    "Digests",  # SHA-1, SHA-256, SHA-512 and the publisher's integrity values: pure computation
+    "Vocabulary",  # the words every layer shares: errors, names and paths, dates, media types, the redaction rule
+    "Seams",  # effects behind protocols (files, network, clock, processes), how requests are made, waits that end
+    "Feed",  # reading a feed: fetching, parsing, pages, the episode model, the feed's validators
+    "Run",  # what a run is asked and what it tells: options, show settings, the name template, events, reports
+    "Index",  # a show's recorded state: the index, its journal and one fold, the records beside it
+    "Folders",  # a show's folder: found, locked, opened, moved; what is in it; names allocated in it
+    "History",  # the feed's revisions, kept
+    "Subscriptions",  # the shows a root follows, their credentials and secrets, the configuration
+    "Transfer",  # one episode downloaded: resumed, checked, its integrity gated
+    "Placement",  # what a download becomes: episodes, companions, sidecars and artwork put in place
+    "Hooks",  # the command run after each episode, owed and settled
+    "Sync",  # the engine: a show opened, planned, followed and archived
+    "Verify",  # commands over the archive: checking it and its upstream
+    "Site",  # the static site
+    "Export",  # WARC export
+    "Forget",  # forgetting episodes
+    "Shows",  # adding and removing shows
+    "Policy",  # deciding before and after a run: which shows, which feed, the run's status
+    "Wiring",  # Archiver and ArchiveParts: the facade and what builds its parts
+]
 
 
 def load_file_graph():
@@ -56,7 +61,11 @@ def main(arguments):
             # A private type is its file's alone (`Sidecar` in SiteShow.swift is not MetadataWriter's).
             if kind and kind != "extension" and not text.startswith(("private ", "fileprivate ")):
                 folder_of.setdefault(name, path.parent)
-    failures = set()
+    failures = {f"{path.parent}/ is a folder folder-rules.py does not know: give it its place in ORDER (what it may "
+                f"depend on: the folders before it) and a line in ARCHITECTURE.md"
+                for path in parsed if path.parent != root and path.parent.name not in ORDER}
+    failures |= {f"{root}/{folder}/ is in folder-rules.py's ORDER but holds no Swift file: take it out of ORDER and "
+                 f"ARCHITECTURE.md" for folder in ORDER if not any(path.parent == root / folder for path in parsed)}
     for path, found in parsed.items():
         folder = path.parent
         for _, name, text in found:
@@ -72,12 +81,10 @@ def main(arguments):
                     continue
                 if folder == root:
                     continue
-                if folder.name not in ALLOWED:
-                    failures.add(f"{folder}/ is a folder folder-rules.py does not know: give it a line in ALLOWED "
-                                 f"(what it may depend on) and a row in ARCHITECTURE.md's table")
-                elif target.name not in ALLOWED[folder.name]:
-                    failures.add(f"{path}: {name or 'top-level code'} names {used} ({target.name}/), which "
-                                 f"{folder.name}/ may not depend on (folder-rules.py, ARCHITECTURE.md)")
+                known = folder.name in ORDER and target.name in ORDER
+                if known and ORDER.index(target.name) > ORDER.index(folder.name):
+                    failures.add(f"{path}: {name or 'top-level code'} names {used} ({target.name}/), a folder above "
+                                 f"{folder.name}/ (folder-rules.py ORDER, ARCHITECTURE.md)")
     for line in sorted(failures):
         print(line)
     return 1 if failures else 0

@@ -12,8 +12,11 @@ struct ShowOpener: Sendable {
     let indexes: IndexStore
     /// The feed fetched.
     let loader: FeedLoader
-    /// A folder at a name the site writes, renamed.
-    let site: SiteWriter
+    /// A folder at a name the site writes, renamed (`SiteWriter.freeSiteName`, given by the wiring: the site is a
+    /// command over the archive, above the sync, so the sync names the step, not the site).
+    let freeSiteName:
+        @Sendable (_ record: Subscription, _ root: URL, _ lockWait: TimeInterval, _ onEvent: (SyncEvent) -> Void)
+            async throws -> Subscription
     /// Each index kept as `SecretForms` says.
     let secrets: ArchiveSecrets
     /// The date of a failure recorded.
@@ -31,7 +34,7 @@ struct ShowOpener: Sendable {
     ) async throws -> (FeedFolder, FeedFetch, Subscription) {
         if var record = known {
             if ArchiveLayout.isReservedAtRoot(FileNamer.sanitize(record.folder)) {
-                record = try await site.freeSiteName(of: record, in: root, lockWait: options.lockWait, onEvent: onEvent)
+                record = try await freeSiteName(record, root, options.lockWait, onEvent)
             }
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
             let locked = try await folders.lock(folder: folder, lockWait: options.lockWait)

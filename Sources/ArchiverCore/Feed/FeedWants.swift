@@ -7,21 +7,22 @@ import Foundation
 struct FeedWants: Sendable, Equatable {
     /// Sidecars are written (`--metadata`): a run that wants them after one that did not reads the feed in full.
     var metadata: Bool
-    /// The fingerprint of the effective filter and companions (see `fingerprint(filter:companions:)`), saved with
+    /// The fingerprint of the effective filter and companions (see `fingerprint(criteria:companions:)`), saved with
     /// the validators (`FeedValidators.wants`): a run whose fingerprint differs reads the feed in full once.
     var fingerprint: String
 
-    /// What a run wants that writes sidecars (`metadata`) or not, selects episodes with `filter` (`--limit`,
-    /// `--since`, `--match`, from whichever layer set them: the command line, the configuration file, the show's
-    /// saved settings) and keeps their companions or not.
-    init(metadata: Bool, filter: EpisodeFilter, companions: Bool) {
+    /// What a run wants that writes sidecars (`metadata`) or not, selects episodes by the filter's `criteria`
+    /// (`EpisodeFilter.criteria`, from whichever layer set them: the command line, the configuration file, the
+    /// show's saved settings) and keeps their companions or not.
+    init(metadata: Bool, criteria: [String], companions: Bool) {
         self.metadata = metadata
-        fingerprint = Self.fingerprint(filter: filter, companions: companions)
+        fingerprint = Self.fingerprint(criteria: criteria, companions: companions)
     }
 
-    /// A short, stable name of a filter and the companions switch: the same on every run that wants the same.
-    static func fingerprint(filter: EpisodeFilter, companions: Bool) -> String {
-        var parts = ["v1"] + filter.criteria
+    /// A short, stable name of a filter's criteria and the companions switch: the same on every run that wants
+    /// the same.
+    static func fingerprint(criteria: [String], companions: Bool) -> String {
+        var parts = ["v1"] + criteria
         if !companions { parts.append("no-companions") }
         return StableName.of(parts.joined(separator: "\n"))
     }

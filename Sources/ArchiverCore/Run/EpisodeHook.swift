@@ -30,20 +30,6 @@ public struct EpisodeHook: Sendable, Equatable {
     public static func == (lhs: EpisodeHook, rhs: EpisodeHook) -> Bool {
         lhs.command == rhs.command && lhs.timeout == rhs.timeout
     }
-
-    /// The environment a hook gets for `entry` of the show `show` in `folder`. Values from the feed go here only,
-    /// never into the command's text.
-    static func variables(for entry: ArchiveIndex.Entry, show: String, folder: URL) -> [String: String] {
-        [
-            "PODARCHIVE_FILE": folder.appendingPathComponent(entry.file, isDirectory: false).path,
-            "PODARCHIVE_TITLE": entry.title ?? "",
-            "PODARCHIVE_SHOW": show,
-            "PODARCHIVE_GUID": entry.guid ?? "",
-            "PODARCHIVE_URL": URLSecrets.redacted(entry.url),
-            "PODARCHIVE_DATE": entry.published ?? "",
-            "PODARCHIVE_FOLDER": folder.path,
-        ]
-    }
 }
 
 /// A hook that failed for one episode on this run.

@@ -1,7 +1,5 @@
-// Small JSON records podarchive keeps beside the index: the feed's validators, and the state of a download in
-// progress. The validators are rewritten atomically; a download record, only a hint, is appended to the show's
-// download log. (The
-// subscriptions, in the archive root, are in Subscriptions.swift.)
+// The feed's validators, kept beside the index (`<feed folder>/.podarchive/feed.json`): what a conditional fetch
+// of the feed sends back, and whether the run that saved them left work a `304` would hide. Rewritten atomically.
 import Foundation
 
 /// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
@@ -94,59 +92,4 @@ public struct FeedValidators: Codable, Equatable, Sendable {
             throw ArchiveError.storage(error, path: url.path)
         }
     }
-}
-
-/// A download in progress, so a later run can resume it with `Range`/`If-Range`, or, if it finished and was being
-/// moved into place when the process died, adopt it. Kept as a line of the show's download log
-/// (`<feed folder>/.podarchive/downloads.log`, see `DownloadLog`), the last line of a download that decodes
-/// counting, so a line torn by a crash leaves the record as it was before that write. (Versions before 2026-11-27
-/// kept each in a file of its own, `download-<hash>.json`, a log of its own lines: still read, see `DownloadLog`.)
-struct PartialRecord: Codable, Equatable {
-    /// The enclosure URL the bytes came from.
-    var url: String
-    /// The strong ETag, else the Last-Modified date, of the response the bytes came from.
-    var validator: String?
-    /// The whole file's size as the server announced it.
-    var expectedSize: Int64?
-    /// Set once the download passed its checks: the file's size, hash and the name it is being moved to.
-    var completeSize: Int64?
-    var sha256: String?
-    var target: String?
-    /// In the log only: which download the line is of (its `PartialFiles.stem`); nil in a record as read.
-    var download: String?
-
-    /// The keys of Codable and of the log's hand writer (`logLine`).
-    enum CodingKeys: String, CodingKey {
-        case url, validator, expectedSize, completeSize, sha256, target, download
-    }
-}
-
-/// The hidden files of one download in a show's state folder: the bytes so far (`download-<hash>.part`), and where
-/// what is known about them is kept (its `stem`'s lines in the show's download log; an earlier version's record
-/// file, `download-<hash>.json`).
-struct PartialFiles {
-    var body: URL
-    /// The record file an earlier version kept for this download (see `DownloadLog`).
-    var record: URL { stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false) }
-    /// The download's name in its state folder: `<hash>` of `download-<hash>.part`, and its key in the log.
-    var stem: String
-    var stateFolder: URL
-
-    init(key: String, stateFolder: URL) {
-        stem = StableName.of(key)
-        self.stateFolder = stateFolder
-        body = stateFolder.appendingPathComponent(ArchiveLayout.downloadBody(stem), isDirectory: false)
-    }
-
-    /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.
-    static func isBody(_ name: String) -> Bool { ArchiveLayout.isDownloadBody(name) }
-}
-
-extension JSONEncoder {
-    /// Records are small and read by podarchive: compact, keys sorted.
-    static let records: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

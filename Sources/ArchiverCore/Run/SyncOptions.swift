@@ -135,7 +135,7 @@ public struct SyncOptions: Sendable, Equatable {
     }
 
     /// What a sync with these options wants of the feed, as far as a `304` is concerned (see `FeedWants`).
-    var wants: FeedWants { FeedWants(metadata: metadata, filter: filter, companions: companions) }
+    var wants: FeedWants { FeedWants(metadata: metadata, criteria: filter.criteria, companions: companions) }
 
     /// How the sync's transfers behave: the show's profile, on redirects too, and the run's cap.
     public var policy: TransferPolicy { TransferPolicy(profile: profile, throttle: throttle) }

@@ -108,9 +108,12 @@ struct ArchiveParts: Sendable {
 
     /// A show's folder found, locked and opened, and its feed fetched.
     var opener: ShowOpener {
-        ShowOpener(
-            store: store, folders: folders, indexes: indexes, loader: loader, site: site, secrets: secrets,
-            clock: clock, access: showAccess)
+        let site = site
+        return ShowOpener(
+            store: store, folders: folders, indexes: indexes, loader: loader,
+            freeSiteName: { record, root, lockWait, onEvent in
+                try await site.freeSiteName(of: record, in: root, lockWait: lockWait, onEvent: onEvent)
+            }, secrets: secrets, clock: clock, access: showAccess)
     }
 
     /// A fetched feed's pages, moves and history.

@@ -1,5 +1,6 @@
-// The names podarchive gives in a show's folder besides the episodes' own: stems for episodes and shows without a
-// usable title, sidecars, and a damaged file set aside by a repair. (The artwork's and the site's: `ArchiveLayout`.)
+// The names podarchive gives in a show's folder besides the episodes' own: sidecars, a show's title, and a damaged
+// file set aside by a repair. (Stems for episodes and shows without a usable title, made from what the feed says:
+// ArchiveNames+Feed.swift; the artwork's and the site's: `ArchiveLayout`.)
 import Foundation
 
 /// Names of files and folders podarchive writes, worked out in one place.
@@ -33,31 +34,6 @@ public enum ArchiveNames {
 
     /// Where a repair keeps a damaged file, in the state folder, for the instant of the rename that replaces it.
     static func aside(for file: String) -> String { ArchiveLayout.setAside(StableName.of(file)) }
-
-    /// A name for a feed without a title: its host and path ("example.com/podcast/feed").
-    static func fallbackTitle(for source: FeedSource) -> String {
-        switch source {
-        case .remote(let url):
-            let path = url.deletingPathExtension().path
-            return (url.host ?? "feed") + (path == "/" ? "" : path)
-        case .local(let path):
-            return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        }
-    }
-
-    /// The episode file's stem: its title, else the enclosure's file name, else its GUID.
-    static func stem(for episode: Episode) -> String {
-        let candidates = [
-            episode.title,
-            URL(string: episode.url).map { $0.deletingPathExtension().lastPathComponent },
-            episode.guid,
-        ]
-        for case let candidate? in candidates {
-            let name = FileNamer.sanitize(candidate, maximumBytes: 200)
-            if !name.isEmpty { return name }
-        }
-        return "Episode \(StableName.of(episode.identity))"
-    }
 
     /// The title a show is shown and named by: the feed's, when anything of it survives sanitising, else the name
     /// of its folder.
