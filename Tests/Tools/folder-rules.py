@@ -64,6 +64,13 @@ def main(arguments):
     failures = {f"{path.parent}/ is a folder folder-rules.py does not know: give it its place in ORDER (what it may "
                 f"depend on: the folders before it) and a line in ARCHITECTURE.md"
                 for path in parsed if path.parent != root and path.parent.name not in ORDER}
+    # The core's tests mirror its folders: a test of a type sits in the folder of the type's layer (the shared test
+    # doubles apart), so the test of a layer is found where the layer is.
+    tests = root.parent.parent / "Tests" / (root.name + "Tests")
+    if tests.is_dir():
+        failures |= {f"{folder}/ is no folder of {root}: put its tests in the folder of the layer they test"
+                     for folder in sorted(tests.iterdir())
+                     if folder.is_dir() and folder.name != "TestDoubles" and folder.name not in ORDER}
     failures |= {f"{root}/{folder}/ is in folder-rules.py's ORDER but holds no Swift file: take it out of ORDER and "
                  f"ARCHITECTURE.md" for folder in ORDER if not any(path.parent == root / folder for path in parsed)}
     for path, found in parsed.items():

@@ -101,6 +101,9 @@ enum AccessOptions {
             .RB ( 500K ,
             .BR 2M ;
             at least 1K), as wget and curl do; for a nightly run on a connection others share.
+            .B 0
+            means no limit, over the configuration file's
+            .BR limit\-rate .
             """#)
     static let baseURL: Option<String> = .value(
         "--base-url", "URL", .webURL, summary: "the archive's public URL",
