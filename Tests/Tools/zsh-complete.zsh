@@ -15,6 +15,8 @@ zpty -w z 'compadd () {
 }'
 zpty -w z 'completion-done () { print -r -- "${(#):-2}"; comppostfuncs=( completion-done ) }'
 zpty -w z "bindkey '^I' complete-word"
+# No list of matches drawn (a long one would stop at "do you wish to see all N possibilities?").
+zpty -w z 'unsetopt auto_list list_ambiguous'
 zpty -w z 'show-buffer () { print -r -- "${(#):-3}$BUFFER${(#):-3}" }; zle -N show-buffer; bindkey "^B" show-buffer'
 zpty -w z 'comppostfuncs=( completion-done )'
 local line mark=$'\x01' done=$'\x02' shown=$'\x03'
