@@ -178,7 +178,11 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# fish's own vendor folder (pkg-config says where) when it lies under PREFIX, else PREFIX's: Debian's fish reads
+# /usr/share/fish/vendor_completions.d and each $$XDG_DATA_DIRS/fish/vendor_completions.d, not /usr/local's unless
+# XDG_DATA_DIRS names /usr/local/share (as the XDG default and desktop sessions do).
+FISH_VENDOR := $(shell pkg-config --variable completionsdir fish 2>/dev/null)
+FISHDIR = $(DESTDIR)$(or $(filter $(PREFIX)/%,$(FISH_VENDOR)),$(PREFIX)/share/fish/vendor_completions.d)
 SYSTEMDDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
 UNITS = Sources/podarchive/Systemd
 install: release

@@ -118,8 +118,9 @@ final class CompletionSessionTests: XCTestCase {
             zsh, ["-f", driver.path, functions.path] + requests,
             environment: ["PATH": "/usr/bin:/bin", "PODARCHIVE_DIR": folder.url.appendingPathComponent("archive").path])
 
+        // Each answer: the matches offered, then "=" and the line after Tab.
         let answers = result.stdout.components(separatedBy: "--\n").map {
-            Set($0.split(separator: "\n").map(String.init))
+            Set($0.components(separatedBy: "=\n")[0].split(separator: "\n").map(String.init))
         }
         XCTAssertEqual(answers.count, requests.count + 1, result.stdout + result.stderr)
         guard answers.count > requests.count else { return }
@@ -176,7 +177,8 @@ final class CompletionSessionTests: XCTestCase {
             let answer = try ProcessRunner.run(
                 zsh, ["-f", driver.path, functions.path, "podarchive remove "], environment: environment)
             XCTAssertEqual(
-                Set(answer.stdout.components(separatedBy: "--\n")[0].split(separator: "\n").map(String.init)),
+                Set(
+                    answer.stdout.components(separatedBy: "=\n")[0].split(separator: "\n").map(String.init)),
                 [#"Tom\'s\ Show"#], answer.stderr)
         }
     }

@@ -10,6 +10,8 @@ enum ValueCompletion: Equatable, Sendable {
     case directory
     /// A show of the archive root: one of its folders, wherever the shell is.
     case shows
+    /// A show of the archive root, then that show's archived episodes by file name (`forget SHOW EPISODE...`).
+    case showThenEpisodes
     /// One of these words (suggestions; any value is accepted where the parser allows).
     case words([String])
 }

@@ -16,7 +16,16 @@ extension Completions {
             case .directory: specs.append(shellQuoted("\(many):folder:_files -/"))
             // The show folders of the archive root, wherever the shell is.
             case .shows: specs.append(shellQuoted("\(many):show:\(zshAction(.shows))"))
+            // A show, then its episodes.
+            case .showThenEpisodes:
+                specs += [shellQuoted("1:show:_podarchive_shows"), shellQuoted("*:episode:_podarchive_episodes")]
             case .none, .words: break
+            }
+            if command.name == showsAfterFlag.command, let last = specs.indices.last {
+                // `list --archived SHOW`: a show of the archive, not a feed.
+                specs[last] = shellQuoted(
+                    "1:feed or show:{ if (( ${words[(I)\(showsAfterFlag.flag)]} )); then _podarchive_shows; "
+                        + "else _files; fi }")
             }
             cases.append("        \(command.name)) _arguments \(specs.joined(separator: " ")) ;;")
         }
@@ -29,6 +38,20 @@ extension Completions {
                 local root
                 root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
                 print -r -- "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
+            }
+            # The show folders of the archive root, by the names the commands take (no trailing slash, no
+            # dot-folder such as .podarchive).
+            _podarchive_shows() {
+                local -a shows expl
+                shows=( "$(_podarchive_root)"/*(N/:t) )
+                _wanted shows expl show compadd -a shows
+            }
+            # The archived episodes of the show named first ($line[1], unquoted), by file name, as forget takes
+            # them (read from its index by podarchive list --archived; no network).
+            _podarchive_episodes() {
+                local -a episodes expl
+                episodes=( ${(f)"$(command podarchive list --archived ${(Q)line[1]} 2>/dev/null | sed -n -E \(shellQuoted(episodeFiles)))"} )
+                _wanted episodes expl episode compadd -a episodes
             }
             _podarchive() {
                 if (( CURRENT == 2 )); then
@@ -78,7 +101,7 @@ extension Completions {
         case .none: return " "
         case .file: return "_files"
         case .directory: return "_files -/"
-        case .shows: return "_files -W \"$(_podarchive_root)\" -/"
+        case .shows, .showThenEpisodes: return "_podarchive_shows"
         case .words(let words):
             return "("
                 + words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
@@ -101,7 +124,27 @@ extension Completions {
             "    if test -n \"$root\"; echo $root; else if set -q PODARCHIVE_DIR; echo $PODARCHIVE_DIR; "
                 + "else; echo $HOME/Podcasts; end",
             "end",
+            // The first operand after the command (skipping options and the values of those that take one).
+            "function __podarchive_show",
+            "    set -l skip 0",
+            "    for word in (commandline -opc)[3..-1]",
+            "        if test $skip = 1; set skip 0; continue; end",
+            "        if contains -- $word \(fishValueSpellings); set skip 1; continue; end",
+            "        string match -q -- '-*' $word; and continue",
+            "        echo $word; return 0",
+            "    end",
+            "    return 1",
+            "end",
+            "function __podarchive_episodes",
+            "    set -l show (__podarchive_show); or return",
+            "    command podarchive list --archived $show 2>/dev/null | sed -n -E \(fishQuoted(episodeFiles))",
+            "end",
         ]
+    }
+
+    /// fish: every option's spellings that take a value, for `__podarchive_show` to skip with their values.
+    private static var fishValueSpellings: String {
+        Array(Set(Commands.entries.flatMap(valueSpellings))).sorted().joined(separator: " ")
     }
 
     static func fish() -> String {
@@ -120,8 +163,22 @@ extension Completions {
         lines.append(
             "complete -c podarchive -n \"not __fish_seen_subcommand_from $commands\" -l version -d 'show the version'")
         for command in optionCommands {
-            let condition = "-n \"__fish_seen_subcommand_from \(command.name)\""
+            var condition = "-n \"__fish_seen_subcommand_from \(command.name)\""
+            if command.name == showsAfterFlag.command {
+                let archived = "__fish_contains_opt \(showsAfterFlag.flag.dropFirst(2))"
+                lines.append(
+                    "complete -c podarchive -n \"__fish_seen_subcommand_from \(command.name); and \(archived)\" -f -a \(fishShows)"
+                )
+                condition = "-n \"__fish_seen_subcommand_from \(command.name); and not \(archived)\""
+            }
             switch command.info.completion {
+            case .showThenEpisodes:
+                let seen = "__fish_seen_subcommand_from \(command.name)"
+                lines.append(
+                    "complete -c podarchive -n \"\(seen); and not __podarchive_show >/dev/null\" -f -a \(fishShows)")
+                lines.append(
+                    "complete -c podarchive -n \"\(seen); and __podarchive_show >/dev/null\" -f -a '(__podarchive_episodes)'"
+                )
             case .file: lines.append("complete -c podarchive \(condition) -F")
             case .directory: lines.append("complete -c podarchive \(condition) -a '(__fish_complete_directories)'")
             case .shows: lines.append("complete -c podarchive \(condition) -f -a \(fishShows)")
@@ -145,7 +202,7 @@ extension Completions {
                 case .none: line += " -x"
                 case .file: line += " -r -F"
                 case .directory: line += " -x -a '(__fish_complete_directories)'"
-                case .shows: line += " -x -a \(fishShows)"
+                case .shows, .showThenEpisodes: line += " -x -a \(fishShows)"
                 case .words(let words): line += " -x -a \(fishQuoted(words.map(shellQuoted).joined(separator: " ")))"
                 }
             }

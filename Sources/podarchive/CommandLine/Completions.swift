@@ -20,6 +20,19 @@ enum Completions {
         Commands.entries.filter(\.info.readsConfiguration)
     }
 
+    /// A command whose operand is a show of the archive instead when a flag is given: `list --archived SHOW`.
+    static let showsAfterFlag = (command: "list", flag: OutputOptions.archived.descriptor.name)
+
+    /// A sed expression taking each episode's file name from `podarchive list --archived SHOW`'s lines
+    /// `DATE  SIZE  TITLE  [FILE]` (then, for one the feed no longer lists, `  removed upstream (...)`): what
+    /// `forget` accepts for an episode, read from the show's index as `list --archived` reads it, with no network.
+    static let episodeFiles = #"s/^[0-9-]{10}  .*  \[(.*)\](  removed upstream \(.*)?$/\1/p"#
+
+    /// The options of `command` that take a value, spelled as on a command line: the words an operand is not.
+    static func valueSpellings(_ command: CommandEntry) -> [String] {
+        command.options.filter(\.takesValue).flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+    }
+
     /// A sed expression taking the archive root from `podarchive config`'s line `to = ROOT    # source`, so a
     /// script completes the shows of the root a command would use (the configuration file's `to` included).
     static let rootFromConfig =
@@ -74,7 +87,7 @@ enum Completions {
                             if [[ $cur == -* ]]; then
                                 COMPREPLY=($(compgen -W \(shellQuoted(flags.joined(separator: " "))) -- "$cur"))
                             else
-                                \(bashValues(command.info.completion))
+                                \(bashOperand(command))
                             fi ;;
                 """)
         }
@@ -91,10 +104,38 @@ enum Completions {
                 root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
                 printf '%s\\n' "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
             }
-            # The shows of the archive root: the folder names `remove` takes.
-            _podarchive_shows() {
+            # Each line of standard input that begins with $1, into COMPREPLY (names with spaces stay whole).
+            _podarchive_starting() {
+                local name
+                COMPREPLY=()
                 compopt -o filenames 2>/dev/null
-                mapfile -t COMPREPLY < <(cd "$(_podarchive_root)" 2>/dev/null && compgen -d -- "$1")
+                while IFS= read -r name; do [[ -n $name && $name == "$1"* ]] && COMPREPLY+=("$name"); done
+            }
+            # The shows of the archive root: the folder names `remove` takes (no dot-folder such as .podarchive).
+            _podarchive_shows() {
+                _podarchive_starting "$1" < <(cd "$(_podarchive_root)" 2>/dev/null && compgen -d -- "$1" | grep -v '^[.]')
+            }
+            # The archived episodes of show $1 by file name, as forget takes them (podarchive list --archived).
+            _podarchive_episodes() {
+                _podarchive_starting "$2" < <(command podarchive list --archived "$1" 2>/dev/null \\
+                    | sed -n -E \(shellQuoted(episodeFiles)))
+            }
+            # The first operand of the line before the word completed, unquoted: words after the command that are
+            # neither an option nor the value of one of the options $1 lists.
+            _podarchive_operand() {
+                local i word
+                for (( i = 2; i < COMP_CWORD; i++ )); do
+                    word=${COMP_WORDS[i]}
+                    if [[ " $1 " == *" $word "* ]]; then (( i++ )); continue; fi
+                    [[ $word == -* ]] && continue
+                    case $word in
+                        \\'*\\') word=${word:1:${#word}-2} ;;
+                        \\"*\\") word=${word:1:${#word}-2} ;;
+                        *) word=$(printf '%s' "$word" | sed -E 's/\\\\(.)/\\1/g') ;;
+                    esac
+                    printf '%s\\n' "$word"
+                    return
+                done
             }
             _podarchive() {
                 local cur prev cmd
@@ -119,12 +160,25 @@ enum Completions {
             """
     }
 
+    /// What completes `command`'s operands in bash.
+    private static func bashOperand(_ command: CommandEntry) -> String {
+        if command.name == showsAfterFlag.command {
+            return
+                "if [[ \" ${COMP_WORDS[*]} \" == *\" \(showsAfterFlag.flag) \"* ]]; then _podarchive_shows \"$cur\"; "
+                + "else \(bashValues(command.info.completion)); fi"
+        }
+        guard command.info.completion == .showThenEpisodes else { return bashValues(command.info.completion) }
+        let skipped = shellQuoted(valueSpellings(command).joined(separator: " "))
+        return "local show; show=$(_podarchive_operand \(skipped)); "
+            + "if [[ -n $show ]]; then _podarchive_episodes \"$show\" \"$cur\"; else _podarchive_shows \"$cur\"; fi"
+    }
+
     private static func bashValues(_ completion: ValueCompletion) -> String {
         switch completion {
         case .none: return "COMPREPLY=()"
         case .file: return "_podarchive_names -f \"$cur\""
         case .directory: return "_podarchive_names -d \"$cur\""
-        case .shows: return "_podarchive_shows \"$cur\""
+        case .shows, .showThenEpisodes: return "_podarchive_shows \"$cur\""
         case .words(let words):
             // Suggestions with spaces in them: one a line, so each stays whole.
             let list = words.map(shellQuoted).joined(separator: " ")

@@ -28,7 +28,7 @@ enum WARCOptions {
             """#)
     static let shows: Option<String> = .value(
         "--show", "SHOW", .path, summary: "only this show (repeatable)",
-        help: "export only SHOW of the archive: its title, folder name or feed URL; repeatable",
+        help: "export only SHOW of the archive: its title, folder name or feed URL; repeatable", completion: .shows,
         manual: #"""
             With
             .BR export :

@@ -6,7 +6,8 @@ struct ForgetCommand: CommandType {
     static let info = CommandInfo(
         name: "forget",
         about: "forget episodes for good: their files deleted, never fetched again (--undo takes them back)",
-        summary: "forget episodes for good", operands: "<show> <episode>...", completion: .shows, repeats: true,
+        summary: "forget episodes for good", operands: "<show> <episode>...", completion: .showThenEpisodes,
+        repeats: true,
         discussion: """
             Forgets episodes of a show for good. The show is named by its folder's name, its title or its feed URL;
             each episode by its title, its GUID or its file's name. Each episode's file, companions and sidecar are
