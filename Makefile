@@ -178,11 +178,14 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-# fish's own vendor folder (pkg-config says where) when it lies under PREFIX, else PREFIX's: Debian's fish reads
-# /usr/share/fish/vendor_completions.d and each $$XDG_DATA_DIRS/fish/vendor_completions.d, not /usr/local's unless
-# XDG_DATA_DIRS names /usr/local/share (as the XDG default and desktop sessions do).
+# fish: PREFIX's vendor folder when the fish here reads it (a PREFIX of /usr, or XDG_DATA_DIRS naming PREFIX/share);
+# else, for an install on this machine (no DESTDIR), fish's own vendor folder, which pkg-config names and every fish
+# reads: Debian's fish 3.6 never reads /usr/local/share/fish/vendor_completions.d unless XDG_DATA_DIRS says so, and
+# plain shells do not. A package (DESTDIR) keeps to PREFIX's. FISHDIR=... on the command line chooses another.
 FISH_VENDOR := $(shell pkg-config --variable completionsdir fish 2>/dev/null)
-FISHDIR = $(DESTDIR)$(or $(filter $(PREFIX)/%,$(FISH_VENDOR)),$(PREFIX)/share/fish/vendor_completions.d)
+FISH_PREFIXED = $(PREFIX)/share/fish/vendor_completions.d
+FISH_READS_PREFIXED = $(shell fish -c 'contains -- $$argv[1] $$fish_complete_path; and echo yes' $(FISH_PREFIXED) 2>/dev/null)
+FISHDIR = $(DESTDIR)$(if $(or $(FISH_READS_PREFIXED),$(DESTDIR)),$(FISH_PREFIXED),$(or $(FISH_VENDOR),$(FISH_PREFIXED)))
 SYSTEMDDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
 UNITS = Sources/podarchive/Systemd
 install: release
