@@ -144,6 +144,18 @@ final class ArgumentsTests: XCTestCase {
             .success(.run(SyncCommand.Arguments(feeds: [], opml: "subs.opml"))))
     }
 
+    func test_parse_aSwitchAndItsOpposite_fillOneField() {
+        XCTAssertEqual(parse(SyncCommand.self, "sync --site"), .success(.run(SyncCommand.Arguments(site: true))))
+        XCTAssertEqual(parse(SyncCommand.self, "sync --no-site"), .success(.run(SyncCommand.Arguments(site: false))))
+        XCTAssertEqual(parse(SyncCommand.self, "sync"), .success(.run(SyncCommand.Arguments(site: nil))))
+        XCTAssertEqual(
+            parse(SyncCommand.self, "sync --no-metadata --no-companions"),
+            .success(.run(SyncCommand.Arguments(given: ShowSettings(metadata: false, companions: false)))))
+        XCTAssertEqual(
+            parse(SyncCommand.self, "sync --metadata --companions"),
+            .success(.run(SyncCommand.Arguments(given: ShowSettings(metadata: true, companions: true)))))
+    }
+
     func test_parse_dryRun() {
         XCTAssertEqual(
             parse(SyncCommand.self, "sync feed --dry-run"),

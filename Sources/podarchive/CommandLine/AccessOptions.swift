@@ -165,6 +165,6 @@ enum AccessOptions {
             .BR \-\-no\-site .
             """#)
     static let noSite: Option<Bool> = .flag(
-        "--no-site", summary: "stop refreshing the web pages",
+        "--no-site", sets: false, summary: "stop refreshing the web pages",
         help: "turn a saved --site off", excludes: ["--site"], saved: .archive)
 }
