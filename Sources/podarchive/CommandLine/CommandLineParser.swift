@@ -80,9 +80,10 @@ enum CommandLineParser {
     ) throws(UsageError) -> Parsed<Command.Arguments> {
         let name = type.info.name
         let accepted = type.accepted
-        let parsed = try ParsedOptions(rest, command: name, accepted: accepted.map(\.descriptor))
+        let descriptors = accepted.map { $0.descriptor }
+        let parsed = try ParsedOptions(rest, command: name, accepted: descriptors)
         if parsed.names.contains(HelpOption.option.descriptor.name) { return .help }
-        try excluded(parsed, accepted.map(\.descriptor))
+        try excluded(parsed, descriptors)
         var arguments = Command.Arguments()
         for option in accepted {
             guard let fallback = defaults.fallback(for: option.descriptor) else { continue }

@@ -56,7 +56,7 @@ struct CommandLineTool: Sendable {
     /// configuration) was otherwise on a one-show run's critical path. A command line that turns out to be wrong,
     /// or a run with nothing to fetch, costs that thread's work only.
     static func fetchesFeeds(_ arguments: [String]) -> Bool {
-        guard let name = arguments.first, let command = Commands.entry(name) else { return false }
+        guard let name = arguments.first, let command = Commands.type(named: name) else { return false }
         return command.info.fetches
     }
 

@@ -67,7 +67,9 @@ extension CommandType {
     static var accepted: [BoundOption<Arguments>] { options + [HelpOption.option.ignored()] }
 
     /// What help, the man page and the completions read of it.
-    static var entry: CommandEntry { CommandEntry(info: info, options: accepted.map(\.descriptor)) }
+    /// (Closures, not key paths, over `BoundOption<Arguments>`: a key path in this generic context is resolved
+    /// at run time through a conformance lookup, which cost every start of the process milliseconds.)
+    static var entry: CommandEntry { CommandEntry(info: info, options: accepted.map { $0.descriptor }) }
 }
 
 /// A command with its options, their types erased: what help, the man page and the completions read.

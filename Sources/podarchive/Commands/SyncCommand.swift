@@ -76,7 +76,7 @@ struct SyncCommand: CommandType {
             "Downloads every episode of each <feed> that is not archived yet into DIR/<feed "
             + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
             + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
-            + "show settings given with it (\(options.map(\.descriptor).filter { $0.showKey != nil }.map(\.name).joined(separator: ", "))) are "
+            + "show settings given with it (\(OptionCatalog.showSettings.map(\.name).joined(separator: ", "))) are "
             + "saved with it. Each show syncs "
             + "with the options on the command line, else its saved settings, else the configuration "
             + "file's (podarchive help config), else the defaults. Up "
