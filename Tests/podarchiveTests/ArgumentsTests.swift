@@ -15,12 +15,7 @@ final class ArgumentsTests: XCTestCase {
     private func parse<Command: CommandType>(_ type: Command.Type, _ line: String)
         -> Result<Parsed<Command.Arguments>, UsageError>
     {
-        do {
-            return .success(
-                try CommandLineParser.parse(type, Array(line.split(separator: " ").map(String.init).dropFirst())))
-        } catch {
-            return .failure(error)
-        }
+        CommandLineParser.parsed(type, line)
     }
 
     func test_parse_validCommandLines() {

@@ -151,6 +151,17 @@ final class CommandLineEdgesTests: CommandLineTestCase {
                 + "netrc-file, prefer, exclude, got 'colour'")
     }
 
+    func test_aSavedSettingIsShownAsAWordTheShellReadsBack_apostropheAndAll() {
+        XCTAssertEqual(
+            FeedsFormatter.describe(ShowSettings(limit: 2, match: "it's")), #"--limit 2 --match 'it'\''s'"#)
+        XCTAssertEqual(
+            SyncFormatter.leftOut(
+                1, settings: SettingsLayers(given: ShowSettings(), saved: ShowSettings(limit: 0, match: "it's")),
+                feed: .local(path: "/f.xml")),
+            #"; 1 more listed, left out by the saved filter (--match 'it'\''s'): 'podarchive sync /f.xml --all' "#
+                + "clears it")
+    }
+
     // MARK: - Pages
 
     func test_sync_followsAPageWithTheConfigurationFilesUserAgent_asAddDoes() async throws {

@@ -186,7 +186,7 @@ final class CompletionSessionTests: XCTestCase {
     func test_quotedText_readsBackWhole_inEachShell() throws {
         let hostile = #"the feed's [host] \ a: $(touch x) `y` "z" ${HOME} ; end"#
         for (path, quoted) in [
-            ("/bin/bash", Completions.shellQuoted(hostile)), ("/usr/bin/zsh", Completions.shellQuoted(hostile)),
+            ("/bin/bash", ShellWord.quoted(hostile)), ("/usr/bin/zsh", ShellWord.quoted(hostile)),
             ("/usr/bin/fish", Completions.fishQuoted(hostile)),
         ] where FileManager.default.isExecutableFile(atPath: path) {
             let result = try ProcessRunner.run(

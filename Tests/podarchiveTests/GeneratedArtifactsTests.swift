@@ -130,7 +130,7 @@ final class GeneratedArtifactsTests: XCTestCase {
     }
 
     func test_completionText_isQuotedForEachShell() {
-        XCTAssertEqual(Completions.shellQuoted("feed's host"), #"'feed'\''s host'"#)
+        XCTAssertEqual(ShellWord.quoted("feed's host"), #"'feed'\''s host'"#)
         XCTAssertEqual(Completions.fishQuoted(#"feed's \ host"#), #"'feed\'s \\ host'"#)
         XCTAssertEqual(Completions.zshDescription("a [b]: c"), #"a \[b\]: c"#)
         XCTAssertEqual(Completions.zshDescription("k:n", colons: true), #"k\:n"#)

@@ -29,7 +29,8 @@ public struct EpisodeFilter: Sendable, Equatable {
     public func applying(_ settings: ShowSettings) throws -> EpisodeFilter {
         func checked<Value>(_ key: ShowSettings.Key, _ rule: (String) throws(SettingProblem) -> Value) throws -> Value?
         {
-            guard let text = settings.text(of: key), text != "", text != "0" || key != .limit else { return nil }
+            guard let value = settings[key], !value.turnsOff else { return nil }
+            let text = value.text
             do { return try rule(text) } catch { throw SettingsError(key: key, value: text, problem: error) }
         }
         var filter = self
@@ -60,18 +61,15 @@ public struct EpisodeFilter: Sendable, Equatable {
         guard !isEmpty else { return episodes }
         let expression = match.flatMap { try? NSRegularExpression(pattern: $0) }
         let excluded = exclude.flatMap { try? NSRegularExpression(pattern: $0) }
+        /// Whether `title` has a match of `pattern`.
+        func found(_ pattern: NSRegularExpression, in title: String) -> Bool {
+            pattern.firstMatch(in: title, range: NSRange(title.startIndex..<title.endIndex, in: title)) != nil
+        }
         var selected = episodes.enumerated().filter { _, episode in
             if let since, (episode.published ?? .distantPast) < since { return false }
-            if let expression {
-                guard let title = episode.title else { return false }
-                let range = NSRange(title.startIndex..<title.endIndex, in: title)
-                if expression.firstMatch(in: title, range: range) == nil { return false }
-            }
-            if let excluded, let title = episode.title,
-                excluded.firstMatch(in: title, range: NSRange(title.startIndex..<title.endIndex, in: title)) != nil
-            {
-                return false
-            }
+            // An untitled episode matches nothing: `match` leaves it out, `exclude` keeps it.
+            if let expression, !(episode.title.map { found(expression, in: $0) } ?? false) { return false }
+            if let excluded, episode.title.map({ found(excluded, in: $0) }) == true { return false }
             return true
         }
         if let limit, selected.count > limit {

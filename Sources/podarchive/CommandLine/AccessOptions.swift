@@ -71,7 +71,7 @@ enum AccessOptions {
         summary: "the User-Agent to send",
         help: "send STRING as the User-Agent (default podarchive/VERSION) for hosts that refuse unknown "
             + "clients; a saved setting", saved: .show(.userAgent), config: true,
-        describe: { $0.userAgent.map { "'\($0)'" } },
+        describe: { $0.userAgent.map(ShellWord.quoted) },
         manual: #"""
             Send
             .I string

@@ -15,7 +15,7 @@ enum AlternateOptions {
             + "first TYPE available (audio/opus, opus), else the enclosure; its sources are tried in order; "
             + "episodes already archived are not fetched again when it changes; a saved setting",
         completion: .words(["audio/opus", "audio/mpeg", "video/mp4"]), saved: .show(.prefer), config: true,
-        describe: { $0.prefer.map { "'\($0)'" } },
+        describe: { $0.prefer.map(ShellWord.quoted) },
         manual: #"""
             With
             .BR sync :

@@ -129,7 +129,7 @@ struct CommandLineTool: Sendable {
             var context = self.context
             context.defaults = defaults
             context.manual = ToolManual(
-                help: { topic in topic.map { Commands.entry($0) != nil } == false ? nil : HelpText.text(for: topic) },
+                help: HelpText.page(for:),
                 completions: Completions.script(for:), page: { ManualPage.page }, names: Commands.names)
             let code = await invocation.run(context)
             // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).

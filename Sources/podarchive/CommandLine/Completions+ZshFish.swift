@@ -5,25 +5,27 @@ extension Completions {
 
     static func zsh() -> String {
         let commandValues = Commands.entries.map {
-            shellQuoted("\($0.name)[\(zshDescription($0.info.summary))]")
+            ShellWord.quoted("\($0.name)[\(zshDescription($0.info.summary))]")
         }.joined(separator: " ")
         var cases: [String] = []
         for command in optionCommands {
             var specs = command.options.map { zshSpec($0, command) }
             let many = command.info.repeats ? "*" : "1"
             switch command.info.completion {
-            case .file: specs.append(shellQuoted("\(many):feed:_files"))
-            case .directory: specs.append(shellQuoted("\(many):folder:_files -/"))
+            case .file: specs.append(ShellWord.quoted("\(many):feed:_files"))
+            case .directory: specs.append(ShellWord.quoted("\(many):folder:_files -/"))
             // The show folders of the archive root, wherever the shell is.
-            case .shows: specs.append(shellQuoted("\(many):show:\(zshAction(.shows))"))
+            case .shows: specs.append(ShellWord.quoted("\(many):show:\(zshAction(.shows))"))
             // A show, then its episodes.
             case .showThenEpisodes:
-                specs += [shellQuoted("1:show:_podarchive_shows"), shellQuoted("*:episode:_podarchive_episodes")]
+                specs += [
+                    ShellWord.quoted("1:show:_podarchive_shows"), ShellWord.quoted("*:episode:_podarchive_episodes"),
+                ]
             case .none, .words: break
             }
             if command.name == showsAfterFlag.command, let last = specs.indices.last {
                 // `list --archived SHOW`: a show of the archive, not a feed.
-                specs[last] = shellQuoted(
+                specs[last] = ShellWord.quoted(
                     "1:feed or show:{ if (( ${words[(I)\(showsAfterFlag.flag)]} )); then _podarchive_shows; "
                         + "else _files; fi }")
             }
@@ -36,7 +38,7 @@ extension Completions {
             # $PODARCHIVE_DIR, else ~/Podcasts.
             _podarchive_root() {
                 local root
-                root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
+                root=$(command podarchive config 2>/dev/null | sed -n -E \(ShellWord.quoted(rootFromConfig)))
                 print -r -- "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
             }
             # The show folders of the archive root, by the names the commands take (no trailing slash, no
@@ -50,7 +52,7 @@ extension Completions {
             # them (read from its index by podarchive list --archived; no network).
             _podarchive_episodes() {
                 local -a episodes expl
-                episodes=( ${(f)"$(command podarchive list --archived ${(Q)line[1]} 2>/dev/null | sed -n -E \(shellQuoted(episodeFiles)))"} )
+                episodes=( ${(f)"$(command podarchive list --archived ${(Q)line[1]} 2>/dev/null | sed -n -E \(ShellWord.quoted(episodeFiles)))"} )
                 _wanted episodes expl episode compadd -a episodes
             }
             _podarchive() {
@@ -75,8 +77,8 @@ extension Completions {
 
     /// `help`'s specs: `--man`, and a command's name.
     private static var helpSpecs: String {
-        shellQuoted("--man[\(zshDescription(HelpCommand.manSummary))]") + " "
-            + shellQuoted("1:command:(\(Commands.names.joined(separator: " ")))")
+        ShellWord.quoted("--man[\(zshDescription(HelpCommand.manSummary))]") + " "
+            + ShellWord.quoted("1:command:(\(Commands.names.joined(separator: " ")))")
     }
 
     /// One option's `_arguments` spec: `'(excluded)'{-q,--quiet}'[summary]'`, then `:value:action`.
@@ -92,8 +94,8 @@ extension Completions {
             tail += ":\(zshDescription(value.lowercased(), colons: true)):\(zshAction(option.completion))"
         }
         let prefix = group.isEmpty ? "" : "(\(group.joined(separator: " ")))"
-        guard spellings.count > 1 else { return shellQuoted(prefix + option.name + tail) }
-        return shellQuoted(prefix) + "{\(spellings.joined(separator: ","))}" + shellQuoted(tail)
+        guard spellings.count > 1 else { return ShellWord.quoted(prefix + option.name + tail) }
+        return ShellWord.quoted(prefix) + "{\(spellings.joined(separator: ","))}" + ShellWord.quoted(tail)
     }
 
     private static func zshAction(_ completion: ValueCompletion) -> String {
@@ -203,7 +205,8 @@ extension Completions {
                 case .file: line += " -r -F"
                 case .directory: line += " -x -a '(__fish_complete_directories)'"
                 case .shows, .showThenEpisodes: line += " -x -a \(fishShows)"
-                case .words(let words): line += " -x -a \(fishQuoted(words.map(shellQuoted).joined(separator: " ")))"
+                case .words(let words):
+                    line += " -x -a \(fishQuoted(words.map(ShellWord.quoted).joined(separator: " ")))"
                 }
             }
             lines.append(line + " -d \(fishQuoted(option.summary))")

@@ -40,11 +40,6 @@ enum Completions {
 
     // MARK: - Quoting
 
-    /// `text` as one word for bash or zsh: single quotes, a quote inside written `'\''`.
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-    }
-
     /// `text` as one word for fish: single quotes, with `\` and `'` escaped by a backslash.
     static func fishQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: "'", with: #"\'"#) + "'"
@@ -85,7 +80,7 @@ enum Completions {
                 """
                         \(command.name))
                             if [[ $cur == -* ]]; then
-                                COMPREPLY=($(compgen -W \(shellQuoted(flags.joined(separator: " "))) -- "$cur"))
+                                COMPREPLY=($(compgen -W \(ShellWord.quoted(flags.joined(separator: " "))) -- "$cur"))
                             else
                                 \(bashOperand(command))
                             fi ;;
@@ -101,7 +96,7 @@ enum Completions {
             # $PODARCHIVE_DIR, else ~/Podcasts (a podarchive not on the PATH, or one without config).
             _podarchive_root() {
                 local root
-                root=$(command podarchive config 2>/dev/null | sed -n -E \(shellQuoted(rootFromConfig)))
+                root=$(command podarchive config 2>/dev/null | sed -n -E \(ShellWord.quoted(rootFromConfig)))
                 printf '%s\\n' "${root:-${PODARCHIVE_DIR:-$HOME/Podcasts}}"
             }
             # Each line of standard input that begins with $1, into COMPREPLY (names with spaces stay whole).
@@ -118,7 +113,7 @@ enum Completions {
             # The archived episodes of show $1 by file name, as forget takes them (podarchive list --archived).
             _podarchive_episodes() {
                 _podarchive_starting "$2" < <(command podarchive list --archived "$1" 2>/dev/null \\
-                    | sed -n -E \(shellQuoted(episodeFiles)))
+                    | sed -n -E \(ShellWord.quoted(episodeFiles)))
             }
             # The first operand of the line before the word completed, unquoted: words after the command that are
             # neither an option nor the value of one of the options $1 lists.
@@ -143,7 +138,7 @@ enum Completions {
                 prev="${COMP_WORDS[COMP_CWORD-1]}"
                 cmd="${COMP_WORDS[1]}"
                 if [[ $COMP_CWORD -eq 1 ]]; then
-                    COMPREPLY=($(compgen -W \(shellQuoted(names + " --help --version")) -- "$cur"))
+                    COMPREPLY=($(compgen -W \(ShellWord.quoted(names + " --help --version")) -- "$cur"))
                     return
                 fi
                 case "$cmd:$prev" in
@@ -151,8 +146,8 @@ enum Completions {
                 esac
                 case "$cmd" in
             \(commandCases.joined(separator: "\n"))
-                    completions) COMPREPLY=($(compgen -W \(shellQuoted(shells.joined(separator: " "))) -- "$cur")) ;;
-                    help) COMPREPLY=($(compgen -W \(shellQuoted(names + " --man --help")) -- "$cur")) ;;
+                    completions) COMPREPLY=($(compgen -W \(ShellWord.quoted(shells.joined(separator: " "))) -- "$cur")) ;;
+                    help) COMPREPLY=($(compgen -W \(ShellWord.quoted(names + " --man --help")) -- "$cur")) ;;
                 esac
             }
             complete -F _podarchive podarchive
@@ -168,7 +163,7 @@ enum Completions {
                 + "else \(bashValues(command.info.completion)); fi"
         }
         guard command.info.completion == .showThenEpisodes else { return bashValues(command.info.completion) }
-        let skipped = shellQuoted(valueSpellings(command).joined(separator: " "))
+        let skipped = ShellWord.quoted(valueSpellings(command).joined(separator: " "))
         return "local show; show=$(_podarchive_operand \(skipped)); "
             + "if [[ -n $show ]]; then _podarchive_episodes \"$show\" \"$cur\"; else _podarchive_shows \"$cur\"; fi"
     }
@@ -181,7 +176,7 @@ enum Completions {
         case .shows, .showThenEpisodes: return "_podarchive_shows \"$cur\""
         case .words(let words):
             // Suggestions with spaces in them: one a line, so each stays whole.
-            let list = words.map(shellQuoted).joined(separator: " ")
+            let list = words.map(ShellWord.quoted).joined(separator: " ")
             return "mapfile -t COMPREPLY < <(printf '%s\\n' \(list) | grep -F -- \"$cur\")"
         }
     }

@@ -121,9 +121,5 @@ enum FeedsFormatter {
     }
 
     /// A show's saved settings as the options that set them (each show setting's declaration says how).
-    static func describe(_ settings: ShowSettings) -> String {
-        OptionCatalog.showSettings.compactMap { option in
-            option.describe?(settings).map { $0.isEmpty ? option.name : "\(option.name) \($0)" }
-        }.joined(separator: " ")
-    }
+    static func describe(_ settings: ShowSettings) -> String { settings.asOptions() }
 }

@@ -28,16 +28,11 @@ enum SyncFormatter {
         guard count > 0 else { return "" }
         let fromCommandLine = layers.filterLayer?.source == .given
         let settings = layers.filterLayer?.settings ?? ShowSettings()
-        let filter = ShowSettings.Key.filters.compactMap { key -> String? in
-            guard let value = settings[key], value != .count(0), value != .text("") else { return nil }
-            let plain = value.text.allSatisfy { $0.isLetter || $0.isNumber || "._:/+=-".contains($0) }
-            return "--\(key.spelled) "
-                + (plain ? value.text : "'" + value.text.replacingOccurrences(of: "'", with: #"'\''"#) + "'")
-        }
+        let filter = settings.withoutClearedFilters.asOptions(only: ShowSettings.Key.filters)
         let listed = "; \(count) more listed, left out by "
-        guard !fromCommandLine else { return listed + filter.joined(separator: " ") }
+        guard !fromCommandLine else { return listed + filter }
         return listed
-            + "the saved filter (\(filter.joined(separator: " "))): 'podarchive sync \(feed.shownName) --all' "
+            + "the saved filter (\(filter)): 'podarchive sync \(feed.shownName) --all' "
             + "clears it"
     }
 

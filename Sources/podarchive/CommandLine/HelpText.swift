@@ -82,9 +82,12 @@ enum HelpText {
     }
 
     /// The help of `topic` (a command's name), else the general help.
-    static func text(for topic: String?) -> String {
-        guard let command = topic.flatMap(Commands.entry) else { return general }
-        return text(for: command)
+    static func text(for topic: String?) -> String { page(for: topic) ?? general }
+
+    /// The help of `topic`, the general help for none; nil for a name no command has.
+    static func page(for topic: String?) -> String? {
+        guard let topic else { return general }
+        return Commands.entry(topic).map(text(for:))
     }
 
     /// A command's page: its usage, what it does, its options, and its exit codes.

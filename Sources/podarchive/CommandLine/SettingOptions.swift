@@ -30,7 +30,7 @@ enum SettingOptions {
             + "name, so no value can leave the feed folder; archived files keep their names",
         completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"]), saved: .show(.name),
         config: true,
-        describe: { $0.name.map { "'\($0)'" } },
+        describe: { $0.name.map(ShellWord.quoted) },
         manual: #"""
             With
             .BR sync :
@@ -200,7 +200,7 @@ enum SettingOptions {
         "--match", "REGEX", .pattern,
         summary: "only titles matching REGEX",
         help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)", saved: .show(.match),
-        describe: { $0.match.map { "'\($0)'" } },
+        describe: { $0.match.map(ShellWord.quoted) },
         manual: #"""
             Only episodes whose title matches the regular expression
             .I regex
@@ -211,7 +211,7 @@ enum SettingOptions {
     static let exclude: Option<String> = .value(
         "--exclude", "REGEX", .pattern, summary: "no title matching REGEX",
         help: "no episode whose title matches REGEX (prefix (?i) to ignore case): the opposite of --match; a saved "
-            + "setting", saved: .show(.exclude), config: true, describe: { $0.exclude.map { "'\($0)'" } },
+            + "setting", saved: .show(.exclude), config: true, describe: { $0.exclude.map(ShellWord.quoted) },
         manual: #"""
             No episode whose title matches the regular expression
             .I regex
