@@ -146,7 +146,7 @@ struct VerifyCommand: CommandType {
     /// over the configuration file's; ~/.netrc under them): the archiver puts each show's saved ones among them and
     /// adds its credentials.
     private func accessOptions(_ arguments: VerifyCommand.Arguments) throws -> SyncOptions {
-        var options = CommandContext.options(arguments.transfer)
+        var options = arguments.transfer.options
         options.netrc = context.defaultNetrc
         options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
         var access = arguments.given
