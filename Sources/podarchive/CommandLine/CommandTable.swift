@@ -101,9 +101,8 @@ enum Commands {
 /// `--help`, which every command takes.
 enum HelpOption {
     static let option: Option<Bool> = .flag(
-        "--help", short: "h", summary: "show help", help: "show this help",
-        manual: #"""
-            Show help.
+        "--help", short: "h", help: #"""
+            show help
             """#)
 }
 

@@ -84,10 +84,22 @@ enum ManualPage {
         let described = Set(OptionCatalog.all.flatMap(\.manualAlso))
         var entries = OptionCatalog.all.filter { !described.contains($0.name) }.map { option in
             let also = option.manualAlso.compactMap { name in OptionCatalog.all.first { $0.name == name } }
-            return ".TP\n" + heading(for: option, also: also) + "\n" + option.filled(option.manual)
+            return ".TP\n" + heading(for: option, also: also) + "\n" + option.manual(lead: takenBy(option))
         }
         entries.append(".TP\n.BR \\-V \", \" \\-\\-version\nShow the version.")
         return ".SH OPTIONS\n" + entries.joined(separator: "\n")
+    }
+
+    /// `With sync or add: ` for an option a few commands take (the registry says which), else nothing. `config`,
+    /// which takes every option the configuration file may set (to show the values a run would use), is not counted.
+    static func takenBy(_ option: OptionDescriptor) -> String {
+        let names = Commands.entries.filter { command in
+            command.name != ConfigCommand.info.name
+                && command.options.contains { $0.name == option.name && $0.takesValue == option.takesValue }
+        }.map { "`\($0.name)`" }
+        guard (1...3).contains(names.count) else { return "" }
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return "With \(list): "
     }
 
     /// The exit codes as `help` gives them (`  3  the feed could not be fetched`), a paragraph each, then the rule
