@@ -189,7 +189,7 @@ extension HelpMarkup {
             spans[0] = .text(letter.uppercased() + first.dropFirst())
         }
         if case .text(let last)? = spans.last {
-            if !last.hasSuffix("."), !last.hasSuffix("!"), !last.hasSuffix("?") { spans[spans.count - 1] = .text(last + ".") }
+            if !last.hasSuffix("."), !last.hasSuffix("!"), !last.hasSuffix("?"), !last.hasSuffix(":") { spans[spans.count - 1] = .text(last + ".") }
         } else {
             spans.append(.text("."))
         }

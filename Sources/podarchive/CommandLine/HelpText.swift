@@ -94,9 +94,9 @@ enum HelpText {
     static func text(for command: CommandEntry) -> String {
         let info = command.info
         var parts = [OptionTable.usage(for: command)]
-        if !info.discussion.isEmpty { parts.append(info.discussion) }
+        if !info.discussion.isEmpty { parts.append(HelpMarkup(info.discussion).plain()) }
         parts.append("Options:\n" + OptionTable.helpBlock(for: command))
-        if !info.afterOptions.isEmpty { parts.append(info.afterOptions) }
+        if !info.afterOptions.isEmpty { parts.append(HelpMarkup(info.afterOptions).plain()) }
         parts.append(exitCodes(info.exitCodes, meanings: info.exitMeanings, severalFeeds: info.severalFeeds))
         return parts.joined(separator: "\n\n")
     }

@@ -1,7 +1,7 @@
 // The man page, made whole each time it is asked for (`podarchive help --man`, `make man`, `make install`): the
 // SYNOPSIS, each command's heading, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS from the
-// declarations the parser and `help` use, around the prose written once in Documentation/ (ManualProse,
-// CommandProse). Nothing of it is kept in git. The only place the command and option tables are read for the page.
+// declarations the parser and `help` use (each command's and option's text among them, in help's light markup), around
+// the prose written once in Documentation/ (ManualProse, ManualTopics). Nothing of it is kept in git. The only place the command and option tables are read for the page.
 import ArchiverCore
 
 enum ManualPage {
@@ -38,7 +38,7 @@ enum ManualPage {
     /// Each command's heading and summary, then its paragraphs.
     static var commands: String {
         Commands.entries.map { command in
-            let prose = CommandProse.text[command.name].map { "\n.IP\n" + $0 } ?? ""
+            let prose = command.info.discussion.isEmpty ? "" : "\n.IP\n" + HelpMarkup(command.info.discussion).roff
             return ".TP\n.B \(command.name)\n\(roff(capitalized(command.info.about))).\(prose)"
         }.joined(separator: "\n")
     }
