@@ -55,7 +55,9 @@ final class CompletionSessionTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
             Set($0.split(separator: "|").map(String.init))
         }
-        XCTAssertEqual(lines.count, 3 + Commands.entries.filter(\.info.readsConfiguration).count + 1, result.stdout + result.stderr)
+        XCTAssertEqual(
+            lines.count, 3 + Commands.entries.filter(\.info.readsConfiguration).count + 1, result.stdout + result.stderr
+        )
         guard lines.count > 3 + Commands.entries.filter(\.info.readsConfiguration).count else { return }
         XCTAssertEqual(lines[0], Set(Commands.names + ["--help", "--version"]))
         XCTAssertEqual(lines[1], ["sync"])

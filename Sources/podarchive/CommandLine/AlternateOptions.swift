@@ -11,9 +11,10 @@ enum AlternateOptions {
     static let prefer: Option<String> = .value(
         "--prefer", "TYPE[,TYPE...]", .preferences,
         help: #"""
-            archive an alternate enclosure: of the files a Podcasting 2.0 feed offers for an episode (`podcast:alternateEnclosure`),
-            the one whose media type or codecs match the first <TYPE> available (audio/opus, opus), else the enclosure; its sources
-            are tried in order; episodes already archived are not fetched again when it changes; a saved setting
+            archive an alternate enclosure: of the files a Podcasting 2.0 feed offers for an episode
+            (`podcast:alternateEnclosure`), the one whose media type or codecs match the first <TYPE> available
+            (audio/opus, opus), else the enclosure; its sources are tried in order; episodes already archived are not
+            fetched again when it changes; a saved setting
 
             Only http and https sources are fetched. The choice is recorded with the episode.
             """#,

@@ -102,7 +102,8 @@ enum Commands {
 /// `--help`, which every command takes.
 enum HelpOption {
     static let option: Option<Bool> = .flag(
-        "--help", short: "h", help: #"""
+        "--help", short: "h",
+        help: #"""
             show help
             """#)
 }

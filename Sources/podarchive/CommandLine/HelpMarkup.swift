@@ -115,11 +115,32 @@ extension HelpMarkup {
             switch block {
             case .paragraph(let spans):
                 let words = Self.plain(spans).split(separator: " ").map(String.init)
-                return OptionTable.wrap(words, firstLine: "", indent: "", width: width, join: "")
+                return Self.wrap(words, firstLine: "", indent: "", width: width, join: "")
             case .example(let lines):
                 return lines.map { "  " + $0 }.joined(separator: "\n")
             }
         }.joined(separator: "\n\n")
+    }
+
+    /// `words` on lines of at most `width` characters (a longer word has a line of its own).
+    static func wrap(
+        _ words: [String], firstLine: String, indent: String, width: Int, join: String = " "
+    ) -> String {
+        var lines: [String] = []
+        var line = firstLine
+        var lineHasWord = false
+        for word in words {
+            let separator = lineHasWord || (join == " " && !line.hasSuffix(" ")) ? " " : ""
+            if lineHasWord, line.count + separator.count + word.count > width {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += separator + word
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// The first paragraph on one line: what an option's help column wraps.
@@ -189,7 +210,9 @@ extension HelpMarkup {
             spans[0] = .text(letter.uppercased() + first.dropFirst())
         }
         if case .text(let last)? = spans.last {
-            if !last.hasSuffix("."), !last.hasSuffix("!"), !last.hasSuffix("?"), !last.hasSuffix(":") { spans[spans.count - 1] = .text(last + ".") }
+            if !last.hasSuffix("."), !last.hasSuffix("!"), !last.hasSuffix("?"), !last.hasSuffix(":") {
+                spans[spans.count - 1] = .text(last + ".")
+            }
         } else {
             spans.append(.text("."))
         }

@@ -1,7 +1,8 @@
 // The man page, made whole each time it is asked for (`podarchive help --man`, `make man`, `make install`): the
-// SYNOPSIS, each command's heading, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS from the
-// declarations the parser and `help` use (each command's and option's text among them, in help's light markup), around
-// the prose written once in Documentation/ (ManualProse, ManualTopics). Nothing of it is kept in git. The only place the command and option tables are read for the page.
+// SYNOPSIS, each command's heading and text, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS
+// from the declarations the parser and `help` use (their texts in help's light markup, HelpMarkup), around the prose
+// written once in Documentation/ (ManualProse, ManualTopics). Nothing of it is kept in git. The only place the command
+// and option tables are read for the page.
 import ArchiverCore
 
 enum ManualPage {

@@ -1,8 +1,8 @@
-// What one option is, declared once (`Option`): its names, how its value is read and checked, its one help text
-// (shown by help, the man page and the completion menus) and how its value completes, its default, and for a show setting how it is saved. A command binds the
-// options it takes to the fields they fill (`BoundOption`), its own arguments' or the core's `ShowSettings`', in
-// one hop. The parser, the help pages, the man page, the completions, the configuration file and `feeds`' list of
-// what a show keeps are all made from these.
+// What one option is, declared once (`Option`): its names, how its value is read and checked, its one text (in
+// help's light markup, which help, the man page and the completion menus each render), how its value completes, its
+// default, and for a show setting how it is saved. A command binds the options it takes to the fields they fill
+// (`BoundOption`), its own arguments' or the core's `ShowSettings`', in one hop. The parser, the help pages, the man
+// page, the completions, the configuration file and `feeds`' list of what a show keeps are all made from these.
 import ArchiverCore
 
 /// Where an option's value is kept after the run.

@@ -23,67 +23,75 @@ enum SettingOptions {
     ]
 
     static let name: Option<Written<NameTemplate>> = .value(
-        "--name", "TEMPLATE", .template, help: #"""
-            name new files after <TEMPLATE> (default `{title}`): `{title}`, `{date}` (YYYY-MM-DD), `{feed}`, `{episode}`,
-            `{season}` (`{episode:03}` pads), `{guid}` (8-digit hash); '/' makes subfolders; a field with no value drops the text
-            around it up to the next separator; each part is made a safe name, so no value can leave the feed folder; archived
-            files keep their names
+        "--name", "TEMPLATE", .template,
+        help: #"""
+            name new files after <TEMPLATE> (default `{title}`): `{title}`, `{date}` (YYYY-MM-DD), `{feed}`,
+            `{episode}`, `{season}` (`{episode:03}` pads), `{guid}` (8-digit hash); '/' makes subfolders; a field with
+            no value drops the text around it up to the next separator; each part is made a safe name, so no value can
+            leave the feed folder; archived files keep their names
 
-            `{title}` is the episode's title, else the enclosure's file name, else the GUID; `{date}` its publication date (UTC);
-            `{episode}` and `{season}` are the iTunes numbers (`{episode:03}` pads with zeros to three digits); `{guid}` is eight
-            hexadecimal digits of a hash of the GUID, stable across runs. A field the feed does not give takes the literal text
-            around it along, up to the neighbouring field or the end of its part, so an episode without a season gets no folder
-            named `Season`. A template ending in an extension (`{title}.mp3`) gets the file's real extension once. A `/` starts a
-            subfolder, as in `Season {season}/{episode:03} {title}`; a part that comes out empty is left out. Each part is made a
-            safe name after it is filled in, so a title such as `../../x` becomes `x`; no value can add a folder level. An unknown
-            field, an unmatched brace, a leading `/`, or an empty, `.` or `..` part is a usage error (exit 2). Write `{{` and `}}`
-            for literal braces.
+            `{title}` is the episode's title, else the enclosure's file name, else the GUID; `{date}` its publication
+            date (UTC); `{episode}` and `{season}` are the iTunes numbers (`{episode:03}` pads with zeros to three
+            digits); `{guid}` is eight hexadecimal digits of a hash of the GUID, stable across runs. A field the feed
+            does not give takes the literal text around it along, up to the neighbouring field or the end of its part,
+            so an episode without a season gets no folder named `Season`. A template ending in an extension
+            (`{title}.mp3`) gets the file's real extension once. A `/` starts a subfolder, as in `Season
+            {season}/{episode:03} {title}`; a part that comes out empty is left out. Each part is made a safe name after
+            it is filled in, so a title such as `../../x` becomes `x`; no value can add a folder level. An unknown
+            field, an unmatched brace, a leading `/`, or an empty, `.` or `..` part is a usage error (exit 2). Write
+            `{{` and `}}` for literal braces.
             """#,
         completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"]), saved: .show(.name),
         config: true,
         describe: { $0.name.map(ShellWord.quoted) },
         setting: { $0.name = $1.text })
     static let metadata: Option<Bool> = .flag(
-        "--metadata", help: #"""
-            write sidecars and the artwork: `<file stem>.info.json` beside each file (title, description, GUID, URLs, dates,
-            duration, numbers, size, SHA-256) and the feed's artwork to `cover.<ext>` once; files archived earlier get theirs on
-            the next run
+        "--metadata",
+        help: #"""
+            write sidecars and the artwork: `<file stem>.info.json` beside each file (title, description, GUID, URLs,
+            dates, duration, numbers, size, SHA-256) and the feed's artwork to `cover.<ext>` once; files archived
+            earlier get theirs on the next run
 
-            The sidecar is named after the file with `.info.json` in place of its extension (*Pilot.mp3* has *Pilot.info.json*);
-            it holds the episode's title, description (show notes, as the feed gives them), GUID, enclosure URL, web page, image,
-            publication date, duration in seconds, episode and season numbers, MIME type, the feed's title and URL, and the file's
-            name, size, SHA-256 and archive date; absent values are left out. The artwork is *cover.jpg*, *cover.png*,
-            *cover.webp* or *cover.gif*, at most 20 MB like a transcript; delete it to fetch it again. Files archived before
-            `--metadata` was first given get their sidecars the next time the feed has changed. An artwork that cannot be fetched
-            is reported on standard error and tried again next run; it does not change the exit status.
+            The sidecar is named after the file with `.info.json` in place of its extension (*Pilot.mp3* has
+            *Pilot.info.json*); it holds the episode's title, description (show notes, as the feed gives them), GUID,
+            enclosure URL, web page, image, publication date, duration in seconds, episode and season numbers, MIME
+            type, the feed's title and URL, and the file's name, size, SHA-256 and archive date; absent values are left
+            out. The artwork is *cover.jpg*, *cover.png*, *cover.webp* or *cover.gif*, at most 20 MB like a transcript;
+            delete it to fetch it again. Files archived before `--metadata` was first given get their sidecars the next
+            time the feed has changed. An artwork that cannot be fetched is reported on standard error and tried again
+            next run; it does not change the exit status.
             """#, excludes: ["--no-metadata"], saved: .show(.metadata),
         config: true,
         describe: { $0.metadata == true ? "" : nil },
         setting: { $0.metadata = true })
     static let noCompanions: Option<Bool> = .flag(
-        "--no-companions", help: #"""
-            keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; `--companions` turns them back
-            on)
+        "--no-companions",
+        help: #"""
+            keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; `--companions` turns
+            them back on)
             """#, excludes: ["--companions"], saved: .show(.companions),
         config: true,
         describe: { $0.companions == false ? "" : nil },
         setting: { $0.companions = false })
     static let companions: Option<Bool> = .flag(
-        "--companions", help: #"""
-            keep each episode's transcripts and chapters beside it, and with `--metadata` its artwork (the default; turns a saved
-            `--no-companions` off)
+        "--companions",
+        help: #"""
+            keep each episode's transcripts and chapters beside it, and with `--metadata` its artwork (the default;
+            turns a saved `--no-companions` off)
 
-            Transcripts (*Pilot.en.srt*, *Pilot.transcript.vtt*), chapters (*Pilot.chapters.json*, Podlove Simple Chapters
-            converted) and artwork (*Pilot.png*, when it is not the show's cover) are fetched like episodes, within `--timeout`, at
-            most 20 MB each (counted as the body arrives, decompressed; a larger one is stopped there and nothing of it kept),
-            dated like them, recorded with their SHA-256 and rechecked by `verify`. One that fails is reported and tried again
-            next run; it never fails its episode. `--no-companions` keeps none; either is a saved setting.
+            Transcripts (*Pilot.en.srt*, *Pilot.transcript.vtt*), chapters (*Pilot.chapters.json*, Podlove Simple
+            Chapters converted) and artwork (*Pilot.png*, when it is not the show's cover) are fetched like episodes,
+            within `--timeout`, at most 20 MB each (counted as the body arrives, decompressed; a larger one is stopped
+            there and nothing of it kept), dated like them, recorded with their SHA-256 and rechecked by `verify`. One
+            that fails is reported and tried again next run; it never fails its episode. `--no-companions` keeps none;
+            either is a saved setting.
             """#, excludes: ["--no-companions"],
         saved: .show(.companions), config: true,
         describe: { $0.companions == true ? "" : nil }, manualAlso: ["--no-companions"],
         setting: { $0.companions = true })
     static let noMetadata: Option<Bool> = .flag(
-        "--no-metadata", help: #"""
+        "--no-metadata",
+        help: #"""
             write no sidecars or artwork (turns a saved `--metadata` off)
             """#, excludes: ["--metadata"],
         saved: .show(.metadata), config: true, describe: { $0.metadata == false ? "" : nil },
@@ -117,32 +125,36 @@ enum SettingOptions {
         describe: { $0.match.map(ShellWord.quoted) },
         setting: { $0.match = $1 })
     static let exclude: Option<String> = .value(
-        "--exclude", "REGEX", .pattern, help: #"""
-            no episode whose title matches <REGEX> (prefix `(?i)` to ignore case): the opposite of `--match`; a saved setting
+        "--exclude", "REGEX", .pattern,
+        help: #"""
+            no episode whose title matches <REGEX> (prefix `(?i)` to ignore case): the opposite of `--match`; a saved
+            setting
 
-            With `--match`, an episode is taken when its title matches one and not the other. Untitled episodes are kept. The
-            configuration file may set it for every show (`exclude = (?i)trailer`).
+            With `--match`, an episode is taken when its title matches one and not the other. Untitled episodes are
+            kept. The configuration file may set it for every show (`exclude = (?i)trailer`).
             """#, saved: .show(.exclude), config: true, describe: { $0.exclude.map(ShellWord.quoted) },
         setting: { $0.exclude = $1 })
     static let all: Option<Bool> = .flag(
-        "--all", help: #"""
-            every episode the feed lists: turns a saved `--limit`, `--since`, `--match` and `--exclude` off (saved so with the
-            feeds named; for that run only with `podarchive sync` alone)
+        "--all",
+        help: #"""
+            every episode the feed lists: turns a saved `--limit`, `--since`, `--match` and `--exclude` off (saved so
+            with the feeds named; for that run only with `podarchive sync` alone)
 
-            A sync whose filter leaves listed episodes out says how many in its summary line (and as `leftOut` in `--json`), and,
-            for a saved filter, how to clear it.
+            A sync whose filter leaves listed episodes out says how many in its summary line (and as `leftOut` in
+            `--json`), and, for a saved filter, how to clear it.
             """#,
         excludes: ["--limit", "--since", "--match", "--exclude"],
         setting: { $0 = $0.overlaid(by: .everyEpisode) })
     static let clear: Option<ShowSettings.Key> = .value(
         "--clear", "NAME", .settingName,
         help: """
-            forget the show's saved setting <NAME> (\(ShowSettings.Key.allCases.map(\.spelled).joined(separator: ", "))), so the
-            configuration file's value, else the default, applies again; saved so with the feeds named, for that run only with
+            forget the show's saved setting <NAME> \
+            (\(ShowSettings.Key.allCases.map(\.spelled).joined(separator: ", "))), so the configuration file's
+            value, else the default, applies again; saved so with the feeds named, for that run only with
             `podarchive sync` alone; may be given more than once
 
-            <NAME> is the long name of the option that sets it, without its dashes, as the configuration file writes it: `limit`
-            for `--limit`, `user-agent` for `--user-agent`. The show's other saved settings stay.
+            <NAME> is the long name of the option that sets it, without its dashes, as the configuration file writes
+            it: `limit` for `--limit`, `user-agent` for `--user-agent`. The show's other saved settings stay.
             """,
         completion: .words(ShowSettings.Key.allCases.map(\.spelled)),
         setting: { $0.cleared = ($0.cleared ?? []).union([$1]) })

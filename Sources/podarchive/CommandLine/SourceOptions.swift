@@ -11,44 +11,52 @@ enum SourceOptions {
     ]
 
     static let opmlFile: Option<String> = .value(
-        "--opml", "FILE", .text, help: #"""
+        "--opml", "FILE", .text,
+        help: #"""
             also sync every feed of an OPML subscription list (OPML 1.0 or 2.0, as podcast apps export them)
             """#, completion: .file)
     static let opmlOutput: Option<Bool> = .flag(
-        "--opml", help: #"""
+        "--opml",
+        help: #"""
             print the subscriptions as OPML 2.0, which any podcast app (and `sync --opml`) reads
 
             Each feed URL is redacted (see `--include-secrets`).
             """#,
         excludes: ["--json"])
     static let includeSecrets: Option<Bool> = .flag(
-        "--include-secrets", help: #"""
-            keep logins and tokens in the OPML: with `--opml`, write each feed URL whole, its login and token included, to move
-            subscriptions to another app (without it, secret values are replaced by REDACTED); keep that file private
+        "--include-secrets",
+        help: #"""
+            keep logins and tokens in the OPML: with `--opml`, write each feed URL whole, its login and token included,
+            to move subscriptions to another app (without it, secret values are replaced by REDACTED); keep that file
+            private
 
             A line on standard error says so.
             """#)
     static let move: Option<Bool> = .flag(
-        "--move", help: #"""
-            move secrets out of the archive: write every login, header and feed token an earlier podarchive kept inside the
-            archive to the configuration folder, then delete them from the archive and redact its sidecars, history and download
-            records
+        "--move",
+        help: #"""
+            move secrets out of the archive: write every login, header and feed token an earlier podarchive kept inside
+            the archive to the configuration folder, then delete them from the archive and redact its sidecars, history
+            and download records
             """#)
     static let separate: Option<Bool> = .flag(
-        "--separate", help: #"""
-            keep the feed apart from a show it shares a title or episodes with (a members or ad-free variant): a subscription and
-            folder of its own, never taken over by another URL of the show nor taking over one; saved with it. For a URL that took
-            a subscription over, or the one it replaced, both are kept: the folder stays with the feed whose files it holds, the
-            other gets its own
+        "--separate",
+        help: #"""
+            keep the feed apart from a show it shares a title or episodes with (a members or ad-free variant): a
+            subscription and folder of its own, never taken over by another URL of the show nor taking over one; saved
+            with it. For a URL that took a subscription over, or the one it replaced, both are kept: the folder stays
+            with the feed whose files it holds, the other gets its own
 
-            Giving it again for a feed already followed marks that one. A URL that took a subscription over, or the URL it
-            replaced, is named as the line that said so names it (a redacted token included); the folder's index, history and
-            settings stay with the feed whose files it holds, and the other feed's next sync fetches its episodes into its own.
+            Giving it again for a feed already followed marks that one. A URL that took a subscription over, or the URL
+            it replaced, is named as the line that said so names it (a redacted token included); the folder's index,
+            history and settings stay with the feed whose files it holds, and the other feed's next sync fetches its
+            episodes into its own.
             """#)
     static let feedList: Option<String> = .value(
-        "--feeds", "FILE", .text, help: #"""
-            also sync every feed of <FILE>: one URL or path a line, `#` starts a comment; relative paths in it start at <FILE>'s
-            folder
+        "--feeds", "FILE", .text,
+        help: #"""
+            also sync every feed of <FILE>: one URL or path a line, `#` starts a comment; relative paths in it start at
+            <FILE>'s folder
 
             Blank lines are ignored. One feed failing never stops the others; the exit status is the worst outcome (see
             `EXIT STATUS`).

@@ -14,38 +14,42 @@ enum TransferOptions {
     ]
 
     static let maximumFeedSize: Option<Int64> = .value(
-        "--max-feed-size", "SIZE", .bytes("a size such as 512M or 2G (at least 1K)"), help: #"""
-            the largest feed document read (once decompressed; default {default}; a number of bytes, or with K, M or G); a larger
-            one stops the fetch as soon as it passes the size (exit 3, nothing archived, nothing touched)
+        "--max-feed-size", "SIZE", .bytes("a size such as 512M or 2G (at least 1K)"),
+        help: #"""
+            the largest feed document read (once decompressed; default {default}; a number of bytes, or with K, M or G);
+            a larger one stops the fetch as soon as it passes the size (exit 3, nothing archived, nothing touched)
             """#, config: true,
         default: FeedLimits.defaultMaximumBytes, showDefault: ByteSize.text)
     static let jobs: Option<Int> = .value(
         "--jobs", short: "j", "N", .number(in: 1...64),
         help: #"""
-            download <N> episodes at once in all, across shows (default {default}, at most 64); at most 4 requests of any kind
-            (feeds and their pages included) go to one host at once; names, the index and the output stay in feed order
+            download <N> episodes at once in all, across shows (default {default}, at most 64); at most 4 requests of
+            any kind (feeds and their pages included) go to one host at once; names, the index and the output stay in
+            feed order
             """#, config: true,
         default: TransferSettings().jobs, showDefault: { "\($0)" })
     static let feedJobs: Option<Int> = .value(
-        "--feed-jobs", "N", .number(in: 1...64), help: #"""
-            sync <N> shows at once (default {default}); at most 4 requests (feeds, pages, companions, artwork and downloads
-            together) go to one host at a time, with one show or many; each show's lines are printed together, in subscription
-            order
+        "--feed-jobs", "N", .number(in: 1...64),
+        help: #"""
+            sync <N> shows at once (default {default}); at most 4 requests (feeds, pages, companions, artwork and
+            downloads together) go to one host at a time, with one show or many; each show's lines are printed together,
+            in subscription order
             """#, config: true, default: defaultFeedJobs,
         showDefault: { "\($0)" })
     static let shard: Option<Shard> = .value(
-        "--shard", "K/N", .shard, help: #"""
-            sync only shard <K>/<N> of the shows (<K> from 0, as `$JOB_COMPLETION_INDEX` counts): <N> machines sharing one archive
-            each take theirs, by a stable hash of the feed URL, with no coordinator
+        "--shard", "K/N", .shard,
+        help: #"""
+            sync only shard <K>/<N> of the shows (<K> from 0, as `$JOB_COMPLETION_INDEX` counts): <N> machines sharing
+            one archive each take theirs, by a stable hash of the feed URL, with no coordinator
 
             flock works on NFSv4 and CephFS, so the machines may share the archive root there.
             """#)
     static let retries: Option<Int> = .value(
         "--retries", "N", .number(in: 0...100),
         help: #"""
-            tries after failures that may pass: feeds, their pages, episodes and their companions are tried again after a
-            connection failure, an idle timeout (60 s without a byte), a body cut short, 5xx, 408 or 429, waiting 1 s, 2 s, 4 s...
-            with jitter, or as long as Retry-After asks, within `--timeout` (default {default})
+            tries after failures that may pass: feeds, their pages, episodes and their companions are tried again after
+            a connection failure, an idle timeout (60 s without a byte), a body cut short, 5xx, 408 or 429, waiting 1 s,
+            2 s, 4 s... with jitter, or as long as Retry-After asks, within `--timeout` (default {default})
 
             Other 4xx answers are not retried.
             """#, config: true, default: TransferSettings().retries,
@@ -54,12 +58,11 @@ enum TransferOptions {
         "--timeout", "SECONDS", .seconds(positive: true),
         help: #"""
             seconds each episode or feed may take: each must be complete within this time, all tries and waits included
-            (default {default});
-            what arrived of an episode is kept and resumed on the next run
+            (default {default}); what arrived of an episode is kept and resumed on the next run
 
-            The same default holds for every command that takes it. `add` and `list` give each feed (and each page it links to)
-            this long, then exit 3; `verify --upstream` gives each episode's answer this long or 60 seconds, whichever is less,
-            and counts an episode without an answer as unknown.
+            The same default holds for every command that takes it. `add` and `list` give each feed (and each page it
+            links to) this long, then exit 3; `verify --upstream` gives each episode's answer this long or 60 seconds,
+            whichever is less, and counts an episode without an answer as unknown.
             """#,
         helpFor: [
             "add": "each feed must be complete within this time (default {default}, as for sync); a feed that "
