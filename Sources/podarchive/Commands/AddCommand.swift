@@ -13,16 +13,20 @@ struct AddCommand: CommandType {
         summary: "subscribe to feeds without downloading", operands: "<feed>...", completion: .file, repeats: true,
         fetches: true,
         discussion: """
-            Subscribes DIR to each <feed> without downloading anything: the feed is fetched and read, its folder
-            chosen and created, and the settings given saved with it, merged into any saved before as sync merges
-            them (each one given replaces its saved value, the others stay; --clear NAME forgets one). 'podarchive
-            sync' with no feed then syncs it. A feed that cannot be read is not subscribed (exit 3); the others are.
+            Subscribes <DIR> to each <feed> without downloading anything: the feed is fetched and read, its folder
+            chosen and created, and the settings given saved with it, merged into any saved before as sync merges them
+            (each one given replaces its saved value, the others stay; `--clear` <NAME> forgets one). 'podarchive sync'
+            with no feed then syncs it. A feed that cannot be read is not subscribed (exit 3); the others are.
 
-            <feed> may also be the show's web page or its Apple Podcasts link (sync takes them too): a page is
-            followed to the feed its head links to (<link rel="alternate">; of several, the first that reads as a
-            feed with episodes; --verbose lists the others), and an Apple Podcasts link is looked up in the
-            directory for its feed. The feed is what is subscribed, and a login or --header given binds to the
-            feed's origin, never the page's. A page that links to no feed is exit 3.
+            <feed> may also be the show's web page or its Apple Podcasts link (sync takes them too). An address is read
+            as a feed first, and followed as a page (told from its bytes, not its URL) only when it sends no feed: to
+            the feed its head links to (<link rel="alternate">; of several, the first that reads as a feed with at least
+            one episode; `--verbose` lists the others). An Apple Podcasts link
+            (`https://podcasts.apple.com/`<country>`/podcast/`<slug>`/id`<N>, or an episode's, with `?i=`) is looked up
+            with the iTunes lookup API and its `feedUrl` followed the same way. The feed is what is subscribed. A page
+            is never sent the login or headers given with it: an address given with a login or `--header` is read first
+            without them, and they bind to the feed's origin, never the page's. A page that links to no feed, or a link
+            the directory cannot resolve, is one line naming it, exit 3.
             """,
         exitCodes: [.success, .usage, .feedFailed, .archiveFailed],
         exitMeanings: [

@@ -8,15 +8,21 @@ struct SiteCommand: CommandType {
         name: "site", about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
         summary: "write the web pages and podcast feeds", operands: "[DIR]", completion: .directory,
         discussion: """
-            Writes the archive's web pages and podcast feeds from what it holds (no network): DIR/index.html (every
-            show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
-            player of the archived file, its show notes made safe, transcripts and chapters) and feed.xml (a podcast
-            any app can subscribe to, served from the archive). The pages need nothing from elsewhere: open them as
-            files, or serve them. To publish, prefer --out DIR: the pages go there, with every archived file they
-            name linked in, and a server serves DIR without ever seeing the archive's .podarchive folders. Serving
-            the archive root itself needs a server that refuses dot-files (not python3 -m http.server). Pages are
-            replaced whole; a show whose index has not changed is left as it is. sync --site does this after every
-            sync, with the saved --base-url and --out.
+            Writes the archive's web pages and podcast feeds from what it holds (no network): <DIR>`/index.html` (every
+            show, with its cover, episodes, size and newest episode), <DIR>`/feeds.opml`, and in each show's folder
+            `index.html` (its episodes newest first, each with a player of the archived file, its date, duration, size,
+            show notes made safe, transcripts and chapters, and a filter box) and `feed.xml` (RSS 2.0 with iTunes tags:
+            one item per archived episode with its original GUID and an enclosure pointing at the archived file, so any
+            podcast app can subscribe to the archive). The pages load nothing from elsewhere: open them as files, or
+            serve them with any static server. Show notes go through an allow-list: no script, frame, object, style,
+            event handler or `javascript:`/`data:` link survives, and remote images become links.
+
+            To publish, prefer `--out` <DIR>: the pages go there, with every archived file they name linked in (hard
+            links where the file system allows, else symbolic links, else copies; a line says how many of each), and a
+            server serves <DIR> without ever seeing the archive's `.podarchive` folders, whose records a reader has no
+            use for. Serving the archive root itself needs a server that refuses dot-files (not `python3 -m
+            http.server`). Pages are replaced whole; a show whose index has not changed is left as it is. sync `--site`
+            does this after every sync, with the saved `--base-url` and `--out`.
             """,
         exitCodes: [.success, .usage, .archiveFailed],
         exitMeanings: [.success: "the pages and feeds written"])

@@ -13,23 +13,20 @@ struct SyncCommand: CommandType {
         name: "sync", about: "download every episode not yet archived, of the feeds named or of every subscription",
         summary: "archive every episode not archived yet", operands: "[<feed>...]", completion: .file, repeats: true,
         fetches: true,
-        discussion: """
-            \(SyncCommand.intro)
-            """,
+        discussion: SyncCommand.intro,
         afterOptions: """
-            Each episode is streamed to a hidden file in <feed folder>/.podarchive/ and renamed into place only
-            after it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is
-            computed as it streams. An interrupted download resumes with a Range request. Existing files are
-            never overwritten. A full disk or unwritable folder stops the run (exit 5) with the index intact.
-            A sync locks its feed folder, so two syncs of one feed never run at once.
+            Each episode is streamed to a hidden file in `<feed folder>/.podarchive/` and renamed into place only after
+            it is complete and checked (HTTP 2xx, Content-Length matched, not an HTML page); its SHA-256 is computed as
+            it streams. Existing files are never overwritten. A full disk or unwritable folder stops the run (exit 5)
+            with the index intact.
 
-            On a terminal, each running download (bytes, percent, rate, time left) and the feed's "N of M" are
-            shown below the lines and redrawn in place; not on a terminal, or with TERM=dumb, there is no progress
-            and no escape code. NO_COLOR turns colours off.
+            On a terminal, each running download (bytes, percent, rate, time left) and the feed's "N of M" are shown
+            below the lines and redrawn in place; not on a terminal, or with TERM=dumb, there is no progress and no
+            escape code. NO_COLOR turns colours off.
 
-            File dates: each file's modification date is set to the episode's publication date. On macOS its
-            creation date is set too; on Linux the creation (birth) time cannot be set and stays the download
-            time. An episode without a date keeps the download time.
+            File dates: each file's modification date is set to the episode's publication date. On macOS its creation
+            date is set too; on Linux the creation (birth) time cannot be set and stays the download time. An episode
+            without a date keeps the download time.
             """,
         exitCodes: [
             .success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted, .terminated,
@@ -70,23 +67,22 @@ struct SyncCommand: CommandType {
         arguments.feeds = operands
     }
 
-    /// What `sync` does, wrapped: it names the settings a show keeps.
+    /// What `sync` does: it names the settings a show keeps.
     static var intro: String {
-        let text =
-            "Downloads every episode of each <feed> that is not archived yet into DIR/<feed "
-            + "title>/, one file per episode named after its title; with no <feed> (and no --opml or "
-            + "--feeds), of every show DIR is subscribed to. A feed synced is subscribed, and the "
-            + "show settings given with it (\(OptionCatalog.showSettings.map(\.name).joined(separator: ", "))) are "
-            + "saved with it. Each show syncs "
-            + "with the options on the command line, else its saved settings, else the configuration "
-            + "file's (podarchive help config), else the defaults. Up "
-            + "to --feed-jobs shows sync at once, with at most --jobs downloads in all. One feed "
-            + "failing never stops the others; the exit code is the worst outcome (below). Run it "
-            + "again and it fetches only what is new; episodes that failed and files deleted by hand "
-            + "are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when "
-            + "it has not changed, only those are tried."
-        return OptionTable.wrap(
-            text.split(separator: " ").map(String.init), firstLine: "", indent: "", width: 103, join: "")
+        """
+        Downloads every episode of each <feed> that is not archived yet into <DIR>/<feed title>/, one file per episode \
+        named after its title; with no <feed> (and no `--opml` or `--feeds`), of every show <DIR> is subscribed to. A \
+        feed synced is subscribed, and the show settings given with it \
+        (\(OptionCatalog.showSettings.map(\.name).joined(separator: ", "))) are saved with it. Each show syncs with \
+        the options on the command line, else its saved settings, else the configuration file's (podarchive help \
+        config), else the defaults. Up to `--feed-jobs` shows sync at once, each show's lines printed together, in \
+        subscription order, with at most `--jobs` downloads in all. One feed failing never stops the others; the exit \
+        code is the worst outcome (below). Run it again and it fetches only what is new; episodes that failed and \
+        files deleted by hand are fetched again. The feed is asked for with If-None-Match/If-Modified-Since; when it \
+        has not changed, only those are tried. An interrupted download resumes with a Range request when its server \
+        named its version (ETag or Last-Modified) and takes ranges; one sent compressed starts again. A sync locks its \
+        feed folder (`flock(2)`), so two syncs of one feed never run at once.
+        """
     }
 
     let context: CommandContext
