@@ -71,10 +71,12 @@ struct CommandContext: Sendable {
         return .success(URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL)
     }
 
-    /// Says what went wrong in one line; the exit code it ends with (`RunStatus(for:)`).
-    func report(_ error: Error) -> ExitCode {
+    /// Says what went wrong in one line; the exit code it ends with, as ArchiverCore decides it (`RunStatus.of`):
+    /// `interrupted` when the run was stopped (`cancelled`, said by `Interruption`).
+    func report(_ error: Error, cancelled: Bool = false) -> ExitCode {
+        guard !cancelled else { return ExitCode.of(error, cancelled: true) }
         errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
-        return ExitCode(for: error)
+        return ExitCode.of(error, cancelled: false)
     }
 
     /// `path` from the current directory, when it is relative.

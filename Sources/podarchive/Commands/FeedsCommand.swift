@@ -82,6 +82,6 @@ struct FeedsCommand: CommandType {
         } else {
             context.output.write(FeedsFormatter.table(shows, root: root))
         }
-        return subscriptions.damaged.isEmpty ? .success : .archiveFailed
+        return subscriptions.status
     }
 }

@@ -69,19 +69,16 @@ struct ListCommand: CommandType {
             let archiver = context.configuredArchiver()
             // The feed's login and headers as given, over those saved with it when the archive follows it.
             var options = SyncOptions()
-            options.netrc = context.defaultNetrc
             options.give(
                 source.givenCredentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers))
             // The User-Agent and .netrc file: given, else saved with the show when the archive follows it, else the
             // configuration file's.
-            var access = arguments.given
-            access.netrcFile = access.netrcFile.map(context.absolute)
-            var configured = arguments.configured
-            configured.netrcFile = configured.netrcFile.map(context.absolute)
             let root = try? context.archiveRoot(arguments.archiveDirectory).get()
             let saved = root.flatMap { try? archiver.subscription(for: source, in: $0) }?.record.settings
-            let layers = SettingsLayers(given: access, saved: saved, configuration: configured)
-            options = try archiver.access(options.applying(layers.access), for: source, in: root)
+            options = try archiver.access(
+                context.settings(given: arguments.given, configured: arguments.configured)
+                    .options(options, saved: saved, accessOnly: true),
+                for: source, in: root)
             // What a private feed supplies is listed as its taint says (see `Taint`).
             return try await options.taint.run { try await list(source, archiver: archiver, options: options) }
         } catch  where Task.isCancelled {
@@ -117,9 +114,8 @@ struct ListCommand: CommandType {
             context.errors.write(
                 "podarchive: page <\(problem.url)> of the feed could not be read: "
                     + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
-            return .episodesFailed
         }
-        return .success
+        return walk.status
     }
 
     /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.

@@ -56,8 +56,7 @@ struct SearchCommand: CommandType {
         do {
             shows = try await resolver.search(term, limit: arguments.limit, limits: FeedLimits(timeout: Self.timeout))
         } catch {
-            if Task.isCancelled { return .interrupted }
-            return context.report(error)
+            return context.report(error, cancelled: Task.isCancelled)
         }
         if arguments.json {
             context.output.write(Self.json(shows))

@@ -116,9 +116,7 @@ struct VerifyCommand: CommandType {
                 }
             }
             context.output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
-            // A repair that had to leave entries alone (two claim one file) leaves the archive unrepaired.
-            if arguments.repair, !report.clashes.isEmpty { return .archiveFailed }
-            return report.remaining == 0 ? .success : .episodesFailed
+            return report.status(repairing: arguments.repair)
         } catch {
             return context.report(error)
         }
@@ -151,13 +149,7 @@ struct VerifyCommand: CommandType {
     /// adds its credentials.
     private func accessOptions(_ arguments: VerifyCommand.Arguments) throws -> SyncOptions {
         var options = arguments.transfer.options
-        options.netrc = context.defaultNetrc
-        options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
-        var access = arguments.given
-        access.netrcFile = access.netrcFile.map(context.absolute)
-        var configured = arguments.configured
-        configured.netrcFile = configured.netrcFile.map(context.absolute)
-        options.runSettings = SettingsLayers(given: access, saved: nil, configuration: configured)
-        return options
+        options.throttle = arguments.transfer.throttle
+        return context.settings(given: arguments.given, configured: arguments.configured).runOptions(options)
     }
 }
