@@ -31,6 +31,15 @@ public struct CommandSettings: Equatable, Sendable {
         home.flatMap { $0.isEmpty ? nil : NetrcChoice(path: $0 + "/.netrc", required: false) }
     }
 
+    /// How a request is made before a show is known (a show named read while finding its feed): the command
+    /// line's User-Agent, else the configuration file's, else podarchive's; no credentials.
+    public func findingPolicy(throttle: Throttle? = nil) -> TransferPolicy {
+        TransferPolicy(
+            profile: RequestProfile(
+                userAgent: given.userAgent ?? configured.userAgent ?? PodarchiveVersion.userAgent),
+            throttle: throttle)
+    }
+
     /// The command line's settings, a `.netrc` path in them made absolute: what `sync` and `add` save.
     public var givenResolved: ShowSettings { resolving(given) }
 

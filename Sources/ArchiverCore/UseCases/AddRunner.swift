@@ -36,12 +36,7 @@ struct AddRunner: Sendable {
     func run(_ request: AddRequest, onEvent: @escaping @Sendable (SyncRunEvent) -> Void) async -> SyncRunReport {
         let finder = FeedFinder(
             archiver: engine, root: request.root, directory: request.directory,
-            limits: FeedLimits(
-                timeout: request.timeout,
-                policy: TransferPolicy(
-                    profile: RequestProfile(
-                        userAgent: request.settings.given.userAgent ?? request.settings.configured.userAgent
-                            ?? PodarchiveVersion.userAgent))),
+            limits: FeedLimits(timeout: request.timeout, policy: request.settings.findingPolicy()),
             headersGiven: !request.headers.isEmpty, currentDirectory: request.settings.currentDirectory)
         var outcomes: [ShowOutcome] = []
         for (index, typed) in request.feeds.enumerated() {

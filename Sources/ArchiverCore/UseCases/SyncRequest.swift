@@ -41,11 +41,7 @@ public struct SyncRequest: Sendable {
     /// (the command line's, else the configuration file's, else podarchive's) and bandwidth cap.
     func findingLimits(throttle: Throttle?) -> FeedLimits {
         FeedLimits(
-            maximumBytes: maximumFeedSize, timeout: transfer.timeout,
-            policy: TransferPolicy(
-                profile: RequestProfile(
-                    userAgent: settings.given.userAgent ?? settings.configured.userAgent
-                        ?? PodarchiveVersion.userAgent),
-                throttle: throttle))
+            maximumBytes: maximumFeedSize, timeout: transfer.timeout, policy: settings.findingPolicy(throttle: throttle)
+        )
     }
 }
