@@ -224,6 +224,7 @@ enum SyncFormatter {
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
         case CredentialError.earlierMissing: return line + " ('podarchive add URL --separate')"
         case let error as SettingsError: return settingLine(error)
+        case is SiteOutInsideArchive: return "--out " + line
         default: return line
         }
     }

@@ -74,9 +74,13 @@ struct CommandContext: Sendable {
     /// Says what went wrong in one line; the exit code it ends with, as ArchiverCore decides it (`RunStatus.of`):
     /// `interrupted` when the run was stopped (`cancelled`, said by `Interruption`).
     func report(_ error: Error, cancelled: Bool = false) -> ExitCode {
-        guard !cancelled else { return ExitCode.of(error, cancelled: true) }
+        if !cancelled { say(error) }
+        return ExitCode.of(error, cancelled: cancelled)
+    }
+
+    /// Says what went wrong, in one line on standard error.
+    func say(_ error: Error) {
         errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
-        return ExitCode.of(error, cancelled: false)
     }
 
     /// `path` from the current directory, when it is relative.

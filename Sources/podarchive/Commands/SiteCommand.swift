@@ -50,50 +50,20 @@ struct SiteCommand: CommandType {
     let context: CommandContext
     let arguments: Arguments
 
-    func run() -> ExitCode {
+    func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }
-        let archiver = context.configuredArchiver()
-        var settings = archiver.siteSettings(in: root)
-        let out = arguments.out.map { URL(fileURLWithPath: context.absolute($0)).standardizedFileURL.path }
-        if let out, out == root.standardizedFileURL.path || out.hasPrefix(root.standardizedFileURL.path + "/") {
-            context.errors.write(
-                "podarchive: --out \(out) is inside the archive \(root.path): name a folder outside it, which a server "
-                    + "can serve without the archive's own files\n")
-            return .usage
+        var request = SiteRequest(root: root, settings: context.settings())
+        request.baseURL = arguments.baseURL
+        request.out = arguments.out.map { URL(fileURLWithPath: context.absolute($0)).standardizedFileURL.path }
+        request.forgetOut = arguments.noOut
+        let outcome = await context.configuredArchiver().site(request)
+        switch outcome.result {
+        case .success(let written):
+            Self.say(written.report, root: root, context: context, quiet: false, saved: written.intoSavedOut)
+        case .failure(let error):
+            context.say(error)
         }
-        // `--no-out` forgets the saved folder: the archive's own pages are written again.
-        let newOut = arguments.noOut ? nil : out ?? settings.out
-        let changed = settings.baseURL != (arguments.baseURL ?? settings.baseURL) || settings.out != newOut
-        if changed {
-            settings.baseURL = arguments.baseURL ?? settings.baseURL
-            settings.out = newOut
-            do {
-                try archiver.saveSiteSettings(settings, in: root)
-            } catch {
-                return context.report(error)
-            }
-        }
-        let saved = out == nil && settings.out != nil
-        return Self.write(root, context: context, archiver: archiver, settings: settings, quiet: false, saved: saved)
-    }
-
-    /// Writes the site and says so (unless `quiet`; `saved`: into the folder a saved `--out` names, said with how
-    /// to forget it); a show left out is named on standard error (exit 1).
-    static func write(
-        _ root: URL, context: CommandContext, archiver: Archiver, settings: SiteSettings, quiet: Bool,
-        saved: Bool = false
-    ) -> ExitCode {
-        do {
-            var access = SyncOptions()
-            access.netrc = context.defaultNetrc
-            let report = try archiver.writeSite(
-                root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
-                access: access)
-            say(report, root: root, context: context, quiet: quiet, saved: saved)
-            return report.status
-        } catch {
-            return context.report(error)
-        }
+        return outcome.status
     }
 
     /// Says what writing the site did: each name changed, each show left out (on standard error), and unless

@@ -64,92 +64,82 @@ struct VerifyCommand: CommandType {
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }
-        if arguments.upstream { return await verifyUpstream(arguments, root: root) }
+        var request = VerifyRequest(
+            directory: root, settings: context.settings(given: arguments.given, configured: arguments.configured))
+        request.repair = arguments.repair
+        request.transfer = arguments.transfer
+        if arguments.upstream { return await verifyUpstream(request) }
         // With --json, every finding goes into one document at the end; errors still go to standard error.
         let findings = arguments.json ? VerifyFindings() : nil
         let unlockedSaid = Locked(false)
-        do {
-            let report = try await context.configuredArchiver().verify(
-                root, repair: arguments.repair, options: accessOptions(arguments)
-            ) {
-                event in
-                findings?.record(event)
-                let say: (String) -> Void = { line in if findings == nil { context.output.write(line + "\n") } }
-                switch event {
-                case .problem(let problem):
-                    say(VerifyFormatter.line(problem, root: root))
-                case .repaired(let problem):
-                    say("repaired \(VerifyFormatter.path(problem, root: root))")
-                case .upstreamChanged(let problem, let version):
+        let outcome = await context.configuredArchiver().verify(request) { event in
+            findings?.record(event)
+            let say: (String) -> Void = { line in if findings == nil { context.output.write(line + "\n") } }
+            switch event {
+            case .problem(let problem):
+                say(VerifyFormatter.line(problem, root: root))
+            case .repaired(let problem):
+                say("repaired \(VerifyFormatter.path(problem, root: root))")
+            case .upstreamChanged(let problem, let version):
+                context.errors.write(
+                    "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
+                        + "has changed since it was archived; the damaged file stays as the record, the new one "
+                        + "is kept beside it as \(version)\n")
+            case .historyDamaged(let folder, let file, let reason):
+                say(
+                    "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
+                        + "\(reason) (a revision of the feed's history; kept as it is)")
+            case .journalDamaged(let damage):
+                say(IndexDamageFormatter.verifyLine(damage, root: root))
+            case .clash(let folder, let clash):
+                say(IndexDamageFormatter.clashLine(clash, folder: folder, root: root))
+                if arguments.repair {
                     context.errors.write(
-                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): the publisher's file "
-                            + "has changed since it was archived; the damaged file stays as the record, the new one "
-                            + "is kept beside it as \(version)\n")
-                case .historyDamaged(let folder, let file, let reason):
-                    say(
-                        "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
-                            + "\(reason) (a revision of the feed's history; kept as it is)")
-                case .journalDamaged(let damage):
-                    say(IndexDamageFormatter.verifyLine(damage, root: root))
-                case .clash(let folder, let clash):
-                    say(IndexDamageFormatter.clashLine(clash, folder: folder, root: root))
-                    if arguments.repair {
-                        context.errors.write(
-                            "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
-                    }
-                case .note(let folder, let file, let reason):
-                    say("note     \(SyncFormatter.relative(folder.appendingPathComponent(file), to: root)): \(reason)")
-                case .gone(let folder, let failure):
-                    say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
-                case .unlocked(_, let why):
-                    // Said once, however many shows it concerns.
-                    guard
-                        !unlockedSaid.withLock({ said in
-                            defer { said = true }
-                            return said
-                        })
-                    else { break }
-                    context.errors.write("podarchive: \(VerifyFormatter.unlockedLine(why))\n")
-                case .repairFailed(let problem, let failure):
-                    context.errors.write(
-                        "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
+                        "podarchive: \(IndexDamageFormatter.refusalLine(clash, folder: folder, root: root))\n")
                 }
+            case .note(let folder, let file, let reason):
+                say("note     \(SyncFormatter.relative(folder.appendingPathComponent(file), to: root)): \(reason)")
+            case .gone(let folder, let failure):
+                say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
+            case .unlocked(_, let why):
+                // Said once, however many shows it concerns.
+                guard
+                    !unlockedSaid.withLock({ said in
+                        defer { said = true }
+                        return said
+                    })
+                else { break }
+                context.errors.write("podarchive: \(VerifyFormatter.unlockedLine(why))\n")
+            case .repairFailed(let problem, let failure):
+                context.errors.write(
+                    "podarchive: cannot repair \(VerifyFormatter.path(problem, root: root)): \(failure.reason)\n")
             }
-            context.output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
-            return report.status(repairing: arguments.repair)
-        } catch {
-            return context.report(error)
         }
+        switch outcome.result {
+        case .success(let report):
+            context.output.write(findings?.json(report, root: root) ?? VerifyFormatter.summary(report) + "\n")
+        case .failure(let error):
+            context.say(error)
+        }
+        return outcome.status
     }
 
-    /// `verify --upstream`: which episodes exist only in this archive now. Exit 0 whatever the answers: link rot
-    /// upstream is no fault of the archive.
-    private func verifyUpstream(_ arguments: VerifyCommand.Arguments, root: URL) async -> ExitCode {
-        let json = arguments.json
-        do {
-            let report = try await context.configuredArchiver().checkUpstream(
-                root, jobs: arguments.transfer.jobs, limits: FeedLimits(timeout: min(arguments.transfer.timeout, 60)),
-                access: accessOptions(arguments)
-            ) { check in
-                guard !json, case .gone(let reason) = check.state else { return }
-                context.output.write(
-                    "only in this archive: \(SyncFormatter.relative(check.folder.appendingPathComponent(check.file), to: root)) "
-                        + "<\(check.url)>: \(reason)\n")
-            }
+    /// `verify --upstream`: which episodes exist only in this archive now.
+    private func verifyUpstream(_ request: VerifyRequest) async -> ExitCode {
+        let (json, root) = (arguments.json, request.directory)
+        let outcome = await context.configuredArchiver().checkUpstream(request) { check in
+            guard !json, case .gone(let reason) = check.state else { return }
+            context.output.write(
+                "only in this archive: \(SyncFormatter.relative(check.folder.appendingPathComponent(check.file), to: root)) "
+                    + "<\(check.url)>: \(reason)\n")
+        }
+        switch outcome.result {
+        case .success(let report):
             context.output.write(
                 json ? VerifyFormatter.upstreamJSON(report, root: root) : VerifyFormatter.upstreamSummary(report))
-            return .success
-        } catch {
-            return context.report(error)
+        case .failure(let error):
+            context.say(error)
         }
-    }
-
-    /// The transfer options, `--limit-rate`, and the access settings in layers (`--user-agent` and `--netrc-file`
-    /// over the configuration file's; ~/.netrc under them): the archiver puts each show's saved ones among them and
-    /// adds its credentials.
-    private func accessOptions(_ arguments: VerifyCommand.Arguments) throws -> SyncOptions {
-        var options = arguments.transfer.options
-        options.throttle = arguments.transfer.throttle
-        return context.settings(given: arguments.given, configured: arguments.configured).runOptions(options)
+        return outcome.status
     }
 }
