@@ -181,4 +181,17 @@ final class CommandLineEdgesTests: CommandLineTestCase {
         XCTAssertTrue(agents.contains("/show ConfiguredAgent/2"), "\(agents)")
         XCTAssertFalse(agents.contains { !$0.hasSuffix("ConfiguredAgent/2") }, "\(agents)")
     }
+
+    func test_credentialsMove_withNoConfigurationFolder_saysWhereOneComesFrom_exit5_andMovesNothing() async throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+
+        let code = await run("credentials", "--move", "--to", root, variables: ["HOME": ""])
+
+        XCTAssertEqual(code, .archiveFailed)
+        XCTAssertEqual(
+            errors.text,
+            "podarchive: no configuration folder to keep credentials in: set PODARCHIVE_CONFIG_DIR (or "
+                + "XDG_CONFIG_HOME, or HOME)\n")
+        XCTAssertEqual(output.text, "")
+    }
 }

@@ -43,12 +43,7 @@ struct CredentialsCommand: CommandType {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
         if arguments.move {
-            guard let configuration = context.configuration else {
-                context.errors.write(
-                    "podarchive: no configuration folder to move the credentials to: set PODARCHIVE_CONFIG_DIR, "
-                        + "XDG_CONFIG_HOME or HOME\n")
-                return .archiveFailed
-            }
+            guard let configuration = context.configuration else { return context.report(CredentialError.noFolder) }
             do {
                 let moved = try await archiver.moveCredentials(in: root)
                 let shows = moved.moved.count == 1 ? "1 show's" : "\(moved.moved.count) shows'"

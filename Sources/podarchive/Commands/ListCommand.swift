@@ -83,7 +83,7 @@ struct ListCommand: CommandType {
             return try await options.taint.run { try await list(source, archiver: archiver, options: options) }
         } catch  where Task.isCancelled {
             context.errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
-            return .interrupted
+            return context.report(error, cancelled: true)
         } catch {
             return context.report(error)
         }
