@@ -1,37 +1,7 @@
 // `podarchive verify` as one call: the archive checked (and repaired), or its episodes asked for upstream, with the
 // run's transfer settings and its access settings in layers (each show's saved ones take their place among them).
-// The outcome carries the report, or the error, and the status decided here.
+// The outcome carries the report, or the error, and the status decided here (`CommandOutcome`).
 import Foundation
-
-/// What a command over the archive came to: its report, or the error that stopped it, and the status.
-public struct CommandOutcome<Report: Sendable>: Sendable {
-    /// The report, or the error that stopped the command.
-    public var result: Result<Report, any Error>
-    /// How the command ends the process.
-    public var status: RunStatus
-
-    /// `report`, ending with `status`.
-    public init(_ report: Report, status: RunStatus) {
-        result = .success(report)
-        self.status = status
-    }
-
-    /// Stopped by `error` (`RunStatus(for:)`).
-    public init(failure error: any Error) {
-        result = .failure(error)
-        status = RunStatus(for: error)
-    }
-
-    /// What `body` returns, with the status `status` gives it; or the error it throws.
-    static func of(_ body: () async throws -> Report, status: (Report) -> RunStatus) async -> CommandOutcome {
-        do {
-            let report = try await body()
-            return CommandOutcome(report, status: status(report))
-        } catch {
-            return CommandOutcome(failure: error)
-        }
-    }
-}
 
 /// A check of the archive.
 public struct VerifyRequest: Sendable {

@@ -64,40 +64,29 @@ struct ListCommand: CommandType {
 
     func run() async -> ExitCode {
         if arguments.archived { return listArchived(arguments) }
-        do {
-            let source = try FeedSource(arguments.feed, currentDirectory: context.environment.currentDirectory)
-            let archiver = context.configuredArchiver()
-            // The feed's login and headers as given, over those saved with it when the archive follows it.
-            var options = SyncOptions()
-            options.give(
-                source.givenCredentials(login: FeedSource.login(in: arguments.feed), headers: arguments.headers))
-            // The User-Agent and .netrc file: given, else saved with the show when the archive follows it, else the
-            // configuration file's.
-            let root = try? context.archiveRoot(arguments.archiveDirectory).get()
-            let saved = root.flatMap { try? archiver.subscription(for: source, in: $0) }?.record.settings
-            options = try archiver.access(
-                context.settings(given: arguments.given, configured: arguments.configured)
-                    .options(options, saved: saved, accessOnly: true),
-                for: source, in: root)
+        var request = ListRequest(
+            feed: arguments.feed, settings: context.settings(given: arguments.given, configured: arguments.configured))
+        request.root = try? context.archiveRoot(arguments.archiveDirectory).get()
+        request.headers = arguments.headers
+        request.maximumFeedSize = arguments.maximumFeedSize
+        request.timeout = arguments.timeout
+        request.firstPage = arguments.firstPage
+        let outcome = await context.configuredArchiver().list(request)
+        switch outcome.result {
+        case .success(let listing):
             // What a private feed supplies is listed as its taint says (see `Taint`).
-            return try await options.taint.run { try await list(source, archiver: archiver, options: options) }
-        } catch  where Task.isCancelled {
+            await listing.taint.run { say(listing.walk) }
+        case .failure where outcome.status == .interrupted:
             context.errors.write("podarchive: interrupted before the feed was read; nothing listed\n")
-            return context.report(error, cancelled: true)
-        } catch {
-            return context.report(error)
+        case .failure(let error):
+            context.say(error)
         }
+        return outcome.status
     }
 
-    /// The feed at `source` read (every page, unless asked for the first) and listed.
-    private func list(_ source: FeedSource, archiver: Archiver, options: SyncOptions) async throws -> ExitCode {
-        let walk = try await archiver.listPages(
-            source,
-            limits: FeedLimits(
-                maximumBytes: arguments.maximumFeedSize, timeout: arguments.timeout, policy: options.policy),
-            allPages: !arguments.firstPage)
-        var feed = walk.feed
-        feed.episodes = try SyncOptions().applying(arguments.given).filter.apply(to: feed.episodes)
+    /// The feed's episodes, and what stopped the walk of its pages.
+    private func say(_ walk: PageWalk) {
+        let feed = walk.feed
         for item in feed.skippedItems {
             context.errors.write("podarchive: \(SkippedItemsFormatter.listLine(item))\n")
         }
@@ -115,7 +104,6 @@ struct ListCommand: CommandType {
                 "podarchive: page <\(problem.url)> of the feed could not be read: "
                     + "\(SyncFormatter.oneLine(problem.reason)); the episodes above are those read before it\n")
         }
-        return walk.status
     }
 
     /// `list --archived <show>`: what the index holds, removed-upstream episodes marked; no network.
