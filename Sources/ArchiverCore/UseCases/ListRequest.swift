@@ -41,14 +41,17 @@ extension Archiver {
     /// listed); `interrupted` when the run was stopped before the feed was read.
     public func list(_ request: ListRequest) async -> CommandOutcome<FeedListing> {
         do {
-            let listing = try await listing(request)
+            let listing = try await reading(request)
             return CommandOutcome(listing, status: listing.walk.status)
         } catch {
             return CommandOutcome(failure: error, cancelled: Task.isCancelled)
         }
     }
+}
 
-    private func listing(_ request: ListRequest) async throws -> FeedListing {
+extension SyncEngine {
+    /// The feed `request` names, read for listing.
+    fileprivate func reading(_ request: ListRequest) async throws -> FeedListing {
         let source = try FeedSource(request.feed, currentDirectory: request.settings.currentDirectory)
         // The feed's login and headers as given, over those saved with it when the archive follows it; the
         // User-Agent and .netrc file given, else saved with the show, else the configuration file's.

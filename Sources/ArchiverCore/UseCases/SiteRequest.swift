@@ -40,22 +40,26 @@ extension Archiver {
         if let out = request.out, out == root || out.hasPrefix(root + "/") {
             return CommandOutcome(failure: SiteOutInsideArchive(out: out, root: request.root.path))
         }
-        return await .of(
-            {
-                var settings = siteSettings(in: request.root)
-                let out = request.forgetOut ? nil : request.out ?? settings.out
-                if settings.baseURL != (request.baseURL ?? settings.baseURL) || settings.out != out {
-                    settings.baseURL = request.baseURL ?? settings.baseURL
-                    settings.out = out
-                    try saveSiteSettings(settings, in: request.root)
-                }
-                var access = SyncOptions()
-                access.netrc = request.settings.defaultNetrc
-                let report = try writeSite(
-                    root: request.root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
-                    access: access)
-                return SiteWritten(
-                    report: report, settings: settings, intoSavedOut: request.out == nil && settings.out != nil)
-            }, status: \.report.status)
+        return await .of({ try writingSite(request) }, status: \.report.status)
+    }
+}
+
+extension SyncEngine {
+    /// Saves the site settings `request` gives, then writes the site.
+    fileprivate func writingSite(_ request: SiteRequest) throws -> SiteWritten {
+        var settings = siteSettings(in: request.root)
+        let out = request.forgetOut ? nil : request.out ?? settings.out
+        if settings.baseURL != (request.baseURL ?? settings.baseURL) || settings.out != out {
+            settings.baseURL = request.baseURL ?? settings.baseURL
+            settings.out = out
+            try saveSiteSettings(settings, in: request.root)
+        }
+        var access = SyncOptions()
+        access.netrc = request.settings.defaultNetrc
+        let report = try writeSite(
+            root: request.root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
+            access: access)
+        return SiteWritten(
+            report: report, settings: settings, intoSavedOut: request.out == nil && settings.out != nil)
     }
 }

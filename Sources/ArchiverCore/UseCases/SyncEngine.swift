@@ -17,6 +17,12 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func feedResolver(directory: PodcastDirectory) -> FeedResolver
     /// The time now, by the archiver's clock.
     func now() -> Date
+    /// How a request for `source` is made (`Archiver.access`).
+    func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions
+    /// A feed's pages walked (`Archiver.listPages`).
+    func listPages(_ source: FeedSource, limits: FeedLimits, allPages: Bool) async throws -> PageWalk
+    /// The title and entries of the show archived in `folder` (`Archiver.archivedEpisodes`).
+    func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry])
     /// The shows `root` follows (`Archiver.subscriptions(in:)`).
     func subscriptions(in root: URL) -> SubscriptionSet
     /// Subscribes `root` to `source` without downloading (`Archiver.subscribe`).

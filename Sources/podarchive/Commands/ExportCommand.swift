@@ -48,37 +48,33 @@ struct ExportCommand: CommandType {
     let context: CommandContext
     let arguments: Arguments
 
-    func run() -> ExitCode {
+    func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }
-        let file = URL(fileURLWithPath: context.absolute(arguments.warc)).standardizedFileURL
-        let archiver = context.configuredArchiver()
+        var request = ExportRequest(
+            root: root, file: URL(fileURLWithPath: context.absolute(arguments.warc)).standardizedFileURL,
+            date: context.now(), settings: context.settings())
+        request.shows = arguments.shows
         let live = context.terminal.live
         var drawn = ""
-        do {
-            let shows =
-                try arguments.shows.isEmpty
-                ? nil : arguments.shows.map { try context.archivedShowFolder($0, root: root) }
-            var access = SyncOptions()
-            access.netrc = context.defaultNetrc
-            let report = try archiver.exportWARC(
-                root, shows: shows, to: file, options: ExportOptions(date: context.now()), access: access
-            ) { progress in
-                guard live else { return }
-                let line = Self.progressLine(progress)
-                // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.
-                if line != drawn {
-                    drawn = line
-                    context.output.write(Printed.control("\r\u{1B}[2K") + line)
-                }
+        let outcome = await context.configuredArchiver().export(request) { progress in
+            guard live else { return }
+            let line = Self.progressLine(progress)
+            // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.
+            if line != drawn {
+                drawn = line
+                context.output.write(Printed.control("\r\u{1B}[2K") + line)
             }
-            if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
-            context.output.write(Self.summary(report, file: file) + "\n")
-            if let line = WithheldFormatter.line(report.withheld, from: "export") { context.errors.write(line) }
-            return .success
-        } catch {
-            if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
-            return context.report(error)
         }
+        switch outcome.result {
+        case .success(let report):
+            if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
+            context.output.write(Self.summary(report, file: request.file) + "\n")
+            if let line = WithheldFormatter.line(report.withheld, from: "export") { context.errors.write(line) }
+        case .failure(let error):
+            if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
+            context.say(error)
+        }
+        return outcome.status
     }
 
     /// `exporting: 12 of 40 records, 1.2 GB of 3.4 GB (35%)`.

@@ -102,6 +102,7 @@ struct ForgetCommand: CommandType {
 
     /// The show's folder: by folder name or feed URL (as `list --archived`), else by its title.
     private func show(_ text: String, root: URL) throws -> URL {
-        try context.showFolderOrTitle(text, root: root)
+        try context.configuredArchiver().showFolder(
+            text, in: root, currentDirectory: context.environment.currentDirectory, byTitle: true)
     }
 }

@@ -111,7 +111,9 @@ struct ListCommand: CommandType {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let archiver = context.configuredArchiver()
         do {
-            let (title, episodes) = try archiver.archivedEpisodes(in: context.showFolder(arguments.feed, root: root))
+            let (title, episodes) = try archiver.archivedEpisodes(
+                in: archiver.showFolder(
+                    arguments.feed, in: root, currentDirectory: context.environment.currentDirectory))
             if arguments.json {
                 context.output.write(ListFormatter.archivedJSON(title: title, episodes))
             } else {

@@ -1,0 +1,45 @@
+// `podarchive export --warc FILE` as one call: the shows named (each as `ShowFinder.archivedFolder` takes it, never
+// a folder outside the archive), or every show, written to one WARC file.
+import Foundation
+
+/// Writing shows of the archive to a WARC file.
+public struct ExportRequest: Sendable {
+    /// The archive.
+    public var root: URL
+    /// The shows, as named (folder names, feed URLs, titles, paths to show folders); every show when empty.
+    public var shows: [String] = []
+    /// The WARC file, absolute.
+    public var file: URL
+    /// The export's date, written in each record.
+    public var date: Date
+    /// Where relative paths start, and the home folder whose `.netrc` says which shows are private.
+    public var settings: CommandSettings
+
+    /// Exporting `root` into `file` on `date`.
+    public init(root: URL, file: URL, date: Date, settings: CommandSettings) {
+        self.root = root
+        self.file = file
+        self.date = date
+        self.settings = settings
+    }
+}
+
+extension Archiver {
+    /// `podarchive export`: `usage` for a show the archive does not hold or a file inside it, `archiveFailed`
+    /// for a file that cannot be read or written (nothing is left under the file's name).
+    public func export(_ request: ExportRequest, progress: (ExportProgress) -> Void) async
+        -> CommandOutcome<ExportReport>
+    {
+        await .of(
+            {
+                let finder = ShowFinder(
+                    engine: self, root: request.root, currentDirectory: request.settings.currentDirectory)
+                let shows = request.shows.isEmpty ? nil : try request.shows.map(finder.archivedFolder)
+                var access = SyncOptions()
+                access.netrc = request.settings.defaultNetrc
+                return try exportWARC(
+                    request.root, shows: shows, to: request.file, options: ExportOptions(date: request.date),
+                    access: access, progress: progress)
+            }, status: { _ in .success })
+    }
+}
