@@ -88,9 +88,6 @@ struct CommandContext: Sendable {
         path.hasPrefix("/") ? path : environment.currentDirectory + "/" + path
     }
 
-    /// `~/.netrc`, read when it exists, as wget does.
-    var defaultNetrc: NetrcChoice? { settings().defaultNetrc }
-
     /// The show settings the command is given (`given`, the command line's) and the configuration file's, for
     /// ArchiverCore to resolve with each show's saved ones (`CommandSettings`).
     func settings(given: ShowSettings = ShowSettings(), configured: ShowSettings = ShowSettings()) -> CommandSettings {

@@ -1,6 +1,6 @@
 // `podarchive sync`: the feeds named (and listed), or every subscription; several shows at once, each with its
 // saved settings under the command line's; the exit code is the worst outcome. Which shows, which settings and
-// which outcome wins are ArchiverCore's (`ShowSelection`, `SettingsLayers`, `RunStatus`); this says them.
+// which outcome wins are ArchiverCore's (`Archiver.sync(_:onEvent:)`); this parses and says them.
 import ArchiverCore
 import Foundation
 
