@@ -65,7 +65,7 @@ struct FeedFinder: Sendable {
             if resolved.link != nil || resolved.page != nil {
                 onEvent(.found(resolved, followed: followed, show: show))
             }
-            if leavesAccessBehind(resolved) { onEvent(.accessLeftBehind(resolved, headers: headersGiven)) }
+            if leavesAccessBehind(resolved) { onEvent(.accessLeftBehind(resolved, headers: headersGiven, show: show)) }
             return .success(resolved)
         } catch {
             let interrupted = Task.isCancelled

@@ -10,8 +10,8 @@ public enum SyncRunEvent: Sendable {
     /// nil while the names are read).
     case found(ResolvedFeed, followed: Bool, show: Int?)
     /// A login or headers given with a web page stay with it: the feed the page names is on another origin and is
-    /// read without them.
-    case accessLeftBehind(ResolvedFeed, headers: Bool)
+    /// read without them (`show`: as for `found`).
+    case accessLeftBehind(ResolvedFeed, headers: Bool, show: Int?)
     /// A show named led to no feed; it is not synced (its outcome is in the report, before the shows').
     case unfound(ShowOutcome)
     /// A problem met choosing the shows.

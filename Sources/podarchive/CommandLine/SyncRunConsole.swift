@@ -40,8 +40,8 @@ final class SyncRunConsole: Sendable {
             let (output, _) = streams(show)
             if let show { console(show)?.abandon() }
             sayFound(resolved, followed: followed, to: output)
-        case .accessLeftBehind(let resolved, let headers):
-            sayLeftBehind(resolved, headers: headers)
+        case .accessLeftBehind(let resolved, let headers, let show):
+            sayLeftBehind(resolved, headers: headers, to: streams(show).errors)
         case .unfound(let outcome):
             sayFailure(outcome, to: context.errors)
         case .problem(let problem):
@@ -169,7 +169,7 @@ final class SyncRunConsole: Sendable {
     /// Says, on standard error whatever the verbosity, that the login or headers given with a page stay with it
     /// when the feed it names is on another origin, and how to give them with the feed's URL (placeholders, never
     /// the values).
-    private func sayLeftBehind(_ resolved: ResolvedFeed, headers: Bool) {
+    private func sayLeftBehind(_ resolved: ResolvedFeed, headers: Bool, to errors: any TextOutput) {
         guard let feed = resolved.feed, let page = resolved.page else { return }
         let login = FeedSource.login(in: resolved.typed) != nil
         let given = [login ? "a login" : nil, headers ? "headers" : nil].compactMap { $0 }.joined(separator: " and ")
@@ -177,7 +177,7 @@ final class SyncRunConsole: Sendable {
         let command =
             "podarchive add '\(URLSecrets.redacted(feed.absoluteString))'"
             + (headers ? " --header 'NAME: VALUE'" : "") + (login ? " (user:password@ in the URL)" : "")
-        context.errors.write(
+        errors.write(
             "podarchive: what was given with \(URLSecrets.redacted(page.absoluteString)) (\(given)) goes to its origin "
                 + "only: its feed <\(URLSecrets.redacted(feed.absoluteString))> is on another, read without it; to send "
                 + "it there, give it with the feed's URL: \(command)\n")
