@@ -45,9 +45,7 @@ final class DownloadLogs: Sendable {
 
 extension ShowRecords {
     /// The log of the state folder `stateFolder`.
-    static func downloadLogURL(in stateFolder: URL) -> URL {
-        stateFolder.appendingPathComponent(ArchiveLayout.downloadLog, isDirectory: false)
-    }
+    static func downloadLogURL(in stateFolder: URL) -> URL { ShowState(stateFolder: stateFolder).downloadLog }
 
     /// Reads the download records of a show just opened (under its lock), given the listing of its state folder:
     /// nothing is read when it holds neither a log nor a record file. Replaces what was kept of an earlier opening.
@@ -127,7 +125,7 @@ extension ShowRecords {
         withLog(stateFolder) { log in
             var stems = Set(log.records.filter { $0.value.validator != nil }.keys)
             for stem in log.recordFiles where log.records[stem] == nil {
-                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                let file = ShowState(stateFolder: stateFolder).downloadRecord(stem)
                 if loadRecordFile(file)?.validator != nil { stems.insert(stem) }
             }
             return Set(stems.map(ArchiveLayout.downloadBody))
@@ -179,13 +177,14 @@ extension ShowRecords {
     func removeUnneededBodies(in stateFolder: URL, listed: [String]) {
         let bodies = listed.filter(ArchiveLayout.isDownloadBody)
         guard !bodies.isEmpty else { return }
+        let state = ShowState(stateFolder: stateFolder)
         withLog(stateFolder) { log in
             for name in bodies {
                 let stem = ArchiveLayout.downloadStem(ofBody: name)
-                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                let file = state.downloadRecord(stem)
                 let record = log.records[stem] ?? (log.recordFiles.contains(stem) ? loadRecordFile(file) : nil)
                 guard record?.validator == nil, record?.sha256 == nil,
-                    (try? files.removeItem(at: stateFolder.appendingPathComponent(name, isDirectory: false))) != nil
+                    (try? files.removeItem(at: state.listed(name))) != nil
                 else { continue }
                 log.records[stem] = nil
                 if log.recordFiles.remove(stem) != nil { try? files.removeItem(at: file) }
@@ -205,8 +204,7 @@ extension ShowRecords {
                 else { continue }
                 log.records[stem] = nil
                 if log.recordFiles.remove(stem) != nil {
-                    try? files.removeItem(
-                        at: stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false))
+                    try? files.removeItem(at: ShowState(stateFolder: stateFolder).downloadRecord(stem))
                 }
             }
         }

@@ -46,17 +46,18 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
         if misses.removeValue(forKey: name) != nil { changed = true }
     }
 
-    static func url(in show: FeedFolder) -> URL {
-        show.stateFolder.appendingPathComponent(ArchiveLayout.companionMissesFile, isDirectory: false)
-    }
-
     static func load(in show: FeedFolder, records: ShowRecords) -> CompanionMisses {
-        records.load(url(in: show)) ?? CompanionMisses()
+        show.state.companionMisses.load(records.files) ?? CompanionMisses()
     }
 
-    /// Saves the record when it changed (a hint: losing it costs a few more tries, never a file).
+    /// Saves the record when it changed.
     func save(in show: FeedFolder, records: ShowRecords) {
         guard changed else { return }
-        try? records.save(self, to: Self.url(in: show))
+        try? show.state.companionMisses.save(self, records.writer)
     }
+}
+
+extension ShowState {
+    /// Companions that failed, and how often: a hint (losing it costs a few more tries, never a file).
+    var companionMisses: RecordFile<CompanionMisses> { record(ArchiveLayout.companionMissesFile, .hint) }
 }

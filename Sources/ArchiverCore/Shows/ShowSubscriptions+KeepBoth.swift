@@ -40,7 +40,7 @@ extension ShowSubscriptions {
         } else {
             let locked = try await opener.folders.lock(folder: folder, lockWait: options.lockWait)
             defer { locked.lock.unlock() }
-            try opener.folders.records.readFeedInFullNextTime(in: locked.stateFolder)
+            try opener.folders.records.readFeedInFullNextTime(of: locked.state)
             kept = try takeovers.giveBack(takeover, in: root)
         }
         onEvent(.keptBoth(feed: kept.shownFeed, folder: kept.folder, apart: apart.shownFeed, apartFolder: apart.folder))

@@ -20,6 +20,11 @@ public struct SiteSettings: Codable, Equatable, Sendable {
     }
 }
 
+extension ArchiveRoot {
+    /// The site's settings: a hint, rewritten atomically.
+    var siteSettings: RecordFile<SiteSettings> { record(ArchiveLayout.siteSettingsFile, .hint) }
+}
+
 /// What `writeSite` did.
 public struct SiteReport: Sendable, Equatable {
     /// Shows on the site.
@@ -67,22 +72,17 @@ struct SiteWriter: Sendable {
 
     /// The site settings of `root` (none set when it has none).
     func siteSettings(in root: URL) -> SiteSettings {
-        (try? siteStateFile(ArchiveLayout.siteSettingsFile, in: root)).flatMap(records.load) ?? SiteSettings()
+        (try? store.archive(root).siteSettings.load(records.files)) ?? SiteSettings()
     }
 
     /// Saves the site settings of `root`.
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
-        let url = try siteStateFile(ArchiveLayout.siteSettingsFile, in: root)
-        try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
+        let archive = try store.archive(root)
+        try FolderContents.createFolder(archive.stateFolder, with: files)
         // What a killed process left of an earlier save (see `TemporaryFiles`).
-        sweepTemporaries(in: url.deletingLastPathComponent()) { $0 == ArchiveLayout.siteSettingsFile }
-        try records.save(settings, to: url)
-    }
-
-    /// A file of the site's in the root's state folder (refused when that folder is a link).
-    private func siteStateFile(_ name: String, in root: URL) throws -> URL {
-        try store.stateFolder(of: root).appendingPathComponent(name)
+        sweepTemporaries(in: archive.stateFolder) { $0 == ArchiveLayout.siteSettingsFile }
+        try archive.siteSettings.save(settings, records.writer)
     }
 
     /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
@@ -105,7 +105,7 @@ struct SiteWriter: Sendable {
         if let out { try FolderContents.createFolder(out, with: files) }
         let publication = try out.map {
             SitePublication(
-                out: $0, record: try siteStateFile(ArchiveLayout.sitePublishedFile, in: root), files: files,
+                out: $0, record: try store.archive(root).sitePublished, files: files,
                 attributes: attributes, mover: mover, records: records)
         }
         let recorded = publication?.recorded() ?? []

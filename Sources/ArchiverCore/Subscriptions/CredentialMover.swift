@@ -41,7 +41,7 @@ struct CredentialMover: Sendable {
         let shows = store.all(in: root).shows
         let marked = shows.compactMap { record -> URL? in
             let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-            let made = files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path)
+            let made = files.fileExists(atPath: ShowState(folder: folder).stateFolder.path)
             return made || record.holdsSecrets ? folder : nil
         }
         for folder in marked {
@@ -57,7 +57,7 @@ struct CredentialMover: Sendable {
             defer { show.lock.unlock() }
             result.redactedFiles += show.movedFiles
             // Never said done while a secret remains: the mark stays, and says what is left to the next command.
-            if PendingMove.isPending(in: show.stateFolder, files: files) {
+            if PendingMove.isPending(show.state, files: files) {
                 throw ArchiveError.storage(
                     path: folder.path, reason: "a file in it still holds a secret and cannot be rewritten")
             }
@@ -69,14 +69,14 @@ struct CredentialMover: Sendable {
     private func mark(_ folder: URL, lockWait: TimeInterval) async throws {
         let locked = try await folders.lock(folder: folder, lockWait: lockWait)
         defer { locked.lock.unlock() }
-        try PendingMove.mark(in: locked.stateFolder, writer: writer)
+        try PendingMove.mark(locked.state, writer: writer)
     }
 
     /// The folder names of the shows of `root` whose move is not finished (see `PendingMove`).
     func pendingMoves(in root: URL) -> [String] {
         store.all(in: root).shows.map(\.folder).filter {
             let folder = root.appendingPathComponent(FileNamer.sanitize($0), isDirectory: true)
-            return PendingMove.isPending(in: ArchiveLayout.stateFolder(of: folder), files: files)
+            return PendingMove.isPending(ShowState(folder: folder), files: files)
         }
     }
 

@@ -14,7 +14,7 @@ extension SubscriptionStore {
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
             ArchiveLayout.isSubscriptionFile)
         for name in names {
-            let path = folder.appendingPathComponent(name)
+            let path = ArchiveRoot(root).subscriptionsListed(name)
             guard var record = try? read(path.path).get() else { continue }
             guard let login = FeedSource.login(in: record.feed) else {
                 try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
@@ -44,8 +44,7 @@ extension SubscriptionStore {
                 ?? records[0]
             for record in records where record.id != kept.id {
                 guard
-                    let url = try? recordsFolder(of: root).appendingPathComponent(
-                        ArchiveLayout.subscriptionFile(record.id)),
+                    let url = try? archive(root).subscription(record.id).url,
                     (try? files.removeItem(at: url)) != nil
                 else { continue }
                 if record.keepsSecrets,

@@ -29,24 +29,27 @@ struct SubscriptionStore: Sendable {
 
     // MARK: - The root's state folder
 
-    /// `<root>/.podarchive`, refused when it is a link: nothing of the archive's is written through one.
-    func stateFolder(of root: URL) throws -> URL {
-        let folder = ArchiveLayout.stateFolder(of: root)
-        if attributes.isSymbolicLink(atPath: folder.path) {
-            throw ArchiveError.storage(path: folder.path, reason: ArchiveError.linkRefusal)
+    /// The archive at `root`, its state folder (`<root>/.podarchive`) refused when it is a link: nothing of the
+    /// archive's is written through one.
+    func archive(_ root: URL) throws -> ArchiveRoot {
+        let archive = ArchiveRoot(root)
+        if attributes.isSymbolicLink(atPath: archive.stateFolder.path) {
+            throw ArchiveError.storage(path: archive.stateFolder.path, reason: ArchiveError.linkRefusal)
         }
-        return folder
+        return archive
     }
 
+    /// `<root>/.podarchive`, refused when it is a link (see `archive`).
+    func stateFolder(of root: URL) throws -> URL { try archive(root).stateFolder }
+
     /// The folder of subscription records, after checking the state folder above it.
-    func recordsFolder(of root: URL) throws -> URL {
-        try stateFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionsFolder, isDirectory: true)
-    }
+    func recordsFolder(of root: URL) throws -> URL { try archive(root).subscriptionsFolder }
 
     /// The archive's identity; made (once, whoever asks first) when `create` and the archive has none.
     func identity(of root: URL, create: Bool) throws -> ArchiveIdentity? {
         if let known = identities.withLock({ $0[root.path] }) { return known }
-        let url = try stateFolder(of: root).appendingPathComponent(ArchiveLayout.identityFile, isDirectory: false)
+        let file = try archive(root).identity
+        let url = file.url
         // Read under the lock: shows opened at once read the file once between them.
         let read = try identities.withLock { known -> ArchiveIdentity? in
             if let identity = known[root.path] { return identity }
@@ -63,7 +66,7 @@ struct SubscriptionStore: Sendable {
             try files.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: nil)
             // Two processes may make one at once: the first link wins and both read it.
-            _ = try writer.createExclusively(try JSONEncoder.records.encode(ArchiveIdentity.random()), at: url)
+            _ = try file.create(ArchiveIdentity.random(), writer)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
@@ -81,7 +84,7 @@ struct SubscriptionStore: Sendable {
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
         for name in names.sorted() {
-            let path = folder.appendingPathComponent(name).path
+            let path = ArchiveRoot(root).subscriptionsListed(name).path
             switch read(path) {
             case .success(let record): shows.append(record)
             case .failure(let problem): damaged.append(.init(path: path, reason: problem.reason))
@@ -109,8 +112,8 @@ struct SubscriptionStore: Sendable {
     }
 
     private func record(id: String, in root: URL) -> Subscription? {
-        guard let folder = try? recordsFolder(of: root) else { return nil }
-        return try? read(folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path).get()
+        guard let file = try? archive(root).subscription(id) else { return nil }
+        return try? read(file.path).get()
     }
 
     /// The subscription of `source` in `root`, whatever the spelling of its URL, with its real feed and
@@ -245,19 +248,19 @@ struct SubscriptionStore: Sendable {
 
     /// An ID no other record has, from a hash of the (redacted) feed URL.
     private func newID(for shown: String, in root: URL) throws -> String {
-        let folder = try recordsFolder(of: root)
+        let archive = try archive(root)
         for counter in 1...1000 {
             let id = StableName.of(counter == 1 ? shown : "\(shown)#\(counter)")
-            if !files.fileExists(atPath: folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path) {
-                return id
-            }
+            if !archive.subscription(id).exists(files) { return id }
         }
-        throw ArchiveError.storage(path: folder.path, reason: "no free name for a new subscription record")
+        throw ArchiveError.storage(
+            path: archive.subscriptionsFolder.path, reason: "no free name for a new subscription record")
     }
 
     /// Writes `record` as `<id>.json` (0600, in a 0700 folder).
     func save(_ record: Subscription, in root: URL) throws {
-        let folder = try recordsFolder(of: root)
+        let archive = try archive(root)
+        let folder = archive.subscriptionsFolder
         do {
             try files.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -266,12 +269,7 @@ struct SubscriptionStore: Sendable {
         }
         var record = record
         record.version = Subscription.currentVersion
-        let url = folder.appendingPathComponent(ArchiveLayout.subscriptionFile(record.id), isDirectory: false)
-        do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: true)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
+        try archive.subscription(record.id).save(record, writer)
     }
 
     /// The show of `record` is fetched from `target` from now on (a move, a mirror, a rotated token): the same
@@ -281,7 +279,7 @@ struct SubscriptionStore: Sendable {
     ) throws -> Subscription {
         if let other = try find(target, in: root)?.record, other.id != record.id, other.folder != record.folder {
             throw ArchiveError.storage(
-                path: try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(other.id)).path,
+                path: try archive(root).subscription(other.id).path,
                 reason: "\(target.shownName) is subscribed already, into \(other.folder)")
         }
         var updated = record
@@ -331,7 +329,7 @@ struct SubscriptionStore: Sendable {
             let show = byFeed
                 ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
         else { throw ArchiveError.unknownShow(text, known: set.shows.map(\.folder)) }
-        let url = try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(show.id))
+        let url = try archive(root).subscription(show.id).url
         do {
             try files.removeItem(at: url)
         } catch {

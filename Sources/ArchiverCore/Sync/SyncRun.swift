@@ -296,7 +296,7 @@ struct SyncRun {
             validators.listed = feed.episodes.count
             validators.sidecars = options.metadata
             validators.fetched = FeedDate.iso8601(clock.now())
-            try records.save(validators, to: show.validatorsURL)
+            try show.state.validators.save(validators, records.writer)
         }
         return report
     }

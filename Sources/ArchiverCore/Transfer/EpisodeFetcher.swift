@@ -31,7 +31,7 @@ struct EpisodeFetcher: Sendable {
         _ episode: Episode, in paths: FolderPaths, options: SyncOptions, shortBefore: Int64? = nil,
         waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
     ) async throws -> Fetched {
-        let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
+        let files = PartialFiles(key: episode.identity, state: paths.state)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
         var kept = records.loadDownloadRecord(files)
         // No record: nothing to resume (a body left without one is truncated when the download opens it; lines

@@ -67,7 +67,7 @@ struct EpisodeSources: Sendable {
         var urls = PreferredFile.urls(for: file)
         if first, urls.count > 1,
             let kept = fetcher.records.loadDownloadRecord(
-                PartialFiles(key: file.identity, stateFolder: paths.stateFolder)),
+                PartialFiles(key: file.identity, state: paths.state)),
             let earlier = urls.firstIndex(where: { URLSecrets.redacted($0) == kept.url })
         {
             urls.insert(urls.remove(at: earlier), at: 0)
