@@ -65,9 +65,9 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
     /// With `rederive`, what a folded journal record held is to be taken back from the folder (see `rederive`).
     static func readInFullNextTime(
-        of show: ShowState, files: any FileStore, writer: any AtomicFileWriting, rederive: Bool = false
+        _ record: RecordFile<FeedValidators>, files: any FileStore, writer: any AtomicFileWriting,
+        rederive: Bool = false
     ) throws {
-        let record = show.validators
         guard record.exists(files) else { return }
         // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
         guard var validators = record.load(files) else { return try record.remove(files) }

@@ -12,7 +12,7 @@ extension FeedFolders {
     ///   pending, for the next command that takes the lock.
     @discardableResult
     func finishForgetting(_ show: inout FeedFolder) throws -> [String: [String]] {
-        var record = ForgottenEpisodes.load(of: show.state, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         let pending = record.pending
         guard !pending.isEmpty else { return [:] }
         let keys = Set(pending.map(\.entry.key))

@@ -44,10 +44,10 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
         [entry.file] + (entry.companions ?? []).map(\.file) + [ArchiveNames.sidecarName(for: entry.file)]
     }
 
-    /// The record of `show`; empty when there is none (or it is damaged: the episodes are then fetched again,
+    /// The record kept in `file`; empty when there is none (or it is damaged: the episodes are then fetched again,
     /// never lost).
-    static func load(of show: ShowState, files: any FileStore) -> ForgottenEpisodes {
-        show.forgotten.load(files) ?? ForgottenEpisodes()
+    static func load(_ file: RecordFile<ForgottenEpisodes>, files: any FileStore) -> ForgottenEpisodes {
+        file.load(files) ?? ForgottenEpisodes()
     }
 }
 

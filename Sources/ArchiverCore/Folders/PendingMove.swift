@@ -13,19 +13,19 @@ struct PendingMove: Codable, Equatable, Sendable {
 
     /// Writes the mark durably, before the move changes anything of the show (the show's lock held).
     /// - Throws: `ArchiveError.storage` when it cannot be written: the move then changes nothing of the show.
-    static func mark(_ show: ShowState, writer: any AtomicFileWriting) throws {
-        try show.pendingMove.save(PendingMove(), writer)
+    static func mark(_ file: RecordFile<PendingMove>, writer: any AtomicFileWriting) throws {
+        try file.save(PendingMove(), writer)
     }
 
-    /// Whether `show` has a move to finish.
-    static func isPending(_ show: ShowState, files: any FileStore) -> Bool { show.pendingMove.exists(files) }
+    /// Whether the show whose mark is `file` has a move to finish.
+    static func isPending(_ file: RecordFile<PendingMove>, files: any FileStore) -> Bool { file.exists(files) }
 
     /// Removes the mark, once no place of the show holds a secret (the show's lock held).
     /// - Throws: `ArchiveError.storage` when it cannot be removed (the next command that takes the lock cleans the
     ///   show again, which changes nothing, and tries again).
-    static func settle(_ show: ShowState, files: any FileStore) throws {
+    static func settle(_ file: RecordFile<PendingMove>, files: any FileStore) throws {
         // Gone already (another command finished it first): settled all the same.
-        try show.pendingMove.remove(files)
+        try file.remove(files)
     }
 }
 

@@ -72,7 +72,7 @@ struct EpisodeForgetter: Sendable {
         var show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
-        var record = ForgottenEpisodes.load(of: show.state, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
         var already: [ArchiveIndex.Entry] = []
         for name in names {
@@ -119,7 +119,7 @@ struct EpisodeForgetter: Sendable {
         var show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
-        var record = ForgottenEpisodes.load(of: show.state, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
         for name in names {
             let entry = try Self.one(name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
@@ -164,7 +164,7 @@ struct EpisodeForgetter: Sendable {
     /// The show's folder, locked, its index read with its journal, a damaged journal folded as every command that
     /// writes folds one (see `IndexStore.save`); refused when it holds no index.
     private func open(_ folder: URL, lockWait: TimeInterval) async throws -> FeedFolder {
-        guard files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path) else {
+        guard ShowState(folder: folder).isShow(files) else {
             throw ArchiveError.noArchive(at: folder, attributes: folders.attributes)
         }
         return try await folders.openToWrite(

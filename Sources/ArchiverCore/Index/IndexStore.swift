@@ -110,7 +110,8 @@ struct IndexStore: Sendable {
     /// again, and a damaged record (not a torn last one) is recorded in `folds` for the command to say.
     func save(_ show: inout FeedFolder) throws {
         if let journal = show.journal, !journal.damaged.isEmpty {
-            try FeedValidators.readInFullNextTime(of: show.state, files: files, writer: writer, rederive: true)
+            try FeedValidators.readInFullNextTime(
+                show.state.validators, files: files, writer: writer, rederive: true)
         }
         do {
             try writer.writeAtomically(IndexFormat.encode(show.index), to: show.indexURL)

@@ -13,6 +13,6 @@ struct ShowRecords: Sendable {
     /// conditionally (see `FeedValidators.readInFullNextTime`): what must be derived from the feed again (a
     /// damaged journal record's episode, a changed wish) is then derived. Durable before it returns.
     func readFeedInFullNextTime(of show: ShowState) throws {
-        try FeedValidators.readInFullNextTime(of: show, files: files, writer: writer)
+        try FeedValidators.readInFullNextTime(show.validators, files: files, writer: writer)
     }
 }

@@ -46,14 +46,15 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
         if misses.removeValue(forKey: name) != nil { changed = true }
     }
 
-    static func load(in show: FeedFolder, records: ShowRecords) -> CompanionMisses {
-        show.state.companionMisses.load(records.files) ?? CompanionMisses()
+    /// The record kept in `file`; empty when there is none.
+    static func load(_ file: RecordFile<CompanionMisses>, files: any FileReading) -> CompanionMisses {
+        file.load(files) ?? CompanionMisses()
     }
 
-    /// Saves the record when it changed.
-    func save(in show: FeedFolder, records: ShowRecords) {
+    /// Saves the record in `file` when it changed.
+    func save(to file: RecordFile<CompanionMisses>, writer: any AtomicFileWriting) {
         guard changed else { return }
-        try? show.state.companionMisses.save(self, records.writer)
+        try? file.save(self, writer)
     }
 }
 

@@ -18,8 +18,8 @@ extension ShowSubscriptions {
         _ takeover: Takeovers.Takeover, named source: FeedSource, into root: URL, settings: ShowSettings,
         options: SyncOptions, onEvent: (SyncEvent) -> Void
     ) async throws -> Subscription {
-        let folder = root.appendingPathComponent(FileNamer.sanitize(takeover.record.folder), isDirectory: true)
-        let own = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder))?.feed
+        let folder = ArchiveRoot(root).showFolder(takeover.record.folder)
+        let own = try indexes.loadIndex(at: ShowState(folder: folder).index)?.feed
         let laterStays = own.map(URLSecrets.redacted) == takeover.current.source.shownName
         let leaving = laterStays ? takeover.earlier.source : takeover.current.source
         let credentials = laterStays ? takeover.earlier.credentials : takeover.current.credentials

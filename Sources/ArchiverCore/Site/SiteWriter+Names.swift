@@ -13,7 +13,7 @@ extension SiteWriter {
     func freeSiteName(
         of record: Subscription, in root: URL, lockWait: TimeInterval, onEvent: (SyncEvent) -> Void
     ) async throws -> Subscription {
-        let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+        let folder = ArchiveRoot(root).showFolder(record.folder)
         // Nothing is written through a state folder that is a link (opening the show refuses it).
         guard !stateFolderIsLink(folder) else { return record }
         if hasIndex(folder) {

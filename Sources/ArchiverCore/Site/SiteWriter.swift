@@ -116,7 +116,7 @@ struct SiteWriter: Sendable {
         var holds = Set<String>()
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
-            let indexURL = ArchiveLayout.indexFile(of: listed)
+            let indexURL = ShowState(folder: listed).index
             let loaded: ArchiveIndex
             do {
                 guard let index = try indexes.loadIndex(at: indexURL) else { continue }
@@ -141,7 +141,7 @@ struct SiteWriter: Sendable {
             // Never through a link in `out`: refused, named, before anything of the show is read or written there.
             if let publication { _ = try publication.folder(target.lastPathComponent) }
             let stamp = siteStamp(of: folder, base: base, out: out)
-            let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
+            let stampURL = ShowState(folder: folder).siteStamp
             let present = ArchiveLayout.siteShowNames.allSatisfy {
                 files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
@@ -161,7 +161,7 @@ struct SiteWriter: Sendable {
             if unchanged { continue }
             // What a killed site left where it writes this show's pages (see `TemporaryFiles`): its pages are
             // written through the show's state folder, or beside them in `out`.
-            let state = ArchiveLayout.stateFolder(of: folder)
+            let state = ShowState(folder: folder).stateFolder
             sweepTemporaries(in: state) { ArchiveLayout.isWrittenWithoutShowLock($0) }
             if let publication {
                 sweepTemporaries(in: target) { _ in true }
@@ -192,13 +192,12 @@ struct SiteWriter: Sendable {
     /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
     /// document's, journal's and cover's sizes and dates.
     private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
-        let state = ArchiveLayout.stateFolder(of: folder)
+        let state = ShowState(folder: folder)
         var hasher = SHA256()
-        hasher.update(files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
+        hasher.update(files.contents(atPath: state.index.path) ?? Data())
         var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
-            ArchiveLayout.documentExtensions.map { ArchiveLayout.currentDocument($0, in: state) }
-            + [ArchiveLayout.stateFile(ArchiveLayout.journalFile, of: folder)]
+            state.currentDocuments + [state.journal]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let found = try? attributes.attributesOfItem(atPath: url.path) else { continue }

@@ -71,7 +71,7 @@ struct MoveFinisher: PendingMoveFinishing {
         let sweep = clean(show)
         let record = secrets.store.subscription(inFolder: show.folder.lastPathComponent, in: root)
         if sweep.left == 0, record?.holdsSecrets != true {
-            try PendingMove.settle(show.state, files: files)
+            try PendingMove.settle(show.state.pendingMove, files: files)
         }
         return sweep.changed
     }

@@ -55,7 +55,7 @@ struct ShowArchiver: Sendable {
             return report
         } catch  where Task.isCancelled {
             let folder = (try? store.find(source, in: root))?.map {
-                root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true)
+                ArchiveRoot(root).showFolder($0.record.folder)
             }
             let partials = folder.map { contents.partialDownloads(in: $0, records: parts.records) }
             throw ArchiveError.interrupted(resuming: partials?.resuming ?? 0, startingAgain: partials?.again ?? 0)

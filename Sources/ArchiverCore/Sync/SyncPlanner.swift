@@ -41,7 +41,7 @@ struct SyncPlanner: Sendable {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
         let folder =
-            try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
+            try known.map { ArchiveRoot(root).showFolder($0.record.folder) }
             ?? folders.chooseFolder(
                 for: feed, source: source, in: root,
                 use: ShowOpener.folderUse(separate: false, shows: store.all(in: root).shows))

@@ -223,10 +223,7 @@ struct Verifier: Sendable {
 
     /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
     func feedFolders(in directory: URL) throws -> [URL] {
-        func isFeedFolder(_ url: URL) -> Bool {
-            files.fileExists(
-                atPath: ArchiveLayout.indexFile(of: url).path)
-        }
+        func isFeedFolder(_ url: URL) -> Bool { ShowState(folder: url).isShow(files) }
         if isFeedFolder(directory) { return [directory] }
         let children = ((try? files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         let shows = children.filter { !$0.hasPrefix(".") }.map {

@@ -18,8 +18,7 @@ struct ArchiveRoot: Sendable, Hashable {
     }
 
     /// The record `name` of the root's state folder, written as `durability` says.
-    func record<Record>(_ name: String, _ durability: RecordDurability, ownerOnly: Bool = false) -> RecordFile<Record>
-    {
+    func record<Record>(_ name: String, _ durability: RecordDurability, ownerOnly: Bool = false) -> RecordFile<Record> {
         RecordFile(name, in: stateFolder, durability, ownerOnly: ownerOnly)
     }
 
@@ -41,6 +40,8 @@ struct ArchiveRoot: Sendable, Hashable {
         subscriptionsFolder.appendingPathComponent(name, isDirectory: false)
     }
 
-    /// The state of the show in `folder` (a folder of the root, or one a subscription names).
-    func show(_ folder: URL) -> ShowState { ShowState(folder: folder) }
+    /// The folder of the show a subscription names `name` (made safe as a file name).
+    func showFolder(_ name: String) -> URL {
+        url.appendingPathComponent(FileNamer.sanitize(name), isDirectory: true)
+    }
 }

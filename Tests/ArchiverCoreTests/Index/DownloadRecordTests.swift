@@ -9,7 +9,7 @@ import XCTest
 final class DownloadRecordTests: XCTestCase {
     private let fileSystem = FakeFileSystem()
     private let state = URL(fileURLWithPath: "/state")
-    private var partial: PartialFiles { PartialFiles(key: "1", stateFolder: state) }
+    private var partial: PartialFiles { PartialFiles(key: "1", state: ShowState(stateFolder: state)) }
     private var log: URL { state.appendingPathComponent(ArchiveLayout.downloadLog) }
     private let admitted = PartialRecord(url: "http://a.example/1.mp3", validator: "\"e\"", expectedSize: 10)
     private let complete = PartialRecord(
@@ -30,7 +30,8 @@ final class DownloadRecordTests: XCTestCase {
         try records.saveDownloadRecord(complete, for: partial)
         XCTAssertEqual(records.loadDownloadRecord(partial), complete)
         XCTAssertEqual(self.records.loadDownloadRecord(partial), complete, "read back from the log")
-        XCTAssertNil(self.records.loadDownloadRecord(PartialFiles(key: "2", stateFolder: state)), "another's")
+        XCTAssertNil(
+            self.records.loadDownloadRecord(PartialFiles(key: "2", state: ShowState(stateFolder: state))), "another's")
     }
 
     func test_aTornLastLine_leavesTheRecordAsItWas_andTheNextWriteIsALineOfItsOwn() throws {
@@ -48,7 +49,7 @@ final class DownloadRecordTests: XCTestCase {
 
     func test_theLogOfManyAttempts_isCompactedToTheNewestRecordOfEachDownload_andRemovedOnceNoneIsLeft() throws {
         let records = self.records
-        let other = PartialFiles(key: "2", stateFolder: state)
+        let other = PartialFiles(key: "2", state: ShowState(stateFolder: state))
         for attempt in 0..<100 {
             var record = admitted
             record.validator = "\"attempt \(attempt)\""
@@ -112,11 +113,11 @@ final class DownloadRecordTests: XCTestCase {
     /// removes those of archived episodes, and keeps the one that adopts a file renamed but not yet indexed;
     /// record files of an earlier version likewise.
     func test_recordsOfArchivedEpisodes_areRemovedWhenTheFolderIsOpened_butNotOneThatAdoptsAFile() throws {
-        let archived = PartialFiles(key: "archived", stateFolder: state)
-        let unindexed = PartialFiles(key: "renamed, not indexed", stateFolder: state)
-        let resuming = PartialFiles(key: "being repaired", stateFolder: state)
-        let archivedEarlier = PartialFiles(key: "archived by an earlier version", stateFolder: state)
-        let unindexedEarlier = PartialFiles(key: "renamed by an earlier version", stateFolder: state)
+        let archived = PartialFiles(key: "archived", state: ShowState(stateFolder: state))
+        let unindexed = PartialFiles(key: "renamed, not indexed", state: ShowState(stateFolder: state))
+        let resuming = PartialFiles(key: "being repaired", state: ShowState(stateFolder: state))
+        let archivedEarlier = PartialFiles(key: "archived by an earlier version", state: ShowState(stateFolder: state))
+        let unindexedEarlier = PartialFiles(key: "renamed by an earlier version", state: ShowState(stateFolder: state))
         for partial in [archived, unindexed, resuming] { try records.saveDownloadRecord(complete, for: partial) }
         for partial in [archivedEarlier, unindexedEarlier] {
             _ = try fileSystem.append(try JSONEncoder.records.encode(complete), to: partial.record, durable: false)
