@@ -104,6 +104,15 @@ public enum ArchiveLayout {
     static func isWrittenWithoutShowLock(_ name: Substring) -> Bool {
         name == siteStampFile || siteShowNames.contains(String(name))
     }
+    /// Every name podarchive gives in a state folder (the root's and the shows'), but the files of one download
+    /// (`downloadBody`, `downloadRecord`), a repair's set-aside copy (`setAside`) and temporary files (`temporary`):
+    /// what a file map in the documentation may name after `.podarchive/` (a test checks that it does no more).
+    static let stateNames: Set<String> = [
+        subscriptionsFolder, identityFile, siteSettingsFile, sitePublishedFile, indexFile, journalFile,
+        validatorsFile, companionMissesFile, hooksFile, forgottenFile, pendingMoveFile, lockFile, historyFolder,
+        siteStampFile, downloadLog,
+    ]
+
     /// What a record podarchive keeps as JSON ends with.
     private static let recordSuffix = ".json"
 
