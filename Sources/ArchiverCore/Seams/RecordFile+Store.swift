@@ -8,8 +8,25 @@ extension RecordFile where Record: Decodable {
     /// The record; nil when there is none or it does not decode (a record is checked again when read: a damaged
     /// one is as good as none).
     func load(_ files: any FileReading) -> Record? {
-        files.contents(atPath: url.path).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
+        if case .record(let record) = read(files) { return record }
+        return nil
     }
+
+    /// What the file holds, for a reader that tells a missing record from a damaged one.
+    func read(_ files: any FileReading) -> RecordReading<Record> {
+        guard let data = files.contents(atPath: url.path) else { return .none }
+        guard let record = try? JSONDecoder().decode(Record.self, from: data) else { return .damaged }
+        return .record(record)
+    }
+}
+
+/// What a record file holds (see `RecordFile.read`).
+enum RecordReading<Record> {
+    /// No file, or one that cannot be read.
+    case none
+    /// A file that does not decode as the record.
+    case damaged
+    case record(Record)
 }
 
 extension RecordFile where Record: Encodable {

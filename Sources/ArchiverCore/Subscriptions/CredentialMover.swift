@@ -52,7 +52,7 @@ struct CredentialMover: Sendable {
             result.moved.append(record.folder)
         }
         for folder in marked {
-            var show = try await folders.openToWrite(
+            let show = try await folders.openToWrite(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
             result.redactedFiles += show.movedFiles

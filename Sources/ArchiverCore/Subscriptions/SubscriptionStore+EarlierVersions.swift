@@ -14,8 +14,9 @@ extension SubscriptionStore {
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
             ArchiveLayout.isSubscriptionFile)
         for name in names {
-            let path = ArchiveRoot(root).subscriptionsListed(name)
-            guard var record = try? read(path.path).get() else { continue }
+            let file = ArchiveRoot(root).subscription(ArchiveLayout.subscriptionID(ofFile: name))
+            let path = file.url
+            guard var record = try? read(file).get() else { continue }
             guard let login = FeedSource.login(in: record.feed) else {
                 try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
                 continue

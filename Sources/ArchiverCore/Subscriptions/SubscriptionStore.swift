@@ -53,12 +53,14 @@ struct SubscriptionStore: Sendable {
         // Read under the lock: shows opened at once read the file once between them.
         let read = try identities.withLock { known -> ArchiveIdentity? in
             if let identity = known[root.path] { return identity }
-            guard let data = files.contents(atPath: url.path) else { return nil }
-            guard let identity = try? JSONDecoder().decode(ArchiveIdentity.self, from: data) else {
+            switch file.read(files) {
+            case .none: return nil
+            case .damaged:
                 throw ArchiveError.storage(path: url.path, reason: "it is not an archive identity (damaged?)")
+            case .record(let identity):
+                known[root.path] = identity
+                return identity
             }
-            known[root.path] = identity
-            return identity
         }
         if let read { return read }
         guard create else { return nil }
@@ -83,9 +85,11 @@ struct SubscriptionStore: Sendable {
         let names = TemporaryFiles.swept(folder, andAbove: true, files: files).filter(ArchiveLayout.isSubscriptionFile)
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
+        let archive = ArchiveRoot(root)
         for name in names.sorted() {
-            let path = ArchiveRoot(root).subscriptionsListed(name).path
-            switch read(path) {
+            let file = archive.subscription(ArchiveLayout.subscriptionID(ofFile: name))
+            let path = file.path
+            switch read(file) {
             case .success(let record): shows.append(record)
             case .failure(let problem): damaged.append(.init(path: path, reason: problem.reason))
             }
@@ -99,13 +103,15 @@ struct SubscriptionStore: Sendable {
         var reason: String
     }
 
-    /// The record in the file at `path`, its ID the file's name.
-    func read(_ path: String) -> Result<Subscription, Problem> {
-        guard let data = files.contents(atPath: path) else { return .failure(Problem(reason: "it cannot be read")) }
-        guard var record = try? JSONDecoder().decode(Subscription.self, from: data) else {
-            return .failure(Problem(reason: "it is not a subscription record"))
+    /// The record in `file`, its ID the file's name.
+    func read(_ file: RecordFile<Subscription>) -> Result<Subscription, Problem> {
+        var record: Subscription
+        switch file.read(files) {
+        case .none: return .failure(Problem(reason: "it cannot be read"))
+        case .damaged: return .failure(Problem(reason: "it is not a subscription record"))
+        case .record(let read): record = read
         }
-        record.id = ArchiveLayout.subscriptionID(ofFile: (path as NSString).lastPathComponent)
+        record.id = ArchiveLayout.subscriptionID(ofFile: file.url.lastPathComponent)
         guard !FileNamer.sanitize(record.folder).isEmpty, WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
         else { return .failure(Problem(reason: "it names no usable feed and folder")) }
         return .success(record)
@@ -113,7 +119,7 @@ struct SubscriptionStore: Sendable {
 
     private func record(id: String, in root: URL) -> Subscription? {
         guard let file = try? archive(root).subscription(id) else { return nil }
-        return try? read(file.path).get()
+        return try? read(file).get()
     }
 
     /// The subscription of `source` in `root`, whatever the spelling of its URL, with its real feed and

@@ -35,10 +35,6 @@ struct ArchiveRoot: Sendable, Hashable {
     func subscriptionRecord<Record>(_ id: String) -> RecordFile<Record> {
         RecordFile(ArchiveLayout.subscriptionFile(id), in: subscriptionsFolder, .hint, ownerOnly: true)
     }
-    /// The file `name` listed in the subscriptions folder.
-    func subscriptionsListed(_ name: String) -> URL {
-        subscriptionsFolder.appendingPathComponent(name, isDirectory: false)
-    }
 
     /// The folder of the show a subscription names `name` (made safe as a file name).
     func showFolder(_ name: String) -> URL {
