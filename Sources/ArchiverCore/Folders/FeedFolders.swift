@@ -89,14 +89,14 @@ struct FeedFolders: Sendable {
         // One listing of the state folder serves every clean-up.
         let leftovers = locked.clears ? (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? [] : []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
-        records.openDownloadLog(in: stateFolder, listed: leftovers)
-        records.removeUnneededBodies(in: stateFolder, listed: leftovers)
+        records.openDownloadLog(of: locked.state, listed: leftovers)
+        records.removeUnneededBodies(of: locked.state, listed: leftovers)
         do {
             let read = try indexes.readIndex(at: locked.state.index)
             let index = read?.index
             if let index, locked.clears {
                 restoreSetAside(leftovers, of: locked.state, index: index)
-                removeSettledRecords(leftovers, in: stateFolder, index: index)
+                removeSettledRecords(leftovers, of: locked.state, index: index)
             }
             var show = FeedFolder(
                 state: locked.state, read: read ?? .none(feed: source.displayName),
@@ -138,9 +138,9 @@ struct FeedFolders: Sendable {
     /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes
     /// are archived, so no run reads them again. (A record with no body whose episode is not in the index is what
     /// adopts a file renamed into place just before a crash: it stays.) The log is then compacted.
-    func removeSettledRecords(_ listed: [String], in stateFolder: URL, index: ArchiveIndex) {
+    func removeSettledRecords(_ listed: [String], of show: ShowState, index: ArchiveIndex) {
         guard listed.contains(where: ArchiveNames.isDownloadRecord) else { return }
-        records.forgetSettledDownloads(in: stateFolder, keys: index.episodes.lazy.map(\.key), listed: Set(listed))
+        records.forgetSettledDownloads(of: show, keys: index.episodes.lazy.map(\.key), listed: Set(listed))
     }
 
     /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes

@@ -55,7 +55,7 @@ struct FolderContents: Sendable {
         let bodies = ((try? files.contentsOfDirectory(atPath: state.stateFolder.path)) ?? []).filter {
             PartialFiles.isBody($0) && (fileSize(state.listed($0)) ?? 0) > 0
         }
-        let resumable = records.resumableDownloads(in: state.stateFolder)
+        let resumable = records.resumableDownloads(of: state)
         let resuming = bodies.count(where: resumable.contains)
         return (resuming, bodies.count - resuming)
     }
@@ -115,10 +115,9 @@ struct FolderContents: Sendable {
         return present
     }
 
-    /// Bytes held by partial downloads in a state folder.
-    func partialBytes(in stateFolder: URL) -> Int64 {
-        let state = ShowState(stateFolder: stateFolder)
-        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+    /// Bytes held by the partial downloads of `state`.
+    func partialBytes(of state: ShowState) -> Int64 {
+        let names = (try? files.contentsOfDirectory(atPath: state.stateFolder.path)) ?? []
         return names.filter(PartialFiles.isBody).reduce(Int64(0)) { $0 + (fileSize(state.listed($1)) ?? 0) }
     }
 }

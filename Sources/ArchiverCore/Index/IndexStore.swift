@@ -172,7 +172,7 @@ struct IndexStore: Sendable {
     private func dropDownloadRecords(of show: inout FeedFolder) {
         if let records {
             for (_, partial) in show.unjournaled { records.forget(partial) }
-            if !show.unjournaled.isEmpty { records.compactDownloadLog(in: show.stateFolder) }
+            if !show.unjournaled.isEmpty { records.compactDownloadLog(of: show.state) }
         } else {
             for (_, partial) in show.unjournaled { try? files.removeItem(at: partial.record) }
         }

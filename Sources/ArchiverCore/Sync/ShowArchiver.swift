@@ -226,7 +226,7 @@ struct ShowArchiver: Sendable {
                 // Settled episodes go to the journal together, synced in the background (group commit).
                 settled: { try run.commit() })
         } catch let stop where !(stop is CancellationError) {
-            throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
+            throw SpaceRefusal.stopping(stop) { contents.partialBytes(of: paths.state) }
         }
         try await run.keepCompanions(fetch)
         return await run.runHooks(

@@ -156,7 +156,7 @@ struct SyncRun {
     func waitForCommits() {
         try? committer.drain()
         committer.removeCommittedRecords()
-        records.closeDownloadLog(in: show.stateFolder)
+        records.closeDownloadLog(of: show.state)
     }
 
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a

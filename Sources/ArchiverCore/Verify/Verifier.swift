@@ -127,7 +127,7 @@ struct Verifier: Sendable {
                 if let why = opened.unlocked { onEvent(.unlocked(folder: folder, why: why)) }
             }
             defer {
-                records.closeDownloadLog(in: show.stateFolder)  // a repair's records, kept open while it ran
+                records.closeDownloadLog(of: show.state)  // a repair's records, kept open while it ran
                 show.lock.unlock()
             }
             report.feeds += 1

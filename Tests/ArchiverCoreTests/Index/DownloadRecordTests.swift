@@ -57,7 +57,7 @@ final class DownloadRecordTests: XCTestCase {
             try records.saveDownloadRecord(record, for: other)
         }
         records.forget(other)
-        records.compactDownloadLog(in: state)
+        records.compactDownloadLog(of: ShowState(stateFolder: state))
 
         let lines = try XCTUnwrap(fileSystem.contents(atPath: log.path)).split(separator: UInt8(ascii: "\n"))
         XCTAssertEqual(lines.count, 1, "the newest record of the one download left")
@@ -67,14 +67,15 @@ final class DownloadRecordTests: XCTestCase {
         XCTAssertNil(self.records.loadDownloadRecord(other))
 
         records.forget(partial)
-        records.compactDownloadLog(in: state)
+        records.compactDownloadLog(of: ShowState(stateFolder: state))
         XCTAssertNil(fileSystem.contents(atPath: log.path), "no record left, no log")
     }
 
     func test_aRecordFileAnEarlierVersionKept_isRead_andGoesOnceTheLogHoldsANewerRecord() throws {
         // Versions before the log kept a file per download: lines of records (the oldest, one record whole).
         _ = try fileSystem.append(try JSONEncoder.records.encode(admitted), to: partial.record, durable: false)
-        records.openDownloadLog(in: state, listed: try fileSystem.contentsOfDirectory(atPath: state.path))
+        records.openDownloadLog(
+            of: ShowState(stateFolder: state), listed: try fileSystem.contentsOfDirectory(atPath: state.path))
         XCTAssertEqual(records.loadDownloadRecord(partial), admitted)
 
         try records.saveDownloadRecord(complete, for: partial)
@@ -140,8 +141,8 @@ final class DownloadRecordTests: XCTestCase {
                     now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in }, jitter: { 0.5 })),
             indexes: IndexStore(files: fileSystem, attributes: fileSystem, writer: fileSystem), records: records)
         let listed = try fileSystem.contentsOfDirectory(atPath: state.path)
-        records.openDownloadLog(in: state, listed: listed)
-        folders.removeSettledRecords(listed, in: state, index: index)
+        records.openDownloadLog(of: ShowState(stateFolder: state), listed: listed)
+        folders.removeSettledRecords(listed, of: ShowState(stateFolder: state), index: index)
 
         let next = self.records
         XCTAssertNil(next.loadDownloadRecord(archived), "its episode is archived")
