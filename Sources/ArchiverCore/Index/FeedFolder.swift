@@ -47,19 +47,11 @@ struct FeedFolder {
 
     var indexURL: URL { state.index }
     var journalURL: URL { state.journal }
-    var paths: FolderPaths { FolderPaths(state: state) }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
     var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
 
     /// The hidden files of `key`'s download.
     func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, state: state) }
-}
-
-/// The two folders one episode's download works in; what a child task of the sync takes along.
-struct FolderPaths: Sendable {
-    var state: ShowState
-    var folder: URL { state.folder }
-    var stateFolder: URL { state.stateFolder }
 }
 
 extension FeedFolder {

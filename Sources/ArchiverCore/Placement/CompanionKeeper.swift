@@ -57,7 +57,7 @@ struct CompanionKeeper: Sendable {
         let sources = CompanionSource.plan(
             wanted.map { $0.companion.url.map(URLSecrets.redacted) }, index: show.index, present: present)
         var updated = Set<String>()
-        let paths = show.paths
+        let paths = show.state
         let companionOptions = options.forCompanions
         var failed = 0
         var recorded = false

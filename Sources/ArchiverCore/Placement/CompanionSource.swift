@@ -46,7 +46,7 @@ enum CompanionSource: Equatable, Sendable {
 
 extension CompanionKeeper {
     /// Whether the show's file `kept` still holds what its record says.
-    func intact(_ kept: CompanionFile, in paths: FolderPaths) -> Bool {
+    func intact(_ kept: CompanionFile, in paths: ShowState) -> Bool {
         let digest = try? hasher.sha256(ofFileAtPath: paths.folder.appendingPathComponent(kept.file).path)
         return digest?.size == kept.size && digest?.digest == kept.sha256
     }

@@ -8,7 +8,7 @@ extension SubscriptionStore {
     /// login an earlier podarchive kept inside a record's feed URL goes into the record's credentials. The folder's
     /// mode is the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
     func secureLegacyRecords(in root: URL) {
-        guard let folder = try? recordsFolder(of: root),
+        guard let folder = try? archive(root).subscriptionsFolder,
             let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0
         else { return }
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(

@@ -39,12 +39,6 @@ struct SubscriptionStore: Sendable {
         return archive
     }
 
-    /// `<root>/.podarchive`, refused when it is a link (see `archive`).
-    func stateFolder(of root: URL) throws -> URL { try archive(root).stateFolder }
-
-    /// The folder of subscription records, after checking the state folder above it.
-    func recordsFolder(of root: URL) throws -> URL { try archive(root).subscriptionsFolder }
-
     /// The archive's identity; made (once, whoever asks first) when `create` and the archive has none.
     func identity(of root: URL, create: Bool) throws -> ArchiveIdentity? {
         if let known = identities.withLock({ $0[root.path] }) { return known }
@@ -79,7 +73,9 @@ struct SubscriptionStore: Sendable {
 
     /// Every subscription of `root` in subscription order, and the records that could not be read.
     func all(in root: URL) -> SubscriptionSet {
-        guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
+        guard let folder = try? archive(root).subscriptionsFolder else {
+            return SubscriptionSet(shows: [], damaged: [])
+        }
         secureLegacyRecords(in: root)
         // Temporary files killed processes left of the records, the identity and the site settings go first.
         let names = TemporaryFiles.swept(folder, andAbove: true, files: files).filter(ArchiveLayout.isSubscriptionFile)
