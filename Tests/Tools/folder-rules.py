@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Fails when a type of ArchiverCore names a type of a folder above its own in `ORDER` (the layers ARCHITECTURE.md
-lists), when a folder has no place in `ORDER` or `ORDER` names one that is gone, or when anything but the wiring
-(`Archiver`, `ArchiveParts`) names them.
+lists), when a folder has no place in `ORDER` or `ORDER` names one that is gone, or when anything below the
+wiring (`Archiver`, `ArchiveParts`) names them.
 
 The core's folders are layers in a strict order, the lowest first: a type may name the types of its own folder, of
 the files at the module's root (`Version.swift`) and of the folders below its own, never of one above, so no two
 folders depend on each other and a change to a folder can only reach the folders above it. `Archiver` is the
 facade the executable holds and `ArchiveParts` builds its parts: the two may name any part (Archiver's extensions
-live beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back into them. A type that
+live beside the parts they call, e.g. `Site/Archiver+Site.swift`), and no part calls back into them; only the use
+cases above them (`UseCases/`, one call per command) are made of the facade. A type that
 needs one from a folder above is a decision: move the type it needs down (or split it from its file), hand it a
 value or a closure, or move it up; a new folder takes its place in `ORDER` and in ARCHITECTURE.md together. Blocks
 and type names are read as `file-graph.py` reads them.
@@ -41,6 +42,7 @@ ORDER = [
     "Shows",  # adding and removing shows
     "Policy",  # deciding before and after a run: which shows, which feed, the run's status
     "Wiring",  # Archiver and ArchiveParts: the facade and what builds its parts
+    "UseCases",  # each command as one call on the facade: a request in, events and a report with its status out
 ]
 
 
@@ -80,7 +82,9 @@ def main(arguments):
             if name in WIRING or (name is None and path.name.startswith(tuple(f"{wiring}+" for wiring in WIRING))):
                 continue
             for used in set(graph.IDENTIFIER.findall(text)):
-                if used in WIRING:
+                # The use cases sit above the wiring: they are the calls it offers, made of its parts.
+                above_wiring = folder.name in ORDER and ORDER.index(folder.name) > ORDER.index("Wiring")
+                if used in WIRING and not above_wiring:
                     failures.add(f"{path}: {name or 'top-level code'} names {used}, the wiring (no part calls it)")
                     continue
                 target = folder_of.get(used)

@@ -105,7 +105,7 @@ final class ArgumentsTests: XCTestCase {
                     SyncCommand.Arguments(
                         feeds: ["feed"], transfer: TransferSettings(retries: 5, timeout: 90, wait: 30, jobs: 8)))
             ))
-        XCTAssertEqual(CommandContext.options(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5)).jobs, 5)
+        XCTAssertEqual(TransferSettings(retries: 1, timeout: 2, wait: 3, jobs: 5).options.jobs, 5)
         XCTAssertEqual(
             parse(SyncCommand.self, "sync feed --json"),
             .success(.run(SyncCommand.Arguments(feeds: ["feed"], json: true))))

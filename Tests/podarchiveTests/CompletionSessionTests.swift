@@ -23,8 +23,8 @@ final class CompletionSessionTests: XCTestCase {
         super.tearDown()
     }
 
-    private func spellings(_ command: CommandName, long: Bool = false) -> Set<String> {
-        Set(OptionTable.options(for: command).flatMap { [$0.name] + (long ? [] : $0.short.map { ["-\($0)"] } ?? []) })
+    private func spellings(_ command: CommandEntry, long: Bool = false) -> Set<String> {
+        Set(command.options.flatMap { [$0.name] + (long ? [] : $0.short.map { ["-\($0)"] } ?? []) })
     }
 
     private func shell(_ path: String) throws -> URL {
@@ -44,8 +44,8 @@ final class CompletionSessionTests: XCTestCase {
             COMP_WORDS=(podarchive remove ''); COMP_CWORD=2; _podarchive; show
 
             """
-        for command in CommandName.takingOptions {
-            probe += "COMP_WORDS=(podarchive \(command.rawValue) -); COMP_CWORD=2; _podarchive; show\n"
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
+            probe += "COMP_WORDS=(podarchive \(command.name) -); COMP_CWORD=2; _podarchive; show\n"
         }
 
         let result = try ProcessRunner.run(
@@ -55,13 +55,15 @@ final class CompletionSessionTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
             Set($0.split(separator: "|").map(String.init))
         }
-        XCTAssertEqual(lines.count, 3 + CommandName.takingOptions.count + 1, result.stdout + result.stderr)
-        guard lines.count > 3 + CommandName.takingOptions.count else { return }
-        XCTAssertEqual(lines[0], Set(CommandTable.names + ["--help", "--version"]))
+        XCTAssertEqual(
+            lines.count, 3 + Commands.entries.filter(\.info.readsConfiguration).count + 1, result.stdout + result.stderr
+        )
+        guard lines.count > 3 + Commands.entries.filter(\.info.readsConfiguration).count else { return }
+        XCTAssertEqual(lines[0], Set(Commands.names + ["--help", "--version"]))
         XCTAssertEqual(lines[1], ["sync"])
         XCTAssertEqual(lines[2], ["Tom's Show"])
-        for (index, command) in CommandName.takingOptions.enumerated() {
-            XCTAssertEqual(lines[3 + index], spellings(command), command.rawValue)
+        for (index, command) in Commands.entries.filter(\.info.readsConfiguration).enumerated() {
+            XCTAssertEqual(lines[3 + index], spellings(command), command.name)
         }
     }
 
@@ -80,13 +82,13 @@ final class CompletionSessionTests: XCTestCase {
             return Set(result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) })
         }
 
-        XCTAssertEqual(try complete("podarchive "), Set(CommandTable.names))
+        XCTAssertEqual(try complete("podarchive "), Set(Commands.names))
         XCTAssertEqual(try complete("podarchive sy"), ["sync"])
         XCTAssertEqual(try complete("podarchive remove "), ["Tom's Show"])
-        for command in CommandName.takingOptions {
-            XCTAssertEqual(try complete("podarchive \(command.rawValue) -"), spellings(command), "\(command)")
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
+            XCTAssertEqual(try complete("podarchive \(command.name) -"), spellings(command), command.name)
             XCTAssertEqual(
-                try complete("podarchive \(command.rawValue) --"), spellings(command, long: true), "\(command)")
+                try complete("podarchive \(command.name) --"), spellings(command, long: true), command.name)
         }
     }
 
@@ -111,7 +113,7 @@ final class CompletionSessionTests: XCTestCase {
         let driver = Fixtures.repositoryRoot.appendingPathComponent("Tests/Tools/zsh-complete.zsh")
         let requests =
             ["podarchive ", "podarchive sy", "podarchive remove "]
-            + CommandName.takingOptions.map { "podarchive \($0.rawValue) -" }
+            + Commands.entries.filter(\.info.readsConfiguration).map { "podarchive \($0.name) -" }
 
         // One interactive zsh (in a pseudo-terminal) completes each line in turn with its completion system.
         let result = try ProcessRunner.run(
@@ -124,11 +126,11 @@ final class CompletionSessionTests: XCTestCase {
         }
         XCTAssertEqual(answers.count, requests.count + 1, result.stdout + result.stderr)
         guard answers.count > requests.count else { return }
-        XCTAssertEqual(answers[0], Set(CommandTable.names))
+        XCTAssertEqual(answers[0], Set(Commands.names))
         XCTAssertEqual(answers[1], ["sync"])
         XCTAssertEqual(answers[2], [#"Tom\'s\ Show"#], "the show's folder, quoted as zsh inserts it")
-        for (index, command) in CommandName.takingOptions.enumerated() {
-            XCTAssertEqual(answers[3 + index], spellings(command), command.rawValue)
+        for (index, command) in Commands.entries.filter(\.info.readsConfiguration).enumerated() {
+            XCTAssertEqual(answers[3 + index], spellings(command), command.name)
         }
     }
 

@@ -16,9 +16,9 @@ final class DocumentationTests: XCTestCase {
     }
 
     func test_helpOfEachCommand_namesEachOfItsOptions() {
-        for command in CommandName.takingOptions {
-            for option in Set(OptionTable.options(for: command).map(\.name)) {
-                XCTAssertTrue(HelpText.text(for: command.rawValue).contains(option), "help \(command) \(option)")
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
+            for option in Set(command.options.map(\.name)) {
+                XCTAssertTrue(HelpText.text(for: command.name).contains(option), "help \(command.name) \(option)")
             }
         }
     }
@@ -100,7 +100,7 @@ final class DocumentationTests: XCTestCase {
             for command in Commands.names {
                 XCTAssertTrue(script.contains(command), "\(shell): \(command)")
             }
-            for option in OptionTable.all {
+            for option in OptionCatalog.all {
                 let name =
                     shell == "fish"
                     ? (option.name == "--help" ? "-l help" : "-l \(option.name.dropFirst(2))") : option.name
@@ -124,7 +124,7 @@ final class DocumentationTests: XCTestCase {
         for command in ["sync", "list", "verify"] {
             let help = HelpText.text(for: command)
             let offered = Set(help.matches(of: /(?m)^  (?:-[a-zA-Z], )?(--[a-z-]+)/).map { String($0.output.1) })
-            XCTAssertEqual(offered, Set(OptionTable.options(for: CommandName(rawValue: command)!).map(\.name)), command)
+            XCTAssertEqual(offered, Set(Commands.entry(command)!.options.map(\.name)), command)
         }
     }
 

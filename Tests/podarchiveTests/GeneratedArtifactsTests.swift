@@ -9,24 +9,24 @@ import XCTest
 
 final class GeneratedArtifactsTests: XCTestCase {
     /// Each command's options as a shell offers them: long names and short ones.
-    private func spellings(_ command: CommandName) -> Set<String> {
-        Set(OptionTable.options(for: command).flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
+    private func spellings(_ command: CommandEntry) -> Set<String> {
+        Set(command.options.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) })
     }
 
     func test_helpOfEachCommand_offersExactlyItsOptions_withTheirShortNames() {
-        for command in CommandName.takingOptions {
-            let help = HelpText.text(for: command.rawValue)
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
+            let help = HelpText.text(for: command.name)
             let block = help.matches(of: #/(?m)^  (?:(-[a-zA-Z]), )?(--[a-z-]+)/#)
             let offered = Set(block.flatMap { [String($0.output.2)] + ($0.output.1.map { [String($0)] } ?? []) })
-            XCTAssertEqual(offered, spellings(command), command.rawValue)
+            XCTAssertEqual(offered, spellings(command), command.name)
             let usage = Set(help.matches(of: /\[(--[a-z-]+)/).map { String($0.output.1) })
-            XCTAssertEqual(usage, Set(OptionTable.options(for: command).map(\.name)).subtracting(["--help"]))
+            XCTAssertEqual(usage, Set(command.options.map(\.name)).subtracting(["--help"]))
         }
         let general = HelpText.text(for: nil)
         let listed = Set(general.matches(of: #/(?m)^  ([a-z]+)  /#).map { String($0.output.1) })
-        XCTAssertEqual(listed, Set(CommandTable.names))
+        XCTAssertEqual(listed, Set(Commands.names))
         let usage = Set(general.matches(of: #/(?m)^(?:usage:|      ) podarchive ([a-z]+)/#).map { String($0.output.1) })
-        XCTAssertEqual(usage, Set(CommandTable.names))
+        XCTAssertEqual(usage, Set(Commands.names))
         // Each usage line whole, within 80 columns.
         for line in HelpText.usage.split(separator: "\n") {
             XCTAssertLessThanOrEqual(line.count, 80, String(line))
@@ -46,24 +46,24 @@ final class GeneratedArtifactsTests: XCTestCase {
             $0.prefix { $0 != "\n" }
         }
         let named = headings.flatMap { $0.matches(of: /(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) } }
-        let declared = OptionTable.all.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+        let declared = OptionCatalog.all.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
         XCTAssertEqual(Set(named), Set(declared + ["-V", "--version"]))
     }
 
-    func test_manPage_commands_headEachCommandWithItsSummary_andItsProseNamesNoOtherCommand() throws {
+    func test_manPage_commands_headEachCommandWithItsSummary_thenWhatItsHelpSays() throws {
         let commands = try section("COMMANDS")
         for command in Commands.entries {
             let about = command.info.about.prefix(1).uppercased() + command.info.about.dropFirst()
-            XCTAssertTrue(commands.contains(".TP\n.B \(command.name)\n\(about)."), command.name)
+            let prose = HelpMarkup(command.info.discussion).roff.replacingOccurrences(of: #"\-"#, with: "-")
+            XCTAssertTrue(commands.contains(".TP\n.B \(command.name)\n\(about).\n.IP\n\(prose)"), command.name)
         }
-        XCTAssertEqual(Set(CommandProse.text.keys).subtracting(CommandTable.names), [], "prose for no command")
     }
 
     func test_manPage_showSettingsAndConfigurationKeys_areTheDeclaredOnes() throws {
         let settings = try section("SHOW SETTINGS").matches(of: /(?m)^\.BR (--[a-z-]+) [,.]$/).map {
             String($0.output.1)
         }
-        XCTAssertEqual(settings, OptionTable.showSettings.map(\.name))
+        XCTAssertEqual(settings, OptionCatalog.showSettings.map(\.name))
         let keyList = try XCTUnwrap(section("CONFIGURATION FILE").components(separatedBy: "Its keys:\n").last)
         let keys = keyList.matches(of: /(?m)^\.BR ([a-z-]+) [,.]$/).map { String($0.output.1) }
         XCTAssertEqual(keys, OptionDefaults.keys)
@@ -89,13 +89,13 @@ final class GeneratedArtifactsTests: XCTestCase {
             let options = block.matches(of: /(?:^|[ \n"])(--?[a-zA-Z][a-z-]*)/).map { String($0.output.1) }
             named[command, default: []].formUnion(options)
         }
-        for command in CommandName.takingOptions {
-            let declared = OptionTable.options(for: command).filter { $0.name != "--help" }.flatMap {
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
+            let declared = command.options.filter { $0.name != "--help" }.flatMap {
                 [$0.name] + ($0.short.map { ["-\($0)"] } ?? [])
             }
-            XCTAssertEqual(named[command.rawValue], Set(declared), command.rawValue)
+            XCTAssertEqual(named[command.name], Set(declared), command.name)
         }
-        XCTAssertEqual(Set(named.keys), Set(CommandTable.names).union([""]), "every command, and --version")
+        XCTAssertEqual(Set(named.keys), Set(Commands.names).union([""]), "every command, and --version")
     }
 
     func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
@@ -103,7 +103,7 @@ final class GeneratedArtifactsTests: XCTestCase {
             "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
             "--match", "--exclude", "--prefer", "--netrc-file", "--user-agent",
         ]
-        XCTAssertEqual(OptionTable.showSettings.map(\.name), saved)
+        XCTAssertEqual(OptionCatalog.showSettings.map(\.name), saved)
         XCTAssertTrue(
             HelpText.text(for: "sync").replacingOccurrences(of: "\n", with: " ").contains(
                 "(" + saved.joined(separator: ", ") + ")"))
@@ -118,15 +118,15 @@ final class GeneratedArtifactsTests: XCTestCase {
 
     func test_zshScript_offersEachCommandExactlyItsOptions() throws {
         let script = try XCTUnwrap(Completions.script(for: "zsh"))
-        for command in CommandName.takingOptions {
+        for command in Commands.entries.filter(\.info.readsConfiguration) {
             let line = try XCTUnwrap(
-                script.split(separator: "\n").first { $0.hasPrefix("        \(command.rawValue)) _arguments") })
+                script.split(separator: "\n").first { $0.hasPrefix("        \(command.name)) _arguments") })
             // Each spec names its option as '--name[', '(group)--name[' or {-n,--name}.
             let names = line.matches(of: /(?:'|\)|\{|,)(--?[a-zA-Z][a-z-]*)(?=\[|,|\})/).map { String($0.output.1) }
-            XCTAssertEqual(Set(names), spellings(command), command.rawValue)
+            XCTAssertEqual(Set(names), spellings(command), command.name)
         }
         let values = script.matches(of: /'([a-z]+)\[/).map { String($0.output.1) }
-        XCTAssertEqual(Set(values), Set(CommandTable.names))
+        XCTAssertEqual(Set(values), Set(Commands.names))
     }
 
     func test_completionText_isQuotedForEachShell() {

@@ -10,24 +10,15 @@ enum AlternateOptions {
 
     static let prefer: Option<String> = .value(
         "--prefer", "TYPE[,TYPE...]", .preferences,
-        summary: "archive an alternate enclosure of TYPE",
-        help: "archive the alternate enclosure (podcast:alternateEnclosure) whose media type or codecs match the "
-            + "first TYPE available (audio/opus, opus), else the enclosure; its sources are tried in order; "
-            + "episodes already archived are not fetched again when it changes; a saved setting",
+        help: #"""
+            archive an alternate enclosure: of the files a Podcasting 2.0 feed offers for an episode
+            (`podcast:alternateEnclosure`), the one whose media type or codecs match the first <TYPE> available
+            (audio/opus, opus), else the enclosure; its sources are tried in order; episodes already archived are not
+            fetched again when it changes; a saved setting
+
+            Only http and https sources are fetched. The choice is recorded with the episode.
+            """#,
         completion: .words(["audio/opus", "audio/mpeg", "video/mp4"]), saved: .show(.prefer), config: true,
         describe: { $0.prefer.map(ShellWord.quoted) },
-        manual: #"""
-            With
-            .BR sync :
-            archive, of the files a Podcasting 2.0 feed offers for an episode
-            .RB ( podcast:alternateEnclosure ),
-            the one whose media type (or codecs) matches the first
-            .I type
-            available, else the enclosure.
-            Its sources are tried in order; only http and https ones are fetched.
-            The choice is recorded with the episode; an episode already archived is not fetched again when the
-            preference changes.
-            A saved setting.
-            """#,
         setting: { $0.prefer = $1 })
 }

@@ -34,9 +34,10 @@ struct CommandInfo: Sendable {
     var fetches = false
     /// Whether it reads the configuration file (every command but `help` and `completions`).
     var readsConfiguration = true
-    /// What `help <name>` says before its options (paragraphs, wrapped as written).
+    /// What it does, in help's light markup (`HelpMarkup`): what `help <name>` says before its options, and the man
+    /// page under the command's name.
     var discussion = ""
-    /// What it says after them.
+    /// What `help <name>` says after its options (light markup): what the man page says in sections of its own.
     var afterOptions = ""
     /// The exit codes it ends with, and what each means for it where that is not the general meaning.
     var exitCodes: [ExitCode] = [.success]
@@ -101,9 +102,9 @@ enum Commands {
 /// `--help`, which every command takes.
 enum HelpOption {
     static let option: Option<Bool> = .flag(
-        "--help", short: "h", summary: "show help", help: "show this help",
-        manual: #"""
-            Show help.
+        "--help", short: "h",
+        help: #"""
+            show help
             """#)
 }
 

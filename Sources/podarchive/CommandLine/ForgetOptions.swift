@@ -8,25 +8,18 @@ enum ForgetOptions {
     static let declared: [OptionDescriptor] = [undo.descriptor, keepFiles.descriptor]
 
     static let undo: Option<Bool> = .flag(
-        "--undo", summary: "take forgotten episodes back",
-        help: "take the episodes back: a kept file is in the index again at once, else the next sync fetches it",
-        excludes: ["--keep-files"],
-        manual: #"""
-            With
-            .BR forget :
-            take the episodes named back instead: they are no longer unwanted; a file that was kept, whole as
-            recorded, is in the index again at once, and the others are fetched by the next
-            .BR sync ,
+        "--undo",
+        help: #"""
+            take forgotten episodes back: a kept file is in the index again at once, else the next sync fetches it
+
+            They are no longer unwanted; a kept file must be whole as recorded. The next `sync` fetches the others
             whatever the show's saved filter leaves out.
-            """#)
+            """#,
+        excludes: ["--keep-files"])
     static let keepFiles: Option<Bool> = .flag(
-        "--keep-files", summary: "keep the forgotten episodes' files",
-        help: "leave the episode's file, companions and sidecar where they are; only the archive forgets it",
-        manual: #"""
-            With
-            .BR forget :
-            leave the episode's file, its companions and its sidecar on disk; the index, the site and
-            .B verify
-            forget it all the same.
+        "--keep-files",
+        help: #"""
+            keep the forgotten episodes' files: leave each one's file, companions and sidecar where they are; only the
+            archive (the index, the site, `verify`) forgets it
             """#)
 }

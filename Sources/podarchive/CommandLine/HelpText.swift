@@ -33,7 +33,7 @@ enum HelpText {
             let number = String(code.rawValue)
             let lead = String(repeating: " ", count: max(0, 3 - number.count)) + number + "  "
             lines.append(
-                OptionTable.wrap(
+                HelpMarkup.wrap(
                     meaning.split(separator: " ").map(String.init), firstLine: lead, indent: "       ",
                     width: 108, join: ""))
         }
@@ -76,7 +76,7 @@ enum HelpText {
             let name = command.name
             let first = "  " + name + String(repeating: " ", count: max(2, 8 - name.count))
             let words = command.info.about.split(separator: " ").map(String.init)
-            return OptionTable.wrap(
+            return HelpMarkup.wrap(
                 words, firstLine: first, indent: String(repeating: " ", count: 10), width: 96, join: "")
         }.joined(separator: "\n")
     }
@@ -94,9 +94,9 @@ enum HelpText {
     static func text(for command: CommandEntry) -> String {
         let info = command.info
         var parts = [OptionTable.usage(for: command)]
-        if !info.discussion.isEmpty { parts.append(info.discussion) }
+        if !info.discussion.isEmpty { parts.append(HelpMarkup(info.discussion).plain()) }
         parts.append("Options:\n" + OptionTable.helpBlock(for: command))
-        if !info.afterOptions.isEmpty { parts.append(info.afterOptions) }
+        if !info.afterOptions.isEmpty { parts.append(HelpMarkup(info.afterOptions).plain()) }
         parts.append(exitCodes(info.exitCodes, meanings: info.exitMeanings, severalFeeds: info.severalFeeds))
         return parts.joined(separator: "\n\n")
     }
@@ -111,7 +111,8 @@ enum OptionTable {
         let words = command.options.filter { $0.name != HelpOption.option.descriptor.name }.map { option in
             "[\(option.name)\(option.value.map { " " + $0 } ?? "")]"
         }
-        return wrap(words, firstLine: head, indent: String(repeating: " ", count: head.count + 1), width: 108)
+        return HelpMarkup.wrap(
+            words, firstLine: head, indent: String(repeating: " ", count: head.count + 1), width: 108)
     }
 
     /// The `Options:` block of `podarchive help <command>`: name and value in a column, help wrapped beside it.
@@ -123,29 +124,8 @@ enum OptionTable {
             let indent = String(repeating: " ", count: column)
             // A name too long for the column gets its help on the lines below.
             let first = left.count < column - 1 ? left.padding(toLength: column, withPad: " ", startingAt: 0) : indent
-            let text = wrap(words, firstLine: first, indent: indent, width: 108, join: "")
+            let text = HelpMarkup.wrap(words, firstLine: first, indent: indent, width: 108, join: "")
             return left.count < column - 1 ? text : left + "\n" + text
         }.joined(separator: "\n")
-    }
-
-    /// `words` on lines of at most `width` characters (a longer word has a line of its own).
-    static func wrap(
-        _ words: [String], firstLine: String, indent: String, width: Int, join: String = " "
-    ) -> String {
-        var lines: [String] = []
-        var line = firstLine
-        var lineHasWord = false
-        for word in words {
-            let separator = lineHasWord || (join == " " && !line.hasSuffix(" ")) ? " " : ""
-            if lineHasWord, line.count + separator.count + word.count > width {
-                lines.append(line)
-                line = indent + word
-            } else {
-                line += separator + word
-            }
-            lineHasWord = true
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
     }
 }

@@ -1,7 +1,8 @@
 // The man page, made whole each time it is asked for (`podarchive help --man`, `make man`, `make install`): the
-// SYNOPSIS, each command's heading, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS from the
-// declarations the parser and `help` use, around the prose written once in Documentation/ (ManualProse,
-// CommandProse). Nothing of it is kept in git. The only place the command and option tables are read for the page.
+// SYNOPSIS, each command's heading and text, the show settings, the configuration file's keys, OPTIONS and EXIT STATUS
+// from the declarations the parser and `help` use (their texts in help's light markup, HelpMarkup), around the prose
+// written once in Documentation/ (ManualProse, ManualTopics). Nothing of it is kept in git. The only place the command
+// and option tables are read for the page.
 import ArchiverCore
 
 enum ManualPage {
@@ -38,7 +39,7 @@ enum ManualPage {
     /// Each command's heading and summary, then its paragraphs.
     static var commands: String {
         Commands.entries.map { command in
-            let prose = CommandProse.text[command.name].map { "\n.IP\n" + $0 } ?? ""
+            let prose = command.info.discussion.isEmpty ? "" : "\n.IP\n" + HelpMarkup(command.info.discussion).roff
             return ".TP\n.B \(command.name)\n\(roff(capitalized(command.info.about))).\(prose)"
         }.joined(separator: "\n")
     }
@@ -84,10 +85,22 @@ enum ManualPage {
         let described = Set(OptionCatalog.all.flatMap(\.manualAlso))
         var entries = OptionCatalog.all.filter { !described.contains($0.name) }.map { option in
             let also = option.manualAlso.compactMap { name in OptionCatalog.all.first { $0.name == name } }
-            return ".TP\n" + heading(for: option, also: also) + "\n" + option.filled(option.manual)
+            return ".TP\n" + heading(for: option, also: also) + "\n" + option.manual(lead: takenBy(option))
         }
         entries.append(".TP\n.BR \\-V \", \" \\-\\-version\nShow the version.")
         return ".SH OPTIONS\n" + entries.joined(separator: "\n")
+    }
+
+    /// `With sync or add: ` for an option a few commands take (the registry says which), else nothing. `config`,
+    /// which takes every option the configuration file may set (to show the values a run would use), is not counted.
+    static func takenBy(_ option: OptionDescriptor) -> String {
+        let names = Commands.entries.filter { command in
+            command.name != ConfigCommand.info.name
+                && command.options.contains { $0.name == option.name && $0.takesValue == option.takesValue }
+        }.map { "`\($0.name)`" }
+        guard (1...3).contains(names.count) else { return "" }
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return "With \(list): "
     }
 
     /// The exit codes as `help` gives them (`  3  the feed could not be fetched`), a paragraph each, then the rule

@@ -1,8 +1,8 @@
-// What one option is, declared once (`Option`): its names, how its value is read and checked, the help, man page
-// text and completion it is shown with, its default, and for a show setting how it is saved. A command binds the
-// options it takes to the fields they fill (`BoundOption`), its own arguments' or the core's `ShowSettings`', in
-// one hop. The parser, the help pages, the man page, the completions, the configuration file and `feeds`' list of
-// what a show keeps are all made from these.
+// What one option is, declared once (`Option`): its names, how its value is read and checked, its one text (in
+// help's light markup, which help, the man page and the completion menus each render), how its value completes, its
+// default, and for a show setting how it is saved. A command binds the options it takes to the fields they fill
+// (`BoundOption`), its own arguments' or the core's `ShowSettings`', in one hop. The parser, the help pages, the man
+// page, the completions, the configuration file and `feeds`' list of what a show keeps are all made from these.
 import ArchiverCore
 
 /// Where an option's value is kept after the run.
@@ -44,11 +44,10 @@ struct OptionDescriptor: Sendable {
     var short: Character?
     /// The placeholder of its value (`N`); nil for a flag.
     let value: String?
-    /// A few words for completion menus.
-    let summary: String
-    /// What `help` says of it; `{default}` stands for its default.
+    /// Its text, in help's light markup (`HelpMarkup`): the first paragraph is what `help` says of it, the whole
+    /// what the man page says, the first clause what completion menus say; `{default}` stands for its default.
     var help: String
-    /// What `help <command>` says instead, for the commands where it reads differently.
+    /// What `help <command>` says instead of the first paragraph, for the commands where it reads differently.
     var helpFor: [String: String] = [:]
     var completion = ValueCompletion.none
     /// Options that cannot be given with this one.
@@ -59,8 +58,6 @@ struct OptionDescriptor: Sendable {
     var config = false
     /// The environment variable that sets it when the command line does not (over the configuration file).
     var environment: String? = nil
-    /// The man page's text for it (roff), after its heading; `{default}` stands for its default.
-    var manual = ""
     /// Options the man page describes under this one's heading (`--no-site` under `--site`).
     var manualAlso: [String] = []
     /// Its default as help shows it (`4`, `256M`), in the form the configuration file takes; nil when it has none
@@ -87,7 +84,14 @@ struct OptionDescriptor: Sendable {
     /// `-j, --jobs`, or `--jobs` when it has no short name.
     var names: String { short.map { "-\($0), \(name)" } ?? name }
 
-    func help(for command: String) -> String { filled(helpFor[command] ?? help) }
+    /// What `help <command>` says of it, in plain text on one line.
+    func help(for command: String) -> String { HelpMarkup(filled(helpFor[command] ?? help)).lead }
+
+    /// A few words for completion menus: the first clause of its help.
+    var summary: String { HelpMarkup(help).summary }
+
+    /// The man page's text for it (roff), after its heading: the whole of its help, after `lead` (`With sync: `).
+    func manual(lead: String = "") -> String { HelpMarkup(lead + filled(help)).roff }
 
     /// `text` with `{default}` replaced by the default.
     func filled(_ text: String) -> String {
@@ -104,17 +108,17 @@ struct Option<Value>: Sendable {
 extension Option where Value == Bool {
     /// A flag: `sets` (true unless said) in the field it is bound to when given. `setting` makes it a show setting.
     static func flag(
-        _ name: String, short: Character? = nil, sets: Bool = true, summary: String, help: String,
+        _ name: String, short: Character? = nil, sets: Bool = true, help: String,
         helpFor: [String: String] = [:], excludes: [String] = [], saved: Saved = .no, config: Bool = false,
-        describe: (@Sendable (ShowSettings) -> String?)? = nil, manualAlso: [String] = [], manual: String = "",
+        describe: (@Sendable (ShowSettings) -> String?)? = nil, manualAlso: [String] = [],
         setting: (@Sendable (inout ShowSettings) -> Void)? = nil
     ) -> Option {
         var applying: (@Sendable (inout ShowSettings, String?) throws(ValueProblem) -> Void)? = nil
         if let setting { applying = { settings, _ in setting(&settings) } }
         return Option(
             descriptor: OptionDescriptor(
-                name: name, short: short, value: nil, summary: summary, help: help, helpFor: helpFor,
-                excludes: excludes, saved: saved, config: config, manual: manual, manualAlso: manualAlso,
+                name: name, short: short, value: nil, help: help, helpFor: helpFor,
+                excludes: excludes, saved: saved, config: config, manualAlso: manualAlso,
                 describe: describe, check: { _ in }, setting: applying),
             read: { _ in sets })
     }
@@ -125,11 +129,11 @@ extension Option {
     /// how its value is kept in `ShowSettings`.
     static func value(
         _ name: String, short: Character? = nil, _ placeholder: String, _ parser: ValueParser<Value>,
-        summary: String, help: String, helpFor: [String: String] = [:], completion: ValueCompletion = .none,
+        help: String, helpFor: [String: String] = [:], completion: ValueCompletion = .none,
         excludes: [String] = [], saved: Saved = .no, config: Bool = false, environment: String? = nil,
         default: Value? = nil, showDefault: (@Sendable (Value) -> String)? = nil,
         describe: (@Sendable (ShowSettings) -> String?)? = nil,
-        manual: String = "", setting: (@Sendable (inout ShowSettings, Value) -> Void)? = nil
+        setting: (@Sendable (inout ShowSettings, Value) -> Void)? = nil
     ) -> Option {
         let read: @Sendable (String?) throws(ValueProblem) -> Value = { text throws(ValueProblem) in
             try parser.read(text ?? "")
@@ -140,9 +144,9 @@ extension Option {
         }
         return Option(
             descriptor: OptionDescriptor(
-                name: name, short: short, value: placeholder, summary: summary, help: help, helpFor: helpFor,
+                name: name, short: short, value: placeholder, help: help, helpFor: helpFor,
                 completion: completion, excludes: excludes, saved: saved, config: config, environment: environment,
-                manual: manual, defaultText: `default`.flatMap { value in showDefault?(value) }, describe: describe,
+                defaultText: `default`.flatMap { value in showDefault?(value) }, describe: describe,
                 check: { text throws(ValueProblem) in _ = try read(text) }, setting: applying),
             read: read)
     }

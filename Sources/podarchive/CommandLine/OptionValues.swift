@@ -21,17 +21,6 @@ enum ByteSize {
     }
 }
 
-/// Options shared by the commands that download; the defaults are the archiver's own (`SyncOptions`), so each is
-/// written once, there, and help shows it from here.
-struct TransferSettings: Equatable, Sendable {
-    var retries = SyncOptions().retry.retries
-    var timeout = SyncOptions().episodeTimeout
-    var wait = SyncOptions().lockWait
-    var jobs = SyncOptions().jobs
-    /// Bytes a second the whole run may read (`--limit-rate`); nil for no cap.
-    var limitRate: Int64? = nil
-}
-
 /// `--shard K/N`: this machine's share of the subscriptions.
 struct Shard: Equatable, Sendable {
     var index: Int

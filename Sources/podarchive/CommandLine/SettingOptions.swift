@@ -23,260 +23,140 @@ enum SettingOptions {
     ]
 
     static let name: Option<Written<NameTemplate>> = .value(
-        "--name", "TEMPLATE", .template, summary: "file name template",
-        help: "name new files after TEMPLATE (default {title}): {title}, {date} (YYYY-MM-DD), {feed}, "
-            + "{episode}, {season} ({episode:03} pads), {guid} (8-digit hash); '/' makes subfolders; a field "
-            + "with no value drops the text around it up to the next separator; each part is made a safe "
-            + "name, so no value can leave the feed folder; archived files keep their names",
+        "--name", "TEMPLATE", .template,
+        help: #"""
+            name new files after <TEMPLATE> (default `{title}`): `{title}`, `{date}` (YYYY-MM-DD), `{feed}`,
+            `{episode}`, `{season}` (`{episode:03}` pads), `{guid}` (8-digit hash); '/' makes subfolders; a field with
+            no value drops the text around it up to the next separator; each part is made a safe name, so no value can
+            leave the feed folder; archived files keep their names
+
+            `{title}` is the episode's title, else the enclosure's file name, else the GUID; `{date}` its publication
+            date (UTC); `{episode}` and `{season}` are the iTunes numbers (`{episode:03}` pads with zeros to three
+            digits); `{guid}` is eight hexadecimal digits of a hash of the GUID, stable across runs. A field the feed
+            does not give takes the literal text around it along, up to the neighbouring field or the end of its part,
+            so an episode without a season gets no folder named `Season`. A template ending in an extension
+            (`{title}.mp3`) gets the file's real extension once. A `/` starts a subfolder, as in `Season
+            {season}/{episode:03} {title}`; a part that comes out empty is left out. Each part is made a safe name after
+            it is filled in, so a title such as `../../x` becomes `x`; no value can add a folder level. An unknown
+            field, an unmatched brace, a leading `/`, or an empty, `.` or `..` part is a usage error (exit 2). Write
+            `{{` and `}}` for literal braces.
+            """#,
         completion: .words(["{title}", "{date} {title}", "{episode:03} {title}"]), saved: .show(.name),
         config: true,
         describe: { $0.name.map(ShellWord.quoted) },
-        manual: #"""
-            With
-            .BR sync :
-            name new files after
-            .I template
-            instead of the episode title (the default is
-            .BR {title} ).
-            The fields are
-            .B {title}
-            (else the enclosure's file name, else the GUID),
-            .B {date}
-            (the publication date, YYYY\-MM\-DD, UTC),
-            .BR {feed} ,
-            .B {episode}
-            and
-            .B {season}
-            (the iTunes numbers;
-            .B {episode:03}
-            pads with zeros to three digits),
-            and
-            .B {guid}
-            (eight hexadecimal digits of a hash of the GUID, stable across runs).
-            A field the feed does not give takes the literal text around it along, up to the neighbouring field or the
-            end of its part, so an episode without a season gets no folder named
-            .BR Season .
-            A template ending in an extension
-            .RB ( {title}.mp3 )
-            gets the file's real extension once.
-            A
-            .B /
-            starts a subfolder, as in
-            .BR "Season {season}/{episode:03} {title}" ;
-            a part that comes out empty is left out.
-            Each part is made a safe name after it is filled in, so a title such as
-            .B ../../x
-            becomes
-            .BR x ;
-            no value can add a folder level or leave the feed folder.
-            An unknown field, an unmatched brace, a leading
-            .BR / ,
-            or an empty,
-            .B .
-            or
-            .B ..
-            part is a usage error (exit 2).
-            Write
-            .B {{
-            and
-            .B }}
-            for literal braces.
-            Files already archived keep their names.
-            """#,
         setting: { $0.name = $1.text })
     static let metadata: Option<Bool> = .flag(
-        "--metadata", summary: "write sidecars and the artwork",
-        help: "also write <file stem>.info.json beside each file (title, description, GUID, URLs, dates, "
-            + "duration, numbers, size, SHA-256) and the feed's artwork to cover.<ext> once; files archived "
-            + "earlier get theirs on the next run", excludes: ["--no-metadata"], saved: .show(.metadata),
+        "--metadata",
+        help: #"""
+            write sidecars and the artwork: `<file stem>.info.json` beside each file (title, description, GUID, URLs,
+            dates, duration, numbers, size, SHA-256) and the feed's artwork to `cover.<ext>` once; files archived
+            earlier get theirs on the next run
+
+            The sidecar is named after the file with `.info.json` in place of its extension (*Pilot.mp3* has
+            *Pilot.info.json*); it holds the episode's title, description (show notes, as the feed gives them), GUID,
+            enclosure URL, web page, image, publication date, duration in seconds, episode and season numbers, MIME
+            type, the feed's title and URL, and the file's name, size, SHA-256 and archive date; absent values are left
+            out. The artwork is *cover.jpg*, *cover.png*, *cover.webp* or *cover.gif*, at most 20 MB like a transcript;
+            delete it to fetch it again. Files archived before `--metadata` was first given get their sidecars the next
+            time the feed has changed. An artwork that cannot be fetched is reported on standard error and tried again
+            next run; it does not change the exit status.
+            """#, excludes: ["--no-metadata"], saved: .show(.metadata),
         config: true,
         describe: { $0.metadata == true ? "" : nil },
-        manual: #"""
-            With
-            .BR sync :
-            also write a JSON sidecar beside each archived file, named after the file with
-            .B .info.json
-            in place of its extension
-            .RI ( "Pilot.mp3" " has " "Pilot.info.json" ),
-            holding the episode's title, description (show notes, as the feed gives them), GUID, enclosure URL, web page,
-            image, publication date, duration in seconds, episode and season numbers, MIME type, the feed's title and URL,
-            and the file's name, size, SHA\-256 and archive date; absent values are left out.
-            The feed's artwork is saved once, as
-            .IR cover.jpg ,
-            .IR cover.png ,
-            .I cover.webp
-            or
-            .IR cover.gif ,
-            at most 20 MB like a transcript;
-            delete it to fetch it again.
-            Files archived before
-            .B \-\-metadata
-            was first given get their sidecars the next time the feed has changed.
-            An artwork that cannot be fetched is reported on standard error and tried again next run; it does not change
-            the exit status.
-            """#,
         setting: { $0.metadata = true })
     static let noCompanions: Option<Bool> = .flag(
-        "--no-companions", summary: "no transcripts or chapters",
-        help: "keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; "
-            + "--companions turns them back on)", excludes: ["--companions"], saved: .show(.companions),
+        "--no-companions",
+        help: #"""
+            keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; `--companions` turns
+            them back on)
+            """#, excludes: ["--companions"], saved: .show(.companions),
         config: true,
         describe: { $0.companions == false ? "" : nil },
         setting: { $0.companions = false })
     static let companions: Option<Bool> = .flag(
-        "--companions", summary: "transcripts and chapters (default)",
-        help: "keep each episode's transcripts and chapters beside it, and with --metadata its artwork "
-            + "(the default; turns a saved --no-companions off)", excludes: ["--no-companions"],
+        "--companions",
+        help: #"""
+            keep each episode's transcripts and chapters beside it, and with `--metadata` its artwork (the default;
+            turns a saved `--no-companions` off)
+
+            Transcripts (*Pilot.en.srt*, *Pilot.transcript.vtt*), chapters (*Pilot.chapters.json*, Podlove Simple
+            Chapters converted) and artwork (*Pilot.png*, when it is not the show's cover) are fetched like episodes,
+            within `--timeout`, at most 20 MB each (counted as the body arrives, decompressed; a larger one is stopped
+            there and nothing of it kept), dated like them, recorded with their SHA-256 and rechecked by `verify`. One
+            that fails is reported and tried again next run; it never fails its episode. `--no-companions` keeps none;
+            either is a saved setting.
+            """#, excludes: ["--no-companions"],
         saved: .show(.companions), config: true,
         describe: { $0.companions == true ? "" : nil }, manualAlso: ["--no-companions"],
-        manual: #"""
-            With
-            .B sync
-            or
-            .BR add :
-            keep (the default) or not each episode's transcripts
-            .RI ( Pilot.en.srt ", " Pilot.transcript.vtt ),
-            chapters
-            .RI ( Pilot.chapters.json ,
-            Podlove Simple Chapters converted) and, with
-            .BR \-\-metadata ,
-            its artwork
-            .RI ( Pilot.png ,
-            when it is not the show's cover), beside the episode's file: fetched like episodes, within
-            .BR \-\-timeout ,
-            at most 20 MB each (counted as the body arrives, decompressed; a larger one is stopped there and nothing of it
-            kept), dated like them, recorded with their SHA\-256 and rechecked by
-            .BR verify .
-            One that fails is reported and tried again next run; it never fails its episode.
-            A saved setting.
-            """#,
         setting: { $0.companions = true })
     static let noMetadata: Option<Bool> = .flag(
-        "--no-metadata", summary: "no sidecars or artwork",
-        help: "write no sidecars or artwork (turns a saved --metadata off)", excludes: ["--metadata"],
+        "--no-metadata",
+        help: #"""
+            write no sidecars or artwork (turns a saved `--metadata` off)
+            """#, excludes: ["--metadata"],
         saved: .show(.metadata), config: true, describe: { $0.metadata == false ? "" : nil },
-        manual: #"""
-            With
-            .B sync
-            or
-            .BR add :
-            write no sidecars or artwork; turns a saved
-            .B \-\-metadata
-            off.
-            """#,
         setting: { $0.metadata = false })
     static let limit: Option<Int> = .value(
         "--limit", "N", .episodes,
-        summary: "only the newest N episodes", help: "only the newest N episodes",
+        help: #"""
+            only the newest <N> episodes (undated ones count as oldest)
+
+            With `search`: at most <N> shows (1 to 200; 10 unless given).
+            """#,
         helpFor: ["search": "at most N shows (1 to 200; 10 unless given)"], saved: .show(.limit),
         describe: { $0.limit.map { "\($0)" } },
-        manual: #"""
-            With
-            .B list
-            and
-            .BR sync :
-            only the newest
-            .I n
-            episodes (undated ones count as oldest).
-            With
-            .BR search :
-            at most
-            .I n
-            shows (1 to 200; 10 unless given).
-            """#,
         setting: { $0.limit = $1 })
     static let since: Option<Written<Date>> = .value(
         "--since", "DATE", .date,
-        summary: "only episodes published since DATE",
-        help: "only episodes published on or after DATE (2025-01-31, or RFC 3339)", saved: .show(.since),
+        help: #"""
+            only episodes published on or after <DATE> (2025-01-31, or RFC 3339)
+
+            Undated episodes are left out.
+            """#, saved: .show(.since),
         describe: { $0.since },
-        manual: #"""
-            Only episodes published on or after
-            .I date
-            (2025\-01\-31, or an RFC 3339 time); undated ones are left out.
-            """#,
         setting: { $0.since = $1.text })
     static let match: Option<String> = .value(
         "--match", "REGEX", .pattern,
-        summary: "only titles matching REGEX",
-        help: "only episodes whose title matches REGEX (prefix (?i) to ignore case)", saved: .show(.match),
-        describe: { $0.match.map(ShellWord.quoted) },
-        manual: #"""
-            Only episodes whose title matches the regular expression
-            .I regex
-            (prefix (?i) to ignore case).
+        help: #"""
+            only episodes whose title matches <REGEX> (prefix `(?i)` to ignore case)
+
             A sync with a filter keeps earlier failures of the episodes it leaves out, for a sync that selects them.
-            """#,
+            """#, saved: .show(.match),
+        describe: { $0.match.map(ShellWord.quoted) },
         setting: { $0.match = $1 })
     static let exclude: Option<String> = .value(
-        "--exclude", "REGEX", .pattern, summary: "no title matching REGEX",
-        help: "no episode whose title matches REGEX (prefix (?i) to ignore case): the opposite of --match; a saved "
-            + "setting", saved: .show(.exclude), config: true, describe: { $0.exclude.map(ShellWord.quoted) },
-        manual: #"""
-            No episode whose title matches the regular expression
-            .I regex
-            (prefix (?i) to ignore case): the opposite of
-            .BR \-\-match ,
-            and with it, an episode is taken when its title matches one and not the other.
-            Untitled episodes are kept.
-            A saved setting, which the configuration file may set for every show
-            .RB ( "exclude = (?i)trailer" ).
-            """#,
+        "--exclude", "REGEX", .pattern,
+        help: #"""
+            no episode whose title matches <REGEX> (prefix `(?i)` to ignore case): the opposite of `--match`; a saved
+            setting
+
+            With `--match`, an episode is taken when its title matches one and not the other. Untitled episodes are
+            kept. The configuration file may set it for every show (`exclude = (?i)trailer`).
+            """#, saved: .show(.exclude), config: true, describe: { $0.exclude.map(ShellWord.quoted) },
         setting: { $0.exclude = $1 })
     static let all: Option<Bool> = .flag(
-        "--all", summary: "every episode: no filter",
-        help:
-            "every episode the feed lists: turns a saved --limit, --since, --match and --exclude off (saved so with the "
-            + "feeds named; for that run only with podarchive sync alone)",
-        excludes: ["--limit", "--since", "--match", "--exclude"],
-        manual: #"""
-            With
-            .B sync
-            or
-            .BR add :
-            every episode the feed lists: a saved
-            .BR \-\-limit ,
-            .BR \-\-since ,
-            .B \-\-match
-            and
-            .B \-\-exclude
-            are turned off (saved so with the feeds named; for that run only with
-            .B podarchive sync
-            alone).
-            A sync whose filter leaves listed episodes out says how many in its summary line (and as
-            .B leftOut
-            in
-            .BR \-\-json ),
-            and, for a saved filter, how to clear it.
+        "--all",
+        help: #"""
+            every episode the feed lists: turns a saved `--limit`, `--since`, `--match` and `--exclude` off (saved so
+            with the feeds named; for that run only with `podarchive sync` alone)
+
+            A sync whose filter leaves listed episodes out says how many in its summary line (and as `leftOut` in
+            `--json`), and, for a saved filter, how to clear it.
             """#,
+        excludes: ["--limit", "--since", "--match", "--exclude"],
         setting: { $0 = $0.overlaid(by: .everyEpisode) })
     static let clear: Option<ShowSettings.Key> = .value(
-        "--clear", "NAME", .settingName, summary: "forget one saved setting",
-        help: "forget the show's saved setting NAME ("
-            + ShowSettings.Key.allCases.map(\.spelled).joined(separator: ", ")
-            + "), so the configuration file's value, else the default, applies again; saved so with the feeds "
-            + "named, for that run only with podarchive sync alone; may be given more than once",
+        "--clear", "NAME", .settingName,
+        help: """
+            forget the show's saved setting <NAME> \
+            (\(ShowSettings.Key.allCases.map(\.spelled).joined(separator: ", "))), so the configuration file's
+            value, else the default, applies again; saved so with the feeds named, for that run only with
+            `podarchive sync` alone; may be given more than once
+
+            <NAME> is the long name of the option that sets it, without its dashes, as the configuration file writes
+            it: `limit` for `--limit`, `user-agent` for `--user-agent`. The show's other saved settings stay.
+            """,
         completion: .words(ShowSettings.Key.allCases.map(\.spelled)),
-        manual: #"""
-            With
-            .B sync
-            or
-            .BR add :
-            forget the show's saved setting
-            .I name
-            (the long name of the option that sets it, without its dashes, as the configuration file writes it:
-            .B limit
-            for
-            .BR \-\-limit ,
-            .B user\-agent
-            for
-            .BR \-\-user\-agent ),
-            so the configuration file's value, else the default, applies again; the other saved settings stay.
-            Saved so with the feeds named; for that run only with
-            .B podarchive sync
-            alone.
-            May be given more than once.
-            """#,
         setting: { $0.cleared = ($0.cleared ?? []).union([$1]) })
 }
 

@@ -44,13 +44,6 @@ struct CommandContext: Sendable {
         return archiver
     }
 
-    /// The transfer options the command line gives (retries, timeout, wait, jobs).
-    static func options(_ settings: TransferSettings) -> SyncOptions {
-        SyncOptions(
-            retry: RetryPolicy(retries: settings.retries), episodeTimeout: settings.timeout, lockWait: settings.wait,
-            jobs: settings.jobs)
-    }
-
     /// The archive root, or nil once its problem is said.
     func resolveRoot(_ option: String?) -> URL? {
         switch archiveRoot(option) {
@@ -90,8 +83,14 @@ struct CommandContext: Sendable {
     }
 
     /// `~/.netrc`, read when it exists, as wget does.
-    var defaultNetrc: NetrcChoice? {
-        environment.variables["HOME"].map { NetrcChoice(path: $0 + "/.netrc", required: false) }
+    var defaultNetrc: NetrcChoice? { settings().defaultNetrc }
+
+    /// The show settings the command is given (`given`, the command line's) and the configuration file's, for
+    /// ArchiverCore to resolve with each show's saved ones (`CommandSettings`).
+    func settings(given: ShowSettings = ShowSettings(), configured: ShowSettings = ShowSettings()) -> CommandSettings {
+        CommandSettings(
+            given: given, configured: configured, currentDirectory: environment.currentDirectory,
+            home: environment.variables["HOME"])
     }
 }
 

@@ -5,7 +5,9 @@ struct CompletionsCommand: CommandType {
         name: "completions", about: "print the completion script for bash, zsh or fish",
         summary: "print a shell completion script", operands: "bash|zsh|fish", readsConfiguration: false,
         discussion: """
-            Prints the completion script for a shell (make install installs all three). To try one now:
+            Prints the completion script for a shell, made from the same declarations the parser uses (make install
+            installs all three). To try one now:
+
               source <(podarchive completions bash)
             """,
         exitCodes: [.success, .usage],

@@ -11,15 +11,14 @@ struct ConfigCommand: CommandType {
             + "settings, the environment, the configuration file or the defaults",
         summary: "the effective settings and their sources", operands: "[<show>]", completion: .shows,
         discussion: """
-            Prints every setting the configuration file may set, as the file would say it (key = value), with the
-            value a run uses and where it comes from: the command line (the options given here), the saved settings
-            of <show> (its folder name or feed URL), the environment ($PODARCHIVE_DIR for to), the configuration
-            file (with its line), or the default. The file is config in the configuration folder
-            ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else ~/.config/podarchive): key = value
-            lines, # comments, ~ for your home folder, each key the long name of an option listed below but --json.
-            Its values are defaults, under the command line and a show's saved settings, never saved with a show.
-            An unknown key or a bad value is a usage error (exit 2) naming the file and line, for every command
-            but help and completions.
+            Prints every setting the configuration file may set, as the file would say it (`key = value`), with the value a run
+            uses and where it comes from: the command line (the options given here), the saved settings of <show> (its folder
+            name or feed URL), the environment (`$PODARCHIVE_DIR` for `to`), the configuration file (with its line), or the
+            default. The file is `config` in the configuration folder (`$PODARCHIVE_CONFIG_DIR`, else
+            `$XDG_CONFIG_HOME/podarchive`, else `~/.config/podarchive`): `key = value` lines, `#` comments, `~` for your home
+            folder, each key the long name of an option `config` takes but `--json`. Its values are defaults, under the command
+            line and a show's saved settings, never saved with a show. An unknown key or a bad value is a usage error (exit 2)
+            naming the file and line, for every command but help and completions; the man page's CONFIGURATION FILE says more.
             """,
         exitCodes: [.success, .usage, .archiveFailed],
         exitMeanings: [

@@ -9,12 +9,15 @@ struct CredentialsCommand: CommandType {
         about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
         summary: "where secrets are kept; move them out", operands: "",
         discussion: """
-            Says, for each show with a secret (a login, --header values, a feed URL carrying a token), where it is
-            kept: in the configuration folder ($PODARCHIVE_CONFIG_DIR, else $XDG_CONFIG_HOME/podarchive, else
-            ~/.config/podarchive), in credentials/ (0600 files in a 0700 folder), never in the archive. Archives
-            written by an earlier podarchive keep them inside the archive, where anyone it is served or copied to
-            can read them; --move writes them to the configuration folder, then deletes them from the archive.
-            Every machine that syncs the archive then needs the same configuration folder.
+            Says, for each show with a secret (a login, `--header` values, a feed URL carrying a token), where it is
+            kept: in the configuration folder (`$PODARCHIVE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/podarchive`, else
+            `~/.config/podarchive`), in `credentials/` (0600 files in a 0700 folder, named by the archive's ID and the
+            show's), never in the archive. Archives written by an earlier podarchive keep them inside the archive, in
+            its subscription records, where anyone it is served or copied to can read them; every sync then uses them
+            and says so once. `--move` writes them to the configuration folder, then deletes them from the records and
+            redacts the URLs in the shows' sidecars, history and download records. Every machine that syncs the archive
+            then needs the same configuration folder. A show whose secrets the configuration folder lacks fails with a
+            message naming it and the file expected (exit 3); the other shows still sync.
             """,
         exitCodes: [.success, .usage, .locked, .archiveFailed],
         exitMeanings: [.success: "every secret is where the lines say (moved, with --move)"])

@@ -9,11 +9,18 @@ struct ExportCommand: CommandType {
         name: "export", about: "write the archive as a WARC 1.1 file, the format the web archives take",
         summary: "write the archive as a WARC file", operands: "[DIR]", completion: .directory,
         discussion: """
-            Writes the archive (or the shows named) as one WARC 1.1 file, the format the Internet Archive and national
-            libraries take: a warcinfo record, then for each archived episode, transcript, chapters and artwork file a
-            resource record with the URL it was fetched from and when, each episode's .info.json sidecar as a metadata
-            record, and every kept revision of each feed. URLs are as the archive keeps them, logins and tokens
-            redacted. Memory stays small whatever the files' sizes: each file is read twice, to hash it, then to copy it.
+            Writes the archive (or the shows named with `--show`) as one WARC 1.1 file (ISO 28500), the format the
+            Internet Archive and national libraries take: a `warcinfo` record, then for each archived episode,
+            transcript, chapters and artwork file a `resource` record with the URL it was fetched from, when, its type,
+            length and SHA-1 digests (base32, as the web archives index them), each episode's `.info.json` sidecar as a
+            `metadata` record referring to it, and every kept revision of each feed. URLs are as the archive keeps them,
+            logins and tokens redacted. The archive keeps no HTTP status or headers, so no `response` records are
+            written.
+
+            Memory stays small whatever the files' sizes: each file is read twice, in chunks, to hash it, then to copy
+            it. On a terminal a progress line is redrawn in place. A failure (a file that cannot be read, a full disk)
+            leaves nothing under the export's name, and Ctrl-C stops it the same way. A file inside a show's folder is
+            refused (exit 2): it could take an archived file's place.
             """,
         exitCodes: [.success, .usage, .archiveFailed],
         exitMeanings: [.success: "the WARC file written"])

@@ -7,13 +7,17 @@ struct FeedsCommand: CommandType {
         name: "feeds", about: "list the subscriptions: what each show holds, its last sync",
         summary: "list the subscribed shows", operands: "",
         discussion: """
-            Lists every show DIR is subscribed to, in the order they were added: its title, episodes archived and
-            their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended
-            and how; then its feed URL and folder, and the URL it replaced when another URL of the show took it
-            over (with the 'add --separate' that keeps both). A show whose folder is not named after its title
-            alone (a second show of one title) is named with its folder, 'Title (in Title (2)/)', here and in
-            sync's lines. Read from the archive alone (no network). A damaged subscription record is named on
-            standard error (exit 5).
+            Lists every show <DIR> is subscribed to, in the order they were added: its title, episodes archived and
+            their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended and
+            how; then its feed URL and folder, and the URL it replaced when another URL of the show took it over (with
+            the 'add --separate' that keeps both). A show whose folder is not named after its title alone (a second show
+            of one title) is named with its folder, 'Title (in Title (2)/)', here and in sync's lines. Read from the
+            archive alone (no network). A damaged subscription record is named on standard error (exit 5).
+
+            With `--opml`, the list is OPML 2.0, which podcast apps and `sync --opml` read back. Its feed URLs are
+            redacted (a token's value is REDACTED); a redacted URL read back by `sync --opml` or `add` is matched to the
+            subscription it stands for, and otherwise named and skipped (exit 3), never fetched. `--include-secrets`
+            writes each URL whole, with its login and token (not its headers), to move subscriptions to another app.
             """,
         exitCodes: [.success, .usage, .archiveFailed],
         exitMeanings: [

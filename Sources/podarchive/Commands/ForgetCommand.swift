@@ -9,15 +9,16 @@ struct ForgetCommand: CommandType {
         summary: "forget episodes for good", operands: "<show> <episode>...", completion: .showThenEpisodes,
         repeats: true,
         discussion: """
-            Forgets episodes of a show for good. The show is named by its folder's name, its title or its feed URL;
-            each episode by its title, its GUID or its file's name. Each episode's file, companions and sidecar are
-            deleted (--keep-files keeps them) and its entry leaves the index, so verify no longer looks for it, the
-            site no longer lists it, list --archived no longer shows it, and no later sync fetches it again, even
-            while the feed lists it. forget --undo takes episodes back: a kept file is in the index again at once,
-            else the next sync fetches it, whatever the show's saved filter leaves out. Holds the show's lock as a
-            sync does; a forget killed part way is finished by the next command that takes it to write. A name that
-            matches no episode, or several, is a usage error (exit 2) and nothing changes; an episode forgotten
-            already is said to be (exit 0).
+            Forgets episodes of a show for good. The show is named by its folder's name, its title or its feed URL; each
+            episode by its title, its GUID or its file's name. Each episode's file, companions and sidecar are deleted
+            (`--keep-files` keeps them) and its entry leaves the index for `<show>/.podarchive/forgotten.json`, so
+            verify no longer looks for it, the site no longer lists it, list `--archived` no longer shows it, and no
+            later sync fetches it again, even while the feed lists it. forget `--undo` takes episodes back: a kept file
+            is in the index again at once, else the next sync fetches it, whatever the show's saved filter leaves out.
+            Holds the show's lock as a sync does (`--wait`); a forget killed part way is finished by the next command
+            that takes it to write (a plain verify changes nothing). A name that matches no episode, or several, is a
+            usage error (exit 2) and nothing changes; an episode forgotten already is said to be (exit 0). An older
+            podarchive does not know the record and fetches forgotten episodes again.
             """,
         exitCodes: [.success, .usage, .locked, .archiveFailed],
         exitMeanings: [

@@ -8,15 +8,21 @@ struct SiteCommand: CommandType {
         name: "site", about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
         summary: "write the web pages and podcast feeds", operands: "[DIR]", completion: .directory,
         discussion: """
-            Writes the archive's web pages and podcast feeds from what it holds (no network): DIR/index.html (every
-            show), DIR/feeds.opml, and in each show's folder index.html (its episodes newest first, each with a
-            player of the archived file, its show notes made safe, transcripts and chapters) and feed.xml (a podcast
-            any app can subscribe to, served from the archive). The pages need nothing from elsewhere: open them as
-            files, or serve them. To publish, prefer --out DIR: the pages go there, with every archived file they
-            name linked in, and a server serves DIR without ever seeing the archive's .podarchive folders. Serving
-            the archive root itself needs a server that refuses dot-files (not python3 -m http.server). Pages are
-            replaced whole; a show whose index has not changed is left as it is. sync --site does this after every
-            sync, with the saved --base-url and --out.
+            Writes the archive's web pages and podcast feeds from what it holds (no network): <DIR>`/index.html` (every
+            show, with its cover, episodes, size and newest episode), <DIR>`/feeds.opml`, and in each show's folder
+            `index.html` (its episodes newest first, each with a player of the archived file, its date, duration, size,
+            show notes made safe, transcripts and chapters, and a filter box) and `feed.xml` (RSS 2.0 with iTunes tags:
+            one item per archived episode with its original GUID and an enclosure pointing at the archived file, so any
+            podcast app can subscribe to the archive). The pages load nothing from elsewhere: open them as files, or
+            serve them with any static server. Show notes go through an allow-list: no script, frame, object, style,
+            event handler or `javascript:`/`data:` link survives, and remote images become links.
+
+            To publish, prefer `--out` <DIR>: the pages go there, with every archived file they name linked in (hard
+            links where the file system allows, else symbolic links, else copies; a line says how many of each), and a
+            server serves <DIR> without ever seeing the archive's `.podarchive` folders, whose records a reader has no
+            use for. Serving the archive root itself needs a server that refuses dot-files (not `python3 -m
+            http.server`). Pages are replaced whole; a show whose index has not changed is left as it is. sync `--site`
+            does this after every sync, with the saved `--base-url` and `--out`.
             """,
         exitCodes: [.success, .usage, .archiveFailed],
         exitMeanings: [.success: "the pages and feeds written"])
@@ -83,48 +89,54 @@ struct SiteCommand: CommandType {
             let report = try archiver.writeSite(
                 root: root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
                 access: access)
-            for move in report.moves {
-                if move.failure != nil {
-                    context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
-                } else if !quiet {
-                    context.output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
-                }
-            }
-            for (folder, reason) in report.skipped {
-                context.errors.write(
-                    "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
-            }
-            if !quiet {
-                let site = report.folder ?? root
-                let written =
-                    report.created == 0
-                    ? "\(report.rewritten) written again"
-                    : report.rewritten == 0
-                        ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
-                let savedNote = saved ? " (the saved --out; podarchive site --no-out writes in the archive again)" : ""
-                context.output.write(
-                    "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
-                        + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\(savedNote)\n")
-                let published = [
-                    (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
-                    (report.copied, "copy", "copies"),
-                ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
-                if !published.isEmpty {
-                    context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
-                }
-            }
-            if !quiet, !report.removed.isEmpty, let folder = report.folder {
-                let count = report.removed.count
-                let named = report.removed.prefix(10).joined(separator: ", ")
-                let more = count > 10 ? " and \(count - 10) more" : ""
-                context.output.write(
-                    "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
-                        + "\(folder.path): \(named)\(more)\n")
-            }
-            if let line = WithheldFormatter.line(report.withheld, from: "site") { context.errors.write(line) }
-            return report.skipped.isEmpty ? .success : .episodesFailed
+            say(report, root: root, context: context, quiet: quiet, saved: saved)
+            return report.status
         } catch {
             return context.report(error)
         }
+    }
+
+    /// Says what writing the site did: each name changed, each show left out (on standard error), and unless
+    /// `quiet` where the site is and what it published and removed.
+    static func say(_ report: SiteReport, root: URL, context: CommandContext, quiet: Bool, saved: Bool = false) {
+        for move in report.moves {
+            if move.failure != nil {
+                context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+            } else if !quiet {
+                context.output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
+            }
+        }
+        for (folder, reason) in report.skipped {
+            context.errors.write(
+                "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
+        }
+        if !quiet {
+            let site = report.folder ?? root
+            let written =
+                report.created == 0
+                ? "\(report.rewritten) written again"
+                : report.rewritten == 0
+                    ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
+            let savedNote = saved ? " (the saved --out; podarchive site --no-out writes in the archive again)" : ""
+            context.output.write(
+                "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
+                    + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\(savedNote)\n")
+            let published = [
+                (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
+                (report.copied, "copy", "copies"),
+            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
+            if !published.isEmpty {
+                context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
+            }
+        }
+        if !quiet, !report.removed.isEmpty, let folder = report.folder {
+            let count = report.removed.count
+            let named = report.removed.prefix(10).joined(separator: ", ")
+            let more = count > 10 ? " and \(count - 10) more" : ""
+            context.output.write(
+                "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
+                    + "\(folder.path): \(named)\(more)\n")
+        }
+        if let line = WithheldFormatter.line(report.withheld, from: "site") { context.errors.write(line) }
     }
 }

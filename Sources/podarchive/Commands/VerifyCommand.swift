@@ -11,12 +11,16 @@ struct VerifyCommand: CommandType {
         name: "verify", about: "recheck archived files against their recorded size and SHA-256",
         summary: "recheck archived files against their SHA-256", operands: "[DIR]", completion: .directory,
         discussion: """
-            Rechecks every archived file in DIR (a feed folder, or an archive root holding feed folders; default
-            the archive root: $PODARCHIVE_DIR, else ~/Podcasts) against the size and SHA-256 its index recorded,
-            and lists each file that is missing, resized or changed. It also names damaged records of a show's index
-            journal (the next sync finds their episodes again) and two index entries that name one file or one GUID;
-            --repair touches neither of those entries' files and exits 5. --repair ends with each show's journal
-            folded into its index.json.
+            Rechecks every archived file in <DIR> (a feed folder, or an archive root holding feed folders; default the
+            archive root: `$PODARCHIVE_DIR`, else `~/Podcasts`) against the size and SHA-256 its index recorded, and
+            lists each file that is missing, resized or changed. It also names damaged records of a show's index journal
+            (the next sync finds their episodes again) and two index entries that name one file or one GUID; `--repair`
+            touches neither of those entries' files and exits 5. `--repair` ends with each show's journal folded into
+            its `index.json`.
+
+            An archive it may read but not write (a read-only mount) is checked with each show's lock taken on its lock
+            file as it is, or, with no lock file, without the lock, said once on standard error; `--repair` there stops
+            with exit 5, naming the lock file.
             """,
         exitCodes: [.success, .episodesFailed, .usage, .feedFailed, .locked, .archiveFailed, .interrupted],
         exitMeanings: [
@@ -146,7 +150,7 @@ struct VerifyCommand: CommandType {
     /// over the configuration file's; ~/.netrc under them): the archiver puts each show's saved ones among them and
     /// adds its credentials.
     private func accessOptions(_ arguments: VerifyCommand.Arguments) throws -> SyncOptions {
-        var options = CommandContext.options(arguments.transfer)
+        var options = arguments.transfer.options
         options.netrc = context.defaultNetrc
         options.throttle = arguments.transfer.limitRate.map { Throttle(bytesPerSecond: $0) }
         var access = arguments.given

@@ -36,7 +36,7 @@ final class StatePathRulesTests: XCTestCase {
         ("Sources/ArchiverCore/Subscriptions/CredentialStore.swift", "ArchiveLayout.credentialsFile"),
         // Messages of the executable naming a file of the state (the lead's to move onto the layout types).
         ("Sources/podarchive/Commands/VerifyCommand.swift", "/.podarchive/history/"),
-        ("Sources/podarchive/Commands/SyncCommand.swift", "/.podarchive/feeds"),
+        ("Sources/podarchive/CommandLine/SyncRunConsole.swift", "/.podarchive/feeds"),
         // ArchiveError is below the records that throw it (a cycle of types otherwise): the layout's own function.
         ("Sources/ArchiverCore/Seams/StorageErrors.swift", "ArchiveLayout.stateFolder(of: directory)"),
     ]

@@ -1,47 +1,9 @@
-// Several shows at once: each syncs on a copy of the run that writes into a buffer of its own, and the buffers
-// are printed whole, in the shows' order, as soon as every show before them is done; on a terminal, one status
-// line below them says how many are done and which are running. One show (or --feed-jobs 1) writes straight to
-// the terminal, with live progress per download, as before.
+// Several shows at once: each show's lines go into a buffer of its own, and the buffers are printed whole, in the
+// shows' order, as soon as every show before them is done; on a terminal, one status line below them says how
+// many are done and which are running. One show (or --feed-jobs 1) writes straight to the terminal, with live
+// progress per download (`SyncRunConsole` chooses).
 import ArchiverCore
 import Foundation
-
-extension ShowSync {
-    /// Syncs `shows`, up to `--feed-jobs` at once; each show's exit code and `--json` entry, in the shows' order
-    /// (only those started, when the run is interrupted).
-    func runAll(_ shows: [SyncTarget]) async -> [(ExitCode, String)] {
-        if shows.count <= 1 || arguments.feedJobs == 1 {
-            var results: [(ExitCode, String)] = []
-            for show in shows {
-                // Interrupted: the show that was running said so; the rest are not started.
-                if Task.isCancelled { break }
-                results.append(await run(show))
-            }
-            return results
-        }
-        let printer = OrderedPrinter(
-            shows: shows.map(\.source.shownName), output: context.output, errors: context.errors,
-            terminal: context.terminal)
-        defer { printer.end() }
-        var results: [(ExitCode, String)] = []
-        // Each show is printed whole once every show before it is (the printer's order); the status line hears of
-        // each as it ends. Interrupted, no show starts after the cancellation, and those started are reported.
-        try? await OrderedTasks.run(
-            count: shows.count, width: arguments.feedJobs,
-            starting: { printer.started($0) },
-            operation: { index in await writing(to: printer.buffer(index)).run(shows[index]) },
-            finished: { index, _ in printer.finished(index) },
-            settle: { _, result in results.append(result) })
-        return results
-    }
-
-    /// This run writing into `buffer` instead of the terminal (no live progress).
-    private func writing(to buffer: ShowBuffer) -> ShowSync {
-        let context = context.writing(to: buffer.output, errors: buffer.errors)
-        return ShowSync(
-            context: context, arguments: arguments, root: root, archiver: archiver, limits: limits,
-            following: following?.writing(through: context))
-    }
-}
 
 /// What one show wrote, standard output and error in the order written.
 final class ShowBuffer: Sendable {

@@ -1,0 +1,36 @@
+// What the use cases' parts need of the archiver: reading and syncing one show, and its clock. `Archiver` is it;
+// the parts name only this, so the facade that is made of them stays the one thing that names them.
+import Foundation
+
+/// The archiver, as the parts of a use case see it.
+protocol SyncEngine: ShowCatalog, Sendable {
+    /// What a sync of `source` would fetch (`Archiver.plan`).
+    func plan(_ source: FeedSource, into root: URL, options: SyncOptions) async throws -> SyncPlan
+    /// Syncs one show (`Archiver.sync(_:into:options:known:onEvent:)`).
+    func sync(
+        _ source: FeedSource, into root: URL, options: SyncOptions, known: ResolvedSubscription?,
+        onEvent: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncReport
+    /// Damaged journal records folded so far.
+    var journalFolds: JournalFolds { get }
+    /// How a show's address is followed to its feed.
+    func feedResolver(directory: PodcastDirectory) -> FeedResolver
+    /// The time now, by the archiver's clock.
+    func now() -> Date
+    /// The shows `root` follows (`Archiver.subscriptions(in:)`).
+    func subscriptions(in root: URL) -> SubscriptionSet
+    /// Subscribes `root` to `source` without downloading (`Archiver.subscribe`).
+    func subscribe(
+        _ source: FeedSource, into root: URL, settings: ShowSettings, options: SyncOptions,
+        onEvent: (SyncEvent) -> Void
+    ) async throws -> Subscription
+    /// The site's saved settings, and saving them (`Archiver.siteSettings`).
+    func siteSettings(in root: URL) -> SiteSettings
+    func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws
+    /// Writes the site (`Archiver.writeSite`).
+    func writeSite(root: URL, baseURL: String?, out: URL?, access: SyncOptions) throws -> SiteReport
+}
+
+extension Archiver: SyncEngine {
+    func now() -> Date { parts.clock.now() }
+}
