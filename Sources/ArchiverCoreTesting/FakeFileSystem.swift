@@ -89,7 +89,7 @@ public final class FakeFileSystem: ArchiveFileSystem, @unchecked Sendable {
     public var allFiles: [String] { lock.withLock { files.keys.sorted() } }
 
     /// The files a user sees: everything but podarchive's `.podarchive` state folders.
-    public var visibleFiles: [String] { allFiles.filter { !$0.contains("/.podarchive/") } }
+    public var visibleFiles: [String] { allFiles.filter { !$0.contains("/\(ArchiveLayout.stateFolderName)/") } }
 
     // MARK: - Seams
 

@@ -83,7 +83,7 @@ struct ExportPlanner {
                         ?? ExportTypes.type(of: cover), source: .file(url.path),
                     size: (found?[.size] as? NSNumber)?.int64Value ?? 0))
         }
-        let history = ArchiveLayout.historyFolder(in: ArchiveLayout.stateFolder(of: folder))
+        let history = ShowState(folder: folder).history
         let revisions = ((try? files.contentsOfDirectory(atPath: history.path)) ?? []).filter {
             $0.hasSuffix(ArchiveLayout.revisionSuffix)
         }

@@ -19,7 +19,7 @@ enum ExportTarget {
     /// - Throws: `ExportError.insideArchiveState` or `ExportError.insideShow`.
     static func check(_ file: URL, root: URL, shows: [URL]) throws {
         let places = Self.places(of: file)
-        let state = ArchiveLayout.stateFolder(of: root)
+        let state = ArchiveRoot(root).stateFolder
         for place in places where Self.resolved(state.path).map({ Self.isInside(place, $0) }) == true {
             throw ExportError.insideArchiveState(path: file.path, folder: state.path)
         }
@@ -35,10 +35,10 @@ enum ExportTarget {
     /// or not its index can be read, and `root` itself when it is one.
     static func showFolders(of root: URL, files: any FileStore, attributes: any FileAttributes) -> [URL] {
         func holdsState(_ folder: URL) -> Bool {
-            let state = ArchiveLayout.stateFolder(of: folder).path
+            let state = ShowState(folder: folder).stateFolder.path
             return files.fileExists(atPath: state) || attributes.isSymbolicLink(atPath: state)
         }
-        if files.fileExists(atPath: ArchiveLayout.indexFile(of: root).path) { return [root] }
+        if ShowState(folder: root).isShow(files) { return [root] }
         let names = ((try? files.contentsOfDirectory(atPath: root.path)) ?? []).filter { !$0.hasPrefix(".") }
         return names.map { root.appendingPathComponent($0, isDirectory: true) }.filter(holdsState)
     }

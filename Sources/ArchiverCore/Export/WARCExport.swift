@@ -89,7 +89,7 @@ struct WARCExport: Sendable {
         // A private show's companion that holds one of its secrets is left out (see `SecretHolders`).
         let holders = SecretHolders(privateShows: privateShows, files: files)
         for folder in folderList {
-            guard var index = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)) else {
+            guard var index = try indexes.loadIndex(at: ShowState(folder: folder).index) else {
                 throw ArchiveError.noArchive(at: folder, attributes: attributes)
             }
             for entry in index.episodes {

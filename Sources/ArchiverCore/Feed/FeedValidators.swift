@@ -65,19 +65,12 @@ public struct FeedValidators: Codable, Equatable, Sendable {
     /// Every version that reads `incomplete` (0.1.0 does) reads the feed in full on seeing it: no new state.
     /// With `rederive`, what a folded journal record held is to be taken back from the folder (see `rederive`).
     static func readInFullNextTime(
-        in stateFolder: URL, files: any FileStore, writer: any AtomicFileWriting, rederive: Bool = false
+        _ record: RecordFile<FeedValidators>, files: any FileStore, writer: any AtomicFileWriting,
+        rederive: Bool = false
     ) throws {
-        let url = stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false)
-        guard let data = files.contents(atPath: url.path) else { return }
+        guard record.exists(files) else { return }
         // Validators that do not decode are no validators: the next sync asks in full; they go, so it does.
-        guard var validators = try? JSONDecoder().decode(FeedValidators.self, from: data) else {
-            do {
-                try files.removeItem(at: url)
-            } catch {
-                throw ArchiveError.storage(error, path: url.path)
-            }
-            return
-        }
+        guard var validators = record.load(files) else { return try record.remove(files) }
         // A mark of "only the filter left work" would still let a 304 stand (`covers`): it becomes a full mark.
         guard
             validators.incomplete != true || validators.leftOutOnly == true || (rederive && validators.rederive != true)
@@ -85,11 +78,12 @@ public struct FeedValidators: Codable, Equatable, Sendable {
         validators.incomplete = true
         validators.leftOutOnly = nil
         if rederive { validators.rederive = true }
-        do {
-            try writer.writeAtomically(
-                try JSONEncoder.records.encode(validators), to: url, durable: true, ownerOnly: false)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
+        try record.save(validators, writer, as: .intent)
     }
+}
+
+extension ShowState {
+    /// The feed's validators: a hint, rewritten by each sync that reads the feed in full; the mark that makes the
+    /// next one read it in full (`readInFullNextTime`) is written `.intent`.
+    var validators: RecordFile<FeedValidators> { record(ArchiveLayout.validatorsFile, .hint) }
 }

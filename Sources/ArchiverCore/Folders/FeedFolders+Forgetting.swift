@@ -12,7 +12,7 @@ extension FeedFolders {
     ///   pending, for the next command that takes the lock.
     @discardableResult
     func finishForgetting(_ show: inout FeedFolder) throws -> [String: [String]] {
-        var record = ForgottenEpisodes.load(in: show.stateFolder, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         let pending = record.pending
         guard !pending.isEmpty else { return [:] }
         let keys = Set(pending.map(\.entry.key))
@@ -49,7 +49,7 @@ extension FeedFolders {
             }
             record.episodes[position].pending = left.isEmpty ? nil : left
         }
-        try record.save(in: show.stateFolder, writer: records.writer)
+        try show.state.forgotten.save(record, records.writer)
         return deleted
     }
 

@@ -42,17 +42,16 @@ struct FeedFolders: Sendable {
     /// The first half of `open`: the state folder made (never a link), the lock taken, the feed's validators read,
     /// so that a sync can ask for the feed while `read` reads the rest.
     func lock(folder: URL, lockWait: TimeInterval) async throws -> LockedFolder {
-        let stateFolder = ArchiveLayout.stateFolder(of: folder)
+        let state = ShowState(folder: folder)
         // A show folder may be a link (to another disk, on purpose); its state folder never is: the index, the
         // lock and the partial downloads are written only where the show folder says.
-        if attributes.isSymbolicLink(atPath: stateFolder.path) {
+        if attributes.isSymbolicLink(atPath: state.stateFolder.path) {
             throw ArchiveError.storage(
-                path: stateFolder.path, reason: ArchiveError.linkRefusal)
+                path: state.stateFolder.path, reason: ArchiveError.linkRefusal)
         }
-        try FolderContents.createFolder(stateFolder, with: files)
+        try FolderContents.createFolder(state.stateFolder, with: files)
         let lock = try await locks.acquire(folder: folder, wait: lockWait)
-        let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
-        return LockedFolder(folder: folder, stateFolder: stateFolder, lock: lock, saved: saved)
+        return LockedFolder(state: state, lock: lock, saved: state.validators.load(files))
     }
 
     /// Opens the show's folder for a reader that changes nothing (`verify`): locked as a sync locks it where it
@@ -63,47 +62,44 @@ struct FeedFolders: Sendable {
     func openForReading(folder: URL, source: FeedSource, lockWait: TimeInterval, wants: FeedWants) async throws
         -> (show: FeedFolder, unlocked: ArchiveError?)
     {
-        let stateFolder = ArchiveLayout.stateFolder(of: folder)
-        if attributes.isSymbolicLink(atPath: stateFolder.path) {
-            throw ArchiveError.storage(path: stateFolder.path, reason: ArchiveError.linkRefusal)
+        let state = ShowState(folder: folder)
+        if attributes.isSymbolicLink(atPath: state.stateFolder.path) {
+            throw ArchiveError.storage(path: state.stateFolder.path, reason: ArchiveError.linkRefusal)
         }
         let lock: any HeldLock
         var unlocked: ArchiveError?
         switch try await locks.acquireForReading(folder: folder, wait: lockWait) {
         case .held(let held, writable: true):
-            let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
-            let locked = LockedFolder(
-                folder: folder, stateFolder: stateFolder, lock: held, saved: saved, finishes: false)
+            let locked = LockedFolder(state: state, lock: held, saved: state.validators.load(files), finishes: false)
             return (try read(locked, source: source, wants: wants), nil)
         case .held(let held, writable: false): lock = held
         case .unheld(let why):
             lock = UnheldLock()
             unlocked = why
         }
-        let saved: FeedValidators? = records.load(stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile))
         let locked = LockedFolder(
-            folder: folder, stateFolder: stateFolder, lock: lock, saved: saved, clears: false, finishes: false)
+            state: state, lock: lock, saved: state.validators.load(files), clears: false, finishes: false)
         return (try read(locked, source: source, wants: wants), unlocked)
     }
 
     /// The second half of `open`: what a killed run left cleared (unless `locked` says not to), the index read;
     /// the lock let go if it cannot be.
     func read(_ locked: LockedFolder, source: FeedSource, wants: FeedWants) throws -> FeedFolder {
-        let (folder, stateFolder, lock, validators) = (locked.folder, locked.stateFolder, locked.lock, locked.saved)
+        let (stateFolder, lock, validators) = (locked.stateFolder, locked.lock, locked.saved)
         // One listing of the state folder serves every clean-up.
         let leftovers = locked.clears ? (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? [] : []
         removeLeftoverTemporaries(leftovers, in: stateFolder)
-        records.openDownloadLog(in: stateFolder, listed: leftovers)
-        records.removeUnneededBodies(in: stateFolder, listed: leftovers)
+        records.openDownloadLog(of: locked.state, listed: leftovers)
+        records.removeUnneededBodies(of: locked.state, listed: leftovers)
         do {
-            let read = try indexes.readIndex(at: stateFolder.appendingPathComponent(ArchiveLayout.indexFile))
+            let read = try indexes.readIndex(at: locked.state.index)
             let index = read?.index
             if let index, locked.clears {
-                restoreSetAside(leftovers, in: stateFolder, folder: folder, index: index)
-                removeSettledRecords(leftovers, in: stateFolder, index: index)
+                restoreSetAside(leftovers, of: locked.state, index: index)
+                removeSettledRecords(leftovers, of: locked.state, index: index)
             }
             var show = FeedFolder(
-                folder: folder, stateFolder: stateFolder, read: read ?? .none(feed: source.displayName),
+                state: locked.state, read: read ?? .none(feed: source.displayName),
                 // A 304 must not hide work the last run left undone (see `FeedValidators.incomplete`), nor a
                 // failure whose URL's secret only the feed holds (see `SecretForms`), nor an episode a damaged
                 // journal record held (found again from the feed).
@@ -142,22 +138,22 @@ struct FeedFolders: Sendable {
     /// Download records a killed run left for episodes the index holds, with no body beside them: their episodes
     /// are archived, so no run reads them again. (A record with no body whose episode is not in the index is what
     /// adopts a file renamed into place just before a crash: it stays.) The log is then compacted.
-    func removeSettledRecords(_ listed: [String], in stateFolder: URL, index: ArchiveIndex) {
+    func removeSettledRecords(_ listed: [String], of show: ShowState, index: ArchiveIndex) {
         guard listed.contains(where: ArchiveNames.isDownloadRecord) else { return }
-        records.forgetSettledDownloads(in: stateFolder, keys: index.episodes.lazy.map(\.key), listed: Set(listed))
+        records.forgetSettledDownloads(of: show, keys: index.episodes.lazy.map(\.key), listed: Set(listed))
     }
 
     /// A repair killed between setting a damaged file aside and renaming its replacement into place: the file goes
     /// back when its place is empty, and the copy goes when the replacement is there. No copy outlives a run.
-    func restoreSetAside(_ listed: [String], in stateFolder: URL, folder: URL, index: ArchiveIndex) {
+    func restoreSetAside(_ listed: [String], of state: ShowState, index: ArchiveIndex) {
         let names = listed.filter(ArchiveLayout.isSetAside)
         guard !names.isEmpty else { return }
         let byAside = Dictionary(
             index.episodes.map { (ArchiveNames.aside(for: $0.file), $0.file) }, uniquingKeysWith: { a, _ in a })
         for name in names {
-            let aside = stateFolder.appendingPathComponent(name)
+            let aside = state.listed(name)
             guard let file = byAside[name] else { continue }
-            let original = folder.appendingPathComponent(file)
+            let original = state.folder.appendingPathComponent(file)
             if files.fileExists(atPath: original.path) {
                 try? files.removeItem(at: aside)
             } else {
@@ -180,8 +176,7 @@ struct FeedFolders: Sendable {
             let use = use(name)
             if use == .never { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
-            let indexURL = ArchiveLayout.indexFile(of: folder)
-            guard let existing = try? indexes.loadIndex(at: indexURL) else { return folder }
+            guard let existing = try? indexes.loadIndex(at: ShowState(folder: folder).index) else { return folder }
             if FeedFolders.belongs(feed, source: source, to: existing, use: use) { return folder }
         }
         throw ArchiveError.cannotCreateFolder(
@@ -210,8 +205,10 @@ enum FolderUse: Sendable {
 
 /// A show's folder locked and its feed's validators read: the first half of `FeedFolders.open`.
 struct LockedFolder {
-    let folder: URL
-    let stateFolder: URL
+    /// The paths of the show's folder and its state.
+    let state: ShowState
+    var folder: URL { state.folder }
+    var stateFolder: URL { state.stateFolder }
     let lock: any HeldLock
     /// The validators the last run saved, as saved.
     let saved: FeedValidators?

@@ -51,11 +51,11 @@ struct FolderContents: Sendable {
     /// The downloads of the show in `folder` that left bytes: how many the next run resumes (their records name
     /// a validator, see `ShowRecords.resumableDownloads`) and how many it starts `again`.
     func partialDownloads(in folder: URL, records: ShowRecords) -> (resuming: Int, again: Int) {
-        let state = ArchiveLayout.stateFolder(of: folder)
-        let bodies = ((try? files.contentsOfDirectory(atPath: state.path)) ?? []).filter {
-            PartialFiles.isBody($0) && (fileSize(state.appendingPathComponent($0, isDirectory: false)) ?? 0) > 0
+        let state = ShowState(folder: folder)
+        let bodies = ((try? files.contentsOfDirectory(atPath: state.stateFolder.path)) ?? []).filter {
+            PartialFiles.isBody($0) && (fileSize(state.listed($0)) ?? 0) > 0
         }
-        let resumable = records.resumableDownloads(in: state)
+        let resumable = records.resumableDownloads(of: state)
         let resuming = bodies.count(where: resumable.contains)
         return (resuming, bodies.count - resuming)
     }
@@ -64,7 +64,7 @@ struct FolderContents: Sendable {
     func setAside(_ file: String, in show: FeedFolder) throws -> URL? {
         let source = show.folder.appendingPathComponent(file)
         guard files.fileExists(atPath: source.path) else { return nil }
-        let aside = show.stateFolder.appendingPathComponent(ArchiveNames.aside(for: file))
+        let aside = show.state.listed(ArchiveNames.aside(for: file))
         try? files.removeItem(at: aside)
         do {
             try mover.moveItem(at: source, to: aside)
@@ -115,11 +115,9 @@ struct FolderContents: Sendable {
         return present
     }
 
-    /// Bytes held by partial downloads in a state folder.
-    func partialBytes(in stateFolder: URL) -> Int64 {
-        let names = (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
-        return names.filter(PartialFiles.isBody).reduce(Int64(0)) {
-            $0 + (fileSize(stateFolder.appendingPathComponent($1)) ?? 0)
-        }
+    /// Bytes held by the partial downloads of `state`.
+    func partialBytes(of state: ShowState) -> Int64 {
+        let names = (try? files.contentsOfDirectory(atPath: state.stateFolder.path)) ?? []
+        return names.filter(PartialFiles.isBody).reduce(Int64(0)) { $0 + (fileSize(state.listed($1)) ?? 0) }
     }
 }

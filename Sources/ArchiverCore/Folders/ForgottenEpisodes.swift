@@ -39,31 +39,20 @@ struct ForgottenEpisodes: Codable, Equatable, Sendable {
     /// The episodes whose forgetting is not finished.
     var pending: [Forgotten] { episodes.filter { $0.pending != nil } }
 
-    static func url(in stateFolder: URL) -> URL {
-        stateFolder.appendingPathComponent(ArchiveLayout.forgottenFile, isDirectory: false)
-    }
-
     /// The files of `entry` that forgetting it deletes: its own, its companions', its sidecar.
     static func files(of entry: ArchiveIndex.Entry) -> [String] {
         [entry.file] + (entry.companions ?? []).map(\.file) + [ArchiveNames.sidecarName(for: entry.file)]
     }
 
-    /// The record of the show whose state folder is `stateFolder`; empty when there is none (or it is damaged:
-    /// the episodes are then fetched again, never lost).
-    static func load(in stateFolder: URL, files: any FileStore) -> ForgottenEpisodes {
-        files.contents(atPath: url(in: stateFolder).path).flatMap {
-            try? JSONDecoder().decode(ForgottenEpisodes.self, from: $0)
-        } ?? ForgottenEpisodes()
+    /// The record kept in `file`; empty when there is none (or it is damaged: the episodes are then fetched again,
+    /// never lost).
+    static func load(_ file: RecordFile<ForgottenEpisodes>, files: any FileStore) -> ForgottenEpisodes {
+        file.load(files) ?? ForgottenEpisodes()
     }
+}
 
-    /// Writes the record durably: it is the intent a forget's effects follow, and what keeps a forgotten episode
-    /// from coming back.
-    func save(in stateFolder: URL, writer: any AtomicFileWriting) throws {
-        let url = Self.url(in: stateFolder)
-        do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(self), to: url, durable: true, ownerOnly: false)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
-    }
+extension ShowState {
+    /// The episodes forgotten for good: written durably, the intent a forget's effects follow, and what keeps a
+    /// forgotten episode from coming back.
+    var forgotten: RecordFile<ForgottenEpisodes> { record(ArchiveLayout.forgottenFile, .intent) }
 }

@@ -11,40 +11,27 @@ struct PendingMove: Codable, Equatable, Sendable {
     /// The mark's format, so that a later version can tell its own from this one's.
     var version = 1
 
-    /// Where the mark of the show whose state folder is `stateFolder` is kept.
-    static func url(in stateFolder: URL) -> URL {
-        stateFolder.appendingPathComponent(ArchiveLayout.pendingMoveFile, isDirectory: false)
-    }
-
     /// Writes the mark durably, before the move changes anything of the show (the show's lock held).
     /// - Throws: `ArchiveError.storage` when it cannot be written: the move then changes nothing of the show.
-    static func mark(in stateFolder: URL, writer: any AtomicFileWriting) throws {
-        let url = url(in: stateFolder)
-        do {
-            try writer.writeAtomically(
-                try JSONEncoder.records.encode(PendingMove()), to: url, durable: true, ownerOnly: false)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
+    static func mark(_ file: RecordFile<PendingMove>, writer: any AtomicFileWriting) throws {
+        try file.save(PendingMove(), writer)
     }
 
-    /// Whether the show whose state folder is `stateFolder` has a move to finish.
-    static func isPending(in stateFolder: URL, files: any FileStore) -> Bool {
-        files.fileExists(atPath: url(in: stateFolder).path)
-    }
+    /// Whether the show whose mark is `file` has a move to finish.
+    static func isPending(_ file: RecordFile<PendingMove>, files: any FileStore) -> Bool { file.exists(files) }
 
     /// Removes the mark, once no place of the show holds a secret (the show's lock held).
     /// - Throws: `ArchiveError.storage` when it cannot be removed (the next command that takes the lock cleans the
     ///   show again, which changes nothing, and tries again).
-    static func settle(in stateFolder: URL, files: any FileStore) throws {
-        let url = url(in: stateFolder)
-        do {
-            try files.removeItem(at: url)
-        } catch {
-            // Gone already (another command finished it first): settled all the same.
-            if files.fileExists(atPath: url.path) { throw ArchiveError.storage(error, path: url.path) }
-        }
+    static func settle(_ file: RecordFile<PendingMove>, files: any FileStore) throws {
+        // Gone already (another command finished it first): settled all the same.
+        try file.remove(files)
     }
+}
+
+extension ShowState {
+    /// The mark of a `credentials --move` not finished in the show: written durably before the move's first effect.
+    var pendingMove: RecordFile<PendingMove> { record(ArchiveLayout.pendingMoveFile, .intent) }
 }
 
 /// What finishes a pending move in a show (see `PendingMove`), given to `FeedFolders`, which calls it whenever it

@@ -26,7 +26,7 @@ struct ShowLocks: Sendable {
     /// written: the caller reads without the lock.
     /// - Returns: the lock, and whether the archive can be written (false: taken on the lock file as it is).
     func acquireForReading(folder: URL, wait: TimeInterval) async throws -> ReadingLock {
-        let url = ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder)
+        let url = ShowState(folder: folder).lock
         do {
             return .held(try await poll(url, folder: folder, wait: wait) { try locker.tryLock(url) }, writable: true)
         } catch let refused as LockFileRefused {
@@ -63,19 +63,19 @@ struct ShowLocks: Sendable {
 
     /// The lock of the show (or root) in `folder`, taken at once; nil when another process holds it.
     func tryAcquire(folder: URL) -> (any HeldLock)? {
-        try? locker.tryLock(ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder))
+        try? locker.tryLock(ShowState(folder: folder).lock)
     }
 
     /// How the last sync of the show in `folder` ended: the newer of what its subscription `recorded` and the
     /// note a sync that changed nothing else kept in the show's lock file (see `HeldLock.keep`).
     func lastSync(recorded: LastSync?, folder: URL) -> LastSync? {
         LastSync.latest(
-            recorded: recorded, note: locker.note(in: ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder)))
+            recorded: recorded, note: locker.note(in: ShowState(folder: folder).lock))
     }
 
     /// The lock of the show (or root) in `folder`, waited for up to `wait` seconds (see `acquire`).
     func acquire(folder: URL, wait: TimeInterval) async throws -> any HeldLock {
-        try await acquire(ArchiveLayout.stateFile(ArchiveLayout.lockFile, of: folder), folder: folder, wait: wait)
+        try await acquire(ShowState(folder: folder).lock, folder: folder, wait: wait)
     }
 }
 

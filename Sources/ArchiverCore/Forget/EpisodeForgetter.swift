@@ -72,7 +72,7 @@ struct EpisodeForgetter: Sendable {
         var show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
-        var record = ForgottenEpisodes.load(in: show.stateFolder, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
         var already: [ArchiveIndex.Entry] = []
         for name in names {
@@ -98,7 +98,7 @@ struct EpisodeForgetter: Sendable {
         var deleted: [String: [String]] = [:]
         if !chosen.isEmpty {
             // The intent, durably, before the index changes; then the effects, and the record settled.
-            try record.save(in: show.stateFolder, writer: writer)
+            try show.state.forgotten.save(record, writer)
             deleted = try folders.finishForgetting(&show)
         }
         return chosen.map { entry in
@@ -119,7 +119,7 @@ struct EpisodeForgetter: Sendable {
         var show = try await open(folder, lockWait: lockWait)
         defer { show.lock.unlock() }
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
-        var record = ForgottenEpisodes.load(in: show.stateFolder, files: files)
+        var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
         for name in names {
             let entry = try Self.one(name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
@@ -141,8 +141,8 @@ struct EpisodeForgetter: Sendable {
         record.takenBack = wished.isEmpty ? nil : wished
         // The next sync must read the feed in full to find them (a 304 would hide them): marked before the record
         // changes, so a crash between the two leaves them forgotten, read in full once for nothing.
-        if !fetched.isEmpty { try folders.records.readFeedInFullNextTime(in: show.stateFolder) }
-        try record.save(in: show.stateFolder, writer: writer)
+        if !fetched.isEmpty { try folders.records.readFeedInFullNextTime(of: show.state) }
+        try show.state.forgotten.save(record, writer)
         return chosen.map {
             TakenBackEpisode(title: $0.title ?? $0.file, file: $0.file, inIndexAgain: keptKeys.contains($0.key))
         }
@@ -164,7 +164,7 @@ struct EpisodeForgetter: Sendable {
     /// The show's folder, locked, its index read with its journal, a damaged journal folded as every command that
     /// writes folds one (see `IndexStore.save`); refused when it holds no index.
     private func open(_ folder: URL, lockWait: TimeInterval) async throws -> FeedFolder {
-        guard files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path) else {
+        guard ShowState(folder: folder).isShow(files) else {
             throw ArchiveError.noArchive(at: folder, attributes: folders.attributes)
         }
         return try await folders.openToWrite(

@@ -78,7 +78,7 @@ struct HistoryStore: Sendable {
 
     /// The history folder of a show.
     static func historyFolder(of show: FeedFolder) -> URL {
-        ArchiveLayout.historyFolder(in: show.stateFolder)
+        show.state.history
     }
 
     /// Keeps `feed`'s document as a new revision when what it says differs from `previous` (a digest), and as
@@ -93,7 +93,7 @@ struct HistoryStore: Sendable {
         // Kept as anyone the archive is served to may read it: every URL in it redacted.
         let kept = TextSecrets.redactingURLs(in: document)
         try keepNewRevision(Gzip.compress(kept), ext: ext, in: folder, staging: show.stateFolder, at: now)
-        let current = folder.appendingPathComponent(ArchiveLayout.currentDocument(ext))
+        let current = show.state.currentDocument(ext)
         do {
             try writer.writeAtomically(kept, to: current, durable: false, stagedIn: show.stateFolder)
         } catch {
@@ -101,7 +101,7 @@ struct HistoryStore: Sendable {
         }
         // A feed that changed format (RSS to JSON Feed) leaves no older current document beside the newest.
         for other in ArchiveLayout.documentExtensions where other != ext {
-            let stale = folder.appendingPathComponent(ArchiveLayout.currentDocument(other))
+            let stale = show.state.currentDocument(other)
             guard files.fileExists(atPath: stale.path) else { continue }
             do {
                 try files.removeItem(at: stale)

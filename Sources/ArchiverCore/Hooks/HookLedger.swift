@@ -58,7 +58,9 @@ struct HookLedger: Codable, Equatable, Sendable {
         gaveUp.remove(key)
     }
 
-    static func url(in stateFolder: URL) -> URL {
-        stateFolder.appendingPathComponent(ArchiveLayout.hooksFile, isDirectory: false)
-    }
+}
+
+extension ShowState {
+    /// What the hook did for each episode: an intent, written durably before the episodes it owes are fetched.
+    var hooks: RecordFile<HookLedger> { record(ArchiveLayout.hooksFile, .intent) }
 }

@@ -15,9 +15,9 @@ struct HookRunner {
     /// - Throws: `ArchiveError.storage` when the record cannot be written (the run stops before fetching).
     func owe(_ keys: [String], in show: FeedFolder) throws {
         guard !keys.isEmpty else { return }
-        let url = HookLedger.url(in: show.stateFolder)
-        var ledger: HookLedger = records.load(url) ?? HookLedger()
-        if ledger.owe(keys) { try records.save(ledger, to: url, durable: true) }
+        let record = show.state.hooks
+        var ledger = record.load(records.files) ?? HookLedger()
+        if ledger.owe(keys) { try record.save(ledger, records.writer) }
     }
 
     /// Runs `hook` for the episodes of `show` archived as `archived` (their paths) and for those owed one before;
@@ -25,8 +25,8 @@ struct HookRunner {
     func run(
         _ hook: EpisodeHook, in show: FeedFolder, archived: [URL], onEvent: @Sendable (SyncEvent) -> Void
     ) async -> [HookProblem] {
-        let url = HookLedger.url(in: show.stateFolder)
-        var ledger: HookLedger = records.load(url) ?? HookLedger()
+        let record = show.state.hooks
+        var ledger = record.load(records.files) ?? HookLedger()
         let byPath = Dictionary(
             show.index.episodes.map { (show.folder.appendingPathComponent($0.file, isDirectory: false).path, $0) }
         ) { first, _ in first }
@@ -40,7 +40,7 @@ struct HookRunner {
         let showName = show.index.title ?? show.folder.lastPathComponent
         // This run's episodes are owed already (see `owe`); one fetched again after its file went missing is
         // recorded here, before any hook runs.
-        if ledger.owe(new.map(\.key)) { try? records.save(ledger, to: url, durable: true) }
+        if ledger.owe(new.map(\.key)) { try? record.save(ledger, records.writer) }
         var problems: [HookProblem] = []
         for entry in retried + new where ledger.owes(entry.key) {
             // Interrupted: the hooks not run stay owed; the one cut short is not counted against its episode.
@@ -52,7 +52,7 @@ struct HookRunner {
             let runs = ledger.record(entry.key, succeeded: exit.succeeded)
             // Settled after each run, durably: a run killed among its hooks leaves the ones done recorded as done
             // (killed between a hook's end and this write, that hook runs again next run).
-            try? records.save(ledger, to: url, durable: true)
+            try? record.save(ledger, records.writer)
             guard let reason = exit.reason else { continue }
             let problem = HookProblem(
                 episode: entry.title ?? entry.file, file: entry.file, reason: reason, runs: runs,

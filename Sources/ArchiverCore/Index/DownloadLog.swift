@@ -44,37 +44,32 @@ final class DownloadLogs: Sendable {
 }
 
 extension ShowRecords {
-    /// The log of the state folder `stateFolder`.
-    static func downloadLogURL(in stateFolder: URL) -> URL {
-        stateFolder.appendingPathComponent(ArchiveLayout.downloadLog, isDirectory: false)
-    }
-
     /// Reads the download records of a show just opened (under its lock), given the listing of its state folder:
     /// nothing is read when it holds neither a log nor a record file. Replaces what was kept of an earlier opening.
-    func openDownloadLog(in stateFolder: URL, listed: [String]) {
-        let log = readLog(in: stateFolder, listed: listed)
-        logs.open.withLock { $0.updateValue(log, forKey: stateFolder.path)?.appender?.close() }
+    func openDownloadLog(of show: ShowState, listed: [String]) {
+        let log = readLog(of: show, listed: listed)
+        logs.open.withLock { $0.updateValue(log, forKey: show.stateFolder.path)?.appender?.close() }
     }
 
     /// Lets the show's log go (its lock is about to be released): the next opening reads it again.
-    func closeDownloadLog(in stateFolder: URL) {
-        logs.open.withLock { $0.removeValue(forKey: stateFolder.path)?.appender?.close() }
+    func closeDownloadLog(of show: ShowState) {
+        logs.open.withLock { $0.removeValue(forKey: show.stateFolder.path)?.appender?.close() }
     }
 
-    private func readLog(in stateFolder: URL, listed: [String]?) -> DownloadLog {
-        let names = listed ?? (try? files.contentsOfDirectory(atPath: stateFolder.path)) ?? []
+    private func readLog(of show: ShowState, listed: [String]?) -> DownloadLog {
+        let names = listed ?? (try? files.contentsOfDirectory(atPath: show.stateFolder.path)) ?? []
         let hasLog = names.contains(ArchiveLayout.downloadLog)
         return DownloadLog(
-            data: hasLog ? files.contents(atPath: Self.downloadLogURL(in: stateFolder).path) : nil, listed: names)
+            data: hasLog ? files.contents(atPath: show.downloadLog.path) : nil, listed: names)
     }
 
-    /// Runs `body` on the log of `stateFolder` under the lock, reading it first if no opening did.
+    /// Runs `body` on the log of `show` under the lock, reading it first if no opening did.
     private func withLog<Result>(
-        _ stateFolder: URL, _ body: (inout DownloadLog) throws -> sending Result
+        _ show: ShowState, _ body: (inout DownloadLog) throws -> sending Result
     ) rethrows -> sending Result {
         try logs.open.withLock { open in
-            let key = stateFolder.path
-            if open[key] == nil { open[key] = readLog(in: stateFolder, listed: nil) }
+            let key = show.stateFolder.path
+            if open[key] == nil { open[key] = readLog(of: show, listed: nil) }
             // In place: a copy taken out and put back would copy every record on each call.
             return try body(&open[key]!)
         }
@@ -85,10 +80,10 @@ extension ShowRecords {
     /// is ignored and the record reads as it was before that write; a line starting with a newline is a line of
     /// its own after a torn one.
     func saveDownloadRecord(_ record: PartialRecord, for partial: PartialFiles) throws {
-        let url = Self.downloadLogURL(in: partial.stateFolder)
+        let url = partial.state.downloadLog
         do {
             let line = record.logLine(download: partial.stem)
-            try withLog(partial.stateFolder) { log in
+            try withLog(partial.state) { log in
                 let appender = log.appender ?? writer.appender(for: url)
                 log.appender = appender
                 _ = try appender.append(line, durable: false)
@@ -104,7 +99,7 @@ extension ShowRecords {
 
     /// The record of `partial`'s download, or nil.
     func loadDownloadRecord(_ partial: PartialFiles) -> PartialRecord? {
-        withLog(partial.stateFolder) { log in
+        withLog(partial.state) { log in
             if let record = log.records[partial.stem] { return record }
             return log.recordFiles.contains(partial.stem) ? loadRecordFile(partial.record) : nil
         }
@@ -121,13 +116,13 @@ extension ShowRecords {
         return nil
     }
 
-    /// The bodies (`download-<hash>.part`) in `stateFolder` whose records name a validator: a resume can ask
+    /// The bodies (`download-<hash>.part`) of `show` whose records name a validator: a resume can ask
     /// for the rest of them (`EpisodeFetcher.attemptDownload`). The others start again from their first byte.
-    func resumableDownloads(in stateFolder: URL) -> Set<String> {
-        withLog(stateFolder) { log in
+    func resumableDownloads(of show: ShowState) -> Set<String> {
+        withLog(show) { log in
             var stems = Set(log.records.filter { $0.value.validator != nil }.keys)
             for stem in log.recordFiles where log.records[stem] == nil {
-                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                let file = show.downloadRecord(stem)
                 if loadRecordFile(file)?.validator != nil { stems.insert(stem) }
             }
             return Set(stems.map(ArchiveLayout.downloadBody))
@@ -144,7 +139,7 @@ extension ShowRecords {
     /// it is compacted (`compactDownloadLog`); a run killed before then leaves them to the next opening
     /// (`FeedFolders.removeSettledRecords`).
     func forget(_ partial: PartialFiles) {
-        withLog(partial.stateFolder) { log in
+        withLog(partial.state) { log in
             log.records[partial.stem] = nil
             if log.recordFiles.remove(partial.stem) != nil { try? files.removeItem(at: partial.record) }
         }
@@ -152,9 +147,9 @@ extension ShowRecords {
 
     /// Rewrites the show's log with only the records it still needs (atomically, not synced: each is a hint), or
     /// removes it when none is left; nothing when it holds nothing else.
-    func compactDownloadLog(in stateFolder: URL) {
-        let url = Self.downloadLogURL(in: stateFolder)
-        withLog(stateFolder) { log in
+    func compactDownloadLog(of show: ShowState) {
+        let url = show.downloadLog
+        withLog(show) { log in
             guard log.lines > log.records.count else { return }
             log.appender?.close()
             if log.records.isEmpty {
@@ -176,16 +171,16 @@ extension ShowRecords {
     /// under its lock, before any download of the run (so no live transfer writes one): a body without a record
     /// (the next download of it starts from an empty file), and one whose record can neither resume it (no
     /// validator) nor adopt it (not complete), with that record.
-    func removeUnneededBodies(in stateFolder: URL, listed: [String]) {
+    func removeUnneededBodies(of state: ShowState, listed: [String]) {
         let bodies = listed.filter(ArchiveLayout.isDownloadBody)
         guard !bodies.isEmpty else { return }
-        withLog(stateFolder) { log in
+        withLog(state) { log in
             for name in bodies {
                 let stem = ArchiveLayout.downloadStem(ofBody: name)
-                let file = stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false)
+                let file = state.downloadRecord(stem)
                 let record = log.records[stem] ?? (log.recordFiles.contains(stem) ? loadRecordFile(file) : nil)
                 guard record?.validator == nil, record?.sha256 == nil,
-                    (try? files.removeItem(at: stateFolder.appendingPathComponent(name, isDirectory: false))) != nil
+                    (try? files.removeItem(at: state.listed(name))) != nil
                 else { continue }
                 log.records[stem] = nil
                 if log.recordFiles.remove(stem) != nil { try? files.removeItem(at: file) }
@@ -195,8 +190,8 @@ extension ShowRecords {
 
     /// Forgets the records of the downloads of `keys` (the index's episodes) whose bodies the state folder's
     /// listing `listed` does not hold, then compacts the log.
-    func forgetSettledDownloads(in stateFolder: URL, keys: some Sequence<String>, listed: Set<String>) {
-        withLog(stateFolder) { log in
+    func forgetSettledDownloads(of show: ShowState, keys: some Sequence<String>, listed: Set<String>) {
+        withLog(show) { log in
             guard !log.records.isEmpty || !log.recordFiles.isEmpty else { return }
             for key in keys {
                 let stem = StableName.of(key)
@@ -205,12 +200,11 @@ extension ShowRecords {
                 else { continue }
                 log.records[stem] = nil
                 if log.recordFiles.remove(stem) != nil {
-                    try? files.removeItem(
-                        at: stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false))
+                    try? files.removeItem(at: show.downloadRecord(stem))
                 }
             }
         }
-        compactDownloadLog(in: stateFolder)
+        compactDownloadLog(of: show)
     }
 }
 

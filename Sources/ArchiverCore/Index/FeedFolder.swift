@@ -4,10 +4,12 @@ import Foundation
 /// One show's folder, opened and locked by `FeedFolders.open`: what its index and records say. Changed in
 /// memory by the sync and saved through `IndexStore` and `ShowRecords`.
 struct FeedFolder {
+    /// The paths of the show's folder and its state (see `ShowState`).
+    let state: ShowState
     /// The show's folder.
-    var folder: URL
+    var folder: URL { state.folder }
     /// Its `.podarchive` folder: the index, the lock, records, partial downloads.
-    var stateFolder: URL
+    var stateFolder: URL { state.stateFolder }
     var index: ArchiveIndex
     /// What reading the index's journal found when the folder was opened (nil without a journal, and once folded).
     var journal: IndexJournal.Reading?
@@ -35,33 +37,21 @@ struct FeedFolder {
 
     /// The show in `folder`, locked by `lock`, as `read` found its index and journal (`IndexStore.readIndex`): a
     /// folder is made only from a reading, so that saving its index knows what the journal held.
-    init(
-        folder: URL, stateFolder: URL, read: IndexReading, validators: FeedValidators?, lock: any HeldLock
-    ) {
-        self.folder = folder
-        self.stateFolder = stateFolder
+    init(state: ShowState, read: IndexReading, validators: FeedValidators?, lock: any HeldLock) {
+        self.state = state
         index = read.index
         journal = read.journal
         self.validators = validators
         self.lock = lock
     }
 
-    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
-    var indexURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.indexFile, isDirectory: false) }
-    var journalURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false) }
-    var validatorsURL: URL { stateFolder.appendingPathComponent(ArchiveLayout.validatorsFile, isDirectory: false) }
-    var paths: FolderPaths { FolderPaths(folder: folder, stateFolder: stateFolder) }
+    var indexURL: URL { state.index }
+    var journalURL: URL { state.journal }
     /// The show's title, for output and for names (`{feed}`): the feed's, else the folder's name.
     var title: String { ArchiveNames.showTitle(index.title, folder: folder) }
 
     /// The hidden files of `key`'s download.
-    func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, stateFolder: stateFolder) }
-}
-
-/// The two folders one episode's download works in; what a child task of the sync takes along.
-struct FolderPaths: Sendable {
-    var folder: URL
-    var stateFolder: URL
+    func partial(_ key: String) -> PartialFiles { PartialFiles(key: key, state: state) }
 }
 
 extension FeedFolder {

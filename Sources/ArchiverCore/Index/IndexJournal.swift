@@ -25,7 +25,7 @@ public struct JournalDamage: Sendable, Equatable {
 public enum IndexJournal {
     /// The journal beside the index at `index`.
     public static func url(besideIndex index: URL) -> URL {
-        index.deletingLastPathComponent().appendingPathComponent(ArchiveLayout.journalFile, isDirectory: false)
+        ShowState(index: index).journal
     }
     /// A journal this large is folded into `index.json` at once (about 2,000 episodes).
     static let foldSize: Int64 = 1 << 20

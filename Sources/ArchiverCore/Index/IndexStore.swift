@@ -110,7 +110,8 @@ struct IndexStore: Sendable {
     /// again, and a damaged record (not a torn last one) is recorded in `folds` for the command to say.
     func save(_ show: inout FeedFolder) throws {
         if let journal = show.journal, !journal.damaged.isEmpty {
-            try FeedValidators.readInFullNextTime(in: show.stateFolder, files: files, writer: writer, rederive: true)
+            try FeedValidators.readInFullNextTime(
+                show.state.validators, files: files, writer: writer, rederive: true)
         }
         do {
             try writer.writeAtomically(IndexFormat.encode(show.index), to: show.indexURL)
@@ -171,7 +172,7 @@ struct IndexStore: Sendable {
     private func dropDownloadRecords(of show: inout FeedFolder) {
         if let records {
             for (_, partial) in show.unjournaled { records.forget(partial) }
-            if !show.unjournaled.isEmpty { records.compactDownloadLog(in: show.stateFolder) }
+            if !show.unjournaled.isEmpty { records.compactDownloadLog(of: show.state) }
         } else {
             for (_, partial) in show.unjournaled { try? files.removeItem(at: partial.record) }
         }

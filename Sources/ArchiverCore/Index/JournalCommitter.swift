@@ -97,7 +97,7 @@ final class JournalCommitter: @unchecked Sendable {
             return committed
         }
         for partial in settled { records.forget(partial) }
-        records.compactDownloadLog(in: journal.deletingLastPathComponent())
+        records.compactDownloadLog(of: ShowState(index: journal))
     }
 
     /// The index was written whole and the journal removed (after `drain`): it starts again from nothing.

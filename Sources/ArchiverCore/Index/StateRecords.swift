@@ -34,15 +34,16 @@ struct PartialRecord: Codable, Equatable {
 struct PartialFiles {
     var body: URL
     /// The record file an earlier version kept for this download (see `DownloadLog`).
-    var record: URL { stateFolder.appendingPathComponent(ArchiveLayout.downloadRecord(stem), isDirectory: false) }
+    var record: URL { state.downloadRecord(stem) }
     /// The download's name in its state folder: `<hash>` of `download-<hash>.part`, and its key in the log.
     var stem: String
-    var stateFolder: URL
+    var state: ShowState
+    var stateFolder: URL { state.stateFolder }
 
-    init(key: String, stateFolder: URL) {
+    init(key: String, state: ShowState) {
         stem = StableName.of(key)
-        self.stateFolder = stateFolder
-        body = stateFolder.appendingPathComponent(ArchiveLayout.downloadBody(stem), isDirectory: false)
+        self.state = state
+        body = state.downloadBody(stem)
     }
 
     /// Whether `name`, in a state folder, is the body of a download waiting to be resumed.

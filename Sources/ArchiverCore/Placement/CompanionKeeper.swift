@@ -48,16 +48,16 @@ struct CompanionKeeper: Sendable {
         _ feed: Feed, in show: inout FeedFolder, present: Set<String>, options: SyncOptions,
         onEvent: @Sendable (SyncEvent) -> Void
     ) async throws -> (failed: Int, updated: Set<String>) {
-        var misses = CompanionMisses.load(in: show, records: records)
+        var misses = CompanionMisses.load(show.state.companionMisses, files: records.files)
         let wanted = self.wanted(feed, in: show, present: present, options: options).filter {
             options.retryGone || !misses.gaveUp($0.name)
         }
         guard !wanted.isEmpty else { return (0, []) }
-        defer { misses.save(in: show, records: records) }
+        defer { misses.save(to: show.state.companionMisses, writer: records.writer) }
         let sources = CompanionSource.plan(
             wanted.map { $0.companion.url.map(URLSecrets.redacted) }, index: show.index, present: present)
         var updated = Set<String>()
-        let paths = show.paths
+        let paths = show.state
         let companionOptions = options.forCompanions
         var failed = 0
         var recorded = false

@@ -46,17 +46,19 @@ public struct CompanionMisses: Codable, Equatable, Sendable {
         if misses.removeValue(forKey: name) != nil { changed = true }
     }
 
-    static func url(in show: FeedFolder) -> URL {
-        show.stateFolder.appendingPathComponent(ArchiveLayout.companionMissesFile, isDirectory: false)
+    /// The record kept in `file`; empty when there is none.
+    static func load(_ file: RecordFile<CompanionMisses>, files: any FileReading) -> CompanionMisses {
+        file.load(files) ?? CompanionMisses()
     }
 
-    static func load(in show: FeedFolder, records: ShowRecords) -> CompanionMisses {
-        records.load(url(in: show)) ?? CompanionMisses()
-    }
-
-    /// Saves the record when it changed (a hint: losing it costs a few more tries, never a file).
-    func save(in show: FeedFolder, records: ShowRecords) {
+    /// Saves the record in `file` when it changed.
+    func save(to file: RecordFile<CompanionMisses>, writer: any AtomicFileWriting) {
         guard changed else { return }
-        try? records.save(self, to: Self.url(in: show))
+        try? file.save(self, writer)
     }
+}
+
+extension ShowState {
+    /// Companions that failed, and how often: a hint (losing it costs a few more tries, never a file).
+    var companionMisses: RecordFile<CompanionMisses> { record(ArchiveLayout.companionMissesFile, .hint) }
 }

@@ -46,7 +46,7 @@ enum CompanionSource: Equatable, Sendable {
 
 extension CompanionKeeper {
     /// Whether the show's file `kept` still holds what its record says.
-    func intact(_ kept: CompanionFile, in paths: FolderPaths) -> Bool {
+    func intact(_ kept: CompanionFile, in paths: ShowState) -> Bool {
         let digest = try? hasher.sha256(ofFileAtPath: paths.folder.appendingPathComponent(kept.file).path)
         return digest?.size == kept.size && digest?.digest == kept.sha256
     }
@@ -57,8 +57,7 @@ extension CompanionKeeper {
     /// - Throws: `EpisodeFailure` when it cannot be copied whole; `ArchiveError` when the archive cannot be written.
     func placeCopy(of kept: CompanionFile, for item: Wanted, in show: inout FeedFolder) throws -> CompanionFile {
         let source = show.folder.appendingPathComponent(kept.file, isDirectory: false)
-        let staged = show.stateFolder.appendingPathComponent(
-            TemporaryFiles.name(for: (item.name as NSString).lastPathComponent), isDirectory: false)
+        let staged = show.state.listed(TemporaryFiles.name(for: (item.name as NSString).lastPathComponent))
         do {
             try placer.mover.copyItem(at: source, to: staged)
         } catch {

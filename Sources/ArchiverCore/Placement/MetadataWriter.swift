@@ -86,7 +86,7 @@ struct MetadataWriter: Sendable {
         let partial = show.partial(image.identity)
         let fetched: EpisodeFetcher.Fetched
         do {
-            fetched = try await fetcher.fetch(image, in: show.paths, options: options.forCompanions)
+            fetched = try await fetcher.fetch(image, in: show.state, options: options.forCompanions)
         } catch let failure as EpisodeFailure {
             return .failure(failure)
         }

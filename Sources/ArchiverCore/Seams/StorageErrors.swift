@@ -8,6 +8,7 @@ extension ArchiveError {
     /// Why `directory` holds no archive podarchive will read: its `.podarchive` is a symbolic link (named, as every
     /// command that writes names it), else none is there.
     static func noArchive(at directory: URL, attributes: any FileAttributes) -> ArchiveError {
+        // ArchiveError is below the records of `ShowState`, which throw it: the layout's own state folder, then.
         let state = ArchiveLayout.stateFolder(of: directory)
         if attributes.isSymbolicLink(atPath: state.path) { return .linkedState(path: state.path) }
         return .noArchive(path: directory.path)

@@ -18,8 +18,8 @@ extension ShowSubscriptions {
         _ takeover: Takeovers.Takeover, named source: FeedSource, into root: URL, settings: ShowSettings,
         options: SyncOptions, onEvent: (SyncEvent) -> Void
     ) async throws -> Subscription {
-        let folder = root.appendingPathComponent(FileNamer.sanitize(takeover.record.folder), isDirectory: true)
-        let own = try indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder))?.feed
+        let folder = ArchiveRoot(root).showFolder(takeover.record.folder)
+        let own = try indexes.loadIndex(at: ShowState(folder: folder).index)?.feed
         let laterStays = own.map(URLSecrets.redacted) == takeover.current.source.shownName
         let leaving = laterStays ? takeover.earlier.source : takeover.current.source
         let credentials = laterStays ? takeover.earlier.credentials : takeover.current.credentials
@@ -40,7 +40,7 @@ extension ShowSubscriptions {
         } else {
             let locked = try await opener.folders.lock(folder: folder, lockWait: options.lockWait)
             defer { locked.lock.unlock() }
-            try opener.folders.records.readFeedInFullNextTime(in: locked.stateFolder)
+            try opener.folders.records.readFeedInFullNextTime(of: locked.state)
             kept = try takeovers.giveBack(takeover, in: root)
         }
         onEvent(.keptBoth(feed: kept.shownFeed, folder: kept.folder, apart: apart.shownFeed, apartFolder: apart.folder))

@@ -47,8 +47,9 @@ struct ShowSubscriptions: Sendable {
     /// from its index alone.
     /// - Throws: `ArchiveError.noArchive` when the folder holds no index; a damaged index's error.
     func archivedEpisodes(in folder: URL) throws -> (title: String, episodes: [ArchiveIndex.Entry]) {
-        let indexURL = ArchiveLayout.indexFile(of: folder)
-        guard let index = try indexes.loadIndex(at: indexURL) else { throw ArchiveError.noArchive(path: folder.path) }
+        guard let index = try indexes.loadIndex(at: ShowState(folder: folder).index) else {
+            throw ArchiveError.noArchive(path: folder.path)
+        }
         return (ArchiveNames.showTitle(index.title, folder: folder), index.episodes)
     }
 
@@ -104,14 +105,13 @@ struct ShowSubscriptions: Sendable {
 
     /// What the show of `subscription` holds, from its index (no network, no lock: the index is replaced whole).
     func status(of subscription: Subscription, in root: URL) -> ShowStatus {
-        let folder = root.appendingPathComponent(FileNamer.sanitize(subscription.folder), isDirectory: true)
+        let folder = ArchiveRoot(root).showFolder(subscription.folder)
         var status = ShowStatus(
             subscription: subscription, title: subscription.folder, folder: folder, episodes: 0, bytes: 0,
             newest: nil, failing: 0, gone: 0)
         status.subscription.lastSync = locks.lastSync(recorded: subscription.lastSync, folder: folder)
-        let indexURL = ArchiveLayout.indexFile(of: folder)
         do {
-            guard let index = try indexes.loadIndex(at: indexURL) else { return status }
+            guard let index = try indexes.loadIndex(at: ShowState(folder: folder).index) else { return status }
             status.title = ArchiveNames.showTitle(index.title, folder: folder)
             status.episodes = index.episodes.count
             status.bytes = index.episodes.reduce(0) { $0 + $1.size }

@@ -16,7 +16,7 @@ struct PublishedFiles: Codable, Equatable, Sendable {
 struct SitePublication {
     let out: URL
     /// `<root>/.podarchive/site-published.json`.
-    let record: URL
+    let record: RecordFile<PublishedFiles>
     let files: any FileStore
     let attributes: any FileAttributes
     let mover: any FileMovement
@@ -24,7 +24,7 @@ struct SitePublication {
 
     /// What the record says the site published into `out`: nothing when it names another folder, or is missing.
     func recorded() -> Set<String> {
-        guard let kept: PublishedFiles = records.load(record), kept.out == out.standardizedFileURL.path else {
+        guard let kept = record.load(files), kept.out == out.standardizedFileURL.path else {
             return []
         }
         return Set(kept.files)
@@ -44,14 +44,14 @@ struct SitePublication {
     }
 
     private func save(_ paths: Set<String>) throws {
-        try FolderContents.createFolder(record.deletingLastPathComponent(), with: files)
+        let folder = record.url.deletingLastPathComponent()
+        try FolderContents.createFolder(folder, with: files)
         // What a killed process left of an earlier save (see `TemporaryFiles`).
-        let folder = record.deletingLastPathComponent()
         let leftovers = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-            ArchiveLayout.isTemporary($0, of: record.lastPathComponent)
+            ArchiveLayout.isTemporary($0, of: record.url.lastPathComponent)
         }
         TemporaryFiles.sweep(leftovers, in: folder, files: files)
-        try records.save(PublishedFiles(out: out.standardizedFileURL.path, files: paths.sorted()), to: record)
+        try record.save(PublishedFiles(out: out.standardizedFileURL.path, files: paths.sorted()), records.writer)
     }
 
     /// The folder at `relative` in `out`, made (with those above it) if missing.
@@ -158,4 +158,9 @@ struct SitePublication {
         }
         return removed
     }
+}
+
+extension ArchiveRoot {
+    /// What `site --out` published into its folder: a hint (rewritten atomically), read again by the next publish.
+    var sitePublished: RecordFile<PublishedFiles> { record(ArchiveLayout.sitePublishedFile, .hint) }
 }

@@ -36,12 +36,12 @@ extension SiteShow {
     /// Reads the show in `folder` from its index and, with `details` (notes, durations, types: what its own
     /// pages show, not the root page), its kept feed document and its sidecars.
     static func read(_ folder: URL, index: ArchiveIndex, files: any FileReading, details: Bool) -> SiteShow {
-        let state = ArchiveLayout.stateFolder(of: folder)
+        let state = ShowState(folder: folder)
         var fromFeed: [String: Episode] = [:]
         var about = ""
         var website: String?
         for ext in ArchiveLayout.documentExtensions where details {
-            let path = ArchiveLayout.currentDocument(ext, in: state).path
+            let path = state.currentDocument(ext).path
             guard let data = files.contents(atPath: path),
                 let feed = try? FeedParser.parse(data, url: URL(string: index.feed), descriptions: true)
             else { continue }

@@ -13,7 +13,7 @@ extension SiteWriter {
     func freeSiteName(
         of record: Subscription, in root: URL, lockWait: TimeInterval, onEvent: (SyncEvent) -> Void
     ) async throws -> Subscription {
-        let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+        let folder = ArchiveRoot(root).showFolder(record.folder)
         // Nothing is written through a state folder that is a link (opening the show refuses it).
         guard !stateFolderIsLink(folder) else { return record }
         if hasIndex(folder) {
@@ -65,10 +65,9 @@ extension SiteWriter {
         }
         do {
             // Read with its journal, so that saving it folds the journal as every command does (see `IndexStore.save`).
-            guard let read = try indexes.readIndex(at: ArchiveLayout.indexFile(of: home)) else { return nil }
-            var show = FeedFolder(
-                folder: home, stateFolder: ArchiveLayout.stateFolder(of: home), read: read, validators: nil,
-                lock: lock)
+            let state = ShowState(folder: home)
+            guard let read = try indexes.readIndex(at: state.index) else { return nil }
+            var show = FeedFolder(state: state, read: read, validators: nil, lock: lock)
             report.moves += try placer.freeSiteNames(in: &show)
             return (home, show.index)
         } catch {
@@ -110,7 +109,7 @@ extension SiteWriter {
             guard !ArchiveLayout.isReservedAtRoot(name) else { continue }
             let candidate = root.appendingPathComponent(name, isDirectory: true)
             guard files.fileExists(atPath: candidate.path) else { return candidate }
-            if let feed, let index = try? indexes.loadIndex(at: ArchiveLayout.indexFile(of: candidate)),
+            if let feed, let index = try? indexes.loadIndex(at: ShowState(folder: candidate).index),
                 URLSecrets.redacted(index.feed) == URLSecrets.redacted(feed)
             {
                 return candidate
@@ -120,11 +119,10 @@ extension SiteWriter {
     }
 
     private func stateFolderIsLink(_ folder: URL) -> Bool {
-        let state = ArchiveLayout.stateFolder(of: folder)
-        return attributes.isSymbolicLink(atPath: state.path)
+        attributes.isSymbolicLink(atPath: ShowState(folder: folder).stateFolder.path)
     }
 
     private func hasIndex(_ folder: URL) -> Bool {
-        files.fileExists(atPath: ArchiveLayout.indexFile(of: folder).path)
+        ShowState(folder: folder).isShow(files)
     }
 }

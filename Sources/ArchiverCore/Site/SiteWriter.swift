@@ -20,6 +20,11 @@ public struct SiteSettings: Codable, Equatable, Sendable {
     }
 }
 
+extension ArchiveRoot {
+    /// The site's settings: a hint, rewritten atomically.
+    var siteSettings: RecordFile<SiteSettings> { record(ArchiveLayout.siteSettingsFile, .hint) }
+}
+
 /// What `writeSite` did.
 public struct SiteReport: Sendable, Equatable {
     /// Shows on the site.
@@ -67,22 +72,17 @@ struct SiteWriter: Sendable {
 
     /// The site settings of `root` (none set when it has none).
     func siteSettings(in root: URL) -> SiteSettings {
-        (try? siteStateFile(ArchiveLayout.siteSettingsFile, in: root)).flatMap(records.load) ?? SiteSettings()
+        (try? store.archive(root).siteSettings.load(records.files)) ?? SiteSettings()
     }
 
     /// Saves the site settings of `root`.
     /// - Throws: `ArchiveError.storage` when they cannot be written, or the root's state folder is a link.
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws {
-        let url = try siteStateFile(ArchiveLayout.siteSettingsFile, in: root)
-        try FolderContents.createFolder(url.deletingLastPathComponent(), with: files)
+        let archive = try store.archive(root)
+        try FolderContents.createFolder(archive.stateFolder, with: files)
         // What a killed process left of an earlier save (see `TemporaryFiles`).
-        sweepTemporaries(in: url.deletingLastPathComponent()) { $0 == ArchiveLayout.siteSettingsFile }
-        try records.save(settings, to: url)
-    }
-
-    /// A file of the site's in the root's state folder (refused when that folder is a link).
-    private func siteStateFile(_ name: String, in root: URL) throws -> URL {
-        try store.stateFolder(of: root).appendingPathComponent(name)
+        sweepTemporaries(in: archive.stateFolder) { $0 == ArchiveLayout.siteSettingsFile }
+        try archive.siteSettings.save(settings, records.writer)
     }
 
     /// Writes `<root>/index.html`, `<root>/feeds.opml`, and each show's `index.html` and `feed.xml` (the names
@@ -105,7 +105,7 @@ struct SiteWriter: Sendable {
         if let out { try FolderContents.createFolder(out, with: files) }
         let publication = try out.map {
             SitePublication(
-                out: $0, record: try siteStateFile(ArchiveLayout.sitePublishedFile, in: root), files: files,
+                out: $0, record: try store.archive(root).sitePublished, files: files,
                 attributes: attributes, mover: mover, records: records)
         }
         let recorded = publication?.recorded() ?? []
@@ -116,7 +116,7 @@ struct SiteWriter: Sendable {
         var holds = Set<String>()
         var shows: [SiteShow] = []
         for listed in try verifier.feedFolders(in: root) {
-            let indexURL = ArchiveLayout.indexFile(of: listed)
+            let indexURL = ShowState(folder: listed).index
             let loaded: ArchiveIndex
             do {
                 guard let index = try indexes.loadIndex(at: indexURL) else { continue }
@@ -141,7 +141,7 @@ struct SiteWriter: Sendable {
             // Never through a link in `out`: refused, named, before anything of the show is read or written there.
             if let publication { _ = try publication.folder(target.lastPathComponent) }
             let stamp = siteStamp(of: folder, base: base, out: out)
-            let stampURL = ArchiveLayout.stateFile(ArchiveLayout.siteStampFile, of: folder)
+            let stampURL = ShowState(folder: folder).siteStamp
             let present = ArchiveLayout.siteShowNames.allSatisfy {
                 files.fileExists(atPath: target.appendingPathComponent($0).path)
             }
@@ -161,7 +161,7 @@ struct SiteWriter: Sendable {
             if unchanged { continue }
             // What a killed site left where it writes this show's pages (see `TemporaryFiles`): its pages are
             // written through the show's state folder, or beside them in `out`.
-            let state = ArchiveLayout.stateFolder(of: folder)
+            let state = ShowState(folder: folder).stateFolder
             sweepTemporaries(in: state) { ArchiveLayout.isWrittenWithoutShowLock($0) }
             if let publication {
                 sweepTemporaries(in: target) { _ in true }
@@ -192,13 +192,12 @@ struct SiteWriter: Sendable {
     /// What a show's pages were made from: the site's format, the base URL, the index's digest, and the kept feed
     /// document's, journal's and cover's sizes and dates.
     private func siteStamp(of folder: URL, base: String?, out: URL?) -> String {
-        let state = ArchiveLayout.stateFolder(of: folder)
+        let state = ShowState(folder: folder)
         var hasher = SHA256()
-        hasher.update(files.contents(atPath: ArchiveLayout.indexFile(of: folder).path) ?? Data())
+        hasher.update(files.contents(atPath: state.index.path) ?? Data())
         var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
-            ArchiveLayout.documentExtensions.map { ArchiveLayout.currentDocument($0, in: state) }
-            + [ArchiveLayout.stateFile(ArchiveLayout.journalFile, of: folder)]
+            state.currentDocuments + [state.journal]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
         for url in names {
             guard let found = try? attributes.attributesOfItem(atPath: url.path) else { continue }

@@ -40,8 +40,8 @@ struct CredentialMover: Sendable {
         _ = try secrets.secretForms(of: root)
         let shows = store.all(in: root).shows
         let marked = shows.compactMap { record -> URL? in
-            let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
-            let made = files.fileExists(atPath: ArchiveLayout.stateFolder(of: folder).path)
+            let folder = ArchiveRoot(root).showFolder(record.folder)
+            let made = files.fileExists(atPath: ShowState(folder: folder).stateFolder.path)
             return made || record.holdsSecrets ? folder : nil
         }
         for folder in marked {
@@ -52,12 +52,12 @@ struct CredentialMover: Sendable {
             result.moved.append(record.folder)
         }
         for folder in marked {
-            var show = try await folders.openToWrite(
+            let show = try await folders.openToWrite(
                 folder: folder, source: .local(path: folder.path), lockWait: lockWait, wants: SyncOptions().wants)
             defer { show.lock.unlock() }
             result.redactedFiles += show.movedFiles
             // Never said done while a secret remains: the mark stays, and says what is left to the next command.
-            if PendingMove.isPending(in: show.stateFolder, files: files) {
+            if PendingMove.isPending(show.state.pendingMove, files: files) {
                 throw ArchiveError.storage(
                     path: folder.path, reason: "a file in it still holds a secret and cannot be rewritten")
             }
@@ -69,14 +69,14 @@ struct CredentialMover: Sendable {
     private func mark(_ folder: URL, lockWait: TimeInterval) async throws {
         let locked = try await folders.lock(folder: folder, lockWait: lockWait)
         defer { locked.lock.unlock() }
-        try PendingMove.mark(in: locked.stateFolder, writer: writer)
+        try PendingMove.mark(locked.state.pendingMove, writer: writer)
     }
 
     /// The folder names of the shows of `root` whose move is not finished (see `PendingMove`).
     func pendingMoves(in root: URL) -> [String] {
         store.all(in: root).shows.map(\.folder).filter {
-            let folder = root.appendingPathComponent(FileNamer.sanitize($0), isDirectory: true)
-            return PendingMove.isPending(in: ArchiveLayout.stateFolder(of: folder), files: files)
+            let folder = ArchiveRoot(root).showFolder($0)
+            return PendingMove.isPending(ShowState(folder: folder).pendingMove, files: files)
         }
     }
 

@@ -58,7 +58,7 @@ struct MoveFinisher: PendingMoveFinishing {
         let root = show.folder.deletingLastPathComponent()
         guard let identity = try secrets.store.identity(of: root, create: false) else {
             throw ArchiveError.storage(
-                path: PendingMove.url(in: show.stateFolder).path,
+                path: show.state.pendingMove.path,
                 reason: "a credentials move is pending, and the archive's identity (its hash key) cannot be read "
                     + "to finish it")
         }
@@ -71,7 +71,7 @@ struct MoveFinisher: PendingMoveFinishing {
         let sweep = clean(show)
         let record = secrets.store.subscription(inFolder: show.folder.lastPathComponent, in: root)
         if sweep.left == 0, record?.holdsSecrets != true {
-            try PendingMove.settle(in: show.stateFolder, files: files)
+            try PendingMove.settle(show.state.pendingMove, files: files)
         }
         return sweep.changed
     }

@@ -166,3 +166,8 @@ public struct SubscriptionSet: Sendable, Equatable {
     /// True when some record still holds a secret an earlier version kept in it (see `Subscription.holdsSecrets`).
     public var holdsSecrets: Bool { shows.contains(where: \.holdsSecrets) }
 }
+
+extension ArchiveRoot {
+    /// The record of the subscription `id`, in the root's subscriptions folder.
+    func subscription(_ id: String) -> RecordFile<Subscription> { subscriptionRecord(id) }
+}

@@ -8,14 +8,15 @@ extension SubscriptionStore {
     /// login an earlier podarchive kept inside a record's feed URL goes into the record's credentials. The folder's
     /// mode is the mark: a folder already 0700 is left as it is, so a sync pays one stat for this.
     func secureLegacyRecords(in root: URL) {
-        guard let folder = try? recordsFolder(of: root),
+        guard let folder = try? archive(root).subscriptionsFolder,
             let mode = attributes.permissions(atPath: folder.path), mode & 0o077 != 0
         else { return }
         let names = ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).filter(
             ArchiveLayout.isSubscriptionFile)
         for name in names {
-            let path = folder.appendingPathComponent(name)
-            guard var record = try? read(path.path).get() else { continue }
+            let file = ArchiveRoot(root).subscription(ArchiveLayout.subscriptionID(ofFile: name))
+            let path = file.url
+            guard var record = try? read(file).get() else { continue }
             guard let login = FeedSource.login(in: record.feed) else {
                 try? attributes.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
                 continue
@@ -44,8 +45,7 @@ extension SubscriptionStore {
                 ?? records[0]
             for record in records where record.id != kept.id {
                 guard
-                    let url = try? recordsFolder(of: root).appendingPathComponent(
-                        ArchiveLayout.subscriptionFile(record.id)),
+                    let url = try? archive(root).subscription(record.id).url,
                     (try? files.removeItem(at: url)) != nil
                 else { continue }
                 if record.keepsSecrets,

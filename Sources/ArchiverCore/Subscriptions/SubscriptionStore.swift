@@ -29,33 +29,32 @@ struct SubscriptionStore: Sendable {
 
     // MARK: - The root's state folder
 
-    /// `<root>/.podarchive`, refused when it is a link: nothing of the archive's is written through one.
-    func stateFolder(of root: URL) throws -> URL {
-        let folder = ArchiveLayout.stateFolder(of: root)
-        if attributes.isSymbolicLink(atPath: folder.path) {
-            throw ArchiveError.storage(path: folder.path, reason: ArchiveError.linkRefusal)
+    /// The archive at `root`, its state folder (`<root>/.podarchive`) refused when it is a link: nothing of the
+    /// archive's is written through one.
+    func archive(_ root: URL) throws -> ArchiveRoot {
+        let archive = ArchiveRoot(root)
+        if attributes.isSymbolicLink(atPath: archive.stateFolder.path) {
+            throw ArchiveError.storage(path: archive.stateFolder.path, reason: ArchiveError.linkRefusal)
         }
-        return folder
-    }
-
-    /// The folder of subscription records, after checking the state folder above it.
-    func recordsFolder(of root: URL) throws -> URL {
-        try stateFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionsFolder, isDirectory: true)
+        return archive
     }
 
     /// The archive's identity; made (once, whoever asks first) when `create` and the archive has none.
     func identity(of root: URL, create: Bool) throws -> ArchiveIdentity? {
         if let known = identities.withLock({ $0[root.path] }) { return known }
-        let url = try stateFolder(of: root).appendingPathComponent(ArchiveLayout.identityFile, isDirectory: false)
+        let file = try archive(root).identity
+        let url = file.url
         // Read under the lock: shows opened at once read the file once between them.
         let read = try identities.withLock { known -> ArchiveIdentity? in
             if let identity = known[root.path] { return identity }
-            guard let data = files.contents(atPath: url.path) else { return nil }
-            guard let identity = try? JSONDecoder().decode(ArchiveIdentity.self, from: data) else {
+            switch file.read(files) {
+            case .none: return nil
+            case .damaged:
                 throw ArchiveError.storage(path: url.path, reason: "it is not an archive identity (damaged?)")
+            case .record(let identity):
+                known[root.path] = identity
+                return identity
             }
-            known[root.path] = identity
-            return identity
         }
         if let read { return read }
         guard create else { return nil }
@@ -63,7 +62,7 @@ struct SubscriptionStore: Sendable {
             try files.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: nil)
             // Two processes may make one at once: the first link wins and both read it.
-            _ = try writer.createExclusively(try JSONEncoder.records.encode(ArchiveIdentity.random()), at: url)
+            _ = try file.create(ArchiveIdentity.random(), writer)
         } catch {
             throw ArchiveError.storage(error, path: url.path)
         }
@@ -74,15 +73,19 @@ struct SubscriptionStore: Sendable {
 
     /// Every subscription of `root` in subscription order, and the records that could not be read.
     func all(in root: URL) -> SubscriptionSet {
-        guard let folder = try? recordsFolder(of: root) else { return SubscriptionSet(shows: [], damaged: []) }
+        guard let folder = try? archive(root).subscriptionsFolder else {
+            return SubscriptionSet(shows: [], damaged: [])
+        }
         secureLegacyRecords(in: root)
         // Temporary files killed processes left of the records, the identity and the site settings go first.
         let names = TemporaryFiles.swept(folder, andAbove: true, files: files).filter(ArchiveLayout.isSubscriptionFile)
         var shows: [Subscription] = []
         var damaged: [SubscriptionSet.DamagedRecord] = []
+        let archive = ArchiveRoot(root)
         for name in names.sorted() {
-            let path = folder.appendingPathComponent(name).path
-            switch read(path) {
+            let file = archive.subscription(ArchiveLayout.subscriptionID(ofFile: name))
+            let path = file.path
+            switch read(file) {
             case .success(let record): shows.append(record)
             case .failure(let problem): damaged.append(.init(path: path, reason: problem.reason))
             }
@@ -96,21 +99,23 @@ struct SubscriptionStore: Sendable {
         var reason: String
     }
 
-    /// The record in the file at `path`, its ID the file's name.
-    func read(_ path: String) -> Result<Subscription, Problem> {
-        guard let data = files.contents(atPath: path) else { return .failure(Problem(reason: "it cannot be read")) }
-        guard var record = try? JSONDecoder().decode(Subscription.self, from: data) else {
-            return .failure(Problem(reason: "it is not a subscription record"))
+    /// The record in `file`, its ID the file's name.
+    func read(_ file: RecordFile<Subscription>) -> Result<Subscription, Problem> {
+        var record: Subscription
+        switch file.read(files) {
+        case .none: return .failure(Problem(reason: "it cannot be read"))
+        case .damaged: return .failure(Problem(reason: "it is not a subscription record"))
+        case .record(let read): record = read
         }
-        record.id = ArchiveLayout.subscriptionID(ofFile: (path as NSString).lastPathComponent)
+        record.id = ArchiveLayout.subscriptionID(ofFile: file.url.lastPathComponent)
         guard !FileNamer.sanitize(record.folder).isEmpty, WebScheme.of(record.feed) != nil || record.feed.hasPrefix("/")
         else { return .failure(Problem(reason: "it names no usable feed and folder")) }
         return .success(record)
     }
 
     private func record(id: String, in root: URL) -> Subscription? {
-        guard let folder = try? recordsFolder(of: root) else { return nil }
-        return try? read(folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path).get()
+        guard let file = try? archive(root).subscription(id) else { return nil }
+        return try? read(file).get()
     }
 
     /// The subscription of `source` in `root`, whatever the spelling of its URL, with its real feed and
@@ -245,19 +250,19 @@ struct SubscriptionStore: Sendable {
 
     /// An ID no other record has, from a hash of the (redacted) feed URL.
     private func newID(for shown: String, in root: URL) throws -> String {
-        let folder = try recordsFolder(of: root)
+        let archive = try archive(root)
         for counter in 1...1000 {
             let id = StableName.of(counter == 1 ? shown : "\(shown)#\(counter)")
-            if !files.fileExists(atPath: folder.appendingPathComponent(ArchiveLayout.subscriptionFile(id)).path) {
-                return id
-            }
+            if !archive.subscription(id).exists(files) { return id }
         }
-        throw ArchiveError.storage(path: folder.path, reason: "no free name for a new subscription record")
+        throw ArchiveError.storage(
+            path: archive.subscriptionsFolder.path, reason: "no free name for a new subscription record")
     }
 
     /// Writes `record` as `<id>.json` (0600, in a 0700 folder).
     func save(_ record: Subscription, in root: URL) throws {
-        let folder = try recordsFolder(of: root)
+        let archive = try archive(root)
+        let folder = archive.subscriptionsFolder
         do {
             try files.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -266,12 +271,7 @@ struct SubscriptionStore: Sendable {
         }
         var record = record
         record.version = Subscription.currentVersion
-        let url = folder.appendingPathComponent(ArchiveLayout.subscriptionFile(record.id), isDirectory: false)
-        do {
-            try writer.writeAtomically(try JSONEncoder.records.encode(record), to: url, durable: false, ownerOnly: true)
-        } catch {
-            throw ArchiveError.storage(error, path: url.path)
-        }
+        try archive.subscription(record.id).save(record, writer)
     }
 
     /// The show of `record` is fetched from `target` from now on (a move, a mirror, a rotated token): the same
@@ -281,7 +281,7 @@ struct SubscriptionStore: Sendable {
     ) throws -> Subscription {
         if let other = try find(target, in: root)?.record, other.id != record.id, other.folder != record.folder {
             throw ArchiveError.storage(
-                path: try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(other.id)).path,
+                path: try archive(root).subscription(other.id).path,
                 reason: "\(target.shownName) is subscribed already, into \(other.folder)")
         }
         var updated = record
@@ -331,7 +331,7 @@ struct SubscriptionStore: Sendable {
             let show = byFeed
                 ?? set.shows.first(where: { $0.folder == text || $0.folder == FileNamer.sanitize(text) })
         else { throw ArchiveError.unknownShow(text, known: set.shows.map(\.folder)) }
-        let url = try recordsFolder(of: root).appendingPathComponent(ArchiveLayout.subscriptionFile(show.id))
+        let url = try archive(root).subscription(show.id).url
         do {
             try files.removeItem(at: url)
         } catch {

@@ -55,7 +55,7 @@ struct ShowArchiver: Sendable {
             return report
         } catch  where Task.isCancelled {
             let folder = (try? store.find(source, in: root))?.map {
-                root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true)
+                ArchiveRoot(root).showFolder($0.record.folder)
             }
             let partials = folder.map { contents.partialDownloads(in: $0, records: parts.records) }
             throw ArchiveError.interrupted(resuming: partials?.resuming ?? 0, startingAgain: partials?.again ?? 0)
@@ -184,7 +184,7 @@ struct ShowArchiver: Sendable {
             fetch, of: source, work: work, skipped: planned.skipped + adopted, present: planned.present)
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
-        let paths = show.paths
+        let paths = show.state
         let sources = EpisodeSources(fetcher: fetcher)
         let others = planned.others
         // The size of a body that ended with its connection short of the feed's length, as the last run recorded
@@ -226,7 +226,7 @@ struct ShowArchiver: Sendable {
                 // Settled episodes go to the journal together, synced in the background (group commit).
                 settled: { try run.commit() })
         } catch let stop where !(stop is CancellationError) {
-            throw SpaceRefusal.stopping(stop) { contents.partialBytes(in: paths.stateFolder) }
+            throw SpaceRefusal.stopping(stop) { contents.partialBytes(of: paths) }
         }
         try await run.keepCompanions(fetch)
         return await run.runHooks(

@@ -20,7 +20,7 @@ extension ShowOpener {
             let name = FileNamer.sanitize(record.folder)
             guard name == stem || name.hasPrefix(stem + " (") else { continue }
             let folder = root.appendingPathComponent(name, isDirectory: true)
-            guard let index = try? indexes.loadIndex(at: ArchiveLayout.indexFile(of: folder)), index.episodes.isEmpty,
+            guard let index = try? indexes.loadIndex(at: ShowState(folder: folder).index), index.episodes.isEmpty,
                 index.failures.isEmpty, index.title == title, index.feed != URLSecrets.redacted(source.displayName),
                 let document = await document(of: record, in: root, options: options)
             else { continue }

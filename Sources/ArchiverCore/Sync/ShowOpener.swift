@@ -36,7 +36,7 @@ struct ShowOpener: Sendable {
             if ArchiveLayout.isReservedAtRoot(FileNamer.sanitize(record.folder)) {
                 record = try await freeSiteName(record, root, options.lockWait, onEvent)
             }
-            let folder = root.appendingPathComponent(FileNamer.sanitize(record.folder), isDirectory: true)
+            let folder = ArchiveRoot(root).showFolder(record.folder)
             let locked = try await folders.lock(folder: folder, lockWait: options.lockWait)
             // The request goes out once the lock is held and the validators are read; the index (and the rest a
             // killed run may have left) is read while it is under way.
@@ -77,7 +77,7 @@ struct ShowOpener: Sendable {
         // given this address, in its folder; nothing is downloaded twice. Not for a feed kept apart (`separate`),
         // nor into the folder of one.
         if !options.separate, let same = await sameShow(as: feed, source: source, in: root, options: options) {
-            let folder = root.appendingPathComponent(FileNamer.sanitize(same.folder), isDirectory: true)
+            let folder = ArchiveRoot(root).showFolder(same.folder)
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             let claims = Self.trustsClaims(of: source, for: same, netrc: options.profile.netrc)

@@ -41,11 +41,12 @@ struct SyncPlanner: Sendable {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
         let folder =
-            try known.map { root.appendingPathComponent(FileNamer.sanitize($0.record.folder), isDirectory: true) }
+            try known.map { ArchiveRoot(root).showFolder($0.record.folder) }
             ?? folders.chooseFolder(
                 for: feed, source: source, in: root,
                 use: ShowOpener.folderUse(separate: false, shows: store.all(in: root).shows))
-        let indexURL = ArchiveLayout.indexFile(of: folder)
+        let state = ShowState(folder: folder)
+        let indexURL = state.index
         var index = try indexes.loadIndex(at: indexURL) ?? ArchiveIndex(feed: source.displayName, title: nil)
         // The same walk of the pages as a sync makes (archive documents it read in full are not read again).
         let identity = try? store.identity(of: root, create: false)
@@ -53,8 +54,7 @@ struct SyncPlanner: Sendable {
             identity.map { SecretForms(identity: $0).episode(episode) } ?? episode
         }
         let indexed = index
-        let validators: FeedValidators? = records.load(
-            ArchiveLayout.stateFile(ArchiveLayout.validatorsFile, of: folder))
+        let validators = state.validators.load(records.files)
         let (walked, _) = await follower.walkPages(
             first, of: source, known: { indexed.entry(for: stored($0)) != nil },
             archived: Set(validators?.archives ?? []), archiveLinks: validators?.archiveLinks ?? [:],

@@ -156,7 +156,7 @@ struct SyncRun {
     func waitForCommits() {
         try? committer.drain()
         committer.removeCommittedRecords()
-        records.closeDownloadLog(in: show.stateFolder)
+        records.closeDownloadLog(of: show.state)
     }
 
     /// Settles one finished download, in feed order: into place, the index and the report, or recorded as a
@@ -296,7 +296,7 @@ struct SyncRun {
             validators.listed = feed.episodes.count
             validators.sidecars = options.metadata
             validators.fetched = FeedDate.iso8601(clock.now())
-            try records.save(validators, to: show.validatorsURL)
+            try show.state.validators.save(validators, records.writer)
         }
         return report
     }

@@ -32,7 +32,7 @@ struct WorkPlan {
         // Episodes of the feed the filter left out and the index does not hold: work a later run must not miss.
         var leftOut: [Episode] = []
         // Forgotten for good (see `EpisodeForgetter`): never fetched again, while the feed lists them or not.
-        let forgotten = ForgottenEpisodes.load(in: ArchiveLayout.stateFolder(of: folder), files: contents.files)
+        let forgotten = ForgottenEpisodes.load(ShowState(folder: folder).forgotten, files: contents.files)
         let unwanted = forgotten.episodes.isEmpty ? nil : forgotten.matcher
         let forgottenKeys = Set(forgotten.episodes.map(\.entry.key))
         // Gone upstream: not tried again unless asked (they are still listed by `verify`).

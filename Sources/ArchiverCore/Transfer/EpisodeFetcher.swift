@@ -28,10 +28,10 @@ struct EpisodeFetcher: Sendable {
     /// before a retry (how long, and why), so a user is told. `shortBefore`: the size the body had when an earlier
     /// run's try ended with its connection short of the feed's length (see `DownloadCheck.failure`).
     func fetch(
-        _ episode: Episode, in paths: FolderPaths, options: SyncOptions, shortBefore: Int64? = nil,
+        _ episode: Episode, in paths: ShowState, options: SyncOptions, shortBefore: Int64? = nil,
         waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil, progress: ProgressHandler? = nil
     ) async throws -> Fetched {
-        let files = PartialFiles(key: episode.identity, stateFolder: paths.stateFolder)
+        let files = PartialFiles(key: episode.identity, state: paths)
         // The record is read once here; each attempt then knows it as a value (`kept`), updated as it goes.
         var kept = records.loadDownloadRecord(files)
         // No record: nothing to resume (a body left without one is truncated when the download opens it; lines

@@ -29,7 +29,7 @@ struct EpisodeSources: Sendable {
     /// is not media, the same for each of `others` (the episode's other files, in the order they are tried). The
     /// failure when none works: one that another run may cure where there is one, else that it is not media.
     func fetch(
-        _ episode: Episode, otherwise others: [Episode] = [], in paths: FolderPaths, options: SyncOptions,
+        _ episode: Episode, otherwise others: [Episode] = [], in paths: ShowState, options: SyncOptions,
         shortBefore: Int64? = nil, waiting: (@Sendable (TimeInterval, EpisodeFailure) -> Void)? = nil,
         progress: EpisodeFetcher.ProgressHandler? = nil
     ) async throws -> Sourced {
@@ -63,11 +63,11 @@ struct EpisodeSources: Sendable {
     }
 
     /// The URLs to try for `file`: for the first file, the one an earlier run's download came from first.
-    private func urls(of file: Episode, first: Bool, in paths: FolderPaths) -> [String] {
+    private func urls(of file: Episode, first: Bool, in paths: ShowState) -> [String] {
         var urls = PreferredFile.urls(for: file)
         if first, urls.count > 1,
             let kept = fetcher.records.loadDownloadRecord(
-                PartialFiles(key: file.identity, stateFolder: paths.stateFolder)),
+                PartialFiles(key: file.identity, state: paths)),
             let earlier = urls.firstIndex(where: { URLSecrets.redacted($0) == kept.url })
         {
             urls.insert(urls.remove(at: earlier), at: 0)

@@ -58,8 +58,7 @@ struct UpstreamChecker: Sendable {
         let showFolders = try verifier.feedFolders(in: directory)
         let records = self.access.records(around: showFolders)
         for folder in showFolders {
-            let indexURL = ArchiveLayout.indexFile(of: folder)
-            let index = try indexes.loadIndex(at: indexURL)
+            let index = try indexes.loadIndex(at: ShowState(folder: folder).index)
             var own = limits
             let options = try self.access.withAccess(access, forShowIn: folder, records: records)
             own.policy.profile = options.profile

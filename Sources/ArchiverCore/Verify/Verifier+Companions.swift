@@ -21,7 +21,7 @@ extension Verifier {
         do {
             guard
                 case .downloaded(let result) = try await fetcher.fetch(
-                    pseudo, in: show.paths, options: options.forCompanions)
+                    pseudo, in: show.state, options: options.forCompanions)
             else { return .storage("an earlier run left a download record for another file") }
             if let refusal = CompanionKeeper.refusal(ofSize: result.fileSize, options: options) {
                 records.discard(partial)

@@ -34,7 +34,7 @@ extension Verifier {
             var aside: URL?
             do {
                 let item = WorkItem.missing(entry)
-                let fetched = try await fetcher.fetch(item.episode, in: show.paths, options: options)
+                let fetched = try await fetcher.fetch(item.episode, in: show.state, options: options)
                 if case .downloaded(let result) = fetched, let recorded = entry.sha256,
                     result.sha256 != recorded || result.fileSize != entry.size
                 {

@@ -127,7 +127,7 @@ struct Verifier: Sendable {
                 if let why = opened.unlocked { onEvent(.unlocked(folder: folder, why: why)) }
             }
             defer {
-                records.closeDownloadLog(in: show.stateFolder)  // a repair's records, kept open while it ran
+                records.closeDownloadLog(of: show.state)  // a repair's records, kept open while it ran
                 show.lock.unlock()
             }
             report.feeds += 1
@@ -223,10 +223,7 @@ struct Verifier: Sendable {
 
     /// `directory` itself when it is a feed folder, else every feed folder directly inside it.
     func feedFolders(in directory: URL) throws -> [URL] {
-        func isFeedFolder(_ url: URL) -> Bool {
-            files.fileExists(
-                atPath: ArchiveLayout.indexFile(of: url).path)
-        }
+        func isFeedFolder(_ url: URL) -> Bool { ShowState(folder: url).isShow(files) }
         if isFeedFolder(directory) { return [directory] }
         let children = ((try? files.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         let shows = children.filter { !$0.hasPrefix(".") }.map {

@@ -48,12 +48,6 @@ public enum ArchiveLayout {
     static func currentDocument(_ ext: String) -> String { "current." + ext }
     /// The extensions a feed's document is kept under.
     static let documentExtensions = ["xml", "json"]
-    /// The history folder in the state folder `state`.
-    static func historyFolder(in state: URL) -> URL { state.appendingPathComponent(historyFolder, isDirectory: true) }
-    /// The newest document of the feed, kept as `ext`, in the state folder `state`.
-    static func currentDocument(_ ext: String, in state: URL) -> URL {
-        historyFolder(in: state).appendingPathComponent(currentDocument(ext), isDirectory: false)
-    }
     /// What the show's pages of the site were made from (see `SiteWriter.siteStamp`).
     static let siteStampFile = "site.stamp"
     /// A download's hidden files (see `PartialFiles`): the bytes so far, and the record an earlier version kept of
@@ -110,6 +104,15 @@ public enum ArchiveLayout {
     static func isWrittenWithoutShowLock(_ name: Substring) -> Bool {
         name == siteStampFile || siteShowNames.contains(String(name))
     }
+    /// Every name podarchive gives in a state folder (the root's and the shows'), but the files of one download
+    /// (`downloadBody`, `downloadRecord`), a repair's set-aside copy (`setAside`) and temporary files (`temporary`):
+    /// what a file map in the documentation may name after `.podarchive/` (a test checks that it does no more).
+    static let stateNames: Set<String> = [
+        subscriptionsFolder, identityFile, siteSettingsFile, sitePublishedFile, indexFile, journalFile,
+        validatorsFile, companionMissesFile, hooksFile, forgottenFile, pendingMoveFile, lockFile, historyFolder,
+        siteStampFile, downloadLog,
+    ]
+
     /// What a record podarchive keeps as JSON ends with.
     private static let recordSuffix = ".json"
 
@@ -147,19 +150,16 @@ public enum ArchiveLayout {
     /// The show's artwork kept as `ext`.
     static func coverName(_ ext: String) -> String { "cover." + ext }
 
-    /// The state folder of the archive root or show folder `folder`.
+    /// The state folder of the archive root or show folder `folder` (the one place it is built: `ShowState` and
+    /// `ArchiveRoot`, which build every path of the state, start from it).
     public static func stateFolder(of folder: URL) -> URL {
         folder.appendingPathComponent(stateFolderName, isDirectory: true)
     }
 
-    /// The file `name` in the state folder of `folder`.
-    // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
-    static func stateFile(_ name: String, of folder: URL) -> URL {
-        stateFolder(of: folder).appendingPathComponent(name, isDirectory: false)
+    /// The index of the show in `folder`, for the executable's messages (the core reaches it as `ShowState.index`).
+    public static func indexFile(of folder: URL) -> URL {
+        stateFolder(of: folder).appendingPathComponent(indexFile, isDirectory: false)
     }
-
-    /// The index of the show in `folder`.
-    public static func indexFile(of folder: URL) -> URL { stateFile(indexFile, of: folder) }
 
     /// Where a message shows an archive's index: `.podarchive/index.json`.
     static let indexPath = stateFolderName + "/" + indexFile

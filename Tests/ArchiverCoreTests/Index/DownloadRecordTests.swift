@@ -9,7 +9,7 @@ import XCTest
 final class DownloadRecordTests: XCTestCase {
     private let fileSystem = FakeFileSystem()
     private let state = URL(fileURLWithPath: "/state")
-    private var partial: PartialFiles { PartialFiles(key: "1", stateFolder: state) }
+    private var partial: PartialFiles { PartialFiles(key: "1", state: ShowState(stateFolder: state)) }
     private var log: URL { state.appendingPathComponent(ArchiveLayout.downloadLog) }
     private let admitted = PartialRecord(url: "http://a.example/1.mp3", validator: "\"e\"", expectedSize: 10)
     private let complete = PartialRecord(
@@ -30,7 +30,8 @@ final class DownloadRecordTests: XCTestCase {
         try records.saveDownloadRecord(complete, for: partial)
         XCTAssertEqual(records.loadDownloadRecord(partial), complete)
         XCTAssertEqual(self.records.loadDownloadRecord(partial), complete, "read back from the log")
-        XCTAssertNil(self.records.loadDownloadRecord(PartialFiles(key: "2", stateFolder: state)), "another's")
+        XCTAssertNil(
+            self.records.loadDownloadRecord(PartialFiles(key: "2", state: ShowState(stateFolder: state))), "another's")
     }
 
     func test_aTornLastLine_leavesTheRecordAsItWas_andTheNextWriteIsALineOfItsOwn() throws {
@@ -48,7 +49,7 @@ final class DownloadRecordTests: XCTestCase {
 
     func test_theLogOfManyAttempts_isCompactedToTheNewestRecordOfEachDownload_andRemovedOnceNoneIsLeft() throws {
         let records = self.records
-        let other = PartialFiles(key: "2", stateFolder: state)
+        let other = PartialFiles(key: "2", state: ShowState(stateFolder: state))
         for attempt in 0..<100 {
             var record = admitted
             record.validator = "\"attempt \(attempt)\""
@@ -56,7 +57,7 @@ final class DownloadRecordTests: XCTestCase {
             try records.saveDownloadRecord(record, for: other)
         }
         records.forget(other)
-        records.compactDownloadLog(in: state)
+        records.compactDownloadLog(of: ShowState(stateFolder: state))
 
         let lines = try XCTUnwrap(fileSystem.contents(atPath: log.path)).split(separator: UInt8(ascii: "\n"))
         XCTAssertEqual(lines.count, 1, "the newest record of the one download left")
@@ -66,14 +67,15 @@ final class DownloadRecordTests: XCTestCase {
         XCTAssertNil(self.records.loadDownloadRecord(other))
 
         records.forget(partial)
-        records.compactDownloadLog(in: state)
+        records.compactDownloadLog(of: ShowState(stateFolder: state))
         XCTAssertNil(fileSystem.contents(atPath: log.path), "no record left, no log")
     }
 
     func test_aRecordFileAnEarlierVersionKept_isRead_andGoesOnceTheLogHoldsANewerRecord() throws {
         // Versions before the log kept a file per download: lines of records (the oldest, one record whole).
         _ = try fileSystem.append(try JSONEncoder.records.encode(admitted), to: partial.record, durable: false)
-        records.openDownloadLog(in: state, listed: try fileSystem.contentsOfDirectory(atPath: state.path))
+        records.openDownloadLog(
+            of: ShowState(stateFolder: state), listed: try fileSystem.contentsOfDirectory(atPath: state.path))
         XCTAssertEqual(records.loadDownloadRecord(partial), admitted)
 
         try records.saveDownloadRecord(complete, for: partial)
@@ -112,11 +114,11 @@ final class DownloadRecordTests: XCTestCase {
     /// removes those of archived episodes, and keeps the one that adopts a file renamed but not yet indexed;
     /// record files of an earlier version likewise.
     func test_recordsOfArchivedEpisodes_areRemovedWhenTheFolderIsOpened_butNotOneThatAdoptsAFile() throws {
-        let archived = PartialFiles(key: "archived", stateFolder: state)
-        let unindexed = PartialFiles(key: "renamed, not indexed", stateFolder: state)
-        let resuming = PartialFiles(key: "being repaired", stateFolder: state)
-        let archivedEarlier = PartialFiles(key: "archived by an earlier version", stateFolder: state)
-        let unindexedEarlier = PartialFiles(key: "renamed by an earlier version", stateFolder: state)
+        let archived = PartialFiles(key: "archived", state: ShowState(stateFolder: state))
+        let unindexed = PartialFiles(key: "renamed, not indexed", state: ShowState(stateFolder: state))
+        let resuming = PartialFiles(key: "being repaired", state: ShowState(stateFolder: state))
+        let archivedEarlier = PartialFiles(key: "archived by an earlier version", state: ShowState(stateFolder: state))
+        let unindexedEarlier = PartialFiles(key: "renamed by an earlier version", state: ShowState(stateFolder: state))
         for partial in [archived, unindexed, resuming] { try records.saveDownloadRecord(complete, for: partial) }
         for partial in [archivedEarlier, unindexedEarlier] {
             _ = try fileSystem.append(try JSONEncoder.records.encode(complete), to: partial.record, durable: false)
@@ -139,8 +141,8 @@ final class DownloadRecordTests: XCTestCase {
                     now: { Date(timeIntervalSince1970: 0) }, sleep: { _ in }, timer: { _ in }, jitter: { 0.5 })),
             indexes: IndexStore(files: fileSystem, attributes: fileSystem, writer: fileSystem), records: records)
         let listed = try fileSystem.contentsOfDirectory(atPath: state.path)
-        records.openDownloadLog(in: state, listed: listed)
-        folders.removeSettledRecords(listed, in: state, index: index)
+        records.openDownloadLog(of: ShowState(stateFolder: state), listed: listed)
+        folders.removeSettledRecords(listed, of: ShowState(stateFolder: state), index: index)
 
         let next = self.records
         XCTAssertNil(next.loadDownloadRecord(archived), "its episode is archived")
