@@ -40,6 +40,14 @@ public struct CommandSettings: Equatable, Sendable {
             throttle: throttle)
     }
 
+    /// The access of a command that reads what the archive holds (`site`, `export`): `~/.netrc`, by which a private
+    /// show's files are known.
+    public var archiveAccess: SyncOptions {
+        var access = SyncOptions()
+        access.netrc = defaultNetrc
+        return access
+    }
+
     /// The command line's settings, a `.netrc` path in them made absolute: what `sync` and `add` save.
     public var givenResolved: ShowSettings { resolving(given) }
 

@@ -35,8 +35,7 @@ extension Archiver {
                 let finder = ShowFinder(
                     engine: self, root: request.root, currentDirectory: request.settings.currentDirectory)
                 let shows = request.shows.isEmpty ? nil : try request.shows.map(finder.archivedFolder)
-                var access = SyncOptions()
-                access.netrc = request.settings.defaultNetrc
+                let access = request.settings.archiveAccess
                 return try exportWARC(
                     request.root, shows: shows, to: request.file, options: ExportOptions(date: request.date),
                     access: access, progress: progress)

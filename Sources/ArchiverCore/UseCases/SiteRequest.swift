@@ -54,8 +54,7 @@ extension SyncEngine {
             settings.out = out
             try saveSiteSettings(settings, in: request.root)
         }
-        var access = SyncOptions()
-        access.netrc = request.settings.defaultNetrc
+        let access = request.settings.archiveAccess
         let report = try writeSite(
             root: request.root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
             access: access)

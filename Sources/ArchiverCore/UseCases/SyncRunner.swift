@@ -97,8 +97,7 @@ struct SyncRunner: Sendable {
                 try engine.saveSiteSettings(settings, in: request.root)
             }
             guard settings.enabled == true else { return nil }
-            var access = SyncOptions()
-            access.netrc = request.settings.defaultNetrc
+            let access = request.settings.archiveAccess
             let report = try engine.writeSite(
                 root: request.root, baseURL: settings.baseURL, out: settings.out.map { URL(fileURLWithPath: $0) },
                 access: access)
