@@ -43,6 +43,7 @@ ORDER = [
     "Policy",  # deciding before and after a run: which shows, which feed, the run's status
     "Wiring",  # Archiver and ArchiveParts: the facade and what builds its parts
     "UseCases",  # each command as one call on the facade: a request in, events and a report with its status out
+    "Presentation",  # what the command line says of each report, event and error: its lines and JSON documents
 ]
 
 

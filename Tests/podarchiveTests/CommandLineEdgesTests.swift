@@ -153,11 +153,12 @@ final class CommandLineEdgesTests: CommandLineTestCase {
 
     func test_aSavedSettingIsShownAsAWordTheShellReadsBack_apostropheAndAll() {
         XCTAssertEqual(
-            FeedsFormatter.describe(ShowSettings(limit: 2, match: "it's")), #"--limit 2 --match 'it'\''s'"#)
+            ShowSettings(limit: 2, match: "it's").asOptions(), #"--limit 2 --match 'it'\''s'"#)
         XCTAssertEqual(
             SyncFormatter.leftOut(
                 1, settings: SettingsLayers(given: ShowSettings(), saved: ShowSettings(limit: 0, match: "it's")),
-                feed: .local(path: "/f.xml")),
+                feed: .local(path: "/f.xml")
+            ) { $0.asOptions(only: $1) },
             #"; 1 more listed, left out by the saved filter (--match 'it'\''s'): 'podarchive sync /f.xml --all' "#
                 + "clears it")
     }

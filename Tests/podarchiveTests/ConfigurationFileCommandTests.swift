@@ -187,7 +187,7 @@ final class ConfigurationFileCommandTests: CommandLineTestCase {
     }
 
     func test_aSavedSettingThatIsNotValid_isNamedByItsOption() {
-        let line = SyncFormatter.errorLine(
+        let line = SettingsSaid.errorLine(
             SettingsError(key: .userAgent, value: "two\nlines", problem: .needs("one line of text")))
         XCTAssertEqual(
             line,

@@ -111,7 +111,7 @@ final class GeneratedArtifactsTests: XCTestCase {
             name: "{date} {title}", metadata: true, limit: 3, since: "2025-01-31", match: "(?i)news", companions: false,
             userAgent: "Agent/1", netrcFile: "/home/x/.netrc", prefer: "audio/opus,opus")
         XCTAssertEqual(
-            FeedsFormatter.describe(every),
+            every.asOptions(),
             "--name '{date} {title}' --metadata --no-companions --limit 3 --since 2025-01-31 --match '(?i)news' "
                 + "--prefer 'audio/opus,opus' --netrc-file /home/x/.netrc --user-agent 'Agent/1'")
     }

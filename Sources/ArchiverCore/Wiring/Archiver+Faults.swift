@@ -1,4 +1,11 @@
 // Fault injection for the crash tests, compiled only into test builds (PODARCHIVE_TEST_HOOKS, see Package.swift).
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 #if PODARCHIVE_TEST_HOOKS
     extension Archiver {
@@ -12,6 +19,37 @@
             copy.parts.companions.placer.faults = faults
             copy.parts.verifier.placer.faults = faults
             return copy
+        }
+
+        /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
+        /// that dying there loses nothing (the names of `injectingFaults`, and `index-write`, `fold-write`,
+        /// `journal-append`, `record-write` for the durable writes). With no point it is `live(fetcher:)`.
+        public static func live(fetcher: FeedSession, crashingAt point: String?) -> Archiver {
+            guard let point else { return live(fetcher: fetcher) }
+            let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
+            return live(
+                fetcher: fetcher,
+                writer: DurableFileWriter(
+                    beforeRename: { url in
+                        guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
+                        let journal = IndexJournal.url(besideIndex: url)
+                        // index-write: any whole write of the index; fold-write: one that folds a journal.
+                        if point == "index-write"
+                            || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
+                        {
+                            die()
+                        }
+                    },
+                    midWrite: { url, data in
+                        if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
+                        // A download record that names where its body goes: the last write before the rename.
+                        if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
+                            String(decoding: data, as: UTF8.self).contains("\"target\"")
+                        {
+                            die()
+                        }
+                    })
+            ).injectingFaults { name in if name == point { die() } }
         }
     }
 #endif

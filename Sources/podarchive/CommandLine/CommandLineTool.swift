@@ -41,7 +41,7 @@ struct CommandLineTool: Sendable {
         // The crash tests make a test build kill itself at a named point; the shipped binary has no such switch.
         #if PODARCHIVE_TEST_HOOKS
             let crashPoint = environment.variables["PODARCHIVE_TEST_CRASH"]
-            let makeArchiver: @Sendable () -> Archiver = { liveArchiver(fetcher: feeds, crashingAt: crashPoint) }
+            let makeArchiver: @Sendable () -> Archiver = { Archiver.live(fetcher: feeds, crashingAt: crashPoint) }
         #else
             let makeArchiver: @Sendable () -> Archiver = { Archiver.live(fetcher: feeds) }
         #endif
@@ -59,39 +59,6 @@ struct CommandLineTool: Sendable {
         guard let name = arguments.first, let command = Commands.type(named: name) else { return false }
         return command.info.fetches
     }
-
-    #if PODARCHIVE_TEST_HOOKS
-        /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
-        /// that dying there loses nothing (`Archiver.injectingFaults` names, `index-write`, `fold-write`,
-        /// `journal-append`, `record-write`). Test builds only; with no point it is `Archiver.live(fetcher:)`.
-        static func liveArchiver(fetcher: FeedSession, crashingAt point: String?) -> Archiver {
-            guard let point else { return Archiver.live(fetcher: fetcher) }
-            let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
-            return Archiver.live(
-                fetcher: fetcher,
-                writer: DurableFileWriter(
-                    beforeRename: { url in
-                        guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
-                        let journal = IndexJournal.url(besideIndex: url)
-                        // index-write: any whole write of the index; fold-write: one that folds a journal.
-                        if point == "index-write"
-                            || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
-                        {
-                            die()
-                        }
-                    },
-                    midWrite: { url, data in
-                        if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
-                        // A download record that names where its body goes: the last write before the rename.
-                        if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
-                            String(decoding: data, as: UTF8.self).contains("\"target\"")
-                        {
-                            die()
-                        }
-                    })
-            ).injectingFaults { name in if name == point { die() } }
-        }
-    #endif
 
     /// What each command is given: this tool's outputs, environment, archiver factory, clock and terminal.
     var context: CommandContext {

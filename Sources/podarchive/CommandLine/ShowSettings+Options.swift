@@ -1,5 +1,5 @@
 // Show settings as the options that set them, each shown as its declaration shows its value: what `feeds` says a
-// show keeps, and what a sync's summary says its filter is.
+// show keeps, what a sync's summary says its filter is, and which option a saved setting that is not valid names.
 import ArchiverCore
 
 extension ShowSettings {
@@ -9,5 +9,22 @@ extension ShowSettings {
             guard let key = option.showKey, keys?.contains(key) ?? true else { return nil }
             return option.describe?(self).map { $0.isEmpty ? option.name : "\(option.name) \($0)" }
         }.joined(separator: " ")
+    }
+}
+
+/// The lines that name show settings by their options, which only the declarations here know.
+enum SettingsSaid {
+    /// An error's one line (`SyncFormatter.errorLine`), a saved setting that is not valid named by its option.
+    static func errorLine(_ error: Error) -> String {
+        (error as? SettingsError).map(settingLine) ?? SyncFormatter.errorLine(error)
+    }
+
+    /// A saved setting that is not valid, named by the option that sets it (the one a user would type to replace it).
+    static func settingLine(_ error: SettingsError) -> String {
+        let option = OptionCatalog.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
+        let name = option?.name ?? error.key.rawValue
+        return
+            "the saved \(name) '\(SyncFormatter.oneLine(error.value))' is not valid: \(error.problem.reason); give \(name) "
+            + "again with 'podarchive add <feed>' to replace it"
     }
 }

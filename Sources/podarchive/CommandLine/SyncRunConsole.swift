@@ -109,7 +109,8 @@ final class SyncRunConsole: Sendable {
                 summary: SyncFormatter.summary(report)
                     + (outcome.source.map {
                         SyncFormatter.leftOut(
-                            report.leftOut, settings: outcome.settings ?? SettingsLayers([]), feed: $0)
+                            report.leftOut, settings: outcome.settings ?? SettingsLayers([]), feed: $0
+                        ) { $0.asOptions(only: $1) }
                     } ?? ""))
         case .planned(let plan):
             if !json { output.write(SyncFormatter.dryRun(plan)) }
@@ -143,9 +144,9 @@ final class SyncRunConsole: Sendable {
         case .interrupted(finding: false):
             errors.write("podarchive: interrupted while reading \(outcome.feed); it is not subscribed\n")
         case .failed(let settings as SettingsError):
-            errors.write("podarchive: \(outcome.feed): \(SyncFormatter.settingLine(settings))\n")
+            errors.write("podarchive: \(outcome.feed): \(SettingsSaid.settingLine(settings))\n")
         case .failed(let error):
-            errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
+            errors.write("podarchive: \(SettingsSaid.errorLine(error))\n")
         case .synced, .planned, .subscribed:
             break
         }

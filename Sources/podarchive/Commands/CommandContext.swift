@@ -80,7 +80,7 @@ struct CommandContext: Sendable {
 
     /// Says what went wrong, in one line on standard error.
     func say(_ error: Error) {
-        errors.write("podarchive: \(SyncFormatter.errorLine(error))\n")
+        errors.write("podarchive: \(SettingsSaid.errorLine(error))\n")
     }
 
     /// `path` from the current directory, when it is relative.

@@ -80,7 +80,7 @@ struct FeedsCommand: CommandType {
         } else if arguments.json {
             context.output.write(FeedsFormatter.json(shows, root: root))
         } else {
-            context.output.write(FeedsFormatter.table(shows, root: root))
+            context.output.write(FeedsFormatter.table(shows, root: root) { $0.asOptions() })
         }
         return subscriptions.status
     }

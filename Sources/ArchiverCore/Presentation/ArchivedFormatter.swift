@@ -1,11 +1,10 @@
 // What `list --archived` prints: a show as its archive holds it, episodes the feed no longer lists marked.
-import ArchiverCore
 import Foundation
 
 extension ListFormatter {
     /// One line per archived episode, newest first (undated ones last, in the order archived), as the site and
     /// podcast apps list them: date, size, title, file; removed-upstream ones marked, with when.
-    static func archivedTable(title: String, _ unordered: [ArchiveIndex.Entry]) -> String {
+    public static func archivedTable(title: String, _ unordered: [ArchiveIndex.Entry]) -> String {
         let episodes = unordered.enumerated().sorted { lhs, rhs in
             switch (
                 lhs.element.published.flatMap(FeedDate.parseRFC3339),
@@ -37,7 +36,7 @@ extension ListFormatter {
 
     /// `{"title", "episodes": [{"title", "guid", "url", "file", "size", "sha256", "published", "archived",
     /// "removedUpstream", "lastSeen"}]}`, in index order.
-    static func archivedJSON(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
+    public static func archivedJSON(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
         var out = JSONWriter()
         out.raw("{\"title\": ")
         out.string(title)
@@ -72,14 +71,14 @@ extension ListFormatter {
 
 extension VerifyFormatter {
     /// `N episodes asked upstream: X still online, Y only in this archive, Z without an answer`.
-    static func upstreamSummary(_ report: UpstreamReport) -> String {
+    public static func upstreamSummary(_ report: UpstreamReport) -> String {
         let count = report.checks.count
         return "\(count) episode\(count == 1 ? "" : "s") asked upstream: \(report.online) still online, "
             + "\(report.gone.count) only in this archive, \(report.unknown) without an answer\n"
     }
 
     /// The `verify --upstream --json` object.
-    static func upstreamJSON(_ report: UpstreamReport, root: URL) -> String {
+    public static func upstreamJSON(_ report: UpstreamReport, root: URL) -> String {
         var out = JSONWriter()
         out.raw("{\"checked\": \(report.checks.count), \"online\": \(report.online), ")
         out.raw("\"gone\": \(report.gone.count), \"unknown\": \(report.unknown), \"episodes\": [")

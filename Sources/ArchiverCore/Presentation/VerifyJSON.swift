@@ -1,10 +1,12 @@
 // `verify --json`: one JSON document with every finding of a recheck (and of a repair), for scripts and
 // monitoring. The events are gathered as they come and written once the report is in.
-import ArchiverCore
 import Foundation
 
 /// What `verify` found, gathered from its events for the JSON document.
-final class VerifyFindings: Sendable {
+public final class VerifyFindings: Sendable {
+    /// Nothing found yet.
+    public init() {}
+
     private let state = Locked(Found())
 
     private struct Found {
@@ -18,7 +20,7 @@ final class VerifyFindings: Sendable {
     }
 
     /// Keeps what the event adds to the report (problems and repairs are in the report itself).
-    func record(_ event: VerifyEvent) {
+    public func record(_ event: VerifyEvent) {
         state.withLock { found in
             switch event {
             case .problem, .repaired, .unlocked: break
@@ -39,7 +41,7 @@ final class VerifyFindings: Sendable {
     /// "reason", "replacedBy"}], "gone": [{"folder", "title", "url", "reason", "since"}], "damagedHistory":
     /// [{"folder", "file", "reason"}], "index": ["<a damaged journal record or two entries naming one file, as
     /// the line verify prints>"], "notes": [{"folder", "file", "reason"}]}`; folders relative to `root`.
-    func json(_ report: VerifyReport, root: URL) -> String {
+    public func json(_ report: VerifyReport, root: URL) -> String {
         state.withLock { found in
             var out = JSONWriter()
             out.raw("{\"feeds\": \(report.feeds), \"files\": \(report.files), \"remaining\": \(report.remaining),")

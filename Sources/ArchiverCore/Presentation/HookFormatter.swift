@@ -1,10 +1,9 @@
 // What `sync` says of a hook that failed: the episode it ran for, why, and what happens next.
-import ArchiverCore
 
 extension SyncFormatter {
     /// `, "hooks": [{"title", "file", "reason", "runs", "gaveUp"}]` in a feed's `sync --json` entry: the hooks
     /// that failed on this run.
-    static func hooksJSON(_ out: inout JSONWriter, _ problems: [HookProblem]) {
+    public static func hooksJSON(_ out: inout JSONWriter, _ problems: [HookProblem]) {
         out.raw(", \"hooks\": [")
         for (position, problem) in problems.enumerated() {
             out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
@@ -19,7 +18,7 @@ extension SyncFormatter {
     }
 
     /// `hook for episode "T" (file): exited with status 3; tried again on the next run (1 of 3 runs)`.
-    static func hookLine(_ problem: HookProblem) -> String {
+    public static func hookLine(_ problem: HookProblem) -> String {
         let next =
             problem.gaveUp
             ? "given up after \(problem.runs) runs: not run again for this episode"

@@ -1,9 +1,11 @@
 // How command results read: sync's lines.
-import ArchiverCore
 import Foundation
 
-enum SyncFormatter {
-    static func summary(_ report: SyncReport) -> String {
+/// What `sync` says: a show's summary, its failures, its JSON entry and dry run, and the lines shared by every
+/// command (sizes, show names, paths relative to the archive, one-line text).
+public enum SyncFormatter {
+    /// A show's one-line summary: what was archived, failed, gone upstream or already there.
+    public static func summary(_ report: SyncReport) -> String {
         var parts = ["\(report.archived.count) archived"]
         if !report.failed.isEmpty { parts.append("\(report.failed.count) failed") }
         if !report.gone.isEmpty { parts.append("\(report.gone.count) gone upstream") }
@@ -24,11 +26,15 @@ enum SyncFormatter {
 
     /// What the summary adds when a filter left episodes out: how many, which filter, and, when it is the one
     /// saved with the show, how to clear it.
-    static func leftOut(_ count: Int, settings layers: SettingsLayers, feed: FeedSource) -> String {
+    /// `options` says settings as the options that set them (the executable's declarations know how).
+    public static func leftOut(
+        _ count: Int, settings layers: SettingsLayers, feed: FeedSource,
+        options: (ShowSettings, [ShowSettings.Key]) -> String
+    ) -> String {
         guard count > 0 else { return "" }
         let fromCommandLine = layers.filterLayer?.source == .given
         let settings = layers.filterLayer?.settings ?? ShowSettings()
-        let filter = settings.withoutClearedFilters.asOptions(only: ShowSettings.Key.filters)
+        let filter = options(settings.withoutClearedFilters, ShowSettings.Key.filters)
         let listed = "; \(count) more listed, left out by "
         guard !fromCommandLine else { return listed + filter }
         return listed
@@ -37,7 +43,7 @@ enum SyncFormatter {
     }
 
     /// The line that says a `.netrc` `default` login is not sent to `host` (`SyncEvent.defaultLoginStays`).
-    static func defaultLoginStays(home: String, host: String) -> String {
+    public static func defaultLoginStays(home: String, host: String) -> String {
         "the .netrc default login stays with \(home), where the show was first subscribed: add a line 'machine "
             + "\(host) login ... password ...' to send one to \(host)"
     }
@@ -45,7 +51,7 @@ enum SyncFormatter {
     /// The line that says a show's subscription now uses another URL (`SyncEvent.readdressed`): the old one is no
     /// longer fetched, and how to keep both (see `keepBoth`). A secret rotated in one URL (the two read alike,
     /// redacted) says only the first part.
-    static func readdressed(from: String, to: String) -> String {
+    public static func readdressed(from: String, to: String) -> String {
         let line = "the same show as <\(from)>: its subscription now uses <\(to)>"
         guard from != to else { return line }
         return line + ", and <\(from)> is no longer fetched (\(keepBoth(to)))"
@@ -54,24 +60,24 @@ enum SyncFormatter {
     /// How to keep both URLs of a subscription `taker` took over, each in a folder of its own: `add` it kept apart
     /// (the URL it took over, given so, does the same). As printed, a redacted URL included, it works: the secrets
     /// of both are kept until then.
-    static func keepBoth(_ taker: String) -> String {
+    public static func keepBoth(_ taker: String) -> String {
         "to keep both, each in a folder of its own: podarchive add \(taker) --separate"
     }
 
     /// The line that says both feeds of a subscription another URL took over are kept (`SyncEvent.keptBoth`).
-    static func keptBoth(feed: String, folder: String, apart: String, apartFolder: String) -> String {
+    public static func keptBoth(feed: String, folder: String, apart: String, apartFolder: String) -> String {
         "both kept, each in a folder of its own: <\(feed)> in \(folder)/, where its files are, and <\(apart)> in "
             + "\(apartFolder)/, kept apart (its next sync fetches its episodes there)"
     }
 
     /// The summary `sync --json` prints: one object per feed, under "feeds".
-    static func json(entries: [String]) -> String {
+    public static func json(entries: [String]) -> String {
         "{\"feeds\": [\n" + entries.joined(separator: ",\n") + "\n]}\n"
     }
 
     /// One feed's object in the `sync --json` summary.
-    static func jsonEntry(
-        feed: String, report: SyncReport?, root: URL, code: ExitCode, seconds: TimeInterval, error: String? = nil
+    public static func jsonEntry(
+        feed: String, report: SyncReport?, root: URL, code: RunStatus, seconds: TimeInterval, error: String? = nil
     ) -> String {
         var out = JSONWriter()
         out.raw("  {\"feed\": ")
@@ -132,7 +138,7 @@ enum SyncFormatter {
         out.raw("}")
     }
 
-    private static func status(_ code: ExitCode) -> String {
+    private static func status(_ code: RunStatus) -> String {
         switch code {
         case .success: return "ok"
         case .episodesFailed: return "episodes-failed"
@@ -145,7 +151,7 @@ enum SyncFormatter {
     }
 
     /// What `sync --dry-run` prints: each download it would make, then a summary.
-    static func dryRun(_ plan: SyncPlan) -> String {
+    public static func dryRun(_ plan: SyncPlan) -> String {
         var text = ""
         for download in plan.downloads {
             if let file = download.missingFile {
@@ -164,7 +170,7 @@ enum SyncFormatter {
 
     /// One feed's object in `sync --dry-run --json`: {"feed", "title", "folder", "alreadyArchived",
     /// "downloads": [{"title", "url", "file", "missing"}]}.
-    static func dryRunJSON(_ plan: SyncPlan, feed: String) -> String {
+    public static func dryRunJSON(_ plan: SyncPlan, feed: String) -> String {
         var out = JSONWriter()
         out.raw("  {\"feed\": ")
         out.string(feed)
@@ -186,12 +192,13 @@ enum SyncFormatter {
         return out.text
     }
 
-    static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
+    /// An episode that failed this run, with the option that helps where there is one.
+    public static func failureLine(_ episode: Episode, _ failure: EpisodeFailure) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason)\(hint(for: failure))"
     }
 
     /// The option a reader can reach for: the core speaks in its own terms, the command line names its flags.
-    static func hint(for failure: EpisodeFailure) -> String {
+    public static func hint(for failure: EpisodeFailure) -> String {
         switch failure {
         case .timedOut, .waitRefused: return " (--timeout sets how long an episode may take)"
         case .notMedia: return " (--retry-gone tries it again)"
@@ -203,12 +210,13 @@ enum SyncFormatter {
     }
 
     /// Where credentials can come from.
-    static let credentialsHint = "(user:password@ in the URL, ~/.netrc, or --header)"
+    public static let credentialsHint = "(user:password@ in the URL, ~/.netrc, or --header)"
     /// What to try when a host refuses this client.
-    static let clientHint = "another client (--user-agent)"
+    public static let clientHint = "another client (--user-agent)"
 
-    /// An error's one line, with the option that helps where there is one.
-    static func errorLine(_ error: Error) -> String {
+    /// An error's one line, with the option that helps where there is one. A `SettingsError` names its option,
+    /// which the executable's declarations spell: it says those itself.
+    public static func errorLine(_ error: Error) -> String {
         let line = oneLine(error.localizedDescription)
         switch error {
         case ArchiveError.locked: return line + " or pass --wait SECONDS"
@@ -223,28 +231,19 @@ enum SyncFormatter {
         case FeedError.httpStatus(_, 403): return line + "; it may need credentials \(credentialsHint) or \(clientHint)"
         case CredentialError.missing: return line + " ('podarchive add URL', with --header for headers)"
         case CredentialError.earlierMissing: return line + " ('podarchive add URL --separate')"
-        case let error as SettingsError: return settingLine(error)
         case is SiteOutInsideArchive: return "--out " + line
         default: return line
         }
     }
 
-    /// A saved setting that is not valid, named by the option that sets it (the one a user would type to replace it).
-    static func settingLine(_ error: SettingsError) -> String {
-        let option = OptionCatalog.showSettings.first { $0.showKey == error.key && !$0.key.hasPrefix("no-") }
-        let name = option?.name ?? error.key.rawValue
-        return "the saved \(name) '\(oneLine(error.value))' is not valid: \(error.problem.reason); give \(name) "
-            + "again with 'podarchive add <feed>' to replace it"
-    }
-
     /// Said once, in the run that stops retrying an episode its publisher deleted.
-    static func goneLine(_ episode: Episode, _ failure: EpisodeFailure, since: String) -> String {
+    public static func goneLine(_ episode: Episode, _ failure: EpisodeFailure, since: String) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason) on every run since "
             + "\(since.prefix(10)); recorded as gone upstream and no longer retried (sync --retry-gone tries again)"
     }
 
     /// A file or show folder moved off a name the site writes, or why it could not be.
-    static func siteNameLine(_ move: SiteNameMove, root: URL) -> String {
+    public static func siteNameLine(_ move: SiteNameMove, root: URL) -> String {
         let from = relative(move.from, to: root)
         let to = relative(move.to, to: root)
         let why =
@@ -254,14 +253,15 @@ enum SyncFormatter {
         return "\(from) could not be moved to \(to) (\(why)): \(oneLine(failure)); it stays as it was"
     }
 
-    static func relative(_ file: URL, to root: URL) -> String {
+    /// `file`'s path from `root` when it is inside it, else the whole path.
+    public static func relative(_ file: URL, to root: URL) -> String {
         let rootPath = root.standardizedFileURL.path
         let path = file.standardizedFileURL.path
         return path.hasPrefix(rootPath + "/") ? String(path.dropFirst(rootPath.count + 1)) : path
     }
 
     /// Sizes as people read them: 980 B, 12.3 MB, 1.2 GB (powers of 1000, one decimal, rounded down).
-    static func size(_ bytes: Int64) -> String {
+    public static func size(_ bytes: Int64) -> String {
         let units = ["B", "kB", "MB", "GB", "TB", "PB"]
         guard bytes >= 1000 else { return "\(bytes) B" }
         var unit = 0
@@ -282,24 +282,25 @@ enum SyncFormatter {
     /// A show as output names it: its title, on one line, and its folder too when the folder is not named after
     /// that title alone (a later show of the same title, kept in "Title (2)"; a show whose title changed since its
     /// folder was made), so that no two shows of an archive read alike in a summary or in `feeds`.
-    static func showName(_ title: String, folder: URL) -> String {
+    public static func showName(_ title: String, folder: URL) -> String {
         let name = folder.lastPathComponent
         guard FileNamer.sanitize(title) != name else { return oneLine(title) }
         return "\(oneLine(title)) (in \(name)/)"
     }
 
     /// Keeps messages to one line whatever a feed put in a title: control characters become spaces.
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return text }
         return String(
             String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 }
 
-enum VerifyFormatter {
+/// What `verify` says: each problem's line and the summary.
+public enum VerifyFormatter {
     /// Said once when `verify` reads shows without their lock, which `why` says cannot be taken (the archive cannot
     /// be written here).
-    static func unlockedLine(_ why: ArchiveError) -> String {
+    public static func unlockedLine(_ why: ArchiveError) -> String {
         let cause: String
         if case .readOnly(let path, let reason) = why {
             cause = "cannot write \(path): \(reason)"
@@ -310,11 +311,13 @@ enum VerifyFormatter {
             + "look damaged"
     }
 
-    static func path(_ problem: VerifyProblem, root: URL) -> String {
+    /// The file of `problem`, from the archive's root.
+    public static func path(_ problem: VerifyProblem, root: URL) -> String {
         SyncFormatter.relative(problem.folder.appendingPathComponent(problem.file), to: root)
     }
 
-    static func line(_ problem: VerifyProblem, root: URL) -> String {
+    /// `missing  Show/a.mp3`, `resized ...`, `changed ...`: one problem's line.
+    public static func line(_ problem: VerifyProblem, root: URL) -> String {
         let name = path(problem, root: root)
         let unrecoverable = problem.replacedBy.map {
             "; unrecoverable upstream (the publisher's file changed; the newer one is \($0))"
@@ -328,7 +331,7 @@ enum VerifyFormatter {
     }
 
     /// An episode its publisher deleted before it was archived: listed, not counted as a problem.
-    static func goneLine(_ failure: ArchiveIndex.Failure, folder: URL, root: URL) -> String {
+    public static func goneLine(_ failure: ArchiveIndex.Failure, folder: URL, root: URL) -> String {
         let show = SyncFormatter.relative(folder, to: root)
         let since = failure.missingSince.map { " since \($0.prefix(10))" } ?? ""
         return "gone     \(show == folder.path ? folder.lastPathComponent : show): "
@@ -336,7 +339,8 @@ enum VerifyFormatter {
             + "never archived (sync --retry-gone tries again)"
     }
 
-    static func summary(_ report: VerifyReport) -> String {
+    /// `verified 12 files in 2 feeds: all intact`, with what was repaired, gone and damaged.
+    public static func summary(_ report: VerifyReport) -> String {
         let feeds = report.feeds == 1 ? "1 feed" : "\(report.feeds) feeds"
         var text = "verified \(report.files) file\(report.files == 1 ? "" : "s") in \(feeds): "
         text +=

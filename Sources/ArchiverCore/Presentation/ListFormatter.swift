@@ -1,11 +1,11 @@
 // How `list` reads: the episode table, and the JSON of `list --json`.
-import ArchiverCore
 import Foundation
 
-enum ListFormatter {
+/// What `list` prints: a feed's episodes as a table or JSON, and `list --archived`'s.
+public enum ListFormatter {
     /// The object `list --json` prints (see `podarchive help list`), built in one byte buffer: a 20,000-episode
     /// feed must not cost more to print than to read.
-    static func json(_ feed: Feed) -> [UInt8] {
+    public static func json(_ feed: Feed) -> [UInt8] {
         var out = JSONWriter()
         out.raw("{\"title\": ")
         out.string(feed.title)
@@ -60,7 +60,7 @@ enum ListFormatter {
     }
 
     /// A readable table: date, size and title of each episode.
-    static func table(_ feed: Feed) -> String {
+    public static func table(_ feed: Feed) -> String {
         let count = feed.episodes.count
         var text = "\(feed.title ?? "(untitled feed)"): \(count) episode\(count == 1 ? "" : "s")\n"
         for episode in feed.episodes {

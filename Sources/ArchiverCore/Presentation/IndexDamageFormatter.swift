@@ -1,11 +1,11 @@
 // The lines for damage to a show's index: records of its journal that cannot be read, and two entries that claim
 // one file or one key (which a repair refuses to touch).
-import ArchiverCore
 import Foundation
 
-enum IndexDamageFormatter {
+/// What every command says of a damaged index: journal records it skipped, entries that claim one file.
+public enum IndexDamageFormatter {
     /// "record 2 of 3 cannot be read", "records 1 and 2 of 3 cannot be read".
-    static func records(_ damage: JournalDamage) -> String {
+    public static func records(_ damage: JournalDamage) -> String {
         let numbers = damage.records.map(String.init)
         let list =
             numbers.count == 1
@@ -14,7 +14,7 @@ enum IndexDamageFormatter {
     }
 
     /// `verify`'s line for a damaged journal.
-    static func verifyLine(_ damage: JournalDamage, root: URL) -> String {
+    public static func verifyLine(_ damage: JournalDamage, root: URL) -> String {
         let one = damage.records.count == 1
         return "damaged  \(SyncFormatter.relative(damage.journal, to: root)): \(records(damage)) (the index's "
             + "journal); the records after \(one ? "it" : "them") are applied, and the next sync finds "
@@ -24,7 +24,7 @@ enum IndexDamageFormatter {
     /// The line (on standard error) for a damaged journal a command folded into its index (see `FoldsSaid`): the
     /// journal named from the show's folder (`My Show/.podarchive/index.journal`), as the archive root sees it.
     /// A sync reads the feed in full itself; any other command leaves that to the next sync.
-    static func foldLine(_ damage: JournalDamage, bySync: Bool) -> String {
+    public static func foldLine(_ damage: JournalDamage, bySync: Bool) -> String {
         let one = damage.records.count == 1
         let state = damage.journal.deletingLastPathComponent()
         let journal = [
@@ -60,12 +60,12 @@ enum IndexDamageFormatter {
     }
 
     /// `verify`'s line for two entries that claim one file or one key.
-    static func clashLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+    public static func clashLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
         "conflict \(index(folder, root: root)): \(entries(clash)) \(claim(clash))"
     }
 
     /// `verify --repair`'s refusal (on standard error) to touch either entry's files.
-    static func refusalLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
+    public static func refusalLine(_ clash: ArchiveIndex.Clash, folder: URL, root: URL) -> String {
         "cannot repair \(entries(clash)) of \(index(folder, root: root)): they \(claim(clash)); neither is touched "
             + "until the index gives each file and each episode one entry"
     }

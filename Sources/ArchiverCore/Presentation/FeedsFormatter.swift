@@ -1,10 +1,13 @@
 // What `podarchive feeds` prints: a few lines per show for people, one JSON object, or OPML 2.0.
-import ArchiverCore
 import Foundation
 
-enum FeedsFormatter {
-    /// Two lines a show: the title and what the show holds; then its feed and folder.
-    static func table(_ shows: [ShowStatus], root: URL) -> String {
+/// What `feeds` prints of the shows an archive follows.
+public enum FeedsFormatter {
+    /// Two lines a show: the title and what the show holds; then its feed and folder, and its saved settings as
+    /// `options` says them (as the options that set them: the executable's declarations know how).
+    public static func table(
+        _ shows: [ShowStatus], root: URL, options: (ShowSettings) -> String
+    ) -> String {
         guard !shows.isEmpty else { return "no subscriptions in \(root.path); add one with 'podarchive add <feed>'\n" }
         var text = ""
         for show in shows {
@@ -33,7 +36,7 @@ enum FeedsFormatter {
                 text += "    moved from \(from) on \((show.subscription.moved ?? "").prefix(10))\n"
             }
             if let settings = show.subscription.settings, !settings.isEmpty {
-                text += "    saved: \(describe(settings))\n"
+                text += "    saved: \(options(settings))\n"
             }
             if let problem = show.problem { text += "    \(problem)\n" }
         }
@@ -42,7 +45,7 @@ enum FeedsFormatter {
 
     /// `{"feeds": [{"title", "feed", "folder", "episodes", "bytes", "newest", "failing", "gone", "lastSync",
     /// "outcome", "error", "settings", "credentials"}]}`, in subscription order.
-    static func json(_ shows: [ShowStatus], root: URL) -> String {
+    public static func json(_ shows: [ShowStatus], root: URL) -> String {
         var out = JSONWriter()
         out.raw("{\"feeds\": [")
         for (position, show) in shows.enumerated() {
@@ -94,7 +97,7 @@ enum FeedsFormatter {
 
     /// OPML 2.0: one `rss` outline per show, as podcast apps export and `sync --opml` reads. Each feed URL is
     /// redacted, unless `whole` gives it (by subscription ID) with its secrets.
-    static func opml(_ shows: [ShowStatus], whole: [String: String] = [:]) -> String {
+    public static func opml(_ shows: [ShowStatus], whole: [String: String] = [:]) -> String {
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0">
@@ -111,7 +114,7 @@ enum FeedsFormatter {
     }
 
     /// `url` with the login of `credentials` as its userinfo, as podcast apps take a private feed.
-    static func withLogin(_ url: String, _ credentials: ShowCredentials?) -> String {
+    public static func withLogin(_ url: String, _ credentials: ShowCredentials?) -> String {
         guard let user = credentials?.user, var parts = URLComponents(string: url), parts.user == nil else {
             return url
         }
@@ -119,7 +122,4 @@ enum FeedsFormatter {
         parts.password = credentials?.password
         return parts.string ?? url
     }
-
-    /// A show's saved settings as the options that set them (each show setting's declaration says how).
-    static func describe(_ settings: ShowSettings) -> String { settings.asOptions() }
 }
