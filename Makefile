@@ -212,6 +212,7 @@ lint:
 	python3 Tests/Tools/folder-rules.py Sources/ArchiverCore
 	python3 Tests/Tools/type-sizes.py Sources Tests
 	python3 Tests/Tools/unchecked-sendable.py Sources
+	python3 Tests/Tools/surface.py
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests

@@ -65,6 +65,8 @@ let package = Package(
             name: "podarchiveTests",
             dependencies: ["podarchive", "ArchiverCore", "ArchiverCoreTesting", "TestSupport"],
             swiftSettings: testHooks, linkerSettings: exportsCurlSockets),
+        // The README's embedding example, built with plain imports as an outside package builds it.
+        .testTarget(name: "EmbeddingTests", dependencies: ["ArchiverCore", "ArchiverCoreTesting"]),
     ]
 )
 

@@ -4,7 +4,7 @@ import Foundation
 /// The order in which feeds and episodes were requested.
 public actor RequestLogger {
     /// One request.
-    public enum Request: Equatable, Sendable {
+    public enum Request: Hashable, Sendable {
         case feed(String)
         case episode(String)
     }

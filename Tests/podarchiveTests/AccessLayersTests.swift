@@ -1,10 +1,10 @@
-// How list, verify and add choose the User-Agent a show's requests carry: the same layers as sync (the command
-// line, then the show's saved setting, then the configuration file, then podarchive's own), as the server sees it.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// How list, verify and add choose the User-Agent a show's requests carry: the same layers as sync (the command
+// line, then the show's saved setting, then the configuration file, then podarchive's own), as the server sees it.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class AccessLayersTests: CommandLineTestCase {

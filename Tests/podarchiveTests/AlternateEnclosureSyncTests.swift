@@ -1,12 +1,12 @@
-// Alternate enclosures as the Podcasting 2.0 namespace defines them, through the command line against a loopback
-// server, with the spec's own examples: a source that delivers something else (a torrent, an HLS or DASH
-// playlist) is never archived as the episode, a `rel` alternate is other content and never replaces it, the URL
-// recorded is the one that served the bytes (index and WARC), and `sync -n` chooses as `sync` does.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Alternate enclosures as the Podcasting 2.0 namespace defines them, through the command line against a loopback
+// server, with the spec's own examples: a source that delivers something else (a torrent, an HLS or DASH
+// playlist) is never archived as the episode, a `rel` alternate is other content and never replaces it, the URL
+// recorded is the one that served the bytes (index and WARC), and `sync -n` chooses as `sync` does.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class AlternateEnclosureSyncTests: CommandLineTestCase {

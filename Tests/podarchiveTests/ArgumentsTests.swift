@@ -1,8 +1,8 @@
-// Argument parsing is a pure function: every command line maps to a command or a usage error.
-import ArchiverCore
 import Foundation
 import XCTest
 
+// Argument parsing is a pure function: every command line maps to a command or a usage error.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ArgumentsTests: XCTestCase {

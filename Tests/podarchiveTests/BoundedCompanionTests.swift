@@ -1,11 +1,12 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // The built binary against a feed whose chapters are bombs: a gzip body that inflates without end, a million
 // opening brackets, and a million-entry chapters document. Each is refused in one line naming the limit, every
 // episode is archived, the run succeeds, and its peak memory (the child's own getrusage) stays within the
 // README's figure: the documents are judged as they are read, never parsed whole.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 #if canImport(Glibc)
     import Glibc

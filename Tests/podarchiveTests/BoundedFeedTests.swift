@@ -1,12 +1,12 @@
-// Feeds (and their pages) past the XML reader's limits, as a user meets them: a document nested 100,000 deep is
-// refused in one line naming the limit and the URL, with the exit code of any feed that cannot be read; what the
-// show archived before stays, and the other shows of the run sync on. The built binary's peak memory is measured
-// against the same bombs and a billion laughs (`BoundedCompanionTests` does so for companions).
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Feeds (and their pages) past the XML reader's limits, as a user meets them: a document nested 100,000 deep is
+// refused in one line naming the limit and the URL, with the exit code of any feed that cannot be read; what the
+// show archived before stays, and the other shows of the run sync on. The built binary's peak memory is measured
+// against the same bombs and a billion laughs (`BoundedCompanionTests` does so for companions).
+@testable import ArchiverCore
 @testable import podarchive
 
 final class BoundedFeedTests: CommandLineTestCase {

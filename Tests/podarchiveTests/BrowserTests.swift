@@ -1,14 +1,14 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // The site in a real browser: headless Chromium (Debian's `chromium`; .ci/run installs it and sets
 // PODARCHIVE_REQUIRE_BROWSER, so CI never skips this) loads the root page and a show page, as files and from
 // `python3 -m http.server`. From the DOM it dumps and its log: every player's source is an archived file, the
 // page asks no other host for anything, logs nothing to its console, and the hostile show's notes run nothing.
 // The server serves the folder `site --out` publishes, as the README says to.
 // Every host name resolves to a trap server on loopback, so a request meant for elsewhere is seen, not sent.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class BrowserTests: SiteTestCase {

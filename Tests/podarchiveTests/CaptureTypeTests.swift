@@ -1,12 +1,12 @@
-// A WARC gives each companion and cover the `Content-Type` its server sent (issue 37, point 11), recorded when it
-// was downloaded (the index's `contentType` of a companion, the cover's `user.mime_type`), so that a replay
-// serves what the web served: the feed's declared type only where an archive of 0.1.0 recorded nothing, else the
-// file's extension.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// A WARC gives each companion and cover the `Content-Type` its server sent (issue 37, point 11), recorded when it
+// was downloaded (the index's `contentType` of a companion, the cover's `user.mime_type`), so that a replay
+// serves what the web served: the feed's declared type only where an archive of 0.1.0 recorded nothing, else the
+// file's extension.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CaptureTypeTests: CommandLineTestCase {

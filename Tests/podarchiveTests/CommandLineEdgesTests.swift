@@ -1,12 +1,12 @@
-// The command line's rough edges a new user met (issue 38), each as that user would: help for every command
-// (its own exit codes), a usage error in one line, `config` printing what its own file accepts, `--limit-rate 0`,
-// `add` and `sync` merging a show's settings the same way, `--clear` forgetting one, and `sync` reading a page
-// with the configuration file's User-Agent.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The command line's rough edges a new user met (issue 38), each as that user would: help for every command
+// (its own exit codes), a usage error in one line, `config` printing what its own file accepts, `--limit-rate 0`,
+// `add` and `sync` merging a show's settings the same way, `--clear` forgetting one, and `sync` reading a page
+// with the configuration file's User-Agent.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CommandLineEdgesTests: CommandLineTestCase {

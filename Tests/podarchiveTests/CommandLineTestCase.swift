@@ -1,10 +1,10 @@
-// The set-up the command-line tests share: the tool with captured output, a loopback server and a temporary
-// folder as the current directory.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The set-up the command-line tests share: the tool with captured output, a loopback server and a temporary
+// folder as the current directory.
+@testable import ArchiverCore
 @testable import podarchive
 
 /// A test case running `CommandLineTool` as `main.swift` would, against its own loopback server.

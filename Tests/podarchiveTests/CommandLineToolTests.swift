@@ -1,10 +1,10 @@
-// The command line as a user meets it: what it prints where, and the exit code cron sees.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
 
+// The command line as a user meets it: what it prints where, and the exit code cron sees.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CommandLineToolTests: CommandLineTestCase {

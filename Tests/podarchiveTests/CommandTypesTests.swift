@@ -1,10 +1,10 @@
-// A command is a type given what it needs: run on its own with a context of the test's, it writes there and
-// builds the archiver only when it has work for it.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// A command is a type given what it needs: run on its own with a context of the test's, it writes there and
+// builds the archiver only when it has work for it.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CommandTypesTests: XCTestCase {

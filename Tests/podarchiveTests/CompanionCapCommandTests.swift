@@ -1,11 +1,11 @@
-// `podarchive sync` against transcripts that never end, with the real 20 MB cap: each is stopped there, said once
-// (its URL redacted), leaves nothing behind, and the run archives the episode and succeeds. The servers make the
-// bodies as they go and send them at a network's pace: no test holds 20 MB.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `podarchive sync` against transcripts that never end, with the real 20 MB cap: each is stopped there, said once
+// (its URL redacted), leaves nothing behind, and the run archives the episode and succeeds. The servers make the
+// bodies as they go and send them at a network's pace: no test holds 20 MB.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CompanionCapCommandTests: CommandLineTestCase {

@@ -1,11 +1,11 @@
-// The configuration file as commands meet it: each line read by its option's declaration (one line, file and line
-// named, exit 2 for a bad one), its values under the command line, a show's saved settings and the environment,
-// never saved, and `podarchive config` saying where each value comes from.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The configuration file as commands meet it: each line read by its option's declaration (one line, file and line
+// named, exit 2 for a bad one), its values under the command line, a show's saved settings and the environment,
+// never saved, and `podarchive config` saying where each value comes from.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ConfigurationFileCommandTests: CommandLineTestCase {

@@ -1,10 +1,11 @@
-// The built binary with a configuration file, run as cron runs it: the configuration folder under a temporary
-// folder (PODARCHIVE_CONFIG_DIR), never the real home. The file's `to` is the archive root a bare `podarchive
-// sync` (the systemd unit's command) uses; `podarchive config` says so; a bad line stops every command with exit 2.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The built binary with a configuration file, run as cron runs it: the configuration folder under a temporary
+// folder (PODARCHIVE_CONFIG_DIR), never the real home. The file's `to` is the archive root a bare `podarchive
+// sync` (the systemd unit's command) uses; `podarchive config` says so; a bad line stops every command with exit 2.
+@testable import ArchiverCore
 
 final class ConfigurationFileEndToEndTests: XCTestCase {
     private var folder: TemporaryFolder!

@@ -1,11 +1,11 @@
-// Where podarchive keeps what is not the archive's, end to end on loopback: a read-only, symlinked credentials
-// folder (a mounted Kubernetes Secret) is read as it is and never changed; a netrc `default` login reaches the
-// subscription's own host only; and a root `.podarchive` that is a link is refused before anything is written.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Where podarchive keeps what is not the archive's, end to end on loopback: a read-only, symlinked credentials
+// folder (a mounted Kubernetes Secret) is read as it is and never changed; a netrc `default` login reaches the
+// subscription's own host only; and a root `.podarchive` that is a link is refused before anything is written.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ConfigurationFolderTests: CommandLineTestCase {

@@ -1,10 +1,11 @@
-// The built binary killed with SIGKILL at each dangerous moment, then run again: the archive must hold each
-// episode exactly once, byte-identical, with nothing partial visible and a valid index.
-// Two syncs of one feed at once: the second waits or exits 4, and nothing is downloaded twice.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The built binary killed with SIGKILL at each dangerous moment, then run again: the archive must hold each
+// episode exactly once, byte-identical, with nothing partial visible and a valid index.
+// Two syncs of one feed at once: the second waits or exits 4, and nothing is downloaded twice.
+@testable import ArchiverCore
 
 final class CrashTests: XCTestCase {
     private var server: TestHTTPServer!

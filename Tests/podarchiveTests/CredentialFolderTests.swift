@@ -1,12 +1,12 @@
-// Secrets are written only where the reading of them would be trusted (issue 37, point 2): a credentials folder
-// others may write, another user's, or a link into one, is refused before a byte is written, in one line naming
-// the folder and the chmod/chown that fixes it (exit 5), and is never chmodded into shape behind the user's back.
-// A co-tenant is another uid (1000) and 0777 folders, as in `UntrustedFilesTests`: the tests run as root.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Secrets are written only where the reading of them would be trusted (issue 37, point 2): a credentials folder
+// others may write, another user's, or a link into one, is refused before a byte is written, in one line naming
+// the folder and the chmod/chown that fixes it (exit 5), and is never chmodded into shape behind the user's back.
+// A co-tenant is another uid (1000) and 0777 folders, as in `UntrustedFilesTests`: the tests run as root.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class CredentialFolderTests: CommandLineTestCase {

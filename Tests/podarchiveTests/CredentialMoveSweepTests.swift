@@ -1,11 +1,10 @@
-// `credentials --move` after a move killed part way: the record's secret already moved or not, the index already
-// clean, but a sidecar in a `--name` subfolder, an episode's origin attribute and a leftover temporary file still
-// hold the token. A second `--move` must take them out, not stop because the index looks clean.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `credentials --move` after a move killed part way: the record's secret already moved or not, the index already
+// clean, but a sidecar in a `--name` subfolder, an episode's origin attribute and a leftover temporary file still
+// hold the token. A second `--move` must take them out, not stop because the index looks clean.
 @testable import ArchiverCore
 @testable import podarchive
 

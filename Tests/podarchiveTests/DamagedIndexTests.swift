@@ -1,9 +1,10 @@
-// A damaged or hostile `index.json`, met by the built binary as a user would meet it: every command that reads
-// the index refuses it in one line and the process never crashes.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// A damaged or hostile `index.json`, met by the built binary as a user would meet it: every command that reads
+// the index refuses it in one line and the process never crashes.
+@testable import ArchiverCore
 
 final class DamagedIndexTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,10 +1,10 @@
-// Every command that waits on the network has a deadline (--timeout, the same default as sync's), and a fetch
-// that runs out of time or is cancelled ends with one sentence, never a type name.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Every command that waits on the network has a deadline (--timeout, the same default as sync's), and a fetch
+// that runs out of time or is cancelled ends with one sentence, never a type name.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class DeadlineTests: CommandLineTestCase {

@@ -1,9 +1,8 @@
-// The man page and the shell completions say what the argument parser accepts, and the man page renders.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The man page and the shell completions say what the argument parser accepts, and the man page renders.
 @testable import ArchiverCore
 @testable import podarchive
 
@@ -175,13 +174,9 @@ final class DocumentationTests: XCTestCase {
         let files =
             ManualPage.page.replacingOccurrences(of: #"\-"#, with: "-")
             .components(separatedBy: "\n.SH FILES\n").last?.components(separatedBy: "\n.SH ").first ?? ""
+        // Every name of the state folders (the layout's own list, so a new record file is named here at once).
         let names =
-            [
-                ArchiveLayout.subscriptionsFolder, ArchiveLayout.identityFile, ArchiveLayout.siteSettingsFile,
-                ArchiveLayout.sitePublishedFile, ArchiveLayout.indexFile, ArchiveLayout.journalFile,
-                ArchiveLayout.validatorsFile, ArchiveLayout.companionMissesFile, ArchiveLayout.hooksFile,
-                ArchiveLayout.forgottenFile, ArchiveLayout.pendingMoveFile, ArchiveLayout.lockFile,
-                ArchiveLayout.historyFolder, ArchiveLayout.siteStampFile, ArchiveLayout.downloadLog,
+            ArchiveLayout.stateNames.sorted() + [
                 ArchiveLayout.setAside(""), ArchiveLayout.temporaryInfix, ArchiveLayout.sidecarSuffix,
                 ArchiveLayout.configurationFile, ArchiveLayout.credentialsFolder, ArchiveLayout.sitePage,
                 ArchiveLayout.siteOPML, ArchiveLayout.siteFeed, ArchiveLayout.stateFolderName,

@@ -1,9 +1,10 @@
-// The built binary, run the way cron runs it, against real HTTP servers on 127.0.0.1: our fault-injecting
-// one (also as a proxy), and `python3 -m http.server`, which nobody here wrote.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The built binary, run the way cron runs it, against real HTTP servers on 127.0.0.1: our fault-injecting
+// one (also as a proxy), and `python3 -m http.server`, which nobody here wrote.
+@testable import ArchiverCore
 
 final class EndToEndTests: XCTestCase {
     private var folder: TemporaryFolder!

@@ -1,11 +1,11 @@
-// `--exclude REGEX`, the opposite of `--match`, as a user meets it: on sync (saved with the show, so a sync alone
-// keeps leaving those episodes out), list, add, the configuration file, `feeds`, `config`, help and completions;
-// `--all` and `--clear exclude` take it back.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `--exclude REGEX`, the opposite of `--match`, as a user meets it: on sync (saved with the show, so a sync alone
+// keeps leaving those episodes out), list, add, the configuration file, `feeds`, `config`, help and completions;
+// `--all` and `--clear exclude` take it back.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ExcludeTests: CommandLineTestCase {

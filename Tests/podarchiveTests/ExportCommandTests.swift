@@ -1,11 +1,11 @@
-// `podarchive export --warc` on an archive made by real syncs against a loopback server: a private feed (tokens in
-// its URL and its episodes'), companions, artwork, sidecars and two revisions of the feed. The WARC is read back
-// here and each payload compared with the archive's files; no secret is in it; a failure leaves no file.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `podarchive export --warc` on an archive made by real syncs against a loopback server: a private feed (tokens in
+// its URL and its episodes'), companions, artwork, sidecars and two revisions of the feed. The WARC is read back
+// here and each payload compared with the archive's files; no secret is in it; a failure leaves no file.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ExportCommandTests: CommandLineTestCase {

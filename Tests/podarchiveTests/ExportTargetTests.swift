@@ -1,11 +1,11 @@
-// `export` writes only where it is told, and never into the archive's own state: a target inside the root's
-// `.podarchive` or any show folder (through a link too, for a file that does not exist yet) is refused, and
-// `--show` names a show of the archive, never a folder outside it (issue 37, point 4).
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `export` writes only where it is told, and never into the archive's own state: a target inside the root's
+// `.podarchive` or any show folder (through a link too, for a file that does not exist yet) is refused, and
+// `--show` names a show of the archive, never a folder outside it (issue 37, point 4).
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ExportTargetTests: CommandLineTestCase {

@@ -1,10 +1,10 @@
-// The lines a failed sync prints, through the command line against a loopback server: each says what happened
-// once, and names the option that helps where one does (the core never names one).
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The lines a failed sync prints, through the command line against a loopback server: each says what happened
+// once, and names the option that helps where one does (the core never names one).
+@testable import ArchiverCore
 @testable import podarchive
 
 final class FailureLinesTests: CommandLineTestCase {

@@ -1,11 +1,11 @@
-// The feed's history as a user meets it: a feed that changes between two syncs run back to back (within one
-// second) leaves both revisions, in the order they were fetched, and `current.xml` is the newer one. In process
-// with the tool's clock standing still (the same second for certain), and as the built binary on the real clock.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The feed's history as a user meets it: a feed that changes between two syncs run back to back (within one
+// second) leaves both revisions, in the order they were fetched, and `current.xml` is the newer one. In process
+// with the tool's clock standing still (the same second for certain), and as the built binary on the real clock.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class FeedHistoryCommandTests: CommandLineTestCase {

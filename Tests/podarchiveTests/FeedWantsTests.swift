@@ -1,12 +1,12 @@
-// What a show wants and the 304, through the command line against a loopback feed behind an ETag: a saved filter
-// costs one conditional request a night and says what it leaves out only when the feed was read; a change of what
-// the show wants (a filter, --all, companions) or `forget --undo` makes the next sync read the feed in full, once;
-// `sync -n` and `-v` say what the sync does.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// What a show wants and the 304, through the command line against a loopback feed behind an ETag: a saved filter
+// costs one conditional request a night and says what it leaves out only when the feed was read; a change of what
+// the show wants (a filter, --all, companions) or `forget --undo` makes the next sync read the feed in full, once;
+// `sync -n` and `-v` say what the sync does.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class FeedWantsTests: CommandLineTestCase {

@@ -1,10 +1,11 @@
-// Finding a show through the built binary, as a person would: search a directory (a loopback server serving
-// recorded iTunes answers, named by PODARCHIVE_DIRECTORY_URL), subscribe with the Apple Podcasts link, sync; and
-// pages that are hostile (endless, huge, linking to other schemes) end in one line and an exit code.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Finding a show through the built binary, as a person would: search a directory (a loopback server serving
+// recorded iTunes answers, named by PODARCHIVE_DIRECTORY_URL), subscribe with the Apple Podcasts link, sync; and
+// pages that are hostile (endless, huge, linking to other schemes) end in one line and an exit code.
+@testable import ArchiverCore
 
 final class FindShowEndToEndTests: XCTestCase {
     private var folder: TemporaryFolder!

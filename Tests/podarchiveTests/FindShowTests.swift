@@ -1,11 +1,11 @@
-// Finding a show (issue 28), through the command line against loopback servers: a show's web page followed to
-// its feed (what is saved is the feed; credentials never go to the page), an Apple Podcasts link
-// looked up in a directory serving recorded answers, and the errors a user sees when either leads nowhere.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Finding a show (issue 28), through the command line against loopback servers: a show's web page followed to
+// its feed (what is saved is the feed; credentials never go to the page), an Apple Podcasts link
+// looked up in a directory serving recorded answers, and the errors a user sees when either leads nowhere.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class FindShowTests: CommandLineTestCase {

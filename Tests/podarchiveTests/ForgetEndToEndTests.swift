@@ -1,9 +1,10 @@
-// `podarchive forget` through the built binary: the episode's files go, the next syncs ask the server for nothing
-// of it, verify and list --archived no longer see it, and --undo brings it back with the next sync.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// `podarchive forget` through the built binary: the episode's files go, the next syncs ask the server for nothing
+// of it, verify and list --archived no longer see it, and --undo brings it back with the next sync.
+@testable import ArchiverCore
 
 final class ForgetEndToEndTests: XCTestCase {
     private var folder: TemporaryFolder!

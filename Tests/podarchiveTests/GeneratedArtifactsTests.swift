@@ -1,10 +1,10 @@
-// Every command and option declared appears in every artifact made from the declarations, and no other: each help
-// page, the man page `podarchive help --man` prints, and each shell's completions.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Every command and option declared appears in every artifact made from the declarations, and no other: each help
+// page, the man page `podarchive help --man` prints, and each shell's completions.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class GeneratedArtifactsTests: XCTestCase {

@@ -1,10 +1,11 @@
-// `sync --exec` through the built binary, with real /bin/sh hooks: what a hook is told, a hook that fails (exit 1,
-// the episode kept, tried on the next run), one from the configuration file, and that no command can come from the
-// archive: neither a saved setting nor a hostile subscription record carries one.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// `sync --exec` through the built binary, with real /bin/sh hooks: what a hook is told, a hook that fails (exit 1,
+// the episode kept, tried on the next run), one from the configuration file, and that no command can come from the
+// archive: neither a saved setting nor a hostile subscription record carries one.
+@testable import ArchiverCore
 
 final class HookEndToEndTests: XCTestCase {
     private var folder: TemporaryFolder!

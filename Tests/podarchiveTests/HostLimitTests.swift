@@ -1,10 +1,10 @@
-// The per-host limit as a user meets it: every request to one host counts (feeds, pages, episodes), at most 4 at
-// once by default, across all the shows of a run, whatever `--feed-jobs` and `--jobs` say.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The per-host limit as a user meets it: every request to one host counts (feeds, pages, episodes), at most 4 at
+// once by default, across all the shows of a run, whatever `--feed-jobs` and `--jobs` say.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class HostLimitTests: CommandLineTestCase {

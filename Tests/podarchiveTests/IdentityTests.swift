@@ -1,11 +1,11 @@
-// One show, one subscription, however its URL is spelt or wherever it is fetched from, end to end on loopback:
-// spellings of one address, a rotated token, a mirror that says it is the same show, a feed that only claims
-// to be, and two records an earlier version made for one folder.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// One show, one subscription, however its URL is spelt or wherever it is fetched from, end to end on loopback:
+// spellings of one address, a rotated token, a mirror that says it is the same show, a feed that only claims
+// to be, and two records an earlier version made for one folder.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class IdentityTests: CommandLineTestCase {

@@ -1,10 +1,10 @@
-// What a feed or a directory says is printed inert: no control or bidi character reaches the terminal, whatever
-// command prints it (list, sync's lines, search), while podarchive's own colours and live area still do.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// What a feed or a directory says is printed inert: no control or bidi character reaches the terminal, whatever
+// command prints it (list, sync's lines, search), while podarchive's own colours and live area still do.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class InertOutputTests: CommandLineTestCase {

@@ -1,3 +1,7 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Intents before effects, proven at every point: the built binary killed (SIGKILL, through `CrashShim`) just before
 // each write, fsync, rename and unlink it makes in the archive, once per point, then run again.
 // - `sync --exec`: every episode archived, and every hook run at least once (the next run finishes what the killed
@@ -7,10 +11,7 @@
 //   changed. `forget` named again says it is forgotten already (exit 0).
 // - `forget --undo`: killed anywhere, the episode is either still forgotten or taken back, and the next sync acts
 //   on that.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 final class IntentCrashTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,10 +1,11 @@
-// The line Ctrl-C (or SIGTERM) leaves promises only what the next run does: which partial downloads it resumes (a
-// validator was recorded, the server takes ranges, the body came as it is) and which it starts again. The built
-// binary, stopped mid-body, then run again.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The line Ctrl-C (or SIGTERM) leaves promises only what the next run does: which partial downloads it resumes (a
+// validator was recorded, the server takes ranges, the body came as it is) and which it starts again. The built
+// binary, stopped mid-body, then run again.
+@testable import ArchiverCore
 
 final class InterruptedLineTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,14 +1,14 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // The index's journal damaged at each record position, end to end through the command line on a real archive:
 // `verify` names a damaged record that is not the last (exit 1), the intact records after it still count. Every
 // command that writes the show's index folds the journal through one path (`IndexStore.save`): it says a damaged
 // record (one line naming the show's journal and the record, exit 1), says nothing of a torn last one (a crash
 // leaves that), and marks the feed to be read in full, so that the next sync (whose feed would otherwise answer
 // 304) finds the record's episode again from the file on disk: indexed, verified, not downloaded twice.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class JournalDamageTests: CommandLineTestCase {

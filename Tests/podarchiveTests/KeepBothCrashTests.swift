@@ -1,12 +1,13 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Keeping both, killed at every point: after a members feed (a bearer token in a header) took over a private public
 // feed's subscription (a token in its URL), the command the line names (`add <members> --separate`) is run by the
 // built binary killed (SIGKILL, through `CrashShim`) just before each write, fsync, rename and unlink it makes in the
 // archive or the configuration folder, once per point. Run again as printed, the same `add` finishes it, and the
 // next sync leaves each feed in a folder of its own with its own bytes, each with its own secret.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 final class KeepBothCrashTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,13 +1,13 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Keeping both feeds of a show, end to end on loopback, as a user follows the line that says another URL took a
 // subscription over: a members (ad-free) feed with the public feed's title and GUIDs takes over the public feed's
 // subscription, then the command the line names, run exactly as printed (the archive named by $PODARCHIVE_DIR, a
 // private feed's token redacted), keeps each feed in a folder of its own holding only its own bytes, and no later
 // run re-points either. And two shows of one title read apart wherever output names them.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class KeepBothTests: CommandLineTestCase {

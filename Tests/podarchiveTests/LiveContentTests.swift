@@ -1,12 +1,11 @@
-// Nothing a feed supplies becomes live content where the archive is served: a feed that tries every way to get
-// HTML, SVG or XML kept under a name a static server would serve as a page (an HTML transcript, one declared as
-// VTT, SVG artwork for the show and an episode, an enclosure named .svg), synced with metadata and the site. An
-// archive an earlier version wrote with an HTML transcript is renamed by the next sync.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Nothing a feed supplies becomes live content where the archive is served: a feed that tries every way to get
+// HTML, SVG or XML kept under a name a static server would serve as a page (an HTML transcript, one declared as
+// VTT, SVG artwork for the show and an episode, an enclosure named .svg), synced with metadata and the site. An
+// archive an earlier version wrote with an HTML transcript is renamed by the next sync.
 @testable import ArchiverCore
 @testable import podarchive
 

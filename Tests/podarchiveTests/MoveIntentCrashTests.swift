@@ -1,3 +1,7 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // `credentials --move` finishes what it starts (issue 37, point 9), proven at every point: the built binary killed
 // (SIGKILL, through `CrashShim`) just before each write, fsync, rename and unlink it makes in the archive and the
 // configuration folder, once per point, on an archive an earlier podarchive left with its login in the record, the
@@ -8,10 +12,7 @@
 // - killed before, the sync leaves the record to `--move` (never a side effect of a sync), and keeps the mark,
 //   which `credentials` says; the next `--move` finishes.
 // Either way the login is never lost: the server answers 401 without it, and every sync after exits 0.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 final class MoveIntentCrashTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,11 +1,11 @@
-// Shows that move and episodes that vanish, as a user meets them: a 301/308 or an announced new feed URL moves
-// the subscription (folder, files and settings stay), a 302 changes nothing, a new URL that does not answer is
-// reported; an episode the publisher deleted stays archived, marked as removed upstream.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Shows that move and episodes that vanish, as a user meets them: a 301/308 or an announced new feed URL moves
+// the subscription (folder, files and settings stay), a 302 changes nothing, a new URL that does not answer is
+// reported; an episode the publisher deleted stays archived, marked as removed upstream.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class MovedAndRemovedTests: CommandLineTestCase {

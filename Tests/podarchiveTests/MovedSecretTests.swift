@@ -1,14 +1,14 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // A secret never follows a move it was not given for (issue 37, point 10), through the command line against two
 // loopback origins (127.0.0.1 the show's first home, 127.0.0.2 another): a `.netrc` `default` login stays with
 // the origin the show was first subscribed at after a 301 or an announced new feed URL to another (a `machine`
 // entry for the new host still goes), and the line says so; a look-alike feed on another origin that copies a
 // private show's `podcast:guid` and title, with no episode in common, never takes its subscription over, by
 // `add` or by `itunes:new-feed-url`.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class MovedSecretTests: CommandLineTestCase {

@@ -1,9 +1,9 @@
-// Which command lines bring the network up as the process starts: the commands that fetch feeds, before their
-// options are even read, and no other.
-import ArchiverCore
 import Foundation
 import XCTest
 
+// Which command lines bring the network up as the process starts: the commands that fetch feeds, before their
+// options are even read, and no other.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class NetworkStartTests: XCTestCase {

@@ -1,11 +1,11 @@
-// A run with nothing new touches only what its promises need: it rewrites no file of the archive (the time of the
-// run goes into the show's lock file, in place), and `feeds` still shows when the show was last synced.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
 
+// A run with nothing new touches only what its promises need: it rewrites no file of the archive (the time of the
+// run goes into the show's lock file, in place), and `feeds` still shows when the show was last synced.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class NoOpRunTests: CommandLineTestCase {

@@ -1,10 +1,11 @@
-// The built binary under strace: each index journal record and each download record reaches the disk in one
-// write(2), so a crash can only leave a record whole or absent, never torn in two (the readers cope with a torn
-// one, but a single write is what makes it rare). CI installs strace; a machine without it skips.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The built binary under strace: each index journal record and each download record reaches the disk in one
+// write(2), so a crash can only leave a record whole or absent, never torn in two (the readers cope with a torn
+// one, but a single write is what makes it rare). CI installs strace; a machine without it skips.
+@testable import ArchiverCore
 
 final class OneWriteTests: XCTestCase {
     private var server: TestHTTPServer!

@@ -1,10 +1,10 @@
-// `verify`, `list`, the archive root, sizes and help as a user meets them: what is printed where, and the exit
-// code.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `verify`, `list`, the archive root, sizes and help as a user meets them: what is printed where, and the exit
+// code.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class OtherCommandsTests: CommandLineTestCase {

@@ -1,13 +1,13 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Credentials typed with a show's web page stay with the page's origin (issue 37, point 5), through the command
 // line against two loopback origins (127.0.0.2 serves the page, 127.0.0.1 the feed it names): a login or a header
 // given with the page, and a `.netrc` `default` login, never reach a feed a page on another origin names, with
 // `add` or `sync`, then or on any later run; the line says how to give them with the feed's URL. A feed on the
 // page's own origin still gets them, and a `.netrc` `machine` entry for the feed's host still applies.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class PageOriginTests: CommandLineTestCase {

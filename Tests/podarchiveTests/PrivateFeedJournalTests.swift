@@ -1,11 +1,12 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Issue 37, point 1, in the files a killed run leaves: the built binary syncs a private show (a token in its feed's
 // URL, RSS) and is killed with SIGKILL once its episodes are in the index's journal and before the journal is folded
 // into the index. The journal is written as everything else is: the search finds no secret in it, nor anywhere under
 // the root, nor in what the runs printed.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 final class PrivateFeedJournalTests: XCTestCase {
     private var server: TestHTTPServer!

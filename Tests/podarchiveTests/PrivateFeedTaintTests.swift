@@ -1,3 +1,7 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Issue 37, point 1, as a user would find it: a private show (a token in its feed URL, a login in it, a bearer
 // header or a .netrc login), as RSS and as JSON Feed the way Go and PHP write it, synced with --metadata --site --exec,
 // then every reader podarchive has run on it (list, feeds, verify, config, site --out, export --warc). Then everything
@@ -7,11 +11,7 @@
 // own files under the root (as served) may hold one. Also: failing episodes (their lines, the failure records, a
 // download kept to be resumed), add, verify --repair and forget; and a transcript holding the show's secret, kept as
 // served but left out of the site and the WARC, and said.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class PrivateFeedTaintTests: CommandLineTestCase {

@@ -1,12 +1,11 @@
-// Paid and private feeds, end to end on loopback servers: a login in the URL, a .netrc login and a bearer header
-// each reach the feed and its episodes; nothing reaches a second host (127.0.0.2), not even through a redirect;
-// afterwards the secrets are found only in the configuration folder's 0600 credentials files, never under the
-// archive root, and in no output.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Paid and private feeds, end to end on loopback servers: a login in the URL, a .netrc login and a bearer header
+// each reach the feed and its episodes; nothing reaches a second host (127.0.0.2), not even through a redirect;
+// afterwards the secrets are found only in the configuration folder's 0600 credentials files, never under the
+// archive root, and in no output.
 @testable import ArchiverCore
 @testable import podarchive
 

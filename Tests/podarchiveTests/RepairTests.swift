@@ -1,11 +1,11 @@
-// `verify --repair` through the command line on a real archive: a repaired episode keeps everything that belongs
-// to it (companions, sidecar, artwork, dates, its index entry), and two index entries that name one file are
-// named by `verify` and left untouched by `--repair`, never one episode written over the other.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `verify --repair` through the command line on a real archive: a repaired episode keeps everything that belongs
+// to it (companions, sidecar, artwork, dates, its index entry), and two index entries that name one file are
+// named by `verify` and left untouched by `--repair`, never one episode written over the other.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class RepairTests: CommandLineTestCase {

@@ -1,10 +1,10 @@
-// `podarchive search`, against a loopback directory serving recorded iTunes answers: what a person reads, the
-// JSON a script reads, the request the directory gets, and a result passed straight to `add`.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `podarchive search`, against a loopback directory serving recorded iTunes answers: what a person reads, the
+// JSON a script reads, the request the directory gets, and a result passed straight to `add`.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SearchCommandTests: CommandLineTestCase {

@@ -1,7 +1,8 @@
+import Foundation
+
 // Looking for secrets in a tree of files: their contents and their extended attributes, as anyone who can read
 // the tree (a static server, a copy of the archive) would.
-import ArchiverCore
-import Foundation
+@testable import ArchiverCore
 
 enum SecretSearch {
     /// The paths of the files under `folder` whose contents (decompressed, for gzip) or extended attributes hold any

@@ -1,8 +1,9 @@
+import Foundation
+
 // Looking for a private show's secrets in everything podarchive wrote, in every spelling a writer or a document
 // could give them (as is, percent-encoded, `&amp;`, `\u0026`, `\/`), and naming where each was found and how it was
 // spelt: a file's contents (decompressed when gzip), one of its extended attributes, or a command's output.
-import ArchiverCore
-import Foundation
+@testable import ArchiverCore
 
 /// A value that must never be written, with the spellings it could be written in.
 struct SoughtSecret: Sendable {

@@ -1,11 +1,11 @@
-// A private feed whose every URL carries a token, synced with metadata and the site, then the archive walked as
-// whoever it is served or copied to would: no secret in any file under the root, in any output, in the OPML
-// export; the secrets kept only in the configuration folder; the archive copied elsewhere fails clearly.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// A private feed whose every URL carries a token, synced with metadata and the site, then the archive walked as
+// whoever it is served or copied to would: no secret in any file under the root, in any output, in the OPML
+// export; the secrets kept only in the configuration folder; the archive copied elsewhere fails clearly.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SecretsInArchiveTests: CommandLineTestCase {

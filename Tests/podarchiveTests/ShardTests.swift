@@ -1,9 +1,10 @@
-// Several machines sharing one archive, played by several podarchive processes on one root: each takes the
-// shard `--shard K/N` gives it, and together they sync every show exactly once, with no coordinator.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Several machines sharing one archive, played by several podarchive processes on one root: each takes the
+// shard `--shard K/N` gives it, and together they sync every show exactly once, with no coordinator.
+@testable import ArchiverCore
 
 final class ShardTests: XCTestCase {
     private var folder: TemporaryFolder!

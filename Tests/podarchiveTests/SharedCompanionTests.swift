@@ -1,11 +1,11 @@
-// A companion several episodes name (one transcript, chapters document and image URL for three episodes), end to
-// end on loopback: fetched once, kept for each episode as a file of its own, the run exits 0, later runs fetch
-// nothing again, and verify checks each copy.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// A companion several episodes name (one transcript, chapters document and image URL for three episodes), end to
+// end on loopback: fetched once, kept for each episode as a file of its own, the run exits 0, later runs fetch
+// nothing again, and verify checks each copy.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SharedCompanionTests: CommandLineTestCase {

@@ -1,8 +1,8 @@
-// Short options as getopt reads them: -q, -v, -n, -j N, clusters (-qn, -j4, -nj 4), beside --opt=value and --.
-import ArchiverCore
 import Foundation
 import XCTest
 
+// Short options as getopt reads them: -q, -v, -n, -j N, clusters (-qn, -j4, -nj 4), beside --opt=value and --.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ShortOptionTests: CommandLineTestCase {

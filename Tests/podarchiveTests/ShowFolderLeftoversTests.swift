@@ -1,11 +1,11 @@
-// What 0.1.0 (and a write that could not be staged in the state folder) left beside a show's episodes: temporary
-// files of a killed `site` or sidecar write, under the names 0.1.0 gave them. The next sync, holding the show's
-// lock, removes them from the listing of the folder it makes anyway; nothing else there is touched.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// What 0.1.0 (and a write that could not be staged in the state folder) left beside a show's episodes: temporary
+// files of a killed `site` or sidecar write, under the names 0.1.0 gave them. The next sync, holding the show's
+// lock, removes them from the listing of the folder it makes anyway; nothing else there is touched.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class ShowFolderLeftoversTests: CommandLineTestCase {

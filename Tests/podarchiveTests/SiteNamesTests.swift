@@ -1,11 +1,11 @@
-// The names the site writes are the site's: a show titled like a root page, episodes whose title and extension make
-// `feed.xml`, `index.html` or `cover.jpg`, and an archive an earlier version laid out with such names, each synced
-// with `--site` from loopback feeds.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// The names the site writes are the site's: a show titled like a root page, episodes whose title and extension make
+// `feed.xml`, `index.html` or `cover.jpg`, and an archive an earlier version laid out with such names, each synced
+// with `--site` from loopback feeds.
+@testable import ArchiverCore
 @testable import podarchive
 
 #if canImport(FoundationXML)

@@ -1,11 +1,11 @@
-// `site --out DIR` is a folder the site owns (issue 37, point 3): it never writes through a link planted in DIR,
-// removes what it published there that the archive no longer holds (and says so) but never a file it did not
-// write, keeps DIR saved for every later `site` and `sync --site`, and `site --no-out` forgets it.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `site --out DIR` is a folder the site owns (issue 37, point 3): it never writes through a link planted in DIR,
+// removes what it published there that the archive no longer holds (and says so) but never a file it did not
+// write, keeps DIR saved for every later `site` and `sync --site`, and `site --no-out` forgets it.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SiteOutTests: SiteTestCase {

@@ -1,10 +1,10 @@
-// `site --out DIR`: the site published into a folder of its own, which a server can serve without ever seeing
-// the archive's `.podarchive` folders; saved, so `sync --site` keeps it up to date.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `site --out DIR`: the site published into a folder of its own, which a server can serve without ever seeing
+// the archive's `.podarchive` folders; saved, so `sync --site` keeps it up to date.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SitePublishTests: SiteTestCase {

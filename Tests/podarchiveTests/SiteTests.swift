@@ -1,11 +1,11 @@
-// `podarchive site` and `sync --site` on archives made from loopback feeds: the pages and feeds it writes, what a
-// podcast app reads back from feed.xml, hostile titles and notes kept inside their elements, and only what
-// changed written again. The pages in a real browser: BrowserTests.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// `podarchive site` and `sync --site` on archives made from loopback feeds: the pages and feeds it writes, what a
+// podcast app reads back from feed.xml, hostile titles and notes kept inside their elements, and only what
+// changed written again. The pages in a real browser: BrowserTests.
+@testable import ArchiverCore
 @testable import podarchive
 
 #if canImport(FoundationXML)

@@ -1,10 +1,10 @@
-// Subscriptions as a user meets them: `sync` remembers each show and its settings, `sync` alone syncs them all,
-// `add`, `remove` and `feeds` manage them, and bad records or names get one clear line.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Subscriptions as a user meets them: `sync` remembers each show and its settings, `sync` alone syncs them all,
+// `add`, `remove` and `feeds` manage them, and bad records or names get one clear line.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SubscriptionTests: CommandLineTestCase {

@@ -1,11 +1,11 @@
-// What sync shows: plain lines when nobody watches, a live area redrawn in place on a terminal, and nothing a
-// terminal could not take (NO_COLOR, TERM=dumb, narrow windows).
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
 
+// What sync shows: plain lines when nobody watches, a live area redrawn in place on a terminal, and nothing a
+// terminal could not take (NO_COLOR, TERM=dumb, narrow windows).
+@testable import ArchiverCore
 @testable import podarchive
 
 final class SyncConsoleTests: XCTestCase {

@@ -1,11 +1,10 @@
-// A private feed's taint, end to end on the loopback server: every value of its documents' URLs is redacted
-// whatever its name, episodes told apart only by a script URL's query stay apart, an archive written before the
-// taint syncs with nothing downloaded, and a companion holding the feed's token is left out of what is published.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// A private feed's taint, end to end on the loopback server: every value of its documents' URLs is redacted
+// whatever its name, episodes told apart only by a script URL's query stay apart, an archive written before the
+// taint syncs with nothing downloaded, and a companion holding the feed's token is left out of what is published.
 @testable import ArchiverCore
 @testable import podarchive
 

@@ -1,14 +1,13 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Issue 37, point 1, on episode identities and the name rule: a private show's episodes told apart only by a script
 // URL's query (`/get.php?id=N&auth=T`, no GUID) are N episodes, archived once, and its index holds no `id=` value in
 // clear (a keyed hash stands for each URL); a public feed keeps ordinary parameters (`author`, `design`, `id`) and
 // redacts the compound secret names (`authtoken`, `token1`, ...). An index written before (each such episode keyed
 // by the keyed hash of its redacted URL, its `id` in clear) is re-keyed on the next sync, which downloads nothing
 // archived.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
 @testable import ArchiverCore
 @testable import podarchive
 

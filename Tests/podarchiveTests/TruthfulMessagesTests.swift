@@ -1,11 +1,11 @@
-// Messages that say what happened: a refused password is not a missing one, an unknown show name lists the
-// archive's shows, items a feed format cannot read are counted and named, `verify --json` prints every finding,
-// and one order of outcomes decides the exit code wherever it is written down.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
 
+// Messages that say what happened: a refused password is not a missing one, an unknown show name lists the
+// archive's shows, items a feed format cannot read are counted and named, `verify --json` prints every finding,
+// and one order of outcomes decides the exit code wherever it is written down.
+@testable import ArchiverCore
 @testable import podarchive
 
 final class TruthfulMessagesTests: CommandLineTestCase {

@@ -1,14 +1,14 @@
+import Foundation
+import TestSupport
+import XCTest
+
 // Files another user could have written are never trusted, end to end on loopback (issue 37, point 2): a
 // co-tenant is another uid (1000) and 0777 folders, as the tests run as root. Their credentials file, one planted
 // in a folder others may write, or a link into their folder is refused (exit 5) and neither its login nor its
 // planted "feed" is used; a configuration file they could write never runs its `exec`; their `.netrc` sends no
 // login. The README's Kubernetes Secret recipe (`drwxrwxrwt root` folders of `..data` links, mounted read-only)
 // still syncs.
-import ArchiverCore
-import Foundation
-import TestSupport
-import XCTest
-
+@testable import ArchiverCore
 @testable import podarchive
 
 final class UntrustedFilesTests: CommandLineTestCase {

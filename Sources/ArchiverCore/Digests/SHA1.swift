@@ -4,7 +4,7 @@
 import Foundation
 
 /// A SHA-1 hash, fed in pieces.
-public struct SHA1: Sendable {
+struct SHA1: Sendable {
     private var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
     private var blocks = HashBlocks(size: 64)
 

@@ -5,7 +5,7 @@
 import Foundation
 
 /// A SHA-512 or SHA-384 hash, fed in pieces.
-public struct SHA512: Sendable {
+struct SHA512: Sendable {
     /// Which member of the family: SHA-384 is SHA-512 with other initial values, cut to 48 bytes.
     public enum Variant: Sendable {
         case sha384

@@ -70,7 +70,7 @@ public struct SubresourceIntegrity: Equatable, Sendable, Codable {
 }
 
 /// RFC 4648 base32 (upper case, padded), as WARC's `sha1:` digests are written.
-public enum Base32 {
+enum Base32 {
     /// `bytes` in base32.
     public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)

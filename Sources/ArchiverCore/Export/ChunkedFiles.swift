@@ -30,7 +30,7 @@ public protocol ChunkedFile: AnyObject {
 }
 
 /// The live reader: open(2) and read(2).
-public struct POSIXChunkedFileReader: ChunkedFileReading {
+struct POSIXChunkedFileReader: ChunkedFileReading {
     /// The live reader.
     public init() {}
 

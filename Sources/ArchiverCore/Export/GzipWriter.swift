@@ -5,7 +5,7 @@ import Foundation
 
 /// Deflates one gzip member chunk by chunk, handing each piece of output to `sink` as it is made.
 /// The stream lives at a fixed address: zlib keeps a pointer back to it and refuses a stream that moved.
-public final class GzipWriter {
+final class GzipWriter {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var output = [UInt8](repeating: 0, count: 1 << 16)
     private let sink: (UnsafeRawBufferPointer) throws -> Void

@@ -3,7 +3,7 @@
 import Foundation
 
 /// The kinds of record an export writes.
-public enum WARCRecordType: String, Sendable {
+enum WARCRecordType: String, Sendable {
     /// What the file holds and what wrote it (the first record).
     case warcinfo
     /// A file as it was fetched, without the HTTP exchange (the archive keeps no status or headers).
@@ -13,7 +13,7 @@ public enum WARCRecordType: String, Sendable {
 }
 
 /// The header of one record: its fields in the order they are written.
-public struct WARCRecordHeader: Equatable, Sendable {
+struct WARCRecordHeader: Equatable, Sendable {
     /// One named field.
     public struct Field: Equatable, Sendable {
         /// `WARC-Type`.
@@ -54,7 +54,7 @@ public struct WARCRecordHeader: Equatable, Sendable {
 }
 
 /// The values a record's fields take.
-public enum WARCValues {
+enum WARCValues {
     /// `sha1:` and the base32 of `digest`, as the web archives index payloads (`WARC-Payload-Digest`).
     public static func sha1(_ digest: [UInt8]) -> String { "sha1:" + Base32.encode(digest) }
 

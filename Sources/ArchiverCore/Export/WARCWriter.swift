@@ -6,7 +6,7 @@
 import Foundation
 
 /// Why an export stopped. Nothing is left under the export's name.
-public enum ExportError: Error, Equatable, Sendable, LocalizedError {
+enum ExportError: Error, Equatable, Sendable, LocalizedError {
     /// An archived file could not be read.
     case cannotRead(path: String, reason: String)
     /// The export could not be written.
@@ -40,7 +40,7 @@ public enum ExportError: Error, Equatable, Sendable, LocalizedError {
 }
 
 /// Where a record's block comes from.
-public enum WARCBlock: Sendable {
+enum WARCBlock: Sendable {
     /// An archived file, read in chunks.
     case file(String)
     /// A gzip file, expanded chunk by chunk (a revision of a feed's history).

@@ -6,7 +6,7 @@
 import Foundation
 
 /// Normalises feed URLs (see the file's comment for the rule).
-public enum FeedAddress {
+enum FeedAddress {
     /// Query parameters that only tell a link's origin to analytics, never which document is served.
     public static let trackingParameters: Set<String> = [
         "fbclid", "gclid", "dclid", "msclkid", "yclid", "igshid", "mc_cid", "mc_eid", "_hsenc", "_hsmi",

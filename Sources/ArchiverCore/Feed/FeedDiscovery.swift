@@ -15,7 +15,7 @@ public struct DiscoveredFeed: Equatable, Sendable {
 }
 
 /// Finds the feeds a web page links to.
-public enum FeedDiscovery {
+enum FeedDiscovery {
     /// How much of a page is read for its feed links: a head is a few KB; pages that pass this are not read on.
     static let maximumHead = 1 << 20
 

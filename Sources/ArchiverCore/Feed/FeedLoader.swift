@@ -45,7 +45,7 @@ public struct FeedLimits: Sendable, Equatable {
 }
 
 /// Loads and parses feeds through the injected fetcher and file reader.
-public struct FeedLoader: Sendable {
+struct FeedLoader: Sendable {
     let fetcher: any URLDataFetcher
     private let files: any FileReading
     /// Deadlines, the waits between tries (`FeedLimits.retry`) and their jitter.
@@ -245,7 +245,7 @@ extension FeedLoader {
 }
 
 /// The result of a conditional fetch.
-public enum FeedFetch: Sendable, Equatable {
+enum FeedFetch: Sendable, Equatable {
     /// The feed, and the validators to send next time.
     case changed(Feed, FeedValidators)
     /// `304 Not Modified`: the feed is as it was last time.

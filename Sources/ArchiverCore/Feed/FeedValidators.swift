@@ -4,7 +4,7 @@ import Foundation
 
 /// `<feed folder>/.podarchive/feed.json`: the feed's ETag and Last-Modified, sent back as
 /// `If-None-Match` / `If-Modified-Since` on the next sync.
-public struct FeedValidators: Codable, Equatable, Sendable {
+struct FeedValidators: Codable, Equatable, Sendable {
     /// The feed's last `ETag`, sent back as `If-None-Match`.
     public var etag: String?
     /// The feed's last `Last-Modified`, sent back as `If-Modified-Since`.

@@ -3,7 +3,7 @@
 import Foundation
 
 /// Escapes text for HTML and XML.
-public enum HTMLText {
+enum HTMLText {
     /// `text` safe inside an element or a double-quoted attribute: `& < > " '` escaped, control characters
     /// (other than tab and line breaks) dropped; with `attribute`, tab and line breaks written as character
     /// references, which an attribute value keeps (an XML reader turns them into spaces otherwise).

@@ -3,7 +3,7 @@
 import Foundation
 
 /// Reads the feed URLs out of subscription lists.
-public enum SubscriptionList {
+enum SubscriptionList {
     /// Why a list could not be read.
     public enum Failure: Error, Equatable, Sendable, LocalizedError {
         /// The file cannot be read.

@@ -5,7 +5,7 @@
 import Foundation
 
 /// The companions of a show whose server said they are not there, and on how many runs in a row.
-public struct CompanionMisses: Codable, Equatable, Sendable {
+struct CompanionMisses: Codable, Equatable, Sendable {
     /// Runs in a row a companion may answer 404 or 410 before it is given up.
     public static let giveUpAfter = 3
 

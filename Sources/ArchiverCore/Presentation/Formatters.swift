@@ -236,6 +236,15 @@ public enum SyncFormatter {
         }
     }
 
+    /// Said once a sync when `count` shows' secrets are kept inside the archive `root`, as an earlier version kept
+    /// them.
+    public static func secretsInsideLine(_ count: Int, root: URL) -> String {
+        let shows = count == 1 ? "1 show's credentials are" : "\(count) shows' credentials are"
+        return "\(shows) kept inside the archive, in \(ArchiveRoot(root).subscriptionsFolder.path), where anyone the "
+            + "archive is served or copied to can read them; move them to the configuration folder with "
+            + "'podarchive credentials --move'"
+    }
+
     /// Said once, in the run that stops retrying an episode its publisher deleted.
     public static func goneLine(_ episode: Episode, _ failure: EpisodeFailure, since: String) -> String {
         "episode \"\(oneLine(episode.title ?? "(untitled)"))\" <\(episode.url)>: \(failure.reason) on every run since "
@@ -337,6 +346,12 @@ public enum VerifyFormatter {
         return "gone     \(show == folder.path ? folder.lastPathComponent : show): "
             + "\"\(SyncFormatter.oneLine(failure.title ?? "(untitled)"))\" <\(failure.url)>: \(failure.reason)\(since), "
             + "never archived (sync --retry-gone tries again)"
+    }
+
+    /// A damaged revision of the feed history of the show in `folder`.
+    public static func historyLine(folder: URL, file: String, reason: String, root: URL) -> String {
+        let path = SyncFormatter.relative(ShowState(folder: folder).history.appendingPathComponent(file), to: root)
+        return "damaged  \(path): \(reason) (a revision of the feed's history; kept as it is)"
     }
 
     /// `verified 12 files in 2 feeds: all intact`, with what was repaired, gone and damaged.

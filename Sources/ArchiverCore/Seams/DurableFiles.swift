@@ -211,7 +211,7 @@ public struct DurableFileWriter: AtomicFileWriting {
 // MARK: - Locks
 
 /// `flock(2)` locks: a killed process never leaves a stale lock behind.
-public struct FlockLocker: FileLocking {
+struct FlockLocker: FileLocking {
     /// The live locker.
     public init() {}
 
@@ -306,7 +306,7 @@ private final class FlockLock: HeldLock, Sendable {
 // MARK: - Hashing files
 
 /// The live `FileHashing`: reads with read(2) in 1 MB chunks.
-public struct StreamingFileHasher: FileHashing {
+struct StreamingFileHasher: FileHashing {
     /// The live hasher.
     public init() {}
 

@@ -178,7 +178,7 @@ extension FileDownloading {
 }
 
 /// Reads `Content-Range: bytes START-END/TOTAL`.
-public struct ContentRange: Equatable, Sendable {
+struct ContentRange: Equatable, Sendable {
     /// The first byte the body holds.
     public var start: Int64
     /// The whole file's size; nil for `*`.

@@ -3,7 +3,7 @@ import CZlib
 import Foundation
 
 /// Compresses to and expands from the gzip format.
-public enum Gzip {
+enum Gzip {
     /// Why gzip data could not be expanded (damaged, cut short, not gzip).
     public struct Damaged: Error, Equatable, Sendable {
         /// zlib's words for it.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Every wait here ends: `run` waits only for operations it started, and an operation that is cancelled (the
 /// caller's task was) is expected to end soon after; none is started once the caller's task is cancelled.
-public enum OrderedTasks {
+enum OrderedTasks {
     /// Runs `operation(0)` to `operation(count - 1)`, at most `width` (at least 1) at once.
     ///
     /// On the caller's task, in this order for each: `starting` just before an operation starts; `finished` as it

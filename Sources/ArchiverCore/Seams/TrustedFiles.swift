@@ -78,7 +78,7 @@ public struct UntrustedFile: Error, Equatable, Sendable, LocalizedError {
 }
 
 /// The trust rule, read through the `FileAttributes` seam.
-public struct TrustedFiles: Sendable {
+struct TrustedFiles: Sendable {
     /// Where owners, modes, links and mounts are read.
     public let attributes: any FileAttributes
     /// The user podarchive runs as (its effective user ID).

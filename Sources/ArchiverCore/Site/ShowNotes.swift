@@ -6,7 +6,7 @@
 import Foundation
 
 /// Turns show notes (HTML or plain text) into HTML that is safe to put in a page.
-public enum ShowNotes {
+enum ShowNotes {
     /// Tags kept (with no attributes, but for a link's `href`); headings become `h4`, inside an episode's `h3`.
     static let kept: Set<String> = [
         "p", "br", "a", "em", "strong", "b", "i", "u", "s", "ul", "ol", "li", "blockquote", "code", "pre", "hr",

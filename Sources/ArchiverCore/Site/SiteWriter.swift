@@ -48,6 +48,12 @@ public struct SiteReport: Sendable, Equatable {
     /// and those that could not be.
     public var moves: [SiteNameMove] = []
 
+    /// The site's front page: in `folder`, else in `root`.
+    func page(root: URL) -> URL {
+        let site = folder ?? root
+        return site.appendingPathComponent(ArchiveLayout.sitePage)
+    }
+
     public static func == (lhs: SiteReport, rhs: SiteReport) -> Bool {
         lhs.shows == rhs.shows && lhs.rewritten == rhs.rewritten
             && lhs.skipped.map(\.folder) == rhs.skipped.map(\.folder) && lhs.moves == rhs.moves

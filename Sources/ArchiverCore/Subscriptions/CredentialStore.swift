@@ -6,7 +6,7 @@
 import Foundation
 
 /// What the configuration folder keeps for one show.
-public struct ShowSecrets: Codable, Equatable, Sendable {
+struct ShowSecrets: Codable, Equatable, Sendable {
     /// The feed URL as it must be fetched, when it carries a secret (a token parameter); the archive keeps it
     /// redacted.
     public var feed: String?

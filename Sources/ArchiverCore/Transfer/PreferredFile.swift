@@ -10,7 +10,7 @@
 import Foundation
 
 /// The choice among an episode's files.
-public enum PreferredFile {
+enum PreferredFile {
     /// The alternate enclosure to archive for `episode` under `preferences` (media types such as `audio/opus`, or
     /// codecs or subtypes such as `opus`), or nil for the enclosure: the first of `candidates`.
     public static func choice(_ preferences: [String], for episode: Episode) -> AlternateEnclosure? {

@@ -22,4 +22,15 @@ extension Archiver {
     public func add(_ request: AddRequest, onEvent: @escaping @Sendable (SyncRunEvent) -> Void) async -> SyncRunReport {
         await AddRunner(engine: self).run(request, onEvent: onEvent)
     }
+
+    /// `podarchive credentials`: moves the secrets kept inside `request.root` to the configuration folder when
+    /// asked (which needs one: `CredentialError.noFolder` otherwise), then says where each show's are.
+    public func credentials(_ request: CredentialsRequest) async -> CommandOutcome<CredentialsReport> {
+        await CredentialsRunner(engine: self).run(request)
+    }
+
+    /// `podarchive search`: the shows the podcast directory finds for `request.term`, within its timeout.
+    public func search(_ request: SearchRequest) async -> CommandOutcome<SearchReport> {
+        await SearchRunner(engine: self).run(request)
+    }
 }

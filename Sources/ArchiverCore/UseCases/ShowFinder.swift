@@ -33,6 +33,20 @@ struct ShowFinder: Sendable {
         return folder
     }
 
+    /// The saved settings of the subscription `text` names (its folder name, or its feed in any spelling: a URL or
+    /// a local file), nil when it saved none.
+    /// - Throws: `ArchiveError.unknownShow`, naming the archive's shows.
+    func savedSettings(_ text: String) throws -> ShowSettings? {
+        let shows = engine.subscriptions(in: root).shows
+        if let show = shows.first(where: { $0.folder == text || $0.feed == text }) { return show.settings }
+        if let source = try? FeedSource(text, currentDirectory: currentDirectory),
+            let found = try? engine.subscription(for: source, in: root)
+        {
+            return found.record.settings
+        }
+        throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
+    }
+
     /// `folder`, else the one show folder of the root whose show has the title `text`.
     func folderOrTitle(_ text: String) throws -> URL {
         do {
@@ -83,5 +97,10 @@ extension Archiver {
     {
         let finder = ShowFinder(engine: self, root: root, currentDirectory: currentDirectory)
         return try byTitle ? finder.folderOrTitle(text) : finder.folder(text)
+    }
+
+    /// The settings saved with the show `text` names (`config SHOW`: its folder name or feed); nil for none.
+    public func savedSettings(ofShow text: String, in root: URL, currentDirectory: String) throws -> ShowSettings? {
+        try ShowFinder(engine: self, root: root, currentDirectory: currentDirectory).savedSettings(text)
     }
 }

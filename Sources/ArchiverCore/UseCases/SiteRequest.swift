@@ -36,17 +36,17 @@ extension Archiver {
     /// `podarchive site`: saves the settings given, then writes the site; `episodesFailed` when a show was left
     /// out of it, `usage` for a folder inside the archive (nothing is saved or written then).
     public func site(_ request: SiteRequest) async -> CommandOutcome<SiteWritten> {
-        let root = request.root.standardizedFileURL.path
-        if let out = request.out, out == root || out.hasPrefix(root + "/") {
-            return CommandOutcome(failure: SiteOutInsideArchive(out: out, root: request.root.path))
-        }
-        return await .of({ try writingSite(request) }, status: \.report.status)
+        await .of({ try writingSite(request) }, status: \.report.status)
     }
 }
 
 extension SyncEngine {
     /// Saves the site settings `request` gives, then writes the site.
     fileprivate func writingSite(_ request: SiteRequest) throws -> SiteWritten {
+        let root = request.root.standardizedFileURL.path
+        if let out = request.out, out == root || out.hasPrefix(root + "/") {
+            throw SiteOutInsideArchive(out: out, root: request.root.path)
+        }
         var settings = siteSettings(in: request.root)
         let out = request.forgetOut ? nil : request.out ?? settings.out
         if settings.baseURL != (request.baseURL ?? settings.baseURL) || settings.out != out {

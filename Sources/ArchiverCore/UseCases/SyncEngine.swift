@@ -35,8 +35,15 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws
     /// Writes the site (`Archiver.writeSite`).
     func writeSite(root: URL, baseURL: String?, out: URL?, access: SyncOptions) throws -> SiteReport
+    /// The secrets of `root` moved out of it (`Archiver.moveCredentials`), where a show's are, the moves not
+    /// finished, and the configuration folder's credentials folder (nil without one).
+    func moveCredentials(in root: URL, lockWait: TimeInterval) async throws -> CredentialMove
+    func secretsPlace(of show: Subscription, in root: URL) -> SecretsPlace
+    func pendingMoves(in root: URL) -> [String]
+    var credentialsFolder: URL? { get }
 }
 
 extension Archiver: SyncEngine {
     func now() -> Date { parts.clock.now() }
+    var credentialsFolder: URL? { parts.store.secrets.folder?.credentials }
 }

@@ -7,7 +7,7 @@
 import Foundation
 
 /// An archive's ID and identifier key.
-public struct ArchiveIdentity: Codable, Sendable, Equatable {
+struct ArchiveIdentity: Codable, Sendable, Equatable {
     /// A random UUID, lower case.
     public var id: String
     /// 32 random bytes, hex: the HMAC key of `keyedHash`.

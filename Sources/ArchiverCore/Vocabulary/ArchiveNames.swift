@@ -4,7 +4,7 @@
 import Foundation
 
 /// Names of files and folders podarchive writes, worked out in one place.
-public enum ArchiveNames {
+enum ArchiveNames {
     /// The freedesktop.org extended attribute that records a file's source URL (as `curl --xattr` does).
     public static let originAttribute = "user.xdg.origin.url"
     /// The extended attribute that keeps the `Content-Type` a file's server sent, where the index cannot (the

@@ -37,7 +37,7 @@ public struct Taint: Sendable, Equatable {
 
 /// The secret values the process knows (feed tokens, passwords, header values), in every encoding a document can
 /// hold them in: masked as `REDACTED` in everything redacted and printed.
-public enum SecretValues {
+enum SecretValues {
     /// What a redacted value is shown as (`URLSecrets.redaction`).
     public static let marker = "REDACTED"
 

@@ -22,34 +22,42 @@ import Foundation
         }
 
         /// The live archiver, which kills the process at `point` when one is named, so the crash tests can prove
-        /// that dying there loses nothing (the names of `injectingFaults`, and `index-write`, `fold-write`,
-        /// `journal-append`, `record-write` for the durable writes). With no point it is `live(fetcher:)`.
+        /// that dying there loses nothing (the names of `injectingFaults`, and those of `CrashPoints.writer`).
+        /// With no point it is `live(fetcher:)`.
         public static func live(fetcher: FeedSession, crashingAt point: String?) -> Archiver {
             guard let point else { return live(fetcher: fetcher) }
-            let die: @Sendable () -> Void = { kill(getpid(), SIGKILL) }
-            return live(
-                fetcher: fetcher,
-                writer: DurableFileWriter(
-                    beforeRename: { url in
-                        guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
-                        let journal = IndexJournal.url(besideIndex: url)
-                        // index-write: any whole write of the index; fold-write: one that folds a journal.
-                        if point == "index-write"
-                            || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
-                        {
-                            die()
-                        }
-                    },
-                    midWrite: { url, data in
-                        if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
-                        // A download record that names where its body goes: the last write before the rename.
-                        if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
-                            String(decoding: data, as: UTF8.self).contains("\"target\"")
-                        {
-                            die()
-                        }
-                    })
-            ).injectingFaults { name in if name == point { die() } }
+            return live(fetcher: fetcher, writer: CrashPoints.writer(dyingAt: point)).injectingFaults { name in
+                if name == point { CrashPoints.die() }
+            }
+        }
+    }
+
+    /// Where a test build kills itself among the durable writes.
+    enum CrashPoints {
+        static func die() { kill(getpid(), SIGKILL) }
+
+        /// The durable writer, which kills the process at `point`: `index-write` (any whole write of the index),
+        /// `fold-write` (one that folds a journal), `journal-append`, `record-write` (a download record that names
+        /// where its body goes: the last write before the rename).
+        static func writer(dyingAt point: String) -> DurableFileWriter {
+            DurableFileWriter(
+                beforeRename: { url in
+                    guard url.lastPathComponent == ArchiveLayout.indexFile else { return }
+                    let journal = IndexJournal.url(besideIndex: url)
+                    if point == "index-write"
+                        || (point == "fold-write" && FileManager.default.fileExists(atPath: journal.path))
+                    {
+                        die()
+                    }
+                },
+                midWrite: { url, data in
+                    if point == "journal-append", url.lastPathComponent == ArchiveLayout.journalFile { die() }
+                    if point == "record-write", ArchiveNames.isDownloadRecord(url.lastPathComponent),
+                        String(decoding: data, as: UTF8.self).contains("\"target\"")
+                    {
+                        die()
+                    }
+                })
         }
     }
 #endif

@@ -100,7 +100,10 @@ struct CommandLineTool: Sendable {
                 completions: Completions.script(for:), page: { ManualPage.page }, names: Commands.names)
             let code = await invocation.run(context)
             // Whatever the command, a damaged journal it folded is said, and fails it (see `FoldsSaid`).
-            return context.folds.say(to: errors, bySync: invocation.name == SyncCommand.info.name, after: code)
+            for line in context.folds.lines(bySync: invocation.name == SyncCommand.info.name) {
+                errors.write("podarchive: \(line)\n")
+            }
+            return context.folds.status(after: code)
         }
     }
 }

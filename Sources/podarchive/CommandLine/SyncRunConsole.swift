@@ -39,23 +39,21 @@ final class SyncRunConsole: Sendable {
         case .found(let resolved, let followed, let show):
             let (output, _) = streams(show)
             if let show { console(show)?.abandon() }
-            sayFound(resolved, followed: followed, to: output)
+            guard lines else { break }
+            for line in resolved.foundLines(followed: followed, verbose: verbose) { output.write(line) }
         case .accessLeftBehind(let resolved, let headers, let show):
-            sayLeftBehind(resolved, headers: headers, to: streams(show).errors)
+            // On standard error whatever the verbosity: the login or headers given with a page stay with it.
+            resolved.leftBehindLine(headers: headers).map(streams(show).errors.write)
         case .unfound(let outcome):
             sayFailure(outcome, to: context.errors)
         case .problem(let problem):
-            say(problem)
+            context.errors.write("podarchive: \(problem.line(root: root))\n")
         case .merged(let merge):
             context.output.write(
                 "<\(merge.removed.shownFeed)> and <\(merge.kept.shownFeed)> are one show, in \(merge.kept.folder)/: "
                     + "its subscription is <\(merge.kept.shownFeed)> from now on\n")
         case .secretsInside(let count):
-            let shows = count == 1 ? "1 show's credentials are" : "\(count) shows' credentials are"
-            context.errors.write(
-                "podarchive: \(shows) kept inside the archive, in \(root.path)/.podarchive/feeds, where anyone the "
-                    + "archive is served or copied to can read them; move them to the configuration folder with "
-                    + "'podarchive credentials --move'\n")
+            context.errors.write("podarchive: \(SyncFormatter.secretsInsideLine(count, root: root))\n")
         case .chosen(let shows):
             guard shows.count > 1, feedJobs > 1 else { return }
             state.withLock { state in
@@ -80,7 +78,7 @@ final class SyncRunConsole: Sendable {
             end(show, outcome)
             printer?.finished(show)
         case .site(let report, _):
-            SiteCommand.say(report, root: root, context: context, quiet: !lines)
+            SiteCommand.say(report.lines(root: root, quiet: !lines), context: context)
         case .siteFailed(let error):
             _ = context.report(error)
         }
@@ -150,64 +148,6 @@ final class SyncRunConsole: Sendable {
         case .synced, .planned, .subscribed:
             break
         }
-    }
-
-    private func sayFound(_ resolved: ResolvedFeed, followed: Bool, to output: any TextOutput) {
-        guard lines, let feed = resolved.feed else { return }
-        if let link = resolved.link, let listed = resolved.listed, !followed {
-            output.write("\(link) is a show of the podcast directory; its feed is <\(listed.absoluteString)>\n")
-        }
-        guard let page = resolved.page else { return }
-        let others = resolved.others.count
-        let also = verbose || others == 0 ? "" : " (it links to \(others) other feed\(others == 1 ? "" : "s"))"
-        output.write("\(page.absoluteString) is a web page; its feed is <\(feed.absoluteString)>\(also)\n")
-        guard verbose else { return }
-        for other in resolved.others {
-            output.write("    also links to <\(other.url.absoluteString)>\(other.title.map { " (\($0))" } ?? "")\n")
-        }
-    }
-
-    /// Says, on standard error whatever the verbosity, that the login or headers given with a page stay with it
-    /// when the feed it names is on another origin, and how to give them with the feed's URL (placeholders, never
-    /// the values).
-    private func sayLeftBehind(_ resolved: ResolvedFeed, headers: Bool, to errors: any TextOutput) {
-        guard let feed = resolved.feed, let page = resolved.page else { return }
-        let login = FeedSource.login(in: resolved.typed) != nil
-        let given = [login ? "a login" : nil, headers ? "headers" : nil].compactMap { $0 }.joined(separator: " and ")
-        // A login is described, not shown in the URL: every URL printed loses its userinfo (`RedactingOutput`).
-        let command =
-            "podarchive add '\(URLSecrets.redacted(feed.absoluteString))'"
-            + (headers ? " --header 'NAME: VALUE'" : "") + (login ? " (user:password@ in the URL)" : "")
-        errors.write(
-            "podarchive: what was given with \(URLSecrets.redacted(page.absoluteString)) (\(given)) goes to its origin "
-                + "only: its feed <\(URLSecrets.redacted(feed.absoluteString))> is on another, read without it; to send "
-                + "it there, give it with the feed's URL: \(command)\n")
-    }
-
-    /// One line on standard error for a problem met choosing the shows.
-    private func say(_ problem: SelectionProblem) {
-        let line: String
-        switch problem {
-        case .headersWithoutNamedFeeds:
-            line =
-                "option '--header' needs the feeds it is for named on the command line (and no --opml or --feeds "
-                + "list): it is sent to their hosts only"
-        case .damagedRecord(let path, let reason):
-            line = "subscription record \(path) is damaged (\(reason)); skipped"
-        case .noSubscriptions:
-            line = "\(root.path) has no subscriptions; add one with 'podarchive add <feed>' or name a feed"
-        case .credentialsMissing(let reason), .untrustedFile(let reason):
-            line = reason
-        case .unusableSubscription(let feed):
-            line = "subscription \(feed) is not a feed URL or path; skipped"
-        case .invalidFeed(let reason), .unreadableList(let reason), .lookupFailed(let reason):
-            line = SyncFormatter.oneLine(reason)
-        case .invalidListLine(let list, let reason):
-            line = "feed list \(list): \(SyncFormatter.oneLine(reason))"
-        case .emptyLists:
-            line = "the feed lists name no feeds"
-        }
-        context.errors.write("podarchive: \(line)\n")
     }
 
     /// The `--json` summary of a run: each show's entry, in order.

@@ -78,6 +78,17 @@ struct CommandContext: Sendable {
         return ExitCode.of(error, cancelled: cancelled)
     }
 
+    /// The report of `outcome`, or nil once the error that stopped the command is said (nothing is, when the
+    /// run was stopped: `Interruption` says so).
+    func report<Report>(of outcome: CommandOutcome<Report>) -> Report? {
+        switch outcome.result {
+        case .success(let report): return report
+        case .failure(let error):
+            if outcome.status != .interrupted { say(error) }
+            return nil
+        }
+    }
+
     /// Says what went wrong, in one line on standard error.
     func say(_ error: Error) {
         errors.write("podarchive: \(SettingsSaid.errorLine(error))\n")

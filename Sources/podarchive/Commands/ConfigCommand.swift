@@ -80,7 +80,8 @@ struct ConfigCommand: CommandType {
         if let show = arguments.show {
             guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
             do {
-                saved = try savedSettings(of: show, in: root)
+                saved = try context.configuredArchiver().savedSettings(
+                    ofShow: show, in: root, currentDirectory: context.environment.currentDirectory)
             } catch {
                 return context.report(error)
             }
@@ -118,19 +119,6 @@ struct ConfigCommand: CommandType {
             url: variables["PODARCHIVE_DIRECTORY_URL"] ?? directory.base.absoluteString,
             source: variables["PODARCHIVE_DIRECTORY_URL"] == nil ? .defaults : .environment,
             problem: directory.refusal.map { $0.description })
-    }
-
-    /// The settings of the show `text` names (its folder name or feed URL).
-    private func savedSettings(of text: String, in root: URL) throws -> ShowSettings? {
-        let archiver = context.configuredArchiver()
-        let shows = archiver.subscriptions(in: root).shows
-        if let show = shows.first(where: { $0.folder == text || $0.feed == text }) { return show.settings }
-        if let source = try? FeedSource(text, currentDirectory: context.environment.currentDirectory),
-            let found = try? archiver.subscription(for: source, in: root)
-        {
-            return found.record.settings
-        }
-        throw ArchiveError.unknownShow(text, known: shows.map(\.folder))
     }
 
     /// A row for each setting the configuration file may set, in the option table's order (a switch and its

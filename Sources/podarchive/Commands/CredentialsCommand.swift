@@ -41,23 +41,17 @@ struct CredentialsCommand: CommandType {
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = context.configuredArchiver()
-        if arguments.move {
-            guard let configuration = context.configuration else { return context.report(CredentialError.noFolder) }
-            do {
-                let moved = try await archiver.moveCredentials(in: root)
-                let shows = moved.moved.count == 1 ? "1 show's" : "\(moved.moved.count) shows'"
-                context.output.write(
-                    "moved \(shows) credentials to \(configuration.credentials.path); "
-                        + "redacted \(moved.redactedFiles) file\(moved.redactedFiles == 1 ? "" : "s") in the archive\n")
-            } catch {
-                return context.report(error)
-            }
+        let outcome = await context.configuredArchiver().credentials(
+            CredentialsRequest(root: root, move: arguments.move))
+        guard let report = context.report(of: outcome) else { return outcome.status }
+        if let moved = report.moved, let folder = report.movedTo {
+            let shows = moved.moved.count == 1 ? "1 show's" : "\(moved.moved.count) shows'"
+            context.output.write(
+                "moved \(shows) credentials to \(folder.path); "
+                    + "redacted \(moved.redactedFiles) file\(moved.redactedFiles == 1 ? "" : "s") in the archive\n")
         }
-        var worst = ExitCode.success
-        for show in archiver.subscriptions(in: root).shows
-        where show.holdsSecrets || show.hasCredentials || show.secretFeed == true {
-            switch archiver.secretsPlace(of: show, in: root) {
+        for show in report.places {
+            switch show.place {
             case .insideArchive:
                 context.output.write(
                     "\(show.folder): inside the archive (podarchive credentials --move takes them out)\n")
@@ -65,15 +59,14 @@ struct CredentialsCommand: CommandType {
                 context.output.write("\(show.folder): \(path)\n")
             case .missing(let reason):
                 context.errors.write("podarchive: \(reason)\n")
-                worst = .feedFailed
             }
         }
         // A move killed part way: the show's files may still hold a secret until it is finished.
-        for folder in archiver.pendingMoves(in: root) {
+        for folder in report.unfinished {
             context.output.write(
                 "\(folder): a credentials move is not finished (podarchive credentials --move, or the show's next "
                     + "sync, finishes it)\n")
         }
-        return worst
+        return outcome.status
     }
 }

@@ -58,7 +58,7 @@ struct ExportCommand: CommandType {
         var drawn = ""
         let outcome = await context.configuredArchiver().export(request) { progress in
             guard live else { return }
-            let line = Self.progressLine(progress)
+            let line = progress.line
             // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.
             if line != drawn {
                 drawn = line
@@ -68,34 +68,12 @@ struct ExportCommand: CommandType {
         switch outcome.result {
         case .success(let report):
             if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
-            context.output.write(Self.summary(report, file: request.file) + "\n")
+            context.output.write(report.summary(file: request.file) + "\n")
             if let line = WithheldFormatter.line(report.withheld, from: "export") { context.errors.write(line) }
         case .failure(let error):
             if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
             context.say(error)
         }
         return outcome.status
-    }
-
-    /// `exporting: 12 of 40 records, 1.2 GB of 3.4 GB (35%)`.
-    static func progressLine(_ progress: ExportProgress) -> String {
-        let percent = progress.totalBytes > 0 ? " (\(progress.bytes * 100 / progress.totalBytes)%)" : ""
-        return "exporting: \(progress.records) of \(progress.totalRecords) records, "
-            + "\(SyncFormatter.size(progress.bytes)) of \(SyncFormatter.size(progress.totalBytes))\(percent)"
-    }
-
-    /// `exported 2 shows to FILE (1.2 GB): 40 episodes, 3 transcripts and chapters, ... in 91 records`.
-    static func summary(_ report: ExportReport, file: URL) -> String {
-        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
-        let parts = [
-            count(report.episodes, "episode", "episodes"),
-            count(report.companions, "transcript or chapters file", "transcripts and chapters files"),
-            count(report.artwork, "artwork file", "artwork files"),
-            count(report.feedRevisions, "feed revision", "feed revisions"),
-            count(report.metadata, "sidecar", "sidecars"),
-        ]
-        return
-            "exported \(count(report.shows, "show", "shows")) to \(file.path) (\(SyncFormatter.size(report.bytes))): "
-            + parts.joined(separator: ", ") + " in \(count(report.records, "WARC record", "WARC records"))"
     }
 }

@@ -45,60 +45,19 @@ struct SearchCommand: CommandType {
     let context: CommandContext
     let arguments: Arguments
 
-    /// The directory is asked within this many seconds.
-    static let timeout: TimeInterval = 60
-
     func run() async -> ExitCode {
-        let term = arguments.terms.joined(separator: " ")
-        let resolver = context.makeArchiver().feedResolver(
-            directory: PodcastDirectory.from(environment: context.environment.variables))
-        let shows: [DirectoryShow]
-        do {
-            shows = try await resolver.search(term, limit: arguments.limit, limits: FeedLimits(timeout: Self.timeout))
-        } catch {
-            return context.report(error, cancelled: Task.isCancelled)
-        }
+        let outcome = await context.makeArchiver().search(
+            SearchRequest(
+                term: arguments.terms.joined(separator: " "), limit: arguments.limit,
+                environment: context.environment.variables))
+        guard let report = context.report(of: outcome) else { return outcome.status }
         if arguments.json {
-            context.output.write(Self.json(shows))
-        } else if shows.isEmpty {
-            context.errors.write("podarchive: the podcast directory finds no show for \"\(term)\"\n")
+            context.output.write(report.json)
+        } else if report.shows.isEmpty {
+            context.errors.write("podarchive: the podcast directory finds no show for \"\(report.term)\"\n")
         } else {
-            context.output.write(Self.lines(shows))
+            context.output.write(report.lines)
         }
-        return .success
-    }
-
-    /// Two lines a show: its title, author and episode count; then its feed, ready for `add` or `sync`.
-    static func lines(_ shows: [DirectoryShow]) -> String {
-        shows.map { show in
-            var facts: [String] = []
-            if let author = show.author { facts.append("by \(author)") }
-            if let episodes = show.episodes { facts.append("\(episodes) episode\(episodes == 1 ? "" : "s")") }
-            let head =
-                SyncFormatter.oneLine(show.title.isEmpty ? "(untitled)" : show.title)
-                + (facts.isEmpty ? "" : " (\(SyncFormatter.oneLine(facts.joined(separator: ", "))))")
-            return head + "\n    " + (show.feedURL?.absoluteString ?? "no public feed") + "\n"
-        }.joined()
-    }
-
-    /// `{"shows": [{"title", "author", "episodes", "feed", "id"}]}`, in the directory's order.
-    static func json(_ shows: [DirectoryShow]) -> String {
-        var out = JSONWriter()
-        out.raw("{\"shows\": [")
-        for (position, show) in shows.enumerated() {
-            out.raw(position == 0 ? "\n  {\"title\": " : ",\n  {\"title\": ")
-            out.string(show.title)
-            out.raw(", \"author\": ")
-            out.string(show.author)
-            out.raw(", \"episodes\": ")
-            out.number(show.episodes.map(Int64.init))
-            out.raw(", \"feed\": ")
-            out.string(show.feedURL?.absoluteString)
-            out.raw(", \"id\": ")
-            out.number(show.id.map(Int64.init))
-            out.raw("}")
-        }
-        out.raw(shows.isEmpty ? "]}\n" : "\n]}\n")
-        return out.text
+        return outcome.status
     }
 }

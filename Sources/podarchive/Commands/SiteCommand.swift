@@ -59,54 +59,15 @@ struct SiteCommand: CommandType {
         let outcome = await context.configuredArchiver().site(request)
         switch outcome.result {
         case .success(let written):
-            Self.say(written.report, root: root, context: context, quiet: false, saved: written.intoSavedOut)
+            Self.say(written.report.lines(root: root, quiet: false, saved: written.intoSavedOut), context: context)
         case .failure(let error):
             context.say(error)
         }
         return outcome.status
     }
 
-    /// Says what writing the site did: each name changed, each show left out (on standard error), and unless
-    /// `quiet` where the site is and what it published and removed.
-    static func say(_ report: SiteReport, root: URL, context: CommandContext, quiet: Bool, saved: Bool = false) {
-        for move in report.moves {
-            if move.failure != nil {
-                context.errors.write("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n")
-            } else if !quiet {
-                context.output.write("site: \(SyncFormatter.siteNameLine(move, root: root))\n")
-            }
-        }
-        for (folder, reason) in report.skipped {
-            context.errors.write(
-                "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
-        }
-        if !quiet {
-            let site = report.folder ?? root
-            let written =
-                report.created == 0
-                ? "\(report.rewritten) written again"
-                : report.rewritten == 0
-                    ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
-            let savedNote = saved ? " (the saved --out; podarchive site --no-out writes in the archive again)" : ""
-            context.output.write(
-                "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
-                    + "in \(site.appendingPathComponent(ArchiveLayout.sitePage).path)\(savedNote)\n")
-            let published = [
-                (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
-                (report.copied, "copy", "copies"),
-            ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
-            if !published.isEmpty {
-                context.output.write("site: published \(published.joined(separator: ", ")) of archived files\n")
-            }
-        }
-        if !quiet, !report.removed.isEmpty, let folder = report.folder {
-            let count = report.removed.count
-            let named = report.removed.prefix(10).joined(separator: ", ")
-            let more = count > 10 ? " and \(count - 10) more" : ""
-            context.output.write(
-                "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
-                    + "\(folder.path): \(named)\(more)\n")
-        }
-        if let line = WithheldFormatter.line(report.withheld, from: "site") { context.errors.write(line) }
+    /// Writes `lines` (what writing the site did, `SiteReport.lines`), each to the stream it belongs on.
+    static func say(_ lines: [SaidLine], context: CommandContext) {
+        for line in lines { (line.isError ? context.errors : context.output).write(line.text) }
     }
 }

@@ -86,9 +86,7 @@ struct VerifyCommand: CommandType {
                         + "has changed since it was archived; the damaged file stays as the record, the new one "
                         + "is kept beside it as \(version)\n")
             case .historyDamaged(let folder, let file, let reason):
-                say(
-                    "damaged  \(SyncFormatter.relative(folder, to: root))/.podarchive/history/\(file): "
-                        + "\(reason) (a revision of the feed's history; kept as it is)")
+                say(VerifyFormatter.historyLine(folder: folder, file: file, reason: reason, root: root))
             case .journalDamaged(let damage):
                 say(IndexDamageFormatter.verifyLine(damage, root: root))
             case .clash(let folder, let clash):

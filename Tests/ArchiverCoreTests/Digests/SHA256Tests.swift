@@ -1,8 +1,9 @@
-// SHA-256 against the NIST FIPS 180-4 vectors and against `sha256sum`, in both implementations.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// SHA-256 against the NIST FIPS 180-4 vectors and against `sha256sum`, in both implementations.
+@testable import ArchiverCore
 
 final class SHA256Tests: XCTestCase {
     private let implementations: [SHA256.Implementation] = [.automatic, .portable]

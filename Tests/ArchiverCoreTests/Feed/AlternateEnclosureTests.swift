@@ -1,10 +1,11 @@
-// Podcasting 2.0 alternate enclosures as the RSS reader sees them: every attribute, sources in order (relative
-// ones resolved, other schemes kept as written for the archiver to skip), the publisher's hashes, and nothing
-// attributed to an alternate the reader did not keep.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Podcasting 2.0 alternate enclosures as the RSS reader sees them: every attribute, sources in order (relative
+// ones resolved, other schemes kept as written for the archiver to skip), the publisher's hashes, and nothing
+// attributed to an alternate the reader did not keep.
+@testable import ArchiverCore
 
 final class AlternateEnclosureTests: XCTestCase {
     private func feed() throws -> Feed {

@@ -1,3 +1,8 @@
+import ArchiverCoreTesting
+import Foundation
+import TestSupport
+import XCTest
+
 // Transcripts, chapters and artwork are held to their size cap while they stream, on loopback: a body without
 // Content-Length, or compressed, that never ends is stopped at the cap (counted after decoding), its hidden file
 // and record removed, reported once; the client hangs up, the episode is archived and the run ends. A companion
@@ -6,11 +11,7 @@
 //
 // The endless servers send at a network's pace (16 MB/s, or 50 MB/s once decoded): one that outruns the client
 // keeps corelibs from cancelling the task for as long as it does (see the README's notes on URLSession).
-import ArchiverCore
-import ArchiverCoreTesting
-import Foundation
-import TestSupport
-import XCTest
+@testable import ArchiverCore
 
 final class CompanionCapTests: LoopbackArchiveTestCase {
     /// The cap these tests give: 64 KB, four pieces of an endless plain body, a sixteenth of one compressed piece.

@@ -1,10 +1,11 @@
-// Transcripts, chapters and episode artwork kept beside the episodes, on loopback: fetched through the episode
-// path, named after the episode's file, recorded and rechecked; one that fails never fails its episode.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Transcripts, chapters and episode artwork kept beside the episodes, on loopback: fetched through the episode
+// path, named after the episode's file, recorded and rechecked; one that fails never fails its episode.
+@testable import ArchiverCore
 
 final class CompanionSyncTests: LoopbackArchiveTestCase {
     private func showXML(extraItems: String = "", transcripts: String) -> String {

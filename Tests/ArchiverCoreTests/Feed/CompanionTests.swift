@@ -1,8 +1,9 @@
-// What a feed publishes with an episode, as the readers see it, and the names it is kept under.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// What a feed publishes with an episode, as the readers see it, and the names it is kept under.
+@testable import ArchiverCore
 
 final class CompanionTests: XCTestCase {
     private func feed() throws -> Feed {

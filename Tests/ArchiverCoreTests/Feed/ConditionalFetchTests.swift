@@ -1,10 +1,11 @@
-// Conditional feed fetches on loopback: a 304 still retries failures and missing files, and never hides work an
-// earlier, narrower run left undone.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Conditional feed fetches on loopback: a 304 still retries failures and missing files, and never hides work an
+// earlier, narrower run left undone.
+@testable import ArchiverCore
 
 final class ConditionalFetchTests: LoopbackArchiveTestCase {
     /// The one-episode feed behind the ETag `"feed-1"`, archived once.

@@ -1,6 +1,7 @@
-// The rule that makes every spelling of one feed address one subscription, as a table.
-import ArchiverCore
 import XCTest
+
+// The rule that makes every spelling of one feed address one subscription, as a table.
+@testable import ArchiverCore
 
 final class FeedAddressTests: XCTestCase {
     func test_normalized_givesEverySpellingOfOneAddressOneForm() {

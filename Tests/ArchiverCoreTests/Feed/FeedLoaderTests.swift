@@ -1,8 +1,9 @@
-// A local feed file that cannot be read is named with why, through the file seam (no system call of its own).
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// A local feed file that cannot be read is named with why, through the file seam (no system call of its own).
+@testable import ArchiverCore
 
 final class FeedLoaderTests: XCTestCase {
     private let logger = RequestLogger()

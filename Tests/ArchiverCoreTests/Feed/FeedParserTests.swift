@@ -1,8 +1,9 @@
-// Reading each supported format, and recovering what a reader can see in broken feeds.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Reading each supported format, and recovering what a reader can see in broken feeds.
+@testable import ArchiverCore
 
 final class FeedParserTests: XCTestCase {
     private func parse(_ fixture: String, url: String = "https://example.com/podcast/feed.xml") throws -> Feed {

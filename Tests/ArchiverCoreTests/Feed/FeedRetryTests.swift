@@ -1,11 +1,12 @@
-// A feed whose server fails in a way another request may cure (5xx, 408, 429, a dropped connection) is asked
-// again, as an episode is: the same policy (`--retries`, backoff with jitter, `Retry-After`), every try and wait
-// within `--timeout`. On loopback, the waits skipped by the spy sleeper.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// A feed whose server fails in a way another request may cure (5xx, 408, 429, a dropped connection) is asked
+// again, as an episode is: the same policy (`--retries`, backoff with jitter, `Retry-After`), every try and wait
+// within `--timeout`. On loopback, the waits skipped by the spy sleeper.
+@testable import ArchiverCore
 
 final class FeedRetryTests: LoopbackArchiveTestCase {
     private let feedXML = """

@@ -1,8 +1,9 @@
-// The plain JSON array of episodes: its shape (as the README documents it), and items in another shape, which
-// are skipped with a reason, never dropped without a word.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// The plain JSON array of episodes: its shape (as the README documents it), and items in another shape, which
+// are skipped with a reason, never dropped without a word.
+@testable import ArchiverCore
 
 final class JSONArrayTests: XCTestCase {
     private func parse(_ text: String) throws -> Feed {

@@ -1,11 +1,12 @@
-// Feeds whose back catalogue is on further pages or in RFC 5005 archive documents, served on loopback from
-// Fixtures/feeds/pages: every page on a first sync, the new ones later, archives once, cycles and bad links
-// reported while the rest of the sync goes on.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Feeds whose back catalogue is on further pages or in RFC 5005 archive documents, served on loopback from
+// Fixtures/feeds/pages: every page on a first sync, the new ones later, archives once, cycles and bad links
+// reported while the rest of the sync goes on.
+@testable import ArchiverCore
 
 final class PagedFeedTests: LoopbackArchiveTestCase {
     /// Serves the fixtures `names` at /pages/<name>, and a small body for every media file they name.

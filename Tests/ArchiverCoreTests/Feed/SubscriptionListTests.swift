@@ -1,8 +1,9 @@
-// Feed lists: OPML as podcast apps export it, and plain files with one feed a line.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// Feed lists: OPML as podcast apps export it, and plain files with one feed a line.
+@testable import ArchiverCore
 
 final class SubscriptionListTests: XCTestCase {
     func test_opml_readsEveryFeedInFoldersOnceInOrder() throws {

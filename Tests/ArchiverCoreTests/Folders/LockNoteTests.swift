@@ -1,9 +1,10 @@
-// The note a lock's holder keeps in the lock file (a show's last sync): written in place, kept across holders,
-// and read beside the holder's PID, also from lock files written before notes.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The note a lock's holder keeps in the lock file (a show's last sync): written in place, kept across holders,
+// and read beside the holder's PID, also from lock files written before notes.
+@testable import ArchiverCore
 
 final class LockNoteTests: XCTestCase {
     private var folder: TemporaryFolder!

@@ -1,9 +1,10 @@
-// Forgetting an episode for good: out of the index, its files deleted (or kept), never fetched again by a sync
-// while the feed lists it, and taken back on request; a name that names no episode, or several, changes nothing.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// Forgetting an episode for good: out of the index, its files deleted (or kept), never fetched again by a sync
+// while the feed lists it, and taken back on request; a name that names no episode, or several, changes nothing.
+@testable import ArchiverCore
 
 final class EpisodeForgetterTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

@@ -1,9 +1,10 @@
-// The feed's own history: each revision of what the feed says kept gzip-compressed, the newest in full; build
-// dates and item order are no revision; show notes of a deleted episode can be found again.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The feed's own history: each revision of what the feed says kept gzip-compressed, the newest in full; build
+// dates and item order are no revision; show notes of a deleted episode can be found again.
+@testable import ArchiverCore
 
 final class FeedHistoryTests: XCTestCase {
     private let feedURL = "https://example.com/feed.xml"

@@ -1,9 +1,10 @@
-// The index's journal: what a record is, how a torn or damaged one is read, and that a first sync writes the
-// index in proportion to what it archives (counted on the fake disk, not timed).
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The index's journal: what a record is, how a torn or damaged one is read, and that a first sync writes the
+// index in proportion to what it archives (counted on the fake disk, not timed).
+@testable import ArchiverCore
 
 final class IndexJournalTests: FakeArchiveTestCase {
     private func entry(_ number: Int) -> ArchiveIndex.Entry {

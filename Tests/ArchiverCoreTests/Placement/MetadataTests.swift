@@ -1,8 +1,9 @@
-// `--metadata`: a sidecar per archived file, the feed's artwork once, and names that keep both apart.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// `--metadata`: a sidecar per archived file, the feed's artwork once, and names that keep both apart.
+@testable import ArchiverCore
 
 final class MetadataTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

@@ -1,7 +1,8 @@
-// Selecting episodes: the newest N, since a date, titles matching a pattern; always in the feed's order.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// Selecting episodes: the newest N, since a date, titles matching a pattern; always in the feed's order.
+@testable import ArchiverCore
 
 final class EpisodeFilterTests: XCTestCase {
     private func episode(_ title: String?, _ day: Int?) -> Episode {

@@ -1,9 +1,10 @@
-// The hook run after each archived episode, with a fake launcher: what it is told, when it runs, and that a hook
-// that fails never costs its episode, is tried on the next runs, three in all, then given up once.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The hook run after each archived episode, with a fake launcher: what it is told, when it runs, and that a hook
+// that fails never costs its episode, is tried on the next runs, three in all, then given up once.
+@testable import ArchiverCore
 
 final class EpisodeHookTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

@@ -1,9 +1,10 @@
-// What a sync's filter and a dry run choose, on the in-memory file system.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// What a sync's filter and a dry run choose, on the in-memory file system.
+@testable import ArchiverCore
 
 final class FilterTests: FakeArchiveTestCase {
     // MARK: - Filters

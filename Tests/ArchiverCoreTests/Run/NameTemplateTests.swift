@@ -1,7 +1,8 @@
-// `--name` templates: what names they give, and the templates and values that must never escape the feed folder.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// `--name` templates: what names they give, and the templates and values that must never escape the feed folder.
+@testable import ArchiverCore
 
 final class NameTemplateTests: XCTestCase {
     private let published = Date(timeIntervalSince1970: 1_736_514_000)  // 2025-01-10T13:00:00Z

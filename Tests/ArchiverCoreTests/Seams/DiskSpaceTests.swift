@@ -1,9 +1,10 @@
-// Downloads in parallel on a nearly full disk: each claims the space it will need before it starts, so the
-// episodes that fit are archived whole and the rest never start a write the disk cannot hold.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// Downloads in parallel on a nearly full disk: each claims the space it will need before it starts, so the
+// episodes that fit are archived whole and the rest never start a write the disk cannot hold.
+@testable import ArchiverCore
 
 final class DiskSpaceTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

@@ -1,9 +1,10 @@
-// The live small-file writer on a real file system: what an append leaves behind, where the crash tests' hook
-// tears it, and that no write goes through a link planted at its path.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The live small-file writer on a real file system: what an append leaves behind, where the crash tests' hook
+// tears it, and that no write goes through a link planted at its path.
+@testable import ArchiverCore
 
 final class DurableFilesTests: XCTestCase {
     private var folder: TemporaryFolder!

@@ -1,12 +1,13 @@
-// Bodies a server sends compressed (`Content-Encoding`), on loopback with the live sessions: complete only at the
-// compressed stream's end with a good trailer and the encoded bytes' Content-Length, whatever libcurl would have
-// made of a stream cut short; episodes, companions and feeds alike. And a length announced before for the same
-// version of a file: a body that contradicts it is not kept.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Bodies a server sends compressed (`Content-Encoding`), on loopback with the live sessions: complete only at the
+// compressed stream's end with a good trailer and the encoded bytes' Content-Length, whatever libcurl would have
+// made of a stream cut short; episodes, companions and feeds alike. And a length announced before for the same
+// version of a file: a body that contradicts it is not kept.
+@testable import ArchiverCore
 
 final class EncodedBodyTests: LoopbackArchiveTestCase {
     private let once = SyncOptions(retry: RetryPolicy(retries: 0))

@@ -1,8 +1,9 @@
-// The live feed fetcher against a real HTTP server on 127.0.0.1: every fetch ends, and none reads without limit.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The live feed fetcher against a real HTTP server on 127.0.0.1: every fetch ends, and none reads without limit.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

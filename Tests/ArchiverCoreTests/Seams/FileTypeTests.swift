@@ -1,9 +1,10 @@
-// FileManager's `typeAndSize`: the one lstat(2) that the link and size checks use instead of `attributesOfItem`
-// (which, on Linux, reads /etc/passwd and /etc/group on every call).
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// FileManager's `typeAndSize`: the one lstat(2) that the link and size checks use instead of `attributesOfItem`
+// (which, on Linux, reads /etc/passwd and /etc/group on every call).
+@testable import ArchiverCore
 
 final class FileTypeTests: XCTestCase {
     private var folder: TemporaryFolder!

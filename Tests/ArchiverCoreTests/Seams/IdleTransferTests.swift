@@ -1,11 +1,12 @@
-// A transfer that waits for the network sleeps until bytes arrive. FoundationNetworking on Linux left every new
-// connection's socket watched for writing, which woke libcurl without pause while a body trickled in (a core busy
-// for the whole download); CCurlSockets corrects that. Counted in wake-ups, not timed: the benchmark measures CPU.
-import ArchiverCore
 import CCurlSockets
 import Foundation
 import TestSupport
 import XCTest
+
+// A transfer that waits for the network sleeps until bytes arrive. FoundationNetworking on Linux left every new
+// connection's socket watched for writing, which woke libcurl without pause while a body trickled in (a core busy
+// for the whole download); CCurlSockets corrects that. Counted in wake-ups, not timed: the benchmark measures CPU.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

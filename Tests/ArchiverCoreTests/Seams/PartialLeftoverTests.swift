@@ -1,11 +1,12 @@
-// The hidden body of a download (`.podarchive/download-<hash>.part`), end to end on loopback: an episode that
-// answers 404 leaves none behind, and a later run removes any a killed or earlier run left that no download record
-// can resume or adopt, even when the feed is unchanged; one a record can resume stays.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// The hidden body of a download (`.podarchive/download-<hash>.part`), end to end on loopback: an episode that
+// answers 404 leaves none behind, and a later run removes any a killed or earlier run left that no download record
+// can resume or adopt, even when the feed is unchanged; one a record can resume stays.
+@testable import ArchiverCore
 
 final class PartialLeftoverTests: LoopbackArchiveTestCase {
     private var state: URL { folder.url.appendingPathComponent("Flaky/.podarchive") }

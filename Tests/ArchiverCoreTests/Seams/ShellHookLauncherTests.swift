@@ -1,10 +1,11 @@
-// The live launcher with real /bin/sh commands: the environment reaches the command and nothing of it is read as
-// shell text, the exit status comes back, and a hook past its time is stopped with its children, even one that
-// ignores SIGTERM.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The live launcher with real /bin/sh commands: the environment reaches the command and nothing of it is read as
+// shell text, the exit status comes back, and a hook past its time is stopped with its children, even one that
+// ignores SIGTERM.
+@testable import ArchiverCore
 
 final class ShellHookLauncherTests: XCTestCase {
     private var folder: TemporaryFolder!

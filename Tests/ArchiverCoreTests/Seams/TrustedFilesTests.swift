@@ -1,9 +1,10 @@
-// The trust rule on the in-memory file system: a file and its own folder must be the user's or root's and written
-// by no one else, unless on a read-only mount; each refusal names the item, what is wrong and the fix.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The trust rule on the in-memory file system: a file and its own folder must be the user's or root's and written
+// by no one else, unless on a read-only mount; each refusal names the item, what is wrong and the fix.
+@testable import ArchiverCore
 
 final class TrustedFilesTests: XCTestCase {
     private let files = FakeFileSystem()

@@ -1,8 +1,9 @@
-// The live downloader against a real HTTP server on 127.0.0.1.
-import ArchiverCore
 import Foundation
 import TestSupport
 import XCTest
+
+// The live downloader against a real HTTP server on 127.0.0.1.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

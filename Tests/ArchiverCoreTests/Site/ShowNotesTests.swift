@@ -1,7 +1,8 @@
+import XCTest
+
 // Show notes are hostile input: what the allow-list keeps, what it drops, and that nothing breaks out of the
 // element the page puts the notes in.
-import ArchiverCore
-import XCTest
+@testable import ArchiverCore
 
 final class ShowNotesTests: XCTestCase {
     func test_scriptsFramesObjectsAndStyles_goWithEverythingInside() {

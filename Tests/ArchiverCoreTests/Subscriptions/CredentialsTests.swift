@@ -1,8 +1,9 @@
-// Credentials in pieces: where a URL hides a login or a token, how a .netrc file reads, which requests carry
-// what, and the bandwidth cap's arithmetic. The end-to-end proofs are in podarchiveTests/PrivateFeedTests.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// Credentials in pieces: where a URL hides a login or a token, how a .netrc file reads, which requests carry
+// what, and the bandwidth cap's arithmetic. The end-to-end proofs are in podarchiveTests/PrivateFeedTests.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,11 +1,12 @@
-// A length announced for one version of a file holds: an answer under the same strong ETag that brings another
-// size (a `200` to `If-Range` carrying only the rest of the file) is never kept, in that run or a later one; a
-// Last-Modified date, which names no one version's bytes, decides no such thing.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// A length announced for one version of a file holds: an answer under the same strong ETag that brings another
+// size (a `200` to `If-Range` carrying only the rest of the file) is never kept, in that run or a later one; a
+// Last-Modified date, which names no one version's bytes, decides no such thing.
+@testable import ArchiverCore
 
 final class ContradictionTests: LoopbackArchiveTestCase {
     private let once = SyncOptions(retry: RetryPolicy(retries: 0))

@@ -1,10 +1,11 @@
-// A download the disk cannot hold stops the run once the downloads in flight have ended, and the message counts
-// the partial downloads kept then: not the half-written file of a download that went on to be archived.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// A download the disk cannot hold stops the run once the downloads in flight have ended, and the message counts
+// the partial downloads kept then: not the half-written file of a download that went on to be archived.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,9 +1,10 @@
-// An episode its publisher deleted (404 or 410 for good) stops failing every nightly run: after a week and three
-// runs it is recorded as gone upstream, reported once, listed by verify, and tried again only when asked.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// An episode its publisher deleted (404 or 410 for good) stops failing every nightly run: after a week and three
+// runs it is recorded as gone upstream, reported once, listed by verify, and tried again only when asked.
+@testable import ArchiverCore
 
 final class GoneUpstreamTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

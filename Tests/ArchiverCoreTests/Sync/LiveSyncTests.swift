@@ -1,9 +1,10 @@
-// A whole sync with the live seams (URLSession, FileManager) against a loopback server, into a temp folder.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// A whole sync with the live seams (URLSession, FileManager) against a loopback server, into a temp folder.
+@testable import ArchiverCore
 
 final class LiveSyncTests: XCTestCase {
     private var server: TestHTTPServer!
@@ -326,11 +327,5 @@ private final class FillingDisk: RealFileStore, @unchecked Sendable {
             return checksLeft < 0
         }
         return [.systemFreeSize: NSNumber(value: full ? 4_096 : 1 << 40)]
-    }
-}
-
-extension Result where Failure == Error {
-    fileprivate init(_ body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -1,9 +1,10 @@
-// Locks, a full disk, feed churn, and the states a crash can leave: all on the in-memory file system.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Locks, a full disk, feed churn, and the states a crash can leave: all on the in-memory file system.
+@testable import ArchiverCore
 
 final class SafetyTests: FakeArchiveTestCase {
     // MARK: - Lock

@@ -1,10 +1,11 @@
-// The names a sync gives (duplicate titles, files in the way, hostile feeds, `--name` templates), and the progress
-// it reports, with every effect replaced by a double.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// The names a sync gives (duplicate titles, files in the way, hostile feeds, `--name` templates), and the progress
+// it reports, with every effect replaced by a double.
+@testable import ArchiverCore
 
 final class SyncNamingTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

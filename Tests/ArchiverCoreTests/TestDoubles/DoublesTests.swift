@@ -1,9 +1,10 @@
-// The shipped doubles (ArchiverCoreTesting) report what nobody scripted, so a test built on them cannot pass
-// while the code under test makes a request it did not expect.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The shipped doubles (ArchiverCoreTesting) report what nobody scripted, so a test built on them cannot pass
+// while the code under test makes a request it did not expect.
+@testable import ArchiverCore
 
 final class DoublesTests: XCTestCase {
     private final class Reports: @unchecked Sendable {

@@ -1,9 +1,10 @@
-// The set-up most archive tests share: an archiver on the in-memory file system, with scripted downloads, a
-// spy for waits, one feed URL and a root folder.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The set-up most archive tests share: an archiver on the in-memory file system, with scripted downloads, a
+// spy for waits, one feed URL and a root folder.
+@testable import ArchiverCore
 
 /// A test case whose archiver touches only doubles; subclasses add the tests.
 class FakeArchiveTestCase: XCTestCase {

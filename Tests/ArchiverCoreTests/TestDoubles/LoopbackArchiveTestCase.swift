@@ -1,10 +1,11 @@
-// The set-up the loopback archive tests share: a test server, a temporary archive, the live downloader with a
-// spy for waits, and a one-episode feed.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// The set-up the loopback archive tests share: a test server, a temporary archive, the live downloader with a
+// spy for waits, and a one-episode feed.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

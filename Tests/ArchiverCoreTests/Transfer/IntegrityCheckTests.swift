@@ -1,11 +1,12 @@
-// The publisher's hash (`podcast:integrity`) applied to downloads on loopback with the live downloader: a file that
-// matches is kept and recorded, one that differs fails naming both digests and is tried again, and the third run in
-// a row that differs keeps the file, recorded as not matching and said once.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// The publisher's hash (`podcast:integrity`) applied to downloads on loopback with the live downloader: a file that
+// matches is kept and recorded, one that differs fails naming both digests and is tried again, and the third run in
+// a row that differs keeps the file, recorded as not matching and said once.
+@testable import ArchiverCore
 
 final class IntegrityCheckTests: LoopbackArchiveTestCase {
     private func sri(_ variant: SHA512.Variant, _ data: Data) -> String {

@@ -1,11 +1,12 @@
-// `--prefer` on loopback with the live downloader: the alternate is archived from the first of its http(s) sources
-// that gives it (another scheme skipped and said once, a 404 passed over), checked against its own hash, recorded
-// as the choice; a later change of preference fetches nothing already archived.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// `--prefer` on loopback with the live downloader: the alternate is archived from the first of its http(s) sources
+// that gives it (another scheme skipped and said once, a 404 passed over), checked against its own hash, recorded
+// as the choice; a later change of preference fetches nothing already archived.
+@testable import ArchiverCore
 
 final class PreferSyncTests: LoopbackArchiveTestCase {
     private let opus = Data((0..<90_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })

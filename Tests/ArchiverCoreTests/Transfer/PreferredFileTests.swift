@@ -1,8 +1,9 @@
-// The `--prefer` rule on its own: the first preference any file matches wins, by media type or codec; the enclosure
-// is a candidate; an alternate with no http(s) source cannot be chosen; the identity stays the episode's.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// The `--prefer` rule on its own: the first preference any file matches wins, by media type or codec; the enclosure
+// is a candidate; an alternate with no http(s) source cannot be chosen; the identity stays the episode's.
+@testable import ArchiverCore
 
 final class PreferredFileTests: XCTestCase {
     private let episode: Episode = {

@@ -1,10 +1,11 @@
-// What a flaky network does to a sync, on loopback with the live downloader: cut bodies, resets, ranges honoured
-// and ignored, files that change between attempts, slow trickles, rate limits, redirect loops.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// What a flaky network does to a sync, on loopback with the live downloader: cut bodies, resets, ranges honoured
+// and ignored, files that change between attempts, slow trickles, rate limits, redirect loops.
+@testable import ArchiverCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

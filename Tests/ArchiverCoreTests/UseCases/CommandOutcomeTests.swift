@@ -1,9 +1,10 @@
-// The commands over the archive as one call each: the status their outcome carries, and what a refused request
-// leaves untouched.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// The commands over the archive as one call each: the status their outcome carries, and what a refused request
+// leaves untouched.
+@testable import ArchiverCore
 
 final class CommandOutcomeTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

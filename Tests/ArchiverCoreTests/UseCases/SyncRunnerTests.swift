@@ -1,9 +1,10 @@
-// `sync` and `add` as one call each on the facade, every effect a double: the events a run tells, in order, and
-// the status its report carries, which is the process's exit status.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import XCTest
+
+// `sync` and `add` as one call each on the facade, every effect a double: the events a run tells, in order, and
+// the status its report carries, which is the process's exit status.
+@testable import ArchiverCore
 
 final class SyncRunnerTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")

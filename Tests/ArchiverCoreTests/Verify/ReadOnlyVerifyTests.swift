@@ -1,11 +1,12 @@
-// `verify` on an archive it cannot write, on the in-memory file system raising what the live one raises (EROFS on a
-// read-only mount, EACCES for files it may read but not write): a recheck takes the show's lock on its lock file as
-// it is, or reads without it and says so, and writes nothing; a repair stops, naming the lock file.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// `verify` on an archive it cannot write, on the in-memory file system raising what the live one raises (EROFS on a
+// read-only mount, EACCES for files it may read but not write): a recheck takes the show's lock on its lock file as
+// it is, or reads without it and says so, and writes nothing; a repair stops, naming the lock file.
+@testable import ArchiverCore
 
 final class ReadOnlyVerifyTests: FakeArchiveTestCase {
     private let feed = FeedText.rss([("A", "https://example.com/a.mp3", "a"), ("B", "https://example.com/b.mp3", "b")])

@@ -1,10 +1,11 @@
-// Link rot on loopback: after a sync, the publisher deletes some files and refuses HEAD for others; `verify
-// --upstream` names the episodes that exist only in this archive, and touches nothing.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// Link rot on loopback: after a sync, the publisher deletes some files and refuses HEAD for others; `verify
+// --upstream` names the episodes that exist only in this archive, and touches nothing.
+@testable import ArchiverCore
 
 final class UpstreamTests: LoopbackArchiveTestCase {
     func test_upstreamCheck_namesWhatExistsOnlyHere_HEADRefusedFallsBackToAByte() async throws {

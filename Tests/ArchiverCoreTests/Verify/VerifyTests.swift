@@ -1,10 +1,11 @@
-// `verify` and `--repair` on the in-memory file system: what is found missing, resized or changed, what a repair
-// fetches again, and what it keeps when the publisher's file changed.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// `verify` and `--repair` on the in-memory file system: what is found missing, resized or changed, what a repair
+// fetches again, and what it keeps when the publisher's file changed.
+@testable import ArchiverCore
 
 final class VerifyTests: FakeArchiveTestCase {
     func test_verify_findsMissingResizedAndChangedFiles_andRepairFetchesThemAgain() async throws {

@@ -1,11 +1,12 @@
-// What a failed download or feed says happened, on loopback with the live sessions: a body cut short of its
-// Content-Length says where the connection closed (it said "network error -1"), and a Retry-After past the
-// deadline says why it was not waited for (it said only "answered HTTP 503").
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// What a failed download or feed says happened, on loopback with the live sessions: a body cut short of its
+// Content-Length says where the connection closed (it said "network error -1"), and a Retry-After past the
+// deadline says why it was not waited for (it said only "answered HTTP 503").
+@testable import ArchiverCore
 
 final class FailureWordsTests: LoopbackArchiveTestCase {
     private let once = SyncOptions(retry: RetryPolicy(retries: 0))

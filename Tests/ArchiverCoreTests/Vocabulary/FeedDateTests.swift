@@ -1,7 +1,8 @@
-// Dates in every form real feeds use; an unreadable date is nil, never "now" and never a crash.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// Dates in every form real feeds use; an unreadable date is nil, never "now" and never a crash.
+@testable import ArchiverCore
 
 final class FeedDateTests: XCTestCase {
     private func assertRFC822(

@@ -1,6 +1,7 @@
-// Names that are safe on every platform, whatever the feed's titles say.
-import ArchiverCore
 import XCTest
+
+// Names that are safe on every platform, whatever the feed's titles say.
+@testable import ArchiverCore
 
 final class FileNamerTests: XCTestCase {
     func test_sanitize_pathSeparatorsAndDotNames_cannotEscapeTheFolder() {

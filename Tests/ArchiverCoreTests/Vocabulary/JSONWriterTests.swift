@@ -1,7 +1,8 @@
-// The hand-written JSON: what it writes must read back, byte for byte, as the strings it was given.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// The hand-written JSON: what it writes must read back, byte for byte, as the strings it was given.
+@testable import ArchiverCore
 
 final class JSONWriterTests: XCTestCase {
     func test_strings_readBackExactly_withAndWithoutCharactersThatNeedEscaping() throws {

@@ -1,7 +1,8 @@
-// Locked: the box the shared classes keep their mutable state in.
-import ArchiverCore
 import Foundation
 import XCTest
+
+// Locked: the box the shared classes keep their mutable state in.
+@testable import ArchiverCore
 
 final class LockedTests: XCTestCase {
     func test_changesFromManyThreadsAtOnce_areNeverLost() {

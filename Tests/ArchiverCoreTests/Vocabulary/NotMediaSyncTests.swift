@@ -1,11 +1,12 @@
-// An episode whose URL answers with the way to the media (a playlist, a torrent) and has no other file: recorded as
-// such once, then neither asked for nor failed while the feed offers it there, whether the feed is read again or
-// answers 304; a new URL, or retrying what was given up, asks again. On loopback with the live sessions.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// An episode whose URL answers with the way to the media (a playlist, a torrent) and has no other file: recorded as
+// such once, then neither asked for nor failed while the feed offers it there, whether the feed is read again or
+// answers 304; a new URL, or retrying what was given up, asks again. On loopback with the live sessions.
+@testable import ArchiverCore
 
 final class NotMediaSyncTests: LoopbackArchiveTestCase {
     private let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.ts\n"

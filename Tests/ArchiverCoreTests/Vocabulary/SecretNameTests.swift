@@ -1,9 +1,10 @@
+import Foundation
+import XCTest
+
 // The name rule for public feeds: compound spellings of secret names are secret, ordinary words are not, and
 // a feed document keeps none of their values however its encoder wrote the `&` and `/` (XML's `&amp;`, Go's
 // `\u0026`, PHP's `\/`).
-import ArchiverCore
-import Foundation
-import XCTest
+@testable import ArchiverCore
 
 final class SecretNameTests: XCTestCase {
     /// Names the issue found leaking, and their kin: each is secret.

@@ -1,9 +1,10 @@
-// The sync pipeline with every effect replaced by a double: what is requested, moved, dated and recorded.
-import ArchiverCore
 import ArchiverCoreTesting
 import Foundation
 import TestSupport
 import XCTest
+
+// The sync pipeline with every effect replaced by a double: what is requested, moved, dated and recorded.
+@testable import ArchiverCore
 
 final class ArchiverTests: XCTestCase {
     private let root = URL(fileURLWithPath: "/archive")
