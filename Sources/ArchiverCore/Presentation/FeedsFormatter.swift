@@ -112,14 +112,4 @@ public enum FeedsFormatter {
         }
         return text + "  </body>\n</opml>\n"
     }
-
-    /// `url` with the login of `credentials` as its userinfo, as podcast apps take a private feed.
-    public static func withLogin(_ url: String, _ credentials: ShowCredentials?) -> String {
-        guard let user = credentials?.user, var parts = URLComponents(string: url), parts.user == nil else {
-            return url
-        }
-        parts.user = user
-        parts.password = credentials?.password
-        return parts.string ?? url
-    }
 }

@@ -1,37 +1,22 @@
 // What `site` (and `sync --site`) says of the site it wrote.
 import Foundation
 
-/// A line the command line prints, and whether it goes to standard error.
-public struct SaidLine: Sendable, Equatable {
-    /// The text, with its newline.
-    public var text: String
-    /// Whether it is a problem, for standard error.
-    public var isError: Bool
-
-    /// A line for standard output.
-    public static func output(_ text: String) -> SaidLine { SaidLine(text: text, isError: false) }
-    /// A line for standard error.
-    public static func error(_ text: String) -> SaidLine { SaidLine(text: text, isError: true) }
-}
-
 extension SiteReport {
     /// What writing the site did, as the command line says it: each name changed, each show left out (on standard
     /// error), and unless `quiet` where the site is and what it published and removed; `saved`: it was written to
-    /// the saved `--out`.
-    public func lines(root: URL, quiet: Bool, saved: Bool = false) -> [SaidLine] {
+    /// the saved `--out`. Each line ends with a newline.
+    public func lines(root: URL, quiet: Bool, saved: Bool = false) -> (output: String, errors: String) {
         let report = self
-        var lines: [SaidLine] = []
+        var lines: (output: String, errors: String) = ("", "")
         for move in report.moves {
             if move.failure != nil {
-                lines.append(.error("podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n"))
+                lines.errors += "podarchive: site: \(SyncFormatter.siteNameLine(move, root: root))\n"
             } else if !quiet {
-                lines.append(.output("site: \(SyncFormatter.siteNameLine(move, root: root))\n"))
+                lines.output += "site: \(SyncFormatter.siteNameLine(move, root: root))\n"
             }
         }
         for (folder, reason) in report.skipped {
-            lines.append(
-                .error(
-                    "podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n"))
+            lines.errors += ("podarchive: site: \(SyncFormatter.relative(folder, to: root))/ left out: \(reason)\n")
         }
         if !quiet {
             let written =
@@ -40,28 +25,26 @@ extension SiteReport {
                 : report.rewritten == 0
                     ? "\(report.created) written" : "\(report.created) written, \(report.rewritten) written again"
             let savedNote = saved ? " (the saved --out; podarchive site --no-out writes in the archive again)" : ""
-            lines.append(
-                .output(
-                    "site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
-                        + "in \(report.page(root: root).path)\(savedNote)\n"))
+            lines.output +=
+                ("site: \(report.shows) show\(report.shows == 1 ? "" : "s") (\(written)) "
+                    + "in \(report.page(root: root).path)\(savedNote)\n")
             let published = [
                 (report.linked, "hard link", "hard links"), (report.symlinked, "symbolic link", "symbolic links"),
                 (report.copied, "copy", "copies"),
             ].filter { $0.0 > 0 }.map { "\($0.0) \($0.0 == 1 ? $0.1 : $0.2)" }
             if !published.isEmpty {
-                lines.append(.output("site: published \(published.joined(separator: ", ")) of archived files\n"))
+                lines.output += ("site: published \(published.joined(separator: ", ")) of archived files\n")
             }
         }
         if !quiet, !report.removed.isEmpty, let folder = report.folder {
             let count = report.removed.count
             let named = report.removed.prefix(10).joined(separator: ", ")
             let more = count > 10 ? " and \(count - 10) more" : ""
-            lines.append(
-                .output(
-                    "site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
-                        + "\(folder.path): \(named)\(more)\n"))
+            lines.output +=
+                ("site: removed \(count) file\(count == 1 ? "" : "s") the archive no longer holds from "
+                    + "\(folder.path): \(named)\(more)\n")
         }
-        if let line = WithheldFormatter.line(report.withheld, from: "site") { lines.append(.error(line)) }
+        if let line = WithheldFormatter.line(report.withheld, from: "site") { lines.errors += line }
         return lines
     }
 }

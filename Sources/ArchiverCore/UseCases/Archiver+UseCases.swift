@@ -2,7 +2,7 @@
 // whose status is the process's exit status, decided in the use case and nowhere else.
 import Foundation
 
-extension Archiver {
+extension ArchiveCommands {
     /// `podarchive sync`: the shows named are found (pages followed, Apple Podcasts links looked up), the shows
     /// chosen (those named, else every subscription, then the shard), each synced with its settings in layers, up
     /// to `feedJobs` at once, then the site written again when it is wanted. Events of shows syncing side by side
@@ -13,24 +13,24 @@ extension Archiver {
     public func sync(_ request: SyncRequest, onEvent: @escaping @Sendable (SyncRunEvent) -> Void) async
         -> SyncRunReport
     {
-        await SyncRunner(engine: self).run(request, onEvent: onEvent)
+        await SyncRunner(engine: archiver).run(request, onEvent: onEvent)
     }
 
     /// `podarchive add`: subscribes `request.root` to each show named, in order, without downloading; each one's
     /// end is told as `.ended` (subscribed, or failed: a feed that cannot be read is not subscribed, the others
     /// are), a name that leads to no feed as `.unfound`. Cancelled, it stops before the next show.
     public func add(_ request: AddRequest, onEvent: @escaping @Sendable (SyncRunEvent) -> Void) async -> SyncRunReport {
-        await AddRunner(engine: self).run(request, onEvent: onEvent)
+        await AddRunner(engine: archiver).run(request, onEvent: onEvent)
     }
 
     /// `podarchive credentials`: moves the secrets kept inside `request.root` to the configuration folder when
     /// asked (which needs one: `CredentialError.noFolder` otherwise), then says where each show's are.
     public func credentials(_ request: CredentialsRequest) async -> CommandOutcome<CredentialsReport> {
-        await CredentialsRunner(engine: self).run(request)
+        await CredentialsRunner(engine: archiver).run(request)
     }
 
     /// `podarchive search`: the shows the podcast directory finds for `request.term`, within its timeout.
     public func search(_ request: SearchRequest) async -> CommandOutcome<SearchReport> {
-        await SearchRunner(engine: self).run(request)
+        await SearchRunner(engine: archiver).run(request)
     }
 }

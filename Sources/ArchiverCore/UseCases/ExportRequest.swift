@@ -24,7 +24,7 @@ public struct ExportRequest: Sendable {
     }
 }
 
-extension Archiver {
+extension ArchiveCommands {
     /// `podarchive export`: `usage` for a show the archive does not hold or a file inside it, `archiveFailed`
     /// for a file that cannot be read or written (nothing is left under the file's name).
     public func export(_ request: ExportRequest, progress: (ExportProgress) -> Void) async
@@ -33,10 +33,10 @@ extension Archiver {
         await .of(
             {
                 let finder = ShowFinder(
-                    engine: self, root: request.root, currentDirectory: request.settings.currentDirectory)
+                    engine: archiver, root: request.root, currentDirectory: request.settings.currentDirectory)
                 let shows = request.shows.isEmpty ? nil : try request.shows.map(finder.archivedFolder)
                 let access = request.settings.archiveAccess
-                return try exportWARC(
+                return try archiver.exportWARC(
                     request.root, shows: shows, to: request.file, options: ExportOptions(date: request.date),
                     access: access, progress: progress)
             }, status: { _ in .success })

@@ -36,12 +36,12 @@ public struct FeedListing: Sendable {
     public var taint: Taint
 }
 
-extension Archiver {
+extension ArchiveCommands {
     /// `podarchive list <feed>`: `episodesFailed` when a page could not be read (the episodes before it are
     /// listed); `interrupted` when the run was stopped before the feed was read.
     public func list(_ request: ListRequest) async -> CommandOutcome<FeedListing> {
         do {
-            let listing = try await reading(request)
+            let listing = try await archiver.reading(request)
             return CommandOutcome(listing, status: listing.walk.status)
         } catch {
             return CommandOutcome(failure: error, cancelled: Task.isCancelled)

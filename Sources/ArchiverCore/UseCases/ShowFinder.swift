@@ -87,7 +87,7 @@ struct ShowFinder: Sendable {
     }
 }
 
-extension Archiver {
+extension ArchiveCommands {
     /// The show folder of `root` that `text` names: a subscription's feed URL (any spelling) or folder name, a
     /// show folder of the root (one no longer subscribed too), or a path (with a `/`, from `currentDirectory`);
     /// with `byTitle`, else the one show whose title is `text`.
@@ -95,12 +95,12 @@ extension Archiver {
     public func showFolder(_ text: String, in root: URL, currentDirectory: String, byTitle: Bool = false) throws
         -> URL
     {
-        let finder = ShowFinder(engine: self, root: root, currentDirectory: currentDirectory)
+        let finder = ShowFinder(engine: archiver, root: root, currentDirectory: currentDirectory)
         return try byTitle ? finder.folderOrTitle(text) : finder.folder(text)
     }
 
     /// The settings saved with the show `text` names (`config SHOW`: its folder name or feed); nil for none.
     public func savedSettings(ofShow text: String, in root: URL, currentDirectory: String) throws -> ShowSettings? {
-        try ShowFinder(engine: self, root: root, currentDirectory: currentDirectory).savedSettings(text)
+        try ShowFinder(engine: archiver, root: root, currentDirectory: currentDirectory).savedSettings(text)
     }
 }

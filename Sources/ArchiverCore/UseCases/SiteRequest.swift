@@ -32,11 +32,11 @@ public struct SiteWritten: Sendable {
     public var intoSavedOut: Bool
 }
 
-extension Archiver {
+extension ArchiveCommands {
     /// `podarchive site`: saves the settings given, then writes the site; `episodesFailed` when a show was left
     /// out of it, `usage` for a folder inside the archive (nothing is saved or written then).
     public func site(_ request: SiteRequest) async -> CommandOutcome<SiteWritten> {
-        await .of({ try writingSite(request) }, status: \.report.status)
+        await .of({ try archiver.writingSite(request) }, status: \.report.status)
     }
 }
 

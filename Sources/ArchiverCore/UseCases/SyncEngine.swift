@@ -41,6 +41,24 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func secretsPlace(of show: Subscription, in root: URL) -> SecretsPlace
     func pendingMoves(in root: URL) -> [String]
     var credentialsFolder: URL? { get }
+    /// The archive checked, repaired, checked upstream, exported (`Archiver.verify`, `checkUpstream`, `exportWARC`).
+    func verify(_ directory: URL, repair: Bool, options: SyncOptions, onEvent: @Sendable (VerifyEvent) -> Void)
+        async throws -> VerifyReport
+    func checkUpstream(
+        _ directory: URL, jobs: Int, limits: FeedLimits, access: SyncOptions,
+        onCheck: @escaping @Sendable (UpstreamCheck) -> Void
+    ) async throws -> UpstreamReport
+    /// Episodes forgotten and taken back, a subscription removed, a show's status (`Archiver.forget`, `takeBack`,
+    /// `unsubscribe`, `status(of:in:)`).
+    func forget(_ names: [String], inShow folder: URL, keepFiles: Bool, lockWait: TimeInterval) async throws
+        -> [ForgottenEpisode]
+    func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval) async throws -> [TakenBackEpisode]
+    func unsubscribe(_ text: String, in root: URL) throws -> Subscription
+    func status(of subscription: Subscription, in root: URL) -> ShowStatus
+    func exportWARC(
+        _ root: URL, shows: [URL]?, to file: URL, options: ExportOptions, access: SyncOptions,
+        progress: (ExportProgress) -> Void
+    ) throws -> ExportReport
 }
 
 extension Archiver: SyncEngine {

@@ -28,14 +28,17 @@ public struct VerifyRequest: Sendable {
     }
 }
 
-extension Archiver {
+extension ArchiveCommands {
     /// `podarchive verify`: rechecks (and with `repair`, repairs) the archive; `episodesFailed` while problems
     /// remain, `archiveFailed` for a repair that had to leave entries alone.
     public func verify(_ request: VerifyRequest, onEvent: @escaping @Sendable (VerifyEvent) -> Void) async
         -> CommandOutcome<VerifyReport>
     {
         await .of(
-            { try await verify(request.directory, repair: request.repair, options: request.options, onEvent: onEvent) },
+            {
+                try await archiver.verify(
+                    request.directory, repair: request.repair, options: request.options, onEvent: onEvent)
+            },
             status: { $0.status(repairing: request.repair) })
     }
 
@@ -46,7 +49,7 @@ extension Archiver {
     {
         await .of(
             {
-                try await checkUpstream(
+                try await archiver.checkUpstream(
                     request.directory, jobs: request.transfer.jobs,
                     limits: FeedLimits(timeout: min(request.transfer.timeout, 60)), access: request.options,
                     onCheck: onCheck)

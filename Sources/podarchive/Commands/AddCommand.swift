@@ -80,6 +80,6 @@ struct AddCommand: CommandType {
         request.directory = PodcastDirectory.from(environment: context.environment.variables)
         let console = SyncRunConsole(
             context: context, root: root, verbosity: .normal, json: false, feedJobs: 1, verbose: arguments.verbose)
-        return await context.configuredArchiver().add(request, onEvent: console.handle).status
+        return await context.configuredArchiver().commands.add(request, onEvent: console.handle).status
     }
 }

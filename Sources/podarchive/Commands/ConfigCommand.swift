@@ -80,7 +80,7 @@ struct ConfigCommand: CommandType {
         if let show = arguments.show {
             guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
             do {
-                saved = try context.configuredArchiver().savedSettings(
+                saved = try context.configuredArchiver().commands.savedSettings(
                     ofShow: show, in: root, currentDirectory: context.environment.currentDirectory)
             } catch {
                 return context.report(error)

@@ -41,7 +41,7 @@ struct CredentialsCommand: CommandType {
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let outcome = await context.configuredArchiver().credentials(
+        let outcome = await context.configuredArchiver().commands.credentials(
             CredentialsRequest(root: root, move: arguments.move))
         guard let report = context.report(of: outcome) else { return outcome.status }
         if let moved = report.moved, let folder = report.movedTo {

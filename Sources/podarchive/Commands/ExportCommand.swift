@@ -56,7 +56,7 @@ struct ExportCommand: CommandType {
         request.shows = arguments.shows
         let live = context.terminal.live
         var drawn = ""
-        let outcome = await context.configuredArchiver().export(request) { progress in
+        let outcome = await context.configuredArchiver().commands.export(request) { progress in
             guard live else { return }
             let line = progress.line
             // Redrawn only when what it says changes: a chunk of a large file moves it by a tenth of a percent.

@@ -60,49 +60,13 @@ struct ForgetCommand: CommandType {
     /// show or episode (nothing changed), 4 when a sync holds the show, 5 when the archive cannot be written.
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let forgetter = context.configuredArchiver()
-        do {
-            let folder = try show(arguments.show, root: root)
-            let name = folder.lastPathComponent
-            if arguments.undo {
-                for episode in try await forgetter.takeBack(
-                    arguments.episodes, inShow: folder, lockWait: arguments.wait)
-                {
-                    let next =
-                        episode.inIndexAgain
-                        ? "its kept file \(episode.file) is in the index again" : "the next sync fetches it"
-                    context.output.write("took back \"\(episode.title)\" of \(name)/: \(next)\n")
-                }
-                return .success
-            }
-            let forgotten = try await forgetter.forget(
-                arguments.episodes, inShow: folder, keepFiles: arguments.keepFiles, lockWait: arguments.wait)
-            for episode in forgotten {
-                if episode.already {
-                    context.output.write(
-                        "\"\(episode.title)\" of \(name)/ was forgotten already "
-                            + "(podarchive forget --undo takes it back)\n")
-                    continue
-                }
-                let files =
-                    arguments.keepFiles
-                    ? "its files kept"
-                    : "deleted "
-                        + (episode.deleted.isEmpty
-                            ? "nothing (no file was there)" : episode.deleted.joined(separator: ", "))
-                context.output.write(
-                    "forgot \"\(episode.title)\" of \(name)/: \(files); never fetched again "
-                        + "(podarchive forget --undo takes it back)\n")
-            }
-            return .success
-        } catch {
-            return context.report(error)
-        }
-    }
-
-    /// The show's folder: by folder name or feed URL (as `list --archived`), else by its title.
-    private func show(_ text: String, root: URL) throws -> URL {
-        try context.configuredArchiver().showFolder(
-            text, in: root, currentDirectory: context.environment.currentDirectory, byTitle: true)
+        var request = ForgetRequest(
+            root: root, show: arguments.show, episodes: arguments.episodes,
+            currentDirectory: context.environment.currentDirectory)
+        (request.undo, request.keepFiles, request.lockWait) = (arguments.undo, arguments.keepFiles, arguments.wait)
+        let outcome = await context.configuredArchiver().commands.forget(request)
+        guard let report = context.report(of: outcome) else { return outcome.status }
+        for line in report.lines { context.output.write(line) }
+        return outcome.status
     }
 }

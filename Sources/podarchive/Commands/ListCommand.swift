@@ -71,7 +71,7 @@ struct ListCommand: CommandType {
         request.maximumFeedSize = arguments.maximumFeedSize
         request.timeout = arguments.timeout
         request.firstPage = arguments.firstPage
-        let outcome = await context.configuredArchiver().list(request)
+        let outcome = await context.configuredArchiver().commands.list(request)
         switch outcome.result {
         case .success(let listing):
             // What a private feed supplies is listed as its taint says (see `Taint`).
@@ -112,7 +112,7 @@ struct ListCommand: CommandType {
         let archiver = context.configuredArchiver()
         do {
             let (title, episodes) = try archiver.archivedEpisodes(
-                in: archiver.showFolder(
+                in: archiver.commands.showFolder(
                     arguments.feed, in: root, currentDirectory: context.environment.currentDirectory))
             if arguments.json {
                 context.output.write(ListFormatter.archivedJSON(title: title, episodes))

@@ -33,17 +33,16 @@ struct RemoveCommand: CommandType {
     /// Unsubscribes each show named by feed URL or folder name; no file is deleted. Exit 2 for an unknown show.
     func run() -> ExitCode {
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
-        let archiver = context.configuredArchiver()
-        var worst = ExitCode.success
-        for text in arguments.shows {
-            do {
-                let removed = try archiver.unsubscribe(text, in: root)
+        let outcome = context.configuredArchiver().commands.remove(arguments.shows, in: root)
+        guard let report = context.report(of: outcome) else { return outcome.status }
+        for result in report.removed {
+            switch result {
+            case .success(let removed):
                 context.output.write("unsubscribed \(removed.feed); \(removed.folder)/ keeps every file\n")
-            } catch {
-                let code = context.report(error)
-                worst.include(code)
+            case .failure(let error):
+                context.say(error)
             }
         }
-        return worst
+        return outcome.status
     }
 }

@@ -46,7 +46,7 @@ struct SearchCommand: CommandType {
     let arguments: Arguments
 
     func run() async -> ExitCode {
-        let outcome = await context.makeArchiver().search(
+        let outcome = await context.makeArchiver().commands.search(
             SearchRequest(
                 term: arguments.terms.joined(separator: " "), limit: arguments.limit,
                 environment: context.environment.variables))

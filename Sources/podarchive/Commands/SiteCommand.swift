@@ -56,7 +56,7 @@ struct SiteCommand: CommandType {
         request.baseURL = arguments.baseURL
         request.out = arguments.out.map { URL(fileURLWithPath: context.absolute($0)).standardizedFileURL.path }
         request.forgetOut = arguments.noOut
-        let outcome = await context.configuredArchiver().site(request)
+        let outcome = await context.configuredArchiver().commands.site(request)
         switch outcome.result {
         case .success(let written):
             Self.say(written.report.lines(root: root, quiet: false, saved: written.intoSavedOut), context: context)
@@ -67,7 +67,8 @@ struct SiteCommand: CommandType {
     }
 
     /// Writes `lines` (what writing the site did, `SiteReport.lines`), each to the stream it belongs on.
-    static func say(_ lines: [SaidLine], context: CommandContext) {
-        for line in lines { (line.isError ? context.errors : context.output).write(line.text) }
+    static func say(_ lines: (output: String, errors: String), context: CommandContext) {
+        if !lines.output.isEmpty { context.output.write(lines.output) }
+        if !lines.errors.isEmpty { context.errors.write(lines.errors) }
     }
 }

@@ -100,7 +100,7 @@ struct SyncCommand: CommandType {
             console.handle(.problem(problem))
             return problem.status
         }
-        let report = await context.configuredArchiver().sync(request, onEvent: console.handle)
+        let report = await context.configuredArchiver().commands.sync(request, onEvent: console.handle)
         if arguments.json, let outcomes = report.outcomes {
             context.output.write(SyncRunConsole.json(outcomes, root: root))
         }

@@ -72,7 +72,7 @@ struct VerifyCommand: CommandType {
         // With --json, every finding goes into one document at the end; errors still go to standard error.
         let findings = arguments.json ? VerifyFindings() : nil
         let unlockedSaid = Locked(false)
-        let outcome = await context.configuredArchiver().verify(request) { event in
+        let outcome = await context.configuredArchiver().commands.verify(request) { event in
             findings?.record(event)
             let say: (String) -> Void = { line in if findings == nil { context.output.write(line + "\n") } }
             switch event {
@@ -125,7 +125,7 @@ struct VerifyCommand: CommandType {
     /// `verify --upstream`: which episodes exist only in this archive now.
     private func verifyUpstream(_ request: VerifyRequest) async -> ExitCode {
         let (json, root) = (arguments.json, request.directory)
-        let outcome = await context.configuredArchiver().checkUpstream(request) { check in
+        let outcome = await context.configuredArchiver().commands.checkUpstream(request) { check in
             guard !json, case .gone(let reason) = check.state else { return }
             context.output.write(
                 "only in this archive: \(SyncFormatter.relative(check.folder.appendingPathComponent(check.file), to: root)) "

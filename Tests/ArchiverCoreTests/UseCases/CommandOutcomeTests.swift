@@ -29,7 +29,7 @@ final class CommandOutcomeTests: XCTestCase {
         var request = SiteRequest(root: root, settings: settings)
         request.out = "/archive/public"
 
-        let outcome = await world.archiver.site(request)
+        let outcome = await world.archiver.commands.site(request)
 
         XCTAssertEqual(outcome.status, .usage)
         guard case .failure(let error as SiteOutInsideArchive) = outcome.result else {
@@ -44,7 +44,7 @@ final class CommandOutcomeTests: XCTestCase {
         var request = SiteRequest(root: root, settings: settings)
         request.baseURL = "https://podcasts.example.org/"
 
-        let outcome = await world.archiver.site(request)
+        let outcome = await world.archiver.commands.site(request)
 
         XCTAssertEqual(outcome.status, .success)
         guard case .success(let written) = outcome.result else { return XCTFail("\(outcome.result)") }
@@ -56,7 +56,7 @@ final class CommandOutcomeTests: XCTestCase {
     func test_verify_ofAFolderHoldingNoArchive_isAUsageError() async {
         let world = ArchiveWorld(feedURL: feedURL, feed: Data(), episodes: [:], now: Date())
 
-        let outcome = await world.archiver.verify(
+        let outcome = await world.archiver.commands.verify(
             VerifyRequest(directory: URL(fileURLWithPath: "/nothing"), settings: settings), onEvent: { _ in })
 
         XCTAssertEqual(outcome.status, .usage)
@@ -65,12 +65,12 @@ final class CommandOutcomeTests: XCTestCase {
     func test_verify_ofAWholeArchive_isASuccess_andAMissingFileFailsIt() async throws {
         let world = try await synced()
         let request = VerifyRequest(directory: root, settings: settings)
-        let whole = await world.archiver.verify(request, onEvent: { _ in })
+        let whole = await world.archiver.commands.verify(request, onEvent: { _ in })
         XCTAssertEqual(whole.status, .success)
 
         let episode = try XCTUnwrap(world.fileSystem.visibleFiles.first { $0.hasSuffix(".mp3") })
         try world.fileSystem.removeItem(at: URL(fileURLWithPath: episode))
-        let damaged = await world.archiver.verify(request, onEvent: { _ in })
+        let damaged = await world.archiver.commands.verify(request, onEvent: { _ in })
 
         XCTAssertEqual(damaged.status, .episodesFailed)
     }

@@ -55,7 +55,7 @@ final class SyncRunnerTests: XCTestCase {
         let world = world(episode: audio)
         let told = Told()
 
-        let report = await world.archiver.sync(request(feeds: [feedURL]), onEvent: told.hear)
+        let report = await world.archiver.commands.sync(request(feeds: [feedURL]), onEvent: told.hear)
 
         XCTAssertEqual(told.said, ["chosen 1", "started 0", "ended 0 success"])
         XCTAssertEqual(report.status, .success)
@@ -69,7 +69,7 @@ final class SyncRunnerTests: XCTestCase {
     func test_anEpisodeThatFails_endsTheRunAsEpisodesFailed() async {
         let world = world(episode: SpyDownloader.Canned(status: 404))
 
-        let report = await world.archiver.sync(request(feeds: [feedURL]), onEvent: { _ in })
+        let report = await world.archiver.commands.sync(request(feeds: [feedURL]), onEvent: { _ in })
 
         XCTAssertEqual(report.status, .episodesFailed)
         XCTAssertEqual(report.outcomes?.map(\.status), [.episodesFailed])
@@ -80,7 +80,7 @@ final class SyncRunnerTests: XCTestCase {
         var asked = request(feeds: [feedURL])
         asked.dryRun = true
 
-        let report = await world.archiver.sync(asked, onEvent: { _ in })
+        let report = await world.archiver.commands.sync(asked, onEvent: { _ in })
 
         XCTAssertEqual(report.status, .success)
         guard case .planned(let plan)? = report.outcomes?.first?.result else {
@@ -96,7 +96,7 @@ final class SyncRunnerTests: XCTestCase {
         let world = world(episode: audio)
         let told = Told()
 
-        let report = await world.archiver.sync(request(feeds: [], headers: ["X-Token: t"]), onEvent: told.hear)
+        let report = await world.archiver.commands.sync(request(feeds: [], headers: ["X-Token: t"]), onEvent: told.hear)
 
         XCTAssertEqual(told.said, ["problem headersWithoutNamedFeeds"])
         XCTAssertEqual(report.status, .usage)
@@ -108,7 +108,7 @@ final class SyncRunnerTests: XCTestCase {
     func test_anArchiveFollowingNothing_withNothingNamed_isAUsageError() async {
         let told = Told()
 
-        let report = await world(episode: audio).archiver.sync(request(feeds: []), onEvent: told.hear)
+        let report = await world(episode: audio).archiver.commands.sync(request(feeds: []), onEvent: told.hear)
 
         XCTAssertEqual(told.said, ["problem noSubscriptions"])
         XCTAssertEqual(report.status, .usage)
@@ -118,7 +118,8 @@ final class SyncRunnerTests: XCTestCase {
         let world = world(episode: audio)
         let told = Told()
 
-        let report = await world.archiver.sync(request(feeds: [feedURL, "ftp://example.com/x"]), onEvent: told.hear)
+        let report = await world.archiver.commands.sync(
+            request(feeds: [feedURL, "ftp://example.com/x"]), onEvent: told.hear)
 
         XCTAssertEqual(told.said.map { $0.prefix(19) }, ["problem invalidFeed"])
         XCTAssertEqual(report.status, .usage)
@@ -131,7 +132,7 @@ final class SyncRunnerTests: XCTestCase {
         let world = world(episode: audio)
         let told = Told()
 
-        let report = await world.archiver.add(
+        let report = await world.archiver.commands.add(
             AddRequest(root: root, feeds: [feedURL], settings: CommandSettings(currentDirectory: "/", home: nil)),
             onEvent: told.hear)
 
