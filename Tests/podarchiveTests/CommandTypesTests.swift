@@ -23,6 +23,18 @@ final class CommandTypesTests: XCTestCase {
             terminal: .none)
     }
 
+    func test_aCommandsMenuWords_areTheFirstClauseOfItsOneAboutText() {
+        let summaries = Dictionary(uniqueKeysWithValues: Commands.entries.map { ($0.name, $0.info.summary) })
+        XCTAssertEqual(summaries["sync"], "download every episode not yet archived")
+        XCTAssertEqual(summaries["remove"], "unsubscribe a show")
+        XCTAssertEqual(summaries["export"], "write the archive as a WARC 1.1 file")
+        for command in Commands.entries {
+            XCTAssertTrue(command.info.about.hasPrefix(command.info.summary), command.name)
+            XCTAssertFalse(command.info.summary.isEmpty, command.name)
+            XCTAssertLessThanOrEqual(command.info.summary.count, 64, "\(command.name): a menu line, not a paragraph")
+        }
+    }
+
     func test_syncCommand_headersWithoutTheirFeeds_areRefusedBeforeTheArchiverIsBuilt() async {
         var arguments = SyncCommand.Arguments(feeds: [], archiveDirectory: "/archive")
         arguments.headers = ["X-Token: t"]

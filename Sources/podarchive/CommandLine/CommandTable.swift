@@ -20,10 +20,8 @@ enum ValueCompletion: Equatable, Sendable {
 struct CommandInfo: Sendable {
     /// `sync`.
     let name: String
-    /// What it is for, in the general help.
+    /// What it is for, in the general help and the man page: one text, whose first clause is its `summary`.
     let about: String
-    /// A few words for completion menus.
-    let summary: String
     /// Its operands in its usage line (`[<feed>...]`).
     let operands: String
     /// How a shell completes its operands.
@@ -44,6 +42,9 @@ struct CommandInfo: Sendable {
     var exitMeanings: [ExitCode: String] = [:]
     /// Whether one run ends for several feeds (or pages) that may end differently: its help says which code wins.
     var severalFeeds = false
+
+    /// A few words for completion menus: the first clause of `about` (as an option's summary is of its help).
+    var summary: String { HelpMarkup(about).summary }
 
     /// Its line in the general help's usage block, after `podarchive`.
     var synopsis: String {

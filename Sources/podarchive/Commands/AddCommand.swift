@@ -10,7 +10,7 @@ import Foundation
 struct AddCommand: CommandType {
     static let info = CommandInfo(
         name: "add", about: "subscribe to feeds (with their settings) without downloading",
-        summary: "subscribe to feeds without downloading", operands: "<feed>...", completion: .file, repeats: true,
+        operands: "<feed>...", completion: .file, repeats: true,
         fetches: true,
         discussion: """
             Subscribes <DIR> to each <feed> without downloading anything: the feed is fetched and read, its folder

@@ -3,7 +3,7 @@
 struct CompletionsCommand: CommandType {
     static let info = CommandInfo(
         name: "completions", about: "print the completion script for bash, zsh or fish",
-        summary: "print a shell completion script", operands: "bash|zsh|fish", readsConfiguration: false,
+        operands: "bash|zsh|fish", readsConfiguration: false,
         discussion: """
             Prints the completion script for a shell, made from the same declarations the parser uses (make install
             installs all three). To try one now:

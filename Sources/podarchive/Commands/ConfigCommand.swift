@@ -9,7 +9,7 @@ struct ConfigCommand: CommandType {
         name: "config",
         about: "print the settings a run uses and where each comes from: the command line, a show's saved "
             + "settings, the environment, the configuration file or the defaults",
-        summary: "the effective settings and their sources", operands: "[<show>]", completion: .shows,
+        operands: "[<show>]", completion: .shows,
         discussion: """
             Prints every setting the configuration file may set, as the file would say it (`key = value`), with the value a run
             uses and where it comes from: the command line (the options given here), the saved settings of <show> (its folder

@@ -7,7 +7,7 @@ struct CredentialsCommand: CommandType {
     static let info = CommandInfo(
         name: "credentials",
         about: "say where each show's login, headers and feed token are kept; --move takes them out of the archive",
-        summary: "where secrets are kept; move them out", operands: "",
+        operands: "",
         discussion: """
             Says, for each show with a secret (a login, `--header` values, a feed URL carrying a token), where it is
             kept: in the configuration folder (`$PODARCHIVE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/podarchive`, else

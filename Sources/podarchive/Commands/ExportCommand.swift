@@ -6,8 +6,8 @@ import Foundation
 
 struct ExportCommand: CommandType {
     static let info = CommandInfo(
-        name: "export", about: "write the archive as a WARC 1.1 file, the format the web archives take",
-        summary: "write the archive as a WARC file", operands: "[DIR]", completion: .directory,
+        name: "export", about: "write the archive as a WARC 1.1 file (the format web archives take)",
+        operands: "[DIR]", completion: .directory,
         discussion: """
             Writes the archive (or the shows named with `--show`) as one WARC 1.1 file (ISO 28500), the format the
             Internet Archive and national libraries take: a `warcinfo` record, then for each archived episode,

@@ -5,7 +5,7 @@ import Foundation
 struct FeedsCommand: CommandType {
     static let info = CommandInfo(
         name: "feeds", about: "list the subscriptions: what each show holds, its last sync",
-        summary: "list the subscribed shows", operands: "",
+        operands: "",
         discussion: """
             Lists every show <DIR> is subscribed to, in the order they were added: its title, episodes archived and
             their size, the newest episode's date, episodes failing or gone upstream, and when its last sync ended and

@@ -6,7 +6,7 @@ struct ForgetCommand: CommandType {
     static let info = CommandInfo(
         name: "forget",
         about: "forget episodes for good: their files deleted, never fetched again (--undo takes them back)",
-        summary: "forget episodes for good", operands: "<show> <episode>...", completion: .showThenEpisodes,
+        operands: "<show> <episode>...", completion: .showThenEpisodes,
         repeats: true,
         discussion: """
             Forgets episodes of a show for good. The show is named by its folder's name, its title or its feed URL; each

@@ -2,7 +2,7 @@
 
 struct HelpCommand: CommandType {
     static let info = CommandInfo(
-        name: "help", about: "show help for a command", summary: "show help for a command", operands: "[command]",
+        name: "help", about: "show help for a command", operands: "[command]",
         readsConfiguration: false,
         discussion: "Shows the general help, or the help of a command: its usage, what it does, its options and "
             + "its exit codes. 'podarchive <command> --help' shows the same page.",

@@ -9,7 +9,7 @@ import Foundation
 struct ListCommand: CommandType {
     static let info = CommandInfo(
         name: "list", about: "show a feed's episodes without downloading anything",
-        summary: "show the episodes of a feed", operands: "<feed>", completion: .file, fetches: true,
+        operands: "<feed>", completion: .file, fetches: true,
         discussion: """
             Prints the episodes of <feed> in document order without downloading anything, then those of the
             further pages and archive documents it links to (rel="next", rel="prev-archive", JSON Feed's next_url,

@@ -4,7 +4,7 @@ import Foundation
 
 struct RemoveCommand: CommandType {
     static let info = CommandInfo(
-        name: "remove", about: "unsubscribe a show; its files stay", summary: "unsubscribe a show, keeping its files",
+        name: "remove", about: "unsubscribe a show; its files stay",
         operands: "<feed URL or folder name>...", completion: .shows, repeats: true,
         discussion: """
             Unsubscribes each show, named by its feed URL or its folder's name. Nothing archived is deleted: the

@@ -7,7 +7,7 @@ import Foundation
 struct SearchCommand: CommandType {
     static let info = CommandInfo(
         name: "search", about: "find shows by name in the podcast directory (Apple Podcasts): title, author, feed",
-        summary: "find shows by name", operands: "<term>...", repeats: true, fetches: true,
+        operands: "<term>...", repeats: true, fetches: true,
         discussion: """
             Searches the podcast directory (Apple Podcasts: https://itunes.apple.com, or the address in
             $PODARCHIVE_DIRECTORY_URL) for shows matching the words given, and prints each one's title, author,

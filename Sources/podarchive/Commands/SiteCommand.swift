@@ -6,7 +6,7 @@ import Foundation
 struct SiteCommand: CommandType {
     static let info = CommandInfo(
         name: "site", about: "write the archive's web pages and podcast feeds (browse, play, subscribe)",
-        summary: "write the web pages and podcast feeds", operands: "[DIR]", completion: .directory,
+        operands: "[DIR]", completion: .directory,
         discussion: """
             Writes the archive's web pages and podcast feeds from what it holds (no network): <DIR>`/index.html` (every
             show, with its cover, episodes, size and newest episode), <DIR>`/feeds.opml`, and in each show's folder

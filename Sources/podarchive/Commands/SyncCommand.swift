@@ -10,8 +10,8 @@ import Foundation
 
 struct SyncCommand: CommandType {
     static let info = CommandInfo(
-        name: "sync", about: "download every episode not yet archived, of the feeds named or of every subscription",
-        summary: "archive every episode not archived yet", operands: "[<feed>...]", completion: .file, repeats: true,
+        name: "sync", about: "download every episode not yet archived (of the feeds named, or of every subscription)",
+        operands: "[<feed>...]", completion: .file, repeats: true,
         fetches: true,
         discussion: SyncCommand.intro,
         afterOptions: """

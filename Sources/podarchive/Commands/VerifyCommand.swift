@@ -9,7 +9,7 @@ import Foundation
 struct VerifyCommand: CommandType {
     static let info = CommandInfo(
         name: "verify", about: "recheck archived files against their recorded size and SHA-256",
-        summary: "recheck archived files against their SHA-256", operands: "[DIR]", completion: .directory,
+        operands: "[DIR]", completion: .directory,
         discussion: """
             Rechecks every archived file in <DIR> (a feed folder, or an archive root holding feed folders; default the
             archive root: `$PODARCHIVE_DIR`, else `~/Podcasts`) against the size and SHA-256 its index recorded, and
