@@ -6,7 +6,7 @@
 import Foundation
 
 /// Why an export stopped. Nothing is left under the export's name.
-enum ExportError: Error, Equatable, Sendable, LocalizedError {
+public enum ExportError: Error, Equatable, Sendable, LocalizedError {
     /// An archived file could not be read.
     case cannotRead(path: String, reason: String)
     /// The export could not be written.

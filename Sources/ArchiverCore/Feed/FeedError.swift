@@ -2,7 +2,7 @@
 import Foundation
 
 /// A feed that could not be fetched or read. Any of these makes `sync` exit with code 3.
-enum FeedError: Error, Equatable, Sendable {
+public enum FeedError: Error, Equatable, Sendable {
     /// The source is neither an http(s) URL nor a local path.
     case unsupportedScheme(String)
     /// The source is empty or not a URL at all.

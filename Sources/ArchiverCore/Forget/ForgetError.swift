@@ -2,7 +2,7 @@
 import Foundation
 
 /// An episode name that names no episode of the show, or more than one.
-enum ForgetError: Error, LocalizedError, Equatable {
+public enum ForgetError: Error, LocalizedError, Equatable {
     /// No archived (or, taking back, no forgotten) episode has this title, GUID or file name.
     case unknownEpisode(String, show: String, forgotten: Bool)
     /// Several episodes answer to this name: their files, to name one of them by, and what of each answered.

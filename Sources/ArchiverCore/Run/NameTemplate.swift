@@ -187,7 +187,7 @@ public struct NameTemplate: Sendable, Equatable {
 }
 
 /// A `--name` template podarchive cannot use.
-struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
+public struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
     /// The template as given.
     public var template: String
     /// What is wrong with it, for people.

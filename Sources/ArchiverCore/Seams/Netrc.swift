@@ -147,7 +147,7 @@ public struct NetrcChoice: Sendable, Equatable {
 }
 
 /// A `.netrc` file that was asked for and cannot be read.
-struct NetrcError: Error, Equatable, Sendable, LocalizedError {
+public struct NetrcError: Error, Equatable, Sendable, LocalizedError {
     /// The file's path.
     public var path: String
     /// Why it cannot be read.

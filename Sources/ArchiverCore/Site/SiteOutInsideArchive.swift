@@ -3,7 +3,7 @@
 import Foundation
 
 /// The folder to publish the site into is the archive or inside it: a server would serve the archive's own files.
-struct SiteOutInsideArchive: Error, Equatable, Sendable, LocalizedError {
+public struct SiteOutInsideArchive: Error, Equatable, Sendable, LocalizedError {
     /// The folder given.
     public var out: String
     /// The archive.
