@@ -81,6 +81,35 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: pilot))
     }
 
+    func test_binary_aListedEpisodeNotYetArchived_isSkippedBeforeDownload_untilTakenBack() throws {
+        let first = try podarchive("sync", server.url("/feed.xml").absoluteString, "--match", "Second")
+        let leftOut = pilotRequests == 0 && !FileManager.default.fileExists(atPath: pilot)
+        let skip = try podarchive("forget", "Night Show", "Pilot")
+        let again = try podarchive("forget", "Night Show", "p-1")
+        let all = try podarchive("sync", "--all")
+        let requestsAfterSkip = pilotRequests
+        let absentAfterSkip = !FileManager.default.fileExists(atPath: pilot)
+        let undo = try podarchive("forget", "--undo", "Night Show", "Pilot")
+        let back = try podarchive("sync")
+
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(leftOut, "left out by --match: " + first.stdout)
+        XCTAssertEqual(
+            skip.stdout,
+            "skipped \"Pilot\" of Night Show/ before it was downloaded: never fetched (podarchive forget --undo "
+                + "takes it back)\n")
+        XCTAssertEqual(
+            again.stdout, "\"Pilot\" of Night Show/ was forgotten already (podarchive forget --undo takes it back)\n")
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertEqual(requestsAfterSkip, 0, "a sync of every episode never asked for the skipped one")
+        XCTAssertTrue(absentAfterSkip)
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        XCTAssertEqual(undo.stdout, "took back \"Pilot\" of Night Show/: the next sync fetches it\n")
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertEqual(pilotRequests, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pilot))
+    }
+
     func test_binary_anUnknownShowOrEpisode_isExit2_andNothingChanges() throws {
         let first = try podarchive("sync", server.url("/feed.xml").absoluteString)
         let unknownEpisode = try podarchive("forget", "Night Show", "Pilot", "Nine")
@@ -91,7 +120,7 @@ final class ForgetEndToEndTests: XCTestCase {
         XCTAssertEqual(unknownEpisode.status, 2)
         XCTAssertEqual(
             unknownEpisode.stderr,
-            "podarchive: no archived episode of Night Show has the title, GUID or file name \"Nine\"\n")
+            "podarchive: no archived or listed episode of Night Show has the title, GUID or file name \"Nine\"\n")
         XCTAssertEqual(unknownShow.status, 2)
         XCTAssertTrue(unknownShow.stderr.contains("Day Show"), unknownShow.stderr)
         XCTAssertEqual(missing.status, 2)

@@ -16,13 +16,16 @@ public struct ForgottenEpisode: Equatable, Sendable {
     public var deleted: [String]
     /// True when it had been forgotten before (by a forget this one finished, or long ago): nothing else changed.
     public var already = false
+    /// True when it was listed by the feed and never downloaded: skipped before download (`file` is empty).
+    public var skipped = false
 
     /// What was forgotten of the episode `title`, kept as `file`.
-    public init(title: String, file: String, deleted: [String], already: Bool = false) {
+    public init(title: String, file: String, deleted: [String], already: Bool = false, skipped: Bool = false) {
         self.title = title
         self.file = file
         self.deleted = deleted
         self.already = already
+        self.skipped = skipped
     }
 }
 
@@ -75,16 +78,22 @@ struct EpisodeForgetter: Sendable {
         var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
         var already: [ArchiveIndex.Entry] = []
+        var listed: [ArchiveIndex.Entry]?
         for name in names {
             let entry: ArchiveIndex.Entry
             do {
                 entry = try Self.one(name, among: show.index.episodes, show: showName, forgotten: false)
-            } catch ForgetError.unknownEpisode where !record.episodes.isEmpty {
+            } catch ForgetError.unknownEpisode {
                 // Forgotten already (a forget killed before it said so, finished when this one took the lock).
-                let earlier = try? Self.one(name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
-                guard let earlier else { throw ForgetError.unknownEpisode(name, show: showName, forgotten: false) }
-                if !already.contains(where: { $0.key == earlier.key }) { already.append(earlier) }
-                continue
+                if let earlier = try? Self.one(
+                    name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
+                {
+                    if !already.contains(where: { $0.key == earlier.key }) { already.append(earlier) }
+                    continue
+                }
+                // Listed by the feed as last read, not archived: skipped before it is downloaded.
+                listed = listed ?? listedNotArchived(in: show)
+                entry = try Self.one(name, among: listed ?? [], show: showName, forgotten: false)
             }
             if !chosen.contains(where: { $0.key == entry.key }) { chosen.append(entry) }
         }
@@ -92,8 +101,9 @@ struct EpisodeForgetter: Sendable {
         for entry in chosen {
             record.episodes.removeAll { $0.entry.key == entry.key }
             record.takenBack?.removeAll { $0.key == entry.key }
-            record.episodes.append(
-                .init(entry: entry, forgotten: now, pending: keepFiles ? [] : ForgottenEpisodes.files(of: entry)))
+            // One never downloaded has no file to delete (its entry names none).
+            let files = keepFiles || entry.file.isEmpty ? [] : ForgottenEpisodes.files(of: entry)
+            record.episodes.append(.init(entry: entry, forgotten: now, pending: files))
         }
         var deleted: [String: [String]] = [:]
         if !chosen.isEmpty {
@@ -102,11 +112,34 @@ struct EpisodeForgetter: Sendable {
             deleted = try folders.finishForgetting(&show)
         }
         return chosen.map { entry in
-            ForgottenEpisode(title: entry.title ?? entry.file, file: entry.file, deleted: deleted[entry.key] ?? [])
+            ForgottenEpisode(
+                title: entry.title ?? (entry.file.isEmpty ? entry.url : entry.file), file: entry.file,
+                deleted: deleted[entry.key] ?? [],
+                skipped: entry.file.isEmpty)
         }
             + already.map {
-                ForgottenEpisode(title: $0.title ?? $0.file, file: $0.file, deleted: [], already: true)
+                ForgottenEpisode(
+                    title: $0.title ?? ($0.file.isEmpty ? $0.url : $0.file), file: $0.file, deleted: [], already: true,
+                    skipped: $0.file.isEmpty)
             }
+    }
+
+    /// The episodes the show's feed listed when a sync last read it (the current document its history keeps) that
+    /// the index does not hold, as entries naming no file: what `forget` skips before they are downloaded. None
+    /// when no document is kept or it cannot be read.
+    private func listedNotArchived(in show: FeedFolder) -> [ArchiveIndex.Entry] {
+        for ext in ArchiveLayout.documentExtensions {
+            let document = show.state.currentDocument(ext)
+            guard let data = files.contents(atPath: document.path),
+                let feed = try? FeedParser.parse(data, url: nil)
+            else { continue }
+            return Episode.keepingApart(feed.episodes).filter { show.index.entry(for: $0) == nil }.map { episode in
+                ArchiveIndex.Entry(
+                    key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: "",
+                    size: 0, published: episode.published.map(FeedDate.iso8601), archived: "")
+            }
+        }
+        return []
     }
 
     /// Takes back the forgotten episodes `names` of the show in `folder`: no longer unwanted. One whose file was
@@ -144,7 +177,9 @@ struct EpisodeForgetter: Sendable {
         if !fetched.isEmpty { try folders.records.readFeedInFullNextTime(of: show.state) }
         try show.state.forgotten.save(record, writer)
         return chosen.map {
-            TakenBackEpisode(title: $0.title ?? $0.file, file: $0.file, inIndexAgain: keptKeys.contains($0.key))
+            TakenBackEpisode(
+                title: $0.title ?? ($0.file.isEmpty ? $0.url : $0.file), file: $0.file,
+                inIndexAgain: keptKeys.contains($0.key))
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// An episode name that names no episode of the show, or more than one.
 public enum ForgetError: Error, LocalizedError, Equatable {
-    /// No archived (or, taking back, no forgotten) episode has this title, GUID or file name.
+    /// No archived or listed (or, taking back, no forgotten) episode has this title, GUID or file name.
     case unknownEpisode(String, show: String, forgotten: Bool)
     /// Several episodes answer to this name: their files, to name one of them by, and what of each answered.
     case ambiguous(String, candidates: [Candidate])
@@ -25,7 +25,7 @@ public enum ForgetError: Error, LocalizedError, Equatable {
     public var errorDescription: String? {
         switch self {
         case .unknownEpisode(let name, let show, let forgotten):
-            let kind = forgotten ? "forgotten episode" : "archived episode"
+            let kind = forgotten ? "forgotten episode" : "archived or listed episode"
             return "no \(kind) of \(show) has the title, GUID or file name \"\(name)\""
         case .ambiguous(let name, let candidates):
             return "\"\(name)\" names \(candidates.count) episodes: "

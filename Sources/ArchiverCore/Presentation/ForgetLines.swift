@@ -11,6 +11,10 @@ extension ForgetReport {
             return "took back \"\(episode.title)\" of \(show)/: \(next)\n"
         }
         let forgot = forgotten.map { episode in
+            if episode.skipped, !episode.already {
+                return "skipped \"\(episode.title)\" of \(show)/ before it was downloaded: never fetched "
+                    + "(podarchive forget --undo takes it back)\n"
+            }
             if episode.already {
                 return
                     "\"\(episode.title)\" of \(show)/ was forgotten already (podarchive forget --undo takes it back)\n"

@@ -172,7 +172,7 @@ final class EpisodeForgetterTests: XCTestCase {
         } catch let error as ForgetError {
             XCTAssertEqual(
                 error.localizedDescription,
-                "no archived episode of Night Show has the title, GUID or file name \"Nine\"")
+                "no archived or listed episode of Night Show has the title, GUID or file name \"Nine\"")
         }
         do {
             _ = try await forgetter.takeBack(["Two"], inShow: show)
