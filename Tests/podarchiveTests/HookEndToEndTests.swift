@@ -71,7 +71,7 @@ final class HookEndToEndTests: XCTestCase {
                 server.url("/pilot.mp3").absoluteString + "?token=REDACTED", "2025-01-03T10:00:00Z", show,
             ].joined(separator: "\n") + "\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("pwned").path))
-        XCTAssertTrue(sync.stderr.contains("hook says hi\n"), "the hook's output goes to standard error")
+        XCTAssertFalse(sync.stderr.contains("hook says hi"), "a hook that succeeds is quiet: \(sync.stderr)")
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)), sync.stdout)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertFalse(everythingSaved.contains("hook.txt"), "the command is nowhere in the archive")
@@ -130,6 +130,48 @@ final class HookEndToEndTests: XCTestCase {
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertEqual(try read("runs.txt"), "run\nrun\n", "run again once, then never, since it succeeded")
         XCTAssertEqual(server.requests.filter { $0.path.hasPrefix("/pilot.mp3") }.count, 1)
+    }
+
+    func test_binary_aHookThatPrintsAndSucceeds_isSilentInCron_andShownWithVerbose() throws {
+        let hook = "echo to standard output; echo to standard error >&2"
+        let cron = try podarchive("sync", feed, "--to", archive.path, "--exec", hook)
+        let watched = try podarchive(
+            "sync", feed, "--to", folder.url.appendingPathComponent("Watched").path, "--exec", hook, "-v")
+
+        XCTAssertEqual(cron.status, 0, cron.stderr)
+        XCTAssertEqual(cron.stderr, "", "the README's cron line mails nothing on success")
+        XCTAssertEqual(watched.status, 0, watched.stderr)
+        XCTAssertTrue(
+            watched.stderr.contains(
+                "hook for episode \"Pilot $(touch pwned)\" (Pilot $(touch pwned).mp3) printed:\n"
+                    + "  | to standard output\n  | to standard error\n"), watched.stderr)
+        XCTAssertFalse(watched.stdout.contains("to standard"), watched.stdout)
+    }
+
+    func test_binary_aHookThatPrintsAndFails_isShownOnStandardError_namingTheEpisode() throws {
+        let sync = try podarchive(
+            "sync", feed, "--to", archive.path, "--exec", "echo converting; echo 'ffmpeg: no space left' >&2; exit 3",
+            "--json")
+
+        XCTAssertEqual(sync.status, 1)
+        XCTAssertTrue(
+            sync.stderr.contains(
+                "hook for episode \"Pilot $(touch pwned)\" (Pilot $(touch pwned).mp3): exited with status 3; the "
+                    + "episode stays archived; tried again on the next run (1 of 3 runs)\n"
+                    + "  | converting\n  | ffmpeg: no space left\n"), sync.stderr)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)), sync.stdout)
+    }
+
+    func test_binary_aHookThatLeavesAChildHoldingItsOutput_doesNotHoldTheRun() throws {
+        // The child keeps the output pipe open long after the hook ended: the run ends with the hook, not with it
+        // (waiting for the pipe's end, it would outlive ProcessRunner's 60 s watchdog and fail the status).
+        let sync = try podarchive(
+            "sync", feed, "--to", archive.path, "--exec", "sleep 120 & echo $! > child.pid; echo started")
+        let child = try read("child.pid").trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { if let pid = Int32(child) { kill(pid, SIGKILL) } }
+
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(sync.stderr, "")
     }
 
     func test_binary_aHookPastItsTime_isStopped_andFailsTheRun() throws {

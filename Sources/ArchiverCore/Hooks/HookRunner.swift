@@ -1,4 +1,5 @@
-// Runs the hook of a show's sync once its episodes are archived: in place, recorded in the index (written whole),
+// Runs the hook of a show's sync once its episodes are archived, its output captured (shown with its failure, or
+// with `-v`): in place, recorded in the index (written whole),
 // the show's lock still held. One at a time, in this order: the episodes owed a hook by an earlier run (failed, or
 // archived by a run killed before their hook ran; in the index's order), then those archived by this run (in feed
 // order). A hook that fails never costs its episode: it stays archived and recorded. What is owed is written
@@ -45,18 +46,25 @@ struct HookRunner {
         for entry in retried + new where ledger.owes(entry.key) {
             // Interrupted: the hooks not run stay owed; the one cut short is not counted against its episode.
             if Task.isCancelled { break }
-            let exit = await hook.launcher.run(
+            let ran = await hook.launcher.capturing(
                 hook.command, environment: EpisodeHook.variables(for: entry, show: showName, folder: show.folder),
                 timeout: hook.timeout)
             if Task.isCancelled { break }
+            let exit = ran.exit
             let runs = ledger.record(entry.key, succeeded: exit.succeeded)
             // Settled after each run, durably: a run killed among its hooks leaves the ones done recorded as done
             // (killed between a hook's end and this write, that hook runs again next run).
             try? record.save(ledger, records.writer)
-            guard let reason = exit.reason else { continue }
+            guard let reason = exit.reason else {
+                // What a hook that did its work printed is said only when asked (`-v`): cron stays quiet.
+                if !ran.output.isEmpty {
+                    onEvent(.hookSaid(episode: entry.title ?? entry.file, file: entry.file, output: ran.output))
+                }
+                continue
+            }
             let problem = HookProblem(
                 episode: entry.title ?? entry.file, file: entry.file, reason: reason, runs: runs,
-                gaveUp: runs >= EpisodeHook.maximumRuns)
+                gaveUp: runs >= EpisodeHook.maximumRuns, output: ran.output)
             onEvent(.hookFailed(problem))
             problems.append(problem)
         }

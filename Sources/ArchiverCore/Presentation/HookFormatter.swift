@@ -26,6 +26,19 @@ extension SyncFormatter {
         let timeout = problem.reason.hasSuffix("; stopped") ? " (--exec-timeout sets how long a hook may run)" : ""
         return
             "hook for episode \"\(oneLine(problem.episode))\" (\(oneLine(problem.file))): \(problem.reason)\(timeout); "
-            + "the episode stays archived; \(next)"
+            + "the episode stays archived; \(next)" + hookOutput(problem.output)
+    }
+
+    /// `hook for episode "T" (file) printed:` and its output (`-v`, the hook having succeeded).
+    public static func hookSaidLine(episode: String, file: String, output: String) -> String {
+        "hook for episode \"\(oneLine(episode))\" (\(oneLine(file))) printed:" + hookOutput(output)
+    }
+
+    /// What a hook printed, below the line that names its episode: each line indented by `  | `; nothing when it
+    /// printed nothing.
+    static func hookOutput(_ output: String) -> String {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { "\n  | " + $0 }.joined()
     }
 }

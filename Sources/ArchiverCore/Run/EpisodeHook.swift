@@ -44,13 +44,16 @@ public struct HookProblem: Equatable, Sendable {
     public var runs: Int
     /// Whether this was its last try: it is not run again for this episode.
     public var gaveUp: Bool
+    /// What the hook printed (its standard output and error), shown with the failure; empty when it printed nothing.
+    public var output: String
 
-    /// A hook's failure for `episode` (its title), kept as `file`.
-    public init(episode: String, file: String, reason: String, runs: Int, gaveUp: Bool) {
+    /// A hook's failure for `episode` (its title), kept as `file`, having printed `output`.
+    public init(episode: String, file: String, reason: String, runs: Int, gaveUp: Bool, output: String = "") {
         self.episode = episode
         self.file = file
         self.reason = reason
         self.runs = runs
         self.gaveUp = gaveUp
+        self.output = output
     }
 }

@@ -28,6 +28,9 @@ public enum SyncEvent: Sendable, Equatable {
     case failed(Episode, EpisodeFailure)
     /// The hook failed for an archived episode (which stays archived); tried again on the next run unless given up.
     case hookFailed(HookProblem)
+    /// The hook succeeded for an archived episode (its title, else its file's name) and printed `output`: said only
+    /// when asked (`-v`), so that an unattended run whose hooks did their work is quiet.
+    case hookSaid(episode: String, file: String, output: String)
     /// An attempt at an episode failed in a way worth another: it is tried again after `seconds` (the backoff, or
     /// the server's `Retry-After`).
     case waitingToRetry(Episode, seconds: TimeInterval, EpisodeFailure)

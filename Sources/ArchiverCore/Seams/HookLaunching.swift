@@ -39,17 +39,41 @@ public enum HookExit: Equatable, Sendable {
     }
 }
 
+/// How a hook's command ended, and what it printed.
+public struct HookRun: Equatable, Sendable {
+    /// How it ended.
+    public var exit: HookExit
+    /// What it wrote to its standard output and error, in the order written (its last `HookOutput.limit` bytes).
+    public var output: String
+
+    /// A run that ended as `exit` and printed `output`.
+    public init(exit: HookExit, output: String = "") {
+        self.exit = exit
+        self.output = output
+    }
+}
+
 /// Runs one hook's command.
 public protocol HookLaunching: Sendable {
     /// Runs `command` with `/bin/sh -c`, the variables of `environment` added to the process's own, and waits at
     /// most `timeout` seconds for it (then stops it and its children).
     func run(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookExit
+    /// As `run`, keeping what the command printed instead of letting it through: a launcher that captures nothing
+    /// (a double) answers with no output.
+    func capturing(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookRun
+}
+
+extension HookLaunching {
+    /// A launcher that cannot capture: its run, with nothing printed.
+    public func capturing(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookRun {
+        HookRun(exit: await run(command, environment: environment, timeout: timeout))
+    }
 }
 
 /// The live launcher: `/bin/sh -c command` in a new process group, its standard input `/dev/null`, its standard
-/// output and error both podarchive's standard error (so what it prints never mixes into a JSON report on standard
-/// output). Past the time limit the group gets SIGTERM, and SIGKILL `grace` seconds later if anything of it is still
-/// running.
+/// output and error one pipe that podarchive reads (`HookOutput`), so what a hook prints is shown only when it fails
+/// or with `-v`, and never mixes into a JSON report on standard output. Past the time limit the group gets SIGTERM,
+/// and SIGKILL `grace` seconds later if anything of it is still running.
 public struct ShellHookLauncher: HookLaunching {
     /// How long a stopped hook gets between SIGTERM and SIGKILL.
     public var grace: TimeInterval
@@ -70,6 +94,11 @@ public struct ShellHookLauncher: HookLaunching {
     /// Cancelled (the run interrupted), the hook's group gets SIGTERM: in a group of its own, it does not get the
     /// terminal's Ctrl-C, and must not be left running.
     public func run(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookExit {
+        await capturing(command, environment: environment, timeout: timeout).exit
+    }
+
+    /// Spawns the command with its output captured, and waits for it as `run` does.
+    public func capturing(_ command: String, environment: [String: String], timeout: TimeInterval) async -> HookRun {
         let grace = grace
         let stage = Locked(Stage.starting)
         return await withTaskCancellationHandler {
@@ -92,14 +121,29 @@ public struct ShellHookLauncher: HookLaunching {
     private static func runBlocking(
         _ command: String, _ added: [String: String], timeout: TimeInterval, grace: TimeInterval,
         stage: Locked<Stage>
-    ) -> HookExit {
+    ) -> HookRun {
         var environment = SessionTemplate.environmentAtStart
         for (name, value) in added { environment[name] = value }
-        let pid: pid_t
-        switch spawn(command, environment: environment) {
-        case .success(let started): pid = started
-        case .failure(let problem): return .notStarted(problem.reason)
+        guard let output = HookOutput() else {
+            return HookRun(exit: .notStarted("no pipe for its output: \(String(cString: strerror(errno)))"))
         }
+        let pid: pid_t
+        switch spawn(command, environment: environment, output: output.writeEnd) {
+        case .success(let started): pid = started
+        case .failure(let problem):
+            output.abandon()
+            return HookRun(exit: .notStarted(problem.reason))
+        }
+        // The hook holds the pipe's write end now; the reader sees its end when the hook (and what it left running)
+        // closes it, or stops once the hook has ended and nothing more comes (`HookOutput.finish`).
+        output.startReading()
+        let exit = wait(for: pid, timeout: timeout, grace: grace, stage: stage)
+        return HookRun(exit: exit, output: output.finish())
+    }
+
+    private static func wait(
+        for pid: pid_t, timeout: TimeInterval, grace: TimeInterval, stage: Locked<Stage>
+    ) -> HookExit {
         let cancelled = stage.withLock { now in
             if case .cancelled = now { return true }
             now = .running(pid)
@@ -151,7 +195,9 @@ public struct ShellHookLauncher: HookLaunching {
             }()
     #endif
 
-    private static func spawn(_ command: String, environment: [String: String]) -> Result<pid_t, SpawnProblem> {
+    private static func spawn(
+        _ command: String, environment: [String: String], output: Int32
+    ) -> Result<pid_t, SpawnProblem> {
         #if canImport(Glibc)
             var attributes = posix_spawnattr_t()
             var actions = posix_spawn_file_actions_t()
@@ -180,7 +226,8 @@ public struct ShellHookLauncher: HookLaunching {
         posix_spawnattr_setflags(
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
         // Nothing else of podarchive's: libcurl's sockets and libdispatch's pipes are not close-on-exec, and a hook
         // (or what it leaves running) holding them would keep connections, and the run's files, open after it.
         #if canImport(Glibc)

@@ -12,8 +12,8 @@ enum HookOptions {
         "--exec", "CMD", .text,
         help: #"""
             run <CMD> after each archived episode (with `/bin/sh -c`, one at a time, with `PODARCHIVE_FILE`, `_TITLE`,
-            `_SHOW`, `_GUID`, `_URL`, `_DATE` and `_FOLDER` in its environment); its output goes to standard error; a
-            hook that fails is tried again on the next run (exit 1), 3 runs at most; never saved; with `--json`, each
+            `_SHOW`, `_GUID`, `_URL`, `_DATE` and `_FOLDER` in its environment); its output is shown only when it fails
+            (or with `-v`), on standard error; a hook that fails is tried again on the next run (exit 1), 3 runs at most; never saved; with `--json`, each
             feed has "hooks": [{"title", "file", "reason", "runs", "gaveUp"}]
 
             It runs once the episode's file is in place and recorded in the index. What it needs of the episode is in
@@ -23,8 +23,9 @@ enum HookOptions {
             `PODARCHIVE_FOLDER` (the show's folder). Quote them in the command: `--exec 'ffmpeg -i "$PODARCHIVE_FILE"
             ...'`. Hooks run after the show's downloads, in the order the episodes were archived, while the show is
             locked; with `--feed-jobs` above 1, hooks of different shows may run at the same time. The hook's standard
-            input is `/dev/null`; its standard output and error both go to podarchive's standard error, so a `--json`
-            report stays whole. A hook that exits non-zero or runs past `--exec-timeout` never costs the episode, which
+            input is `/dev/null`; its standard output and error are captured (their last 32 KiB) and shown on
+            podarchive's standard error below the line naming the episode only when the hook fails, or with `-v`: a
+            hook that did its work is silent in cron, and a `--json` report stays whole. A hook that exits non-zero or runs past `--exec-timeout` never costs the episode, which
             stays archived: it is reported naming the episode, and after three runs it is given up and said so once. A
             hook owed is recorded before the episode is fetched and settled once it ran: a run killed in between runs it
             on the next run (at least once across a crash), and without a crash a hook that succeeded is never run again

@@ -114,6 +114,10 @@ final class SyncConsole: @unchecked Sendable {
                 error(SyncFormatter.failureLine(episode, failure))
             case .hookFailed(let problem):
                 error(SyncFormatter.hookLine(problem))
+            case .hookSaid(let episode, let file, let output):
+                // On standard error, as a failing hook's output: a `--json` report stays whole.
+                guard verbosity == .verbose else { return }
+                error(SyncFormatter.hookSaidLine(episode: episode, file: file, output: output))
             case .gone(let episode, let failure, let since):
                 done += 1
                 error(SyncFormatter.goneLine(episode, failure, since: since))
