@@ -107,6 +107,9 @@ struct SyncRun {
         if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
         for title in feed?.titlesWithoutMedia ?? [] { onEvent(.itemWithoutMedia(title: title)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
+        for item in work where item.isNew {
+            if let reason = options.filter.missing(item.episode) { onEvent(.keptWithout(item.episode, reason: reason)) }
+        }
         guard options.metadata, let feed else { return }
 
         described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
