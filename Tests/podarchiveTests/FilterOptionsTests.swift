@@ -149,11 +149,23 @@ final class FilterOptionsTests: CommandLineTestCase {
 
     func test_badValues_areOneLineNamingTheValue_exit2() async {
         let cases: [([String], String)] = [
-            (["--episodes", "5-3"], "option '--episodes' needs episode numbers such as 1-10, 15, 20- or 1-5,8, got '5-3'"),
+            (
+                ["--episodes", "5-3"],
+                "option '--episodes' needs episode numbers such as 1-10, 15, 20- or 1-5,8, got '5-3'"
+            ),
             (["--episodes", "x"], "option '--episodes' needs episode numbers such as 1-10, 15, 20- or 1-5,8, got 'x'"),
-            (["--until", "31/12/2023"], "option '--until' needs a date such as 2025-01-31 or 2025-01-31T18:00:00Z, got '31/12/2023'"),
-            (["--min-duration", "-5"], "option '--min-duration' needs a duration such as 90 (seconds), 45m, 1h30m or 1:30:00, got '-5'"),
-            (["--max-duration", "10x"], "option '--max-duration' needs a duration such as 90 (seconds), 45m, 1h30m or 1:30:00, got '10x'"),
+            (
+                ["--until", "31/12/2023"],
+                "option '--until' needs a date such as 2025-01-31 or 2025-01-31T18:00:00Z, got '31/12/2023'"
+            ),
+            (
+                ["--min-duration", "-5"],
+                "option '--min-duration' needs a duration such as 90 (seconds), 45m, 1h30m or 1:30:00, got '-5'"
+            ),
+            (
+                ["--max-duration", "10x"],
+                "option '--max-duration' needs a duration such as 90 (seconds), 45m, 1h30m or 1:30:00, got '10x'"
+            ),
             (["--match-in", "body"], "option '--match-in' needs title, description or both, got 'body'"),
         ]
         for (arguments, message) in cases {

@@ -98,6 +98,9 @@ extension ShowSettings {
         return EpisodeRange(parts: parts)
     }
 
+    /// What `--match-in` may be, as written.
+    public static let matchInChoices = MatchField.allCases.map(\.rawValue)
+
     /// `--match-in`: title, description or both.
     public static func checkMatchIn(_ text: String) throws(SettingProblem) -> MatchField {
         guard let field = MatchField(rawValue: text.lowercased()) else { throw .needs("title, description or both") }

@@ -33,7 +33,7 @@ enum FilterOptions {
             With `both`, `--match` takes an episode whose title or description matches, and `--exclude` leaves out
             one whose title or description matches: `--match-in both --exclude '(?i)sponsored'`.
             """#,
-        completion: .words(MatchField.allCases.map(\.rawValue)), saved: .show(.matchIn), config: true,
+        completion: .words(ShowSettings.matchInChoices), saved: .show(.matchIn), config: true,
         describe: { $0.text(of: .matchIn) }, setting: { $0[.matchIn] = .text($1) })
     static let minDuration: Option<String> = .value(
         "--min-duration", "DURATION", .ruled(ShowSettings.checkDuration),

@@ -17,10 +17,11 @@ enum SettingOptions {
         [limit.setting(), since.setting(), match.setting(), exclude.setting()] + FilterOptions.bound()
     }
 
-    static let declared: [OptionDescriptor] = [
-        name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
-        limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor,
-    ] + FilterOptions.declared + [all.descriptor, clear.descriptor]
+    static let declared: [OptionDescriptor] =
+        [
+            name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
+            limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor,
+        ] + FilterOptions.declared + [all.descriptor, clear.descriptor]
 
     static let name: Option<Written<NameTemplate>> = .value(
         "--name", "TEMPLATE", .template,

@@ -88,7 +88,7 @@ final class SyncConsole: @unchecked Sendable {
                         + "has nothing to download")
             case .keptWithout(let episode, let reason):
                 guard verbosity == .verbose, lines else { return }
-                permanent(FilterLines.kept(episode, reason: reason))
+                permanent(SyncFormatter.kept(episode, reason: reason))
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")

@@ -113,7 +113,7 @@ final class SyncRunConsole: Sendable {
         case .planned(let plan):
             if !json {
                 output.write(
-                    FilterLines.dryRun(plan, verbose: verbosity == .verbose)
+                    SyncFormatter.filterLines(plan, verbose: verbosity == .verbose, option: FilterLines.option)
                         + SyncFormatter.dryRun(plan))
             }
         case .subscribed(let subscription):

@@ -1,0 +1,30 @@
+// What a sync says of the episodes its filters leave out (`--dry-run`) and of those kept because a filter could not
+// be applied to them (`--verbose`).
+import Foundation
+
+extension SyncFormatter {
+    /// `would leave out "Trailer" <https://…>: --max-duration` for each episode the plan's filter leaves out, then,
+    /// with `verbose`, `kept "Pilot": it gives no duration for --min-duration` for each it keeps so. `option` names
+    /// a setting as the option that sets it (the executable's declarations know how).
+    public static func filterLines(
+        _ plan: SyncPlan, verbose: Bool, option: (ShowSettings.Key) -> String
+    ) -> String {
+        var text = ""
+        for leftOut in plan.leftOut {
+            text +=
+                "would leave out \(filteredTitle(leftOut.episode)) <\(leftOut.episode.url)>: \(option(leftOut.by))\n"
+        }
+        guard verbose else { return text }
+        for kept in plan.keptWithout { text += self.kept(kept.episode, reason: kept.reason) + "\n" }
+        return text
+    }
+
+    /// `kept "Pilot": it gives no duration for --min-duration` (`SyncEvent.keptWithout`).
+    public static func kept(_ episode: Episode, reason: String) -> String {
+        "kept \(filteredTitle(episode)): \(reason)"
+    }
+
+    private static func filteredTitle(_ episode: Episode) -> String {
+        episode.title.map { "\"\(oneLine($0))\"" } ?? "(untitled)"
+    }
+}
