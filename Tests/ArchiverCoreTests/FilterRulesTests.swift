@@ -61,7 +61,7 @@ final class FilterRulesTests: XCTestCase {
         ]
         XCTAssertEqual(filter.apply(to: episodes).map(\.title), ["B"])
         XCTAssertEqual(filter.leftOut(of: episodes).map(\.by), [.maxDuration, .limit])
-        XCTAssertEqual(filter.missing(episodes[1]), "it gives no duration for --max-duration")
-        XCTAssertNil(filter.missing(episodes[0]))
+        XCTAssertEqual(filter.missing(episodes[1]), [.maxDuration])
+        XCTAssertEqual(filter.missing(episodes[0]), [])
     }
 }

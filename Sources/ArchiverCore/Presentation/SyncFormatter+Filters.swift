@@ -15,13 +15,24 @@ extension SyncFormatter {
                 "would leave out \(filteredTitle(leftOut.episode)) <\(leftOut.episode.url)>: \(option(leftOut.by))\n"
         }
         guard verbose else { return text }
-        for kept in plan.keptWithout { text += self.kept(kept.episode, reason: kept.reason) + "\n" }
+        for kept in plan.keptWithout { text += self.kept(kept.episode, missing: kept.missing, option: option) + "\n" }
         return text
     }
 
     /// `kept "Pilot": it gives no duration for --min-duration` (`SyncEvent.keptWithout`).
-    public static func kept(_ episode: Episode, reason: String) -> String {
-        "kept \(filteredTitle(episode)): \(reason)"
+    public static func kept(
+        _ episode: Episode, missing: [ShowSettings.Key], option: (ShowSettings.Key) -> String
+    ) -> String {
+        let wants = missing.map { key -> String in
+            let value =
+                switch key {
+                case .until, .since: "date"
+                case .episodes: "episode number"
+                default: "duration"
+                }
+            return "no \(value) for \(option(key))"
+        }
+        return "kept \(filteredTitle(episode)): it gives " + wants.joined(separator: ", ")
     }
 
     private static func filteredTitle(_ episode: Episode) -> String {

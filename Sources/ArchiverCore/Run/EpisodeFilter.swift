@@ -144,15 +144,15 @@ public struct EpisodeFilter: Sendable, Equatable {
         }
     }
 
-    /// Why `episode` is kept although a criterion could not be applied to it: "it gives no duration for
-    /// --min-duration"; nil when every criterion set could be.
-    public func missing(_ episode: Episode) -> String? {
-        var options: [String] = []
-        if until != nil, episode.published == nil { options.append("no date for --until") }
-        if minDuration != nil || maxDuration != nil, episode.duration == nil {
-            options.append("no duration for " + (minDuration != nil ? "--min-duration" : "--max-duration"))
+    /// The settings that could not be applied to `episode` for want of its value (a date, a duration, a number), so
+    /// it is kept; empty when every one set could be.
+    public func missing(_ episode: Episode) -> [ShowSettings.Key] {
+        var keys: [ShowSettings.Key] = []
+        if until != nil, episode.published == nil { keys.append(.until) }
+        if episode.duration == nil {
+            keys += [minDuration.map { _ in .minDuration }, maxDuration.map { _ in .maxDuration }].compactMap { $0 }
         }
-        if self.episodes != nil, episode.episodeNumber == nil { options.append("no episode number for --episodes") }
-        return options.isEmpty ? nil : "it gives " + options.joined(separator: ", ")
+        if self.episodes != nil, episode.episodeNumber == nil { keys.append(.episodes) }
+        return keys
     }
 }

@@ -81,7 +81,8 @@ struct SyncPlanner: Sendable {
             SyncPlan.LeftOut(episode: $0.episode.shown, by: $0.by)
         }
         plan.keptWithout = planned.work.filter(\.isNew).compactMap { item in
-            options.filter.missing(item.episode).map { (item.episode.shown, $0) }
+            let missing = options.filter.missing(item.episode)
+            return missing.isEmpty ? nil : (item.episode.shown, missing)
         }
         return plan
     }

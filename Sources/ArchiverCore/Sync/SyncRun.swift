@@ -108,7 +108,8 @@ struct SyncRun {
         for title in feed?.titlesWithoutMedia ?? [] { onEvent(.itemWithoutMedia(title: title)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
         for item in work where item.isNew {
-            if let reason = options.filter.missing(item.episode) { onEvent(.keptWithout(item.episode, reason: reason)) }
+            let missing = options.filter.missing(item.episode)
+            if !missing.isEmpty { onEvent(.keptWithout(item.episode, missing: missing)) }
         }
         guard options.metadata, let feed else { return }
 
