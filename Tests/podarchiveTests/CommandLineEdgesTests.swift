@@ -148,7 +148,7 @@ final class CommandLineEdgesTests: CommandLineTestCase {
         XCTAssertEqual(
             errors.lines.first,
             "podarchive: option '--clear' needs one of name, metadata, limit, since, match, companions, user-agent, "
-                + "netrc-file, prefer, exclude, got 'colour'")
+                + "netrc-file, prefer, exclude, until, min-duration, max-duration, episodes, match-in, got 'colour'")
     }
 
     func test_aSavedSettingIsShownAsAWordTheShellReadsBack_apostropheAndAll() {

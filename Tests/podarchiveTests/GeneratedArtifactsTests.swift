@@ -101,7 +101,8 @@ final class GeneratedArtifactsTests: XCTestCase {
     func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
         let saved = [
             "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
-            "--match", "--exclude", "--prefer", "--netrc-file", "--user-agent",
+            "--match", "--exclude", "--until", "--match-in", "--min-duration", "--max-duration", "--episodes",
+            "--prefer", "--netrc-file", "--user-agent",
         ]
         XCTAssertEqual(OptionCatalog.showSettings.map(\.name), saved)
         XCTAssertTrue(

@@ -15,6 +15,8 @@ struct FeedItemBuilder {
     var published: Date?
     var updated: Date?
     var episodeNumber: Int?
+    /// `podcast:episode`, taken when there is no `itunes:episode`.
+    var podcastEpisode: Int?
     var seasonNumber: Int?
     var description: String?
     var summary: String?
@@ -40,7 +42,7 @@ struct FeedItemBuilder {
         var episode = Episode(
             title: title, guid: guid, url: url, mimeType: mimeType, length: length,
             published: pubDate ?? dcDate ?? published ?? updated,
-            episodeNumber: episodeNumber, seasonNumber: seasonNumber,
+            episodeNumber: episodeNumber ?? podcastEpisode, seasonNumber: seasonNumber,
             description: description ?? summary ?? content, link: link,
             duration: duration, imageURL: image ?? podcastImage ?? thumbnail)
         episode.companions = companions

@@ -191,7 +191,7 @@ struct XMLFeedReader {
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
-            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID:
+            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID, .podcastEpisode:
             let channelArtwork =
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
@@ -254,7 +254,8 @@ struct XMLFeedReader {
             case .dcDate: built.dcDate = built.dcDate ?? FeedDate.parseRFC3339(text) ?? FeedDate.parseRFC822(text)
             case .published: built.published = built.published ?? FeedDate.parseRFC3339(text)
             case .updated: built.updated = built.updated ?? FeedDate.parseRFC3339(text)
-            case .itunesEpisode: built.episodeNumber = Int(text)
+            case .itunesEpisode: built.episodeNumber = Int(text) ?? built.episodeNumber
+            case .podcastEpisode: built.podcastEpisode = built.podcastEpisode ?? Int(text)
             case .itunesSeason: built.seasonNumber = Int(text)
             case .description: built.description = built.description ?? (text.isEmpty ? nil : text)
             case .itunesSummary: built.summary = built.summary ?? (text.isEmpty ? nil : text)

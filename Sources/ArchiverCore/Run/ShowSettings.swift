@@ -9,9 +9,12 @@ public struct ShowSettings: Equatable, Sendable {
     /// list them.
     public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
+        case until, minDuration, maxDuration, episodes, matchIn
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
-        public static let filters: [Key] = [.limit, .since, .match, .exclude]
+        public static let filters: [Key] = [
+            .limit, .since, .until, .match, .exclude, .matchIn, .minDuration, .maxDuration, .episodes,
+        ]
 
         /// What its value is: a switch (`metadata`), a count (`limit`), else text as written.
         var kind: Kind {

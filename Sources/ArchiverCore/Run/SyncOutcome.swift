@@ -22,6 +22,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// An item of the feed has nothing to download (no enclosure): not an episode; named here, counted in the
     /// report.
     case itemWithoutMedia(title: String)
+    /// An episode to fetch that filters could not be applied to (it gives no duration, number or date): kept; the
+    /// settings are those (`EpisodeFilter.missing`).
+    case keptWithout(Episode, missing: [ShowSettings.Key])
     /// An episode was downloaded, checked and moved into place.
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
@@ -188,6 +191,25 @@ public struct SyncPlan: Sendable, Equatable {
     public var downloads: [Download]
     /// Episodes a sync would skip because they are archived.
     public var alreadyArchived: Int
+    /// Listed episodes, not archived, the filter leaves out, each with the setting that does (in the feed's order).
+    public var leftOut: [LeftOut] = []
+    /// Episodes it would fetch although a filter could not be applied to them, each with the settings (`EpisodeFilter.missing`).
+    public var keptWithout: [(episode: Episode, missing: [ShowSettings.Key])] = []
+
+    /// An episode a filter leaves out, and which.
+    public struct LeftOut: Sendable, Equatable {
+        /// The episode (shown as the show's taint says).
+        public var episode: Episode
+        /// The setting that leaves it out.
+        public var by: ShowSettings.Key
+    }
+
+    public static func == (lhs: SyncPlan, rhs: SyncPlan) -> Bool {
+        lhs.feedTitle == rhs.feedTitle && lhs.folder == rhs.folder && lhs.downloads == rhs.downloads
+            && lhs.alreadyArchived == rhs.alreadyArchived && lhs.leftOut == rhs.leftOut
+            && lhs.keptWithout.map(\.episode) == rhs.keptWithout.map(\.episode)
+            && lhs.keptWithout.map(\.missing) == rhs.keptWithout.map(\.missing)
+    }
 }
 
 extension SyncReport {

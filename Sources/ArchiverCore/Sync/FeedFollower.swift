@@ -28,7 +28,8 @@ struct FeedFollower: Sendable {
             first.links.next != nil || first.links.previousArchive != nil
         else { return (fetch, nil) }
         let walk = await loader.walkPages(
-            from: first, of: source, descriptions: options.metadata, limits: options.feedLimits, known: known,
+            from: first, of: source, descriptions: options.metadata || options.filter.readsDescriptions,
+            limits: options.feedLimits, known: known,
             archived: archived, archiveLinks: archiveLinks)
         if let cycle = walk.cycle { onEvent(.pageCycle(url: cycle)) }
         if let refused = walk.refused, refused != refusedBefore { onEvent(.pageRefused(url: refused)) }

@@ -36,7 +36,8 @@ struct SyncPlanner: Sendable {
     private func plan(_ source: FeedSource, known: ResolvedSubscription?, into root: URL, options: SyncOptions)
         async throws -> SyncPlan
     {
-        let first = try await loader.load(source, ifChangedSince: nil, limits: options.feedLimits)
+        let first = try await loader.load(
+            source, ifChangedSince: nil, descriptions: options.filter.readsDescriptions, limits: options.feedLimits)
         guard case .changed(let feed, _) = first else {
             throw FeedError.httpStatus(url: source.displayName, status: 304)
         }
@@ -73,7 +74,16 @@ struct SyncPlanner: Sendable {
             let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
             return SyncPlan.Download(episode: shown, missingFile: nil, file: file)
         }
-        return SyncPlan(
+        var plan = SyncPlan(
             feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)
+        let leftOut = Set(planned.leftOutEpisodes.map(\.identity))
+        plan.leftOut = options.filter.leftOut(of: feed.episodes).filter { leftOut.contains($0.episode.identity) }.map {
+            SyncPlan.LeftOut(episode: $0.episode.shown, by: $0.by)
+        }
+        plan.keptWithout = planned.work.filter(\.isNew).compactMap { item in
+            let missing = options.filter.missing(item.episode)
+            return missing.isEmpty ? nil : (item.episode.shown, missing)
+        }
+        return plan
     }
 }

@@ -107,6 +107,10 @@ struct SyncRun {
         if let pages { onEvent(.pagesRead(pages.pages, notFollowed: pages.elsewhere)) }
         for title in feed?.titlesWithoutMedia ?? [] { onEvent(.itemWithoutMedia(title: title)) }
         for (episode, file) in skipped { onEvent(.skipped(episode, file: file)) }
+        for item in work where item.isNew {
+            let missing = options.filter.missing(item.episode)
+            if !missing.isEmpty { onEvent(.keptWithout(item.episode, missing: missing)) }
+        }
         guard options.metadata, let feed else { return }
 
         described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })

@@ -70,9 +70,10 @@ public struct Archiver: Sendable {
     public func listPages(_ source: FeedSource, limits: FeedLimits = FeedLimits(), allPages: Bool = true)
         async throws -> PageWalk
     {
-        let first = try await parts.loader.load(source, limits: limits)
+        // With the show notes, which `--match-in description` reads.
+        let first = try await parts.loader.load(source, descriptions: true, limits: limits)
         guard allPages else { return PageWalk(feed: first) }
-        return await parts.loader.walkPages(from: first, of: source, limits: limits)
+        return await parts.loader.walkPages(from: first, of: source, descriptions: true, limits: limits)
     }
 
     /// Reads a subscription list from disk: OPML when `opml` is true, else one feed a line.

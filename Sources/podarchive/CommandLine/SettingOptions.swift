@@ -14,13 +14,14 @@ enum SettingOptions {
 
     /// The settings that choose which episodes are taken: what `list` takes too.
     static func filters<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
-        [limit.setting(), since.setting(), match.setting(), exclude.setting()]
+        [limit.setting(), since.setting(), match.setting(), exclude.setting()] + FilterOptions.bound()
     }
 
-    static let declared: [OptionDescriptor] = [
-        name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
-        limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor, all.descriptor, clear.descriptor,
-    ]
+    static let declared: [OptionDescriptor] =
+        [
+            name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
+            limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor,
+        ] + FilterOptions.declared + [all.descriptor, clear.descriptor]
 
     static let name: Option<Written<NameTemplate>> = .value(
         "--name", "TEMPLATE", .template,
@@ -137,13 +138,14 @@ enum SettingOptions {
     static let all: Option<Bool> = .flag(
         "--all",
         help: #"""
-            every episode the feed lists: turns a saved `--limit`, `--since`, `--match` and `--exclude` off (saved so
-            with the feeds named; for that run only with `podarchive sync` alone)
+            every episode the feed lists: turns a saved `--limit`, `--since`, `--until`, `--match`, `--exclude`,
+            `--match-in`, `--min-duration`, `--max-duration` and `--episodes` off (saved so with the feeds named; for
+            that run only with `podarchive sync` alone)
 
             A sync whose filter leaves listed episodes out says how many in its summary line (and as `leftOut` in
             `--json`), and, for a saved filter, how to clear it.
             """#,
-        excludes: ["--limit", "--since", "--match", "--exclude"],
+        excludes: ["--limit", "--since", "--match", "--exclude"] + FilterOptions.declared.map(\.name),
         setting: { $0 = $0.overlaid(by: .everyEpisode) })
     static let clear: Option<ShowSettings.Key> = .value(
         "--clear", "NAME", .settingName,

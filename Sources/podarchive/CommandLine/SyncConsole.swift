@@ -86,6 +86,9 @@ final class SyncConsole: @unchecked Sendable {
                 permanent(
                     "left out: item \(title.isEmpty ? "(untitled)" : "\"" + SyncFormatter.oneLine(title) + "\"") "
                         + "has nothing to download")
+            case .keptWithout(let episode, let missing):
+                guard verbosity == .verbose, lines else { return }
+                permanent(SyncFormatter.kept(episode, missing: missing, option: FilterLines.option))
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")

@@ -111,7 +111,11 @@ final class SyncRunConsole: Sendable {
                         ) { $0.asOptions(only: $1) }
                     } ?? ""))
         case .planned(let plan):
-            if !json { output.write(SyncFormatter.dryRun(plan)) }
+            if !json {
+                output.write(
+                    SyncFormatter.filterLines(plan, verbose: verbosity == .verbose, option: FilterLines.option)
+                        + SyncFormatter.dryRun(plan))
+            }
         case .subscribed(let subscription):
             output.write("subscribed \(subscription.feed) into \(subscription.folder)/\n")
         case .failed, .interrupted:

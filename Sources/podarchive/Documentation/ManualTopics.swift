@@ -363,6 +363,8 @@ enum ManualTopics {
         podarchive sync https://feeds.example.com/show.xml
         podarchive sync https://feeds.example.com/show.xml \-\-to /srv/podcasts \-\-jobs 8
         podarchive list ./saved\-feed.xml \-\-json
+        podarchive sync https://feeds.example.com/show.xml \-\-until 2023\-12\-31 \-\-min\-duration 10m \-\-episodes 1\-50 \-n
+        podarchive sync https://feeds.example.com/show.xml \-\-exclude '(?i)sponsored' \-\-match\-in both
         podarchive verify /srv/podcasts \-\-repair
         .fi
         """#
