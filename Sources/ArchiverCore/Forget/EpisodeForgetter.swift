@@ -113,15 +113,21 @@ struct EpisodeForgetter: Sendable {
         }
         return chosen.map { entry in
             ForgottenEpisode(
-                title: entry.title ?? (entry.file.isEmpty ? entry.url : entry.file), file: entry.file,
+                title: Self.shownName(of: entry), file: entry.file,
                 deleted: deleted[entry.key] ?? [],
                 skipped: entry.file.isEmpty)
         }
             + already.map {
                 ForgottenEpisode(
-                    title: $0.title ?? ($0.file.isEmpty ? $0.url : $0.file), file: $0.file, deleted: [], already: true,
+                    title: Self.shownName(of: $0), file: $0.file, deleted: [], already: true,
                     skipped: $0.file.isEmpty)
             }
+    }
+
+    /// How a forgotten or taken-back episode is named: its title, else its file, else (one skipped before it was
+    /// downloaded names no file) its URL.
+    private static func shownName(of entry: ArchiveIndex.Entry) -> String {
+        entry.title ?? (entry.file.isEmpty ? entry.url : entry.file)
     }
 
     /// The episodes the show's feed listed when a sync last read it (the current document its history keeps) that
@@ -178,7 +184,7 @@ struct EpisodeForgetter: Sendable {
         try show.state.forgotten.save(record, writer)
         return chosen.map {
             TakenBackEpisode(
-                title: $0.title ?? ($0.file.isEmpty ? $0.url : $0.file), file: $0.file,
+                title: Self.shownName(of: $0), file: $0.file,
                 inIndexAgain: keptKeys.contains($0.key))
         }
     }
