@@ -42,7 +42,9 @@ struct ExportPlanner {
             guard let url, url.contains("://") else { return WARCValues.localURI(show: show, file: file) }
             return WARCValues.targetURI(url)
         }
-        for entry in index.episodes {
+        // An episode away on purpose (offloaded, deleted, handed off) has no file here to export: counted by the
+        // caller, said in the summary.
+        for entry in index.episodes where entry.isHere {
             let episodeURI = uri(entry.url, file: entry.file)
             items.append(
                 ExportItem(

@@ -24,6 +24,8 @@ public struct ExportReport: Equatable, Sendable {
     public var bytes: Int64 = 0
     /// Files of private shows left out because they hold one of the show's secrets (`Show/file`).
     public var withheld: [String] = []
+    /// Episodes left out because their files are away on purpose (see `AwayRecord`), by state.
+    public var away: [AwayRecord.State: Int] = [:]
 }
 
 /// How far an export has got: records written of all, and bytes of archived files copied of all.
@@ -101,6 +103,7 @@ struct WARCExport: Sendable {
                 report.withheld += held.sorted().map { folder.lastPathComponent + "/" + $0 }
             }
             items += planner.items(of: folder, index: index)
+            for entry in index.episodes { if let away = entry.away { report.away[away.state, default: 0] += 1 } }
             report.shows += 1
         }
         // What a killed export left in this folder goes first (see `TemporaryFiles`): the temporary files of this

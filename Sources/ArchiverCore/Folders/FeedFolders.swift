@@ -14,6 +14,9 @@ struct FeedFolders: Sendable {
     /// What finishes a `credentials --move` a killed run left pending in a show (see `PendingMove`); nil where
     /// nothing can (a test's folders).
     var moves: (any PendingMoveFinishing)? = nil
+    /// What finishes an offload, a deletion or a restore a killed run left pending (see `AwayRecord`); nil where
+    /// nothing can (a test's folders).
+    var away: AwayFinisher? = nil
 
     /// Opens the show's folder: refuses a state folder that is a link, takes the lock (waiting up to `lockWait`),
     /// clears what a killed run left (temporary files, a damaged file set aside, records of archived episodes),
@@ -116,6 +119,10 @@ struct FeedFolders: Sendable {
             // A forget killed before it was done is finished by whichever command takes the lock next.
             if index != nil, locked.finishes, leftovers.contains(ArchiveLayout.forgottenFile) {
                 try finishForgetting(&show)
+            }
+            // So is an offload, a deletion by retention or a restore (see `AwayRecord`).
+            if let index, locked.finishes, let away, index.episodes.contains(where: { $0.away?.pending != nil }) {
+                try away.finish(&show)
             }
             // So is a credentials move: every command that takes the lock cleans the show before it works on it.
             if locked.finishes, leftovers.contains(ArchiveLayout.pendingMoveFile), let moves {

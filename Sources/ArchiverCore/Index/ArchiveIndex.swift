@@ -45,12 +45,15 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         /// The `Content-Type` the server sent with the file when it was downloaded (nil when it sent none, or the
         /// entry is older than this record: an archive of 0.1.0 has none, and an older version skips the key).
         public var contentType: String?
+        /// Set when the episode's files left the show's folder on purpose: offloaded, deleted by retention, handed
+        /// off by a hook (see `AwayRecord`). Nil for an episode whose files are meant to be here.
+        public var away: AwayRecord?
 
         /// The entry's keys in the index and its journal: the one list of them, which JSON's Codable, the
         /// writer (`IndexFormat.encode`) and the reader (`IndexReader`, which must handle each) all use.
         enum CodingKeys: String, CodingKey, CaseIterable {
             case key, guid, title, url, file, size, sha256, published, archived, replacedBy, companions
-            case removedUpstream, lastSeen, publisher, contentType
+            case removedUpstream, lastSeen, publisher, contentType, away
         }
 
         /// An entry as sync records it; `key` is the episode's `identity`.
@@ -112,8 +115,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// The newest format version this podarchive reads and writes. Version 4 is written for a show kept apart
     /// (`keptApart`), version 3 for an index that keeps an identifier as a keyed hash or a URL redacted (see
     /// `SecretForms`), each of which an older podarchive must refuse rather than misread (let another URL take a
-    /// kept-apart show over; fetch `REDACTED` for a token); other indexes stay version 2.
-    public static let currentVersion = 4
+    /// kept-apart show over; fetch `REDACTED` for a token); other indexes stay version 2. Version 5 is written for
+    /// an index holding an episode whose files are away on purpose (`AwayRecord`), which an older podarchive must
+    /// refuse rather than fetch again every episode offloaded or deleted by retention.
+    public static let currentVersion = 5
 
     /// The version this index is written as.
     var writtenVersion: Int {
@@ -123,6 +128,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         let secret =
             kept(feed) || episodes.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
             || failures.contains { kept($0.key) || kept($0.url) || kept($0.guid) }
+        if episodes.contains(where: { $0.away != nil }) { return 5 }
         return keptApart ? 4 : secret ? 3 : 2
     }
 
@@ -235,6 +241,13 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         guard let position = keyPositions[entry.key] else { return }
         episodes[position] = entry
         reindex()
+    }
+
+    /// Sets the away record of the entry whose key is `key` (see `AwayRecord`): its files and keys are unchanged,
+    /// so nothing is indexed again.
+    mutating func setAway(_ away: AwayRecord?, forKey key: String) {
+        guard let position = keyPositions[key] else { return }
+        episodes[position].away = away
     }
 
     /// Marks the entry for `file` as replaced by a newer version `newer` (see `Entry.replacedBy`).

@@ -83,6 +83,10 @@ public enum IndexFormat {
             out.member(Key.contentType)
             out.string(type)
         }
+        if let away = entry.away {
+            out.member(Key.away)
+            out.raw(away.json)
+        }
         out.raw("}")
     }
 

@@ -78,6 +78,7 @@ enum IndexReader {
             case .companions?: entry.companions = try reader.nullOr { try $0.array { try companion(&$0) } }
             case .publisher?: entry.publisher = try PublisherRecord.decode(reader.rawValue())
             case .contentType?: entry.contentType = try reader.optionalString()
+            case .away?: entry.away = try AwayRecord.decode(reader.rawValue())
             case nil: try reader.skipValue()
             }
         }

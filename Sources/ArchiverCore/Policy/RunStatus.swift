@@ -85,7 +85,7 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case ArchiveError.locked: self = .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, ExportError.insideArchiveState,
             is SiteOutInsideArchive,
-            is ForgetError:
+            is ForgetError, is OffloadError:
             self = .usage
         case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted
         default: self = .archiveFailed

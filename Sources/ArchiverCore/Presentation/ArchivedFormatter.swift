@@ -19,7 +19,12 @@ extension ListFormatter {
         let removed = episodes.count { $0.removedUpstream != nil }
         var text =
             "\(SyncFormatter.oneLine(title)): \(episodes.count) archived episode\(episodes.count == 1 ? "" : "s")"
-        text += removed > 0 ? ", \(removed) removed upstream\n" : "\n"
+        text += removed > 0 ? ", \(removed) removed upstream" : ""
+        for state in AwayRecord.State.allCases {
+            let count = episodes.count { $0.away?.state == state }
+            if count > 0 { text += ", \(count) \(awayWords(state))" }
+        }
+        text += "\n"
         for entry in episodes {
             let date = entry.published.map { String($0.prefix(10)) } ?? "----------"
             let size = SyncFormatter.size(entry.size)
@@ -29,13 +34,33 @@ extension ListFormatter {
                 line += "  removed upstream (not in the feed since \(since.prefix(10))"
                 line += entry.lastSeen.map { "; last seen \($0.prefix(10)))" } ?? ")"
             }
+            if let away = entry.away { line += "  " + awayNote(away) }
             text += line + "\n"
         }
         return text
     }
 
+    /// How an episode away on purpose is counted: `offloaded`, `deleted by retention`, `handed off by a hook`.
+    static func awayWords(_ state: AwayRecord.State) -> String {
+        switch state {
+        case .offloaded: "offloaded"
+        case .deleted: "deleted by retention"
+        case .handedOff: "handed off by a hook"
+        }
+    }
+
+    /// Where an episode away on purpose is: `offloaded to /mnt/cold/Show on 2026-11-29`.
+    static func awayNote(_ away: AwayRecord) -> String {
+        let day = away.since.prefix(10)
+        return switch away.state {
+        case .offloaded: "offloaded to \(away.into ?? "?") on \(day)"
+        case .deleted: "deleted by retention on \(day)"
+        case .handedOff: "handed off by a hook on \(day)"
+        }
+    }
+
     /// `{"title", "episodes": [{"title", "guid", "url", "file", "size", "sha256", "published", "archived",
-    /// "removedUpstream", "lastSeen"}]}`, in index order.
+    /// "removedUpstream", "lastSeen", "away": null or {"state", "since", "into"}}]}`, in index order.
     public static func archivedJSON(title: String, _ episodes: [ArchiveIndex.Entry]) -> String {
         var out = JSONWriter()
         out.raw("{\"title\": ")
@@ -62,6 +87,18 @@ extension ListFormatter {
             out.string(entry.removedUpstream)
             out.raw(", \"lastSeen\": ")
             out.string(entry.lastSeen)
+            out.raw(", \"away\": ")
+            if let away = entry.away {
+                out.raw("{\"state\": ")
+                out.string(away.state.rawValue)
+                out.raw(", \"since\": ")
+                out.string(away.since)
+                out.raw(", \"into\": ")
+                out.string(away.into)
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
             out.raw("}")
         }
         out.raw(episodes.isEmpty ? "]}\n" : "\n]}\n")

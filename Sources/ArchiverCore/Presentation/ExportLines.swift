@@ -26,5 +26,14 @@ extension ExportReport {
         return
             "exported \(count(report.shows, "show", "shows")) to \(file.path) (\(SyncFormatter.size(report.bytes))): "
             + parts.joined(separator: ", ") + " in \(count(report.records, "WARC record", "WARC records"))"
+            + awayNote
+    }
+
+    /// `; left out: 3 episodes offloaded, 1 deleted by retention`, or nothing.
+    private var awayNote: String {
+        let parts = AwayRecord.State.allCases.compactMap { state in
+            away[state].map { "\($0) \($0 == 1 ? "episode" : "episodes") \(ListFormatter.awayWords(state))" }
+        }
+        return parts.isEmpty ? "" : "; left out: " + parts.joined(separator: ", ")
     }
 }

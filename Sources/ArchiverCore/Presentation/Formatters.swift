@@ -14,6 +14,15 @@ public enum SyncFormatter {
             parts.append(count == 1 ? "1 hook failed" : "\(count) hooks failed")
         }
         parts.append("\(report.alreadyArchived) already archived")
+        if !report.retained.isEmpty {
+            let done = report.retained.filter { $0.failed == nil }
+            let verb = report.retained[0].deleted ? "deleted by retention" : "offloaded"
+            if !done.isEmpty { parts.append("\(done.count) \(verb)") }
+            if let failed = report.retained.first(where: { $0.failed != nil })?.failed {
+                let count = report.retained.count - done.count
+                parts.append("\(count) kept (could not be \(report.retained[0].deleted ? "deleted" : "offloaded"): \(failed))")
+            }
+        }
         if report.itemsWithoutMedia > 0 {
             let count = report.itemsWithoutMedia
             parts.append("\(count) item\(count == 1 ? "" : "s") with nothing to download")
@@ -348,6 +357,26 @@ public enum VerifyFormatter {
             + "never archived (sync --retry-gone tries again)"
     }
 
+    /// `; 2 offloaded (1 not reachable, not checked), 1 deleted by retention, 1 handed off by a hook`, or nothing.
+    static func awaySummary(_ report: VerifyReport) -> String {
+        var parts: [String] = []
+        if let count = report.away[.offloaded] {
+            let unchecked = report.unreachable > 0 ? " (\(report.unreachable) not reachable, not checked)" : ""
+            parts.append("\(count) offloaded\(unchecked)")
+        }
+        if let count = report.away[.deleted] { parts.append("\(count) deleted by retention") }
+        if let count = report.away[.handedOff] { parts.append("\(count) handed off by a hook") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
+    }
+
+    /// An episode away on purpose, as `verify` says it: only an offloaded one that could not be checked (its
+    /// folder not reachable) is said line by line; the others are counted in the summary.
+    public static func awayLine(_ entry: ArchiveIndex.Entry, folder: URL, checked: Bool, root: URL) -> String? {
+        guard let away = entry.away, away.state == .offloaded, !checked else { return nil }
+        let path = SyncFormatter.relative(folder.appendingPathComponent(entry.file), to: root)
+        return "offloaded \(path): in \(away.into ?? "?"), not reachable now, so not checked"
+    }
+
     /// A damaged revision of the feed history of the show in `folder`.
     public static func historyLine(folder: URL, file: String, reason: String, root: URL) -> String {
         let path = SyncFormatter.relative(ShowState(folder: folder).history.appendingPathComponent(file), to: root)
@@ -365,6 +394,7 @@ public enum VerifyFormatter {
         if !report.unrecoverable.isEmpty { text += ", \(report.unrecoverable.count) unrecoverable upstream" }
         if report.gone > 0 { text += "; \(report.gone) episode\(report.gone == 1 ? "" : "s") gone upstream" }
         if report.notes > 0 { text += "; \(report.notes) note\(report.notes == 1 ? "" : "s")" }
+        text += awaySummary(report)
         if report.damagedJournalRecords > 0 {
             let count = report.damagedJournalRecords
             text += "; \(count) damaged record\(count == 1 ? "" : "s") of an index's journal"

@@ -17,6 +17,7 @@ public final class VerifyFindings: Sendable {
         var journals: [JournalDamage] = []
         var clashes: [(folder: URL, clash: ArchiveIndex.Clash)] = []
         var notes: [(folder: URL, file: String, reason: String)] = []
+        var away: [(folder: URL, entry: ArchiveIndex.Entry, checked: Bool)] = []
     }
 
     /// Keeps what the event adds to the report (problems and repairs are in the report itself).
@@ -31,6 +32,7 @@ public final class VerifyFindings: Sendable {
             case .journalDamaged(let damage): found.journals.append(damage)
             case .clash(let folder, let clash): found.clashes.append((folder, clash))
             case .note(let folder, let file, let reason): found.notes.append((folder, file, reason))
+            case .away(let folder, let entry, let checked): found.away.append((folder, entry, checked))
             }
         }
     }
@@ -40,7 +42,8 @@ public final class VerifyFindings: Sendable {
     /// `{"feeds", "files", "remaining", "problems": [{"folder", "file", "kind", "size", "recorded", "state",
     /// "reason", "replacedBy"}], "gone": [{"folder", "title", "url", "reason", "since"}], "damagedHistory":
     /// [{"folder", "file", "reason"}], "index": ["<a damaged journal record or two entries naming one file, as
-    /// the line verify prints>"], "notes": [{"folder", "file", "reason"}]}`; folders relative to `root`.
+    /// the line verify prints>"], "notes": [{"folder", "file", "reason"}], "away": [{"folder", "file", "state",
+    /// "since", "into", "checked"}]}`; folders relative to `root`.
     public func json(_ report: VerifyReport, root: URL) -> String {
         state.withLock { found in
             var out = JSONWriter()
@@ -112,7 +115,21 @@ public final class VerifyFindings: Sendable {
                 out.string(note.reason)
                 out.raw("}")
             }
-            out.raw(found.notes.isEmpty ? "]}\n" : "\n]}\n")
+            out.raw(found.notes.isEmpty ? "], \"away\": [" : "\n], \"away\": [")
+            for (position, away) in found.away.enumerated() {
+                out.raw(position == 0 ? "\n  {\"folder\": " : ",\n  {\"folder\": ")
+                out.string(SyncFormatter.relative(away.folder, to: root))
+                out.raw(", \"file\": ")
+                out.string(away.entry.file)
+                out.raw(", \"state\": ")
+                out.string(away.entry.away?.state.rawValue)
+                out.raw(", \"since\": ")
+                out.string(away.entry.away?.since)
+                out.raw(", \"into\": ")
+                out.string(away.entry.away?.into)
+                out.raw(", \"checked\": \(away.checked)}")
+            }
+            out.raw(found.away.isEmpty ? "]}\n" : "\n]}\n")
             return out.text
         }
     }

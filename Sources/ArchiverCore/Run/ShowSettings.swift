@@ -10,17 +10,21 @@ public struct ShowSettings: Equatable, Sendable {
     public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
         case until, minDuration, maxDuration, episodes, matchIn
+        case keepLast, keepDays, offloadInto, offloadDelete
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
         public static let filters: [Key] = [
             .limit, .since, .until, .match, .exclude, .matchIn, .minDuration, .maxDuration, .episodes,
         ]
 
+        /// The settings of a show's retention (see `ShowSettings.retention`).
+        public static let retention: [Key] = [.keepLast, .keepDays, .offloadInto, .offloadDelete]
+
         /// What its value is: a switch (`metadata`), a count (`limit`), else text as written.
         var kind: Kind {
             switch self {
-            case .metadata, .companions: return .flag
-            case .limit: return .count
+            case .metadata, .companions, .offloadDelete: return .flag
+            case .limit, .keepLast, .keepDays: return .count
             default: return .text
             }
         }

@@ -56,6 +56,9 @@ public struct SyncOptions: Sendable, Equatable {
     /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
     public var runSettings = SettingsLayers([])
+    /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `offloadInto`/`offloadDelete`):
+    /// read whole once the layers are applied (see `ShowSettings.retention`), and applied after each of its syncs.
+    var retentionSettings = ShowSettings()
     /// The command run after each episode is archived; nil for none. Never saved (see `EpisodeHook`).
     public var hook: EpisodeHook?
     /// Keeps the show apart from those it shares a title or episodes with (`Subscription.separate`): a new feed
@@ -119,6 +122,15 @@ public struct SyncOptions: Sendable, Equatable {
                 ? [] : try checked(.prefer, prefer, ShowSettings.checkPrefer).split(separator: ",").map(String.init)
         }
         options.filter = try options.filter.applying(settings)
+        // Key by key, as the layers merge: read whole when the sync applies it (a higher layer may give the rest).
+        for key in ShowSettings.Key.retention where settings[key] != nil {
+            options.retentionSettings[key] = settings[key]
+            // One way of choosing, one place: a layer's `--keep-days` replaces a lower one's `--keep-last`.
+            if key == .keepLast, settings[.keepDays] == nil { options.retentionSettings[.keepDays] = nil }
+            if key == .keepDays, settings[.keepLast] == nil { options.retentionSettings[.keepLast] = nil }
+            if key == .offloadInto, settings[.offloadDelete] == nil { options.retentionSettings[.offloadDelete] = nil }
+            if key == .offloadDelete, settings[.offloadInto] == nil { options.retentionSettings[.offloadInto] = nil }
+        }
         return options
     }
 

@@ -150,6 +150,9 @@ public struct SyncReport: Sendable, Equatable {
     public var skippedItems: [SkippedItem] = []
     /// The hooks that failed on this run (see `EpisodeHook`): the run failed, its episodes did not.
     public var hookProblems: [HookProblem] = []
+    /// The episodes the show's saved retention moved or deleted after the sync (see `OffloadedEpisode`); those
+    /// with `failed` stayed, and fail the run.
+    public var retained: [OffloadedEpisode] = []
 
     /// An empty report for the feed in `folder`.
     public init(feedTitle: String, folder: URL) {
@@ -166,7 +169,7 @@ public struct SyncReport: Sendable, Equatable {
             && lhs.feedUnchanged == rhs.feedUnchanged && lhs.artwork == rhs.artwork
             && lhs.artworkFailure == rhs.artworkFailure && lhs.pages == rhs.pages
             && lhs.pageProblem == rhs.pageProblem && lhs.movedTo == rhs.movedTo
-            && lhs.skippedItems == rhs.skippedItems
+            && lhs.skippedItems == rhs.skippedItems && lhs.retained == rhs.retained
     }
 }
 

@@ -201,6 +201,57 @@ public struct DurableFileWriter: AtomicFileWriting {
         }
     }
 
+    public func copyDurably(_ source: URL, to url: URL) throws {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard input >= 0 else { throw FileSystemError(path: source.path, code: errno) }
+        defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { throw FileSystemError(path: source.path, code: errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw FileSystemError(path: source.path, code: EINVAL) }
+        let temporary = Self.temporaryPath(for: url, stagedIn: nil)
+        let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard output >= 0 else { throw FileSystemError(path: temporary, code: errno) }
+        var failure: Int32 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        copying: while failure == 0 {
+            let count = buffer.withUnsafeMutableBytes { systemRead(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+            } else if count == 0 {
+                break copying
+            } else {
+                failure = buffer.withUnsafeBytes {
+                    FileDescriptor.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output)
+                }
+            }
+        }
+        if failure == 0 {
+            #if canImport(Glibc)
+                let times = [status.st_atim, status.st_mtim]
+            #else
+                let times = [status.st_atimespec, status.st_mtimespec]
+            #endif
+            if futimens(output, times) != 0 { failure = errno }
+        }
+        if failure == 0, fsync(output) != 0 { failure = errno }
+        close(output)
+        guard failure == 0 else {
+            unlink(temporary)
+            throw FileSystemError(path: url.path, code: failure)
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw FileSystemError(path: url.path, code: code)
+        }
+        let folderDescriptor = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
     /// Where the temporary file of a write to `url` goes: in `staging`, else beside `url`, under a name that says
     /// whose it is (see `TemporaryFiles`).
     private static func temporaryPath(for url: URL, stagedIn staging: URL?) -> String {

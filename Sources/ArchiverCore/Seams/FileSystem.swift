@@ -164,6 +164,16 @@ public protocol AtomicFileWriting: Sendable {
     /// The file at `url` for appends, each as `append(_:to:durable:)` makes it, kept open between them where the
     /// writer can (a log, a journal appended to many times in a run). Closed by `close()`.
     func appender(for url: URL) -> any FileAppending
+
+    /// Copies the file at `source` (never through a link) to `url`, durably and whole, replacing what is there:
+    /// a temporary file in `url`'s folder, fsynced, given the source's modification date, renamed to `url`, the
+    /// folder fsynced. For files of any size (read in chunks), across file systems (`offload --into`).
+    func copyDurably(_ source: URL, to url: URL) throws
+}
+
+extension AtomicFileWriting {
+    /// Not supported by a writer that only writes small files.
+    public func copyDurably(_ source: URL, to url: URL) throws { throw CocoaError(.featureUnsupported) }
 }
 
 /// A file appended to many times (see `AtomicFileWriting.appender(for:)`): each append is one write, as

@@ -10,7 +10,8 @@ enum PodcastFeed {
         let folder = SitePath.href(show.folder.lastPathComponent) + "/"
         func link(_ file: String) -> String { (base.map { $0 + folder } ?? "") + SitePath.href(file) }
         var items = ""
-        for episode in show.episodes {
+        // An episode away on purpose has no file to serve: a player is given only what it can play.
+        for episode in show.episodes where episode.entry.isHere {
             let guid = episode.entry.guid ?? episode.entry.key
             items += "<item><title>\(HTMLText.escape(episode.title))</title>"
             items += "<guid isPermaLink=\"false\">\(HTMLText.escape(guid))</guid>"

@@ -108,10 +108,21 @@ enum SitePages {
                 meta.append(
                     "<span class=\"removed\">removed upstream \(HTMLText.escape(String(removed.prefix(10))))</span>")
             }
+            // Away on purpose: said as such (where it went is the archive's business, not the site's readers'),
+            // with nothing to play or download.
+            if let away = episode.entry.away {
+                let words =
+                    switch away.state {
+                    case .offloaded: "offloaded"
+                    case .deleted: "deleted by retention"
+                    case .handedOff: "handed off"
+                    }
+                meta.append("<span class=\"removed\">\(words) \(HTMLText.escape(String(away.since.prefix(10))))</span>")
+            }
             let href = SitePath.href(episode.entry.file)
             let player = SiteFormat.isVideo(episode) ? "video" : "audio"
-            var links = ["<a href=\"\(href)\" download>Download</a>"]
-            for companion in episode.entry.companions ?? [] where companion.kind != "artwork" {
+            var links = episode.entry.isHere ? ["<a href=\"\(href)\" download>Download</a>"] : []
+            for companion in episode.entry.companions ?? [] where companion.kind != "artwork" && episode.entry.isHere {
                 let label =
                     companion.kind == "transcript"
                     ? "Transcript" + (companion.language.map { " (\(HTMLText.escape($0)))" } ?? "") : "Chapters"
@@ -122,8 +133,8 @@ enum SitePages {
                 <li data-search="\(HTMLText.escape(episode.title.lowercased()))"><article>
                 <h2>\(HTMLText.escape(episode.title))</h2>
                 <p class="meta">\(meta.joined(separator: " · "))</p>
-                <\(player) controls preload="none" src="\(href)"></\(player)>
-                <p>\(links.joined(separator: " · "))</p>
+                \(episode.entry.isHere ? "<\(player) controls preload=\"none\" src=\"\(href)\"></\(player)>" : "")
+                \(links.isEmpty ? "" : "<p>\(links.joined(separator: " · "))</p>")
                 \(notes.isEmpty ? "" : "<details><summary>Show notes</summary><div class=\"notes\">\(notes)</div></details>")
                 </article></li>
 

@@ -108,7 +108,7 @@ struct SitePublication {
 
     /// The archived files of `show` its pages name, by their paths in its folder.
     static func archivedNames(of show: SiteShow) -> [String] {
-        show.episodes.flatMap { [$0.entry.file] + ($0.entry.companions ?? []).map(\.file) }
+        show.episodes.filter(\.entry.isHere).flatMap { [$0.entry.file] + ($0.entry.companions ?? []).map(\.file) }
             + (show.cover.map { [$0] } ?? [])
     }
 

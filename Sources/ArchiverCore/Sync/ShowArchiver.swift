@@ -123,6 +123,11 @@ struct ShowArchiver: Sendable {
             var report = try await archive(
                 &show, forms.fetch(fetch), of: home, pages: pages, options: options, forms: forms, onEvent: onEvent)
             if home != source { report.movedTo = home.shownName }
+            // The show's saved retention, with the lock still held: a rolling window each night.
+            if let rule = try options.retentionSettings.retention() {
+                report.retained = try EpisodeOffloader(folders: opener.folders, clock: clock).apply(
+                    rule.keep, target: rule.target, to: &show, dryRun: false)
+            }
             store.recordSync(
                 LastSync(
                     finished: FeedDate.iso8601(clock.now()),

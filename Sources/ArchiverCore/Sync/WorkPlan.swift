@@ -98,7 +98,10 @@ struct WorkPlan {
             ).map { .new($0) }
         }
         let present = contents.presentFiles(in: folder, index: index, sweeping: true)
-        let missing = index.episodes.filter { !present.contains($0.file) && !forgottenKeys.contains($0.key) }.map {
+        // Away on purpose (offloaded, deleted by retention, handed off: see `AwayRecord`) is not missing.
+        let missing = index.episodes.filter {
+            $0.isHere && !present.contains($0.file) && !forgottenKeys.contains($0.key)
+        }.map {
             entry -> WorkItem in
             var entry = entry
             if let url = listedAt[entry.key] { entry.url = url }

@@ -53,6 +53,13 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func forget(_ names: [String], inShow folder: URL, keepFiles: Bool, lockWait: TimeInterval) async throws
         -> [ForgottenEpisode]
     func takeBack(_ names: [String], inShow folder: URL, lockWait: TimeInterval) async throws -> [TakenBackEpisode]
+    /// Episodes offloaded, deleted by retention, brought back (`Archiver.offload`, `restoreOffloaded`).
+    func offload(
+        inShow folder: URL, retention: Retention, target: RetentionTarget, dryRun: Bool, lockWait: TimeInterval
+    ) async throws -> [OffloadedEpisode]
+    func checkOffloadFolder(_ target: URL, root: URL) throws
+    func restoreOffloaded(_ names: [String], inShow folder: URL, dryRun: Bool, lockWait: TimeInterval) async throws
+        -> [OffloadedEpisode]
     func unsubscribe(_ text: String, in root: URL) throws -> Subscription
     func status(of subscription: Subscription, in root: URL) -> ShowStatus
     func exportWARC(

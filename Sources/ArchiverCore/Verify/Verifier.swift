@@ -48,6 +48,10 @@ public enum VerifyEvent: Sendable, Equatable {
     /// A note on an intact file, no problem of the archive: it was kept although it does not match the
     /// publisher's hash (a host that inserts ads), or it carries a PGP signature that was recorded, not checked.
     case note(folder: URL, file: String, reason: String)
+    /// An episode whose files left the show's folder on purpose (see `AwayRecord`): offloaded (`checked` when its
+    /// folder was reachable and its files were checked there: a problem there is said as one, never repaired),
+    /// deleted by retention, or handed off by a hook. None is missing, and `--repair` fetches none.
+    case away(folder: URL, entry: ArchiveIndex.Entry, checked: Bool)
     /// The show in `folder` was read without its lock, which cannot be taken where the archive cannot be written
     /// (`why`, an `ArchiveError.readOnly`): a sync writing it meanwhile could make a file look damaged.
     case unlocked(folder: URL, why: ArchiveError)
@@ -75,6 +79,10 @@ public struct VerifyReport: Sendable, Equatable {
     public var clashes: [ArchiveIndex.Clash] = []
     /// Notes on intact files (see `VerifyEvent.note`); they fail no run.
     public var notes = 0
+    /// Episodes whose files are away on purpose, by state (see `VerifyEvent.away`); and of those offloaded, how
+    /// many could not be checked because their folder was not reachable.
+    public var away: [AwayRecord.State: Int] = [:]
+    public var unreachable = 0
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known
     /// to be unrecoverable upstream before this run: those are listed, and fail no later run.
@@ -158,6 +166,10 @@ struct Verifier: Sendable {
             var damaged: [(ArchiveIndex.Entry, VerifyProblem)] = []
             var damagedCompanions: [(ArchiveIndex.Entry, CompanionFile, VerifyProblem)] = []
             for (position, entry) in zip(1..., show.index.episodes) {
+                if let away = entry.away {
+                    checkAway(entry, away, folder: folder, report: &report, onEvent: onEvent)
+                    continue
+                }
                 let repairable = !untouchable.contains(position)
                 report.files += 1
                 // Its transcripts, chapters and artwork too: a damaged one is fetched again by --repair.
@@ -197,6 +209,36 @@ struct Verifier: Sendable {
             }
         }
         return report
+    }
+
+    /// An episode away on purpose: counted by state; an offloaded one's files checked where they went when that
+    /// folder is reachable (a problem there is reported, never repaired: a repair fetches nothing away).
+    private func checkAway(
+        _ entry: ArchiveIndex.Entry, _ away: AwayRecord, folder: URL, report: inout VerifyReport,
+        onEvent: @Sendable (VerifyEvent) -> Void
+    ) {
+        report.away[away.state, default: 0] += 1
+        guard away.state == .offloaded, let into = away.into else {
+            onEvent(.away(folder: folder, entry: entry, checked: false))
+            return
+        }
+        let there = URL(fileURLWithPath: into, isDirectory: true)
+        guard folders.attributes.typeAndSize(atPath: into)?.type == .typeDirectory else {
+            report.unreachable += 1
+            onEvent(.away(folder: folder, entry: entry, checked: false))
+            return
+        }
+        let present = Set((try? files.contentsOfDirectory(atPath: into)) ?? [])
+        var checks = [(entry.file, entry.size, entry.sha256)]
+        checks += (entry.companions ?? []).map { ($0.file, $0.size, Optional($0.sha256)) }
+        for (file, size, sha256) in checks where away.files.contains(file) {
+            report.files += 1
+            if let problem = check(file: file, size: size, sha256: sha256, in: there, present: present) {
+                report.problems.append(problem)
+                onEvent(.problem(problem))
+            }
+        }
+        onEvent(.away(folder: folder, entry: entry, checked: true))
     }
 
     private func check(_ entry: ArchiveIndex.Entry, in folder: URL, present: Set<String>) -> VerifyProblem? {

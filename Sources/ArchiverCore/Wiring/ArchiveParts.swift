@@ -64,7 +64,9 @@ struct ArchiveParts: Sendable {
             files: files, attributes: attributes, writer: writer)
         folders = FeedFolders(
             files: files, attributes: attributes, mover: mover, locks: locks, indexes: indexes, records: records,
-            moves: moves)
+            moves: moves,
+            away: AwayFinisher(
+                files: files, attributes: attributes, writer: writer, hasher: hasher, indexes: indexes))
         self.fetcher = EpisodeFetcher(
             downloader: network.downloader, hasher: hasher, files: files, records: records, contents: contents,
             clock: clock)

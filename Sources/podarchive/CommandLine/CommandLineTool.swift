@@ -89,9 +89,7 @@ struct CommandLineTool: Sendable {
         switch parsed {
         case .failure(let usage):
             // One line saying what is wrong, and where the command's help is.
-            errors.write("podarchive: \(usage.message)\n")
-            errors.write("see 'podarchive help\(usage.command.map { " " + $0 } ?? "")'\n")
-            return .usage
+            return context.usage(usage)
         case .success(let invocation):
             var context = self.context
             context.defaults = defaults

@@ -5,7 +5,7 @@ enum OptionCatalog {
     static let all: [OptionDescriptor] = [
         SourceOptions.declared, SettingOptions.declared, AlternateOptions.declared, OutputOptions.declared,
         TransferOptions.declared, AccessOptions.declared, WARCOptions.declared, HookOptions.declared,
-        ForgetOptions.declared, [HelpOption.option.descriptor],
+        ForgetOptions.declared, OffloadOptions.declared, [HelpOption.option.descriptor],
     ].flatMap { $0 }
 
     /// The options the configuration file may set, in catalog order (`config` takes them all).

@@ -37,3 +37,5 @@ struct Written<Value: Sendable>: Sendable {
     let text: String
     let value: Value
 }
+
+extension Written: Equatable where Value: Equatable {}

@@ -89,6 +89,13 @@ struct CommandContext: Sendable {
         }
     }
 
+    /// Says what is wrong with the command line, and where the command's help is; the usage exit code.
+    func usage(_ usage: UsageError) -> ExitCode {
+        errors.write("podarchive: \(usage.message)\n")
+        errors.write("see 'podarchive help\(usage.command.map { " " + $0 } ?? "")'\n")
+        return .usage
+    }
+
     /// Says what went wrong, in one line on standard error.
     func say(_ error: Error) {
         errors.write("podarchive: \(SettingsSaid.errorLine(error))\n")

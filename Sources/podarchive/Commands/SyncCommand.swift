@@ -37,7 +37,7 @@ struct SyncCommand: CommandType {
         [
             SourceOptions.opmlFile.at(\.opml), SourceOptions.feedList.at(\.feedList),
             SourceOptions.archiveDirectory.at(\.archiveDirectory),
-        ] + SettingOptions.saved() + [
+        ] + SettingOptions.saved() + OffloadOptions.bound() + [
             AlternateOptions.prefer.setting(),
             OutputOptions.dryRun.at(\.dryRun),
             OutputOptions.quiet.at(\.quiet),
@@ -89,6 +89,15 @@ struct SyncCommand: CommandType {
     let arguments: Arguments
 
     func run() async -> ExitCode {
+        // A window with no place for what leaves it is refused before anything is fetched or saved.
+        let given = arguments.given
+        if given[.keepLast] != nil || given[.keepDays] != nil, given[.offloadInto] == nil, given[.offloadDelete] == nil {
+            let option = given[.keepLast] != nil ? "--keep-last" : "--keep-days"
+            return context.usage(
+                UsageError(
+                    message: "\(option) needs a place for the episodes that go: --into DIR, or --delete to delete them",
+                    command: Self.info.name))
+        }
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let console = SyncRunConsole(
             context: context, root: root, verbosity: arguments.verbosity, json: arguments.json,

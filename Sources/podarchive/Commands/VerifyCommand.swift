@@ -99,6 +99,10 @@ struct VerifyCommand: CommandType {
                 say("note     \(SyncFormatter.relative(folder.appendingPathComponent(file), to: root)): \(reason)")
             case .gone(let folder, let failure):
                 say(VerifyFormatter.goneLine(failure, folder: folder, root: root))
+            case .away(let folder, let entry, let checked):
+                if let line = VerifyFormatter.awayLine(entry, folder: folder, checked: checked, root: root) {
+                    say(line)
+                }
             case .unlocked(_, let why):
                 // Said once, however many shows it concerns.
                 guard

@@ -1,0 +1,180 @@
+// The effects of an episode's files going away on purpose, or coming back, done after their intent (an
+// `AwayRecord` with `pending` set, saved in the index) and settled after them: by `offload` itself, and by whichever
+// command next takes the show's lock when one was killed part way (`FeedFolders.read`). Each step can be done again:
+// a file is copied only where no whole copy is, deleted only once a whole copy is elsewhere (or deletion was asked),
+// so an offload or a restore killed anywhere converges, and no byte is ever the only copy while it moves.
+import Foundation
+
+/// Finishes the pending offloads, deletions and restores of a show (see `AwayRecord.Pending`).
+struct AwayFinisher: Sendable {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let writer: any AtomicFileWriting
+    let hasher: any FileHashing
+    let indexes: IndexStore
+
+    /// What became of one episode's pending record.
+    enum Result: Equatable, Sendable {
+        /// Done: its files went (or came back); `bytes` of them.
+        case done(bytes: Int64)
+        /// Not done, and undone: the files stay (or stay away) as they were; why, in words.
+        case failed(String)
+    }
+
+    /// Finishes every pending record of `show` (its lock held), stopping at the first episode whose copy fails (a
+    /// full disk, an unreachable folder): that one and those not begun are taken back to where their files are, so
+    /// nothing is left half moved. The index is saved (folding the journal) once, at the end.
+    /// - Returns: what became of each, by key, in index order.
+    /// - Throws: `ArchiveError.storage` when the index cannot be saved.
+    @discardableResult
+    func finish(_ show: inout FeedFolder) throws -> [(key: String, result: Result)] {
+        var results: [(key: String, result: Result)] = []
+        var stopped: String?
+        for entry in show.index.episodes {
+            guard let away = entry.away, let pending = away.pending else { continue }
+            var updated = entry.away
+            if let stopped {
+                updated = Self.undone(away)
+                results.append((entry.key, .failed(stopped)))
+            } else {
+                do {
+                    let bytes = try perform(pending, of: entry, away: away, in: show.folder)
+                    updated = pending == .restore ? nil : settled(away)
+                    results.append((entry.key, .done(bytes: bytes)))
+                } catch {
+                    let reason = Self.reason(error)
+                    stopped = reason
+                    updated = Self.undone(away)
+                    results.append((entry.key, .failed(reason)))
+                }
+            }
+            show.index.setAway(updated, forKey: entry.key)
+        }
+        if !results.isEmpty { try indexes.save(&show) }
+        return results
+    }
+
+    /// The record once its effects are done.
+    private func settled(_ away: AwayRecord) -> AwayRecord {
+        var away = away
+        away.pending = nil
+        return away
+    }
+
+    /// The record for files that did not move: none for an offload or a deletion (the files are here), the
+    /// settled offload for a restore (they are still there).
+    private static func undone(_ away: AwayRecord) -> AwayRecord? {
+        guard away.pending == .restore else { return nil }
+        var away = away
+        away.pending = nil
+        return away
+    }
+
+    /// Does what `pending` asks of `entry`'s files.
+    /// - Returns: the bytes moved, deleted or brought back.
+    private func perform(_ pending: AwayRecord.Pending, of entry: ArchiveIndex.Entry, away: AwayRecord, in folder: URL)
+        throws -> Int64
+    {
+        var bytes: Int64 = 0
+        switch pending {
+        case .offload:
+            guard let into = away.into else { throw Refusal("the record names no folder to offload into") }
+            let target = URL(fileURLWithPath: into, isDirectory: true)
+            // Every copy first, each checked; the archive's files deleted only once all are whole elsewhere.
+            for name in away.files where IndexFormat.isInside(name) {
+                let here = folder.appendingPathComponent(name)
+                let there = target.appendingPathComponent(name)
+                guard let size = regularSize(here) else {
+                    guard whole(there, as: entry, name: name, size: nil) else {
+                        throw Refusal("\(name) is neither in the show's folder nor in \(into)")
+                    }
+                    continue
+                }
+                bytes += size
+                if whole(there, as: entry, name: name, size: size) { continue }
+                try FolderContents.createFolder(there.deletingLastPathComponent(), with: files)
+                try writer.copyDurably(here, to: there)
+                guard whole(there, as: entry, name: name, size: size) else {
+                    try? files.removeItem(at: there)
+                    throw Refusal("the copy of \(name) in \(into) does not match the archive's")
+                }
+            }
+            for name in away.files where IndexFormat.isInside(name) { try deleteHere(name, in: folder) }
+        case .delete:
+            for name in away.files where IndexFormat.isInside(name) {
+                bytes += regularSize(folder.appendingPathComponent(name)) ?? 0
+                try deleteHere(name, in: folder)
+            }
+        case .restore:
+            guard let into = away.into else { throw Refusal("the record names no folder to restore from") }
+            let source = URL(fileURLWithPath: into, isDirectory: true)
+            for name in away.files where IndexFormat.isInside(name) {
+                let here = folder.appendingPathComponent(name)
+                let there = source.appendingPathComponent(name)
+                let size = regularSize(there)
+                if whole(here, as: entry, name: name, size: size) {
+                    bytes += size ?? regularSize(here) ?? 0
+                    continue
+                }
+                guard let size else { throw Refusal("\(name) is not in \(into)") }
+                try FolderContents.createFolder(here.deletingLastPathComponent(), with: files)
+                try writer.copyDurably(there, to: here)
+                guard whole(here, as: entry, name: name, size: size) else {
+                    try? files.removeItem(at: here)
+                    throw Refusal("the copy of \(name) from \(into) does not match its record")
+                }
+                bytes += size
+            }
+            // Back and whole here: the copies there go (a folder that cannot be written keeps them, harmlessly).
+            for name in away.files where IndexFormat.isInside(name) {
+                try? files.removeItem(at: source.appendingPathComponent(name))
+            }
+        }
+        return bytes
+    }
+
+    /// The size of the regular file at `url` (not a link), or nil.
+    private func regularSize(_ url: URL) -> Int64? {
+        guard let found = attributes.typeAndSize(atPath: url.path), found.type == .typeRegular else { return nil }
+        return found.size
+    }
+
+    /// Whether `url` holds the file `name` of `entry` whole: its recorded SHA-256 where the index keeps one (the
+    /// episode's, a companion's), else the size of the file it copies (`size`, when known).
+    private func whole(_ url: URL, as entry: ArchiveIndex.Entry, name: String, size: Int64?) -> Bool {
+        guard let found = regularSize(url) else { return false }
+        let recorded =
+            name == entry.file ? entry.sha256 : entry.companions?.first(where: { $0.file == name })?.sha256
+        if let recorded, !recorded.isEmpty {
+            guard let digest = try? hasher.sha256(ofFileAtPath: url.path) else { return false }
+            return digest.digest == recorded && (size == nil || digest.size == size)
+        }
+        return size.map { $0 == found } ?? true
+    }
+
+    /// Deletes the file `name` of the show's folder, if it is there: a regular file or a link (removed itself),
+    /// never a folder, never through a linked folder.
+    private func deleteHere(_ name: String, in folder: URL) throws {
+        var parent = folder
+        for part in name.split(separator: "/").dropLast() {
+            parent.appendPathComponent(String(part), isDirectory: true)
+            guard attributes.typeAndSize(atPath: parent.path)?.type == .typeDirectory else { return }
+        }
+        let url = folder.appendingPathComponent(name)
+        guard let type = attributes.typeAndSize(atPath: url.path)?.type,
+            type == .typeRegular || type == .typeSymbolicLink
+        else { return }
+        try files.removeItem(at: url)
+    }
+
+    /// Why the work stopped, in words for the user.
+    private static func reason(_ error: Error) -> String {
+        (error as? Refusal)?.reason ?? error.reasonText
+    }
+
+    /// A step refused, with the reason in words.
+    struct Refusal: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}

@@ -1,0 +1,82 @@
+// An archived episode whose files are not in the show's folder on purpose, kept with its index entry (key `away`):
+// offloaded to another folder (`offload --into`, or a saved retention), deleted by retention (`offload --delete`),
+// or handed off by a hook that moved or removed the file. The entry stays in the index, so no sync fetches the
+// episode again and `verify`, `list --archived`, `site` and `export` say where it went rather than call it missing.
+// Each is written as an intent first (`pending`), then its effects follow, then it is settled; whichever command
+// next takes the show's lock finishes one left pending (`FeedFolders.finishAway`). An index holding one is written
+// as version 5, which an older podarchive refuses (exit 5) rather than fetch every offloaded episode again.
+import Foundation
+
+/// Where an archived episode's files went, when they left the show's folder on purpose.
+public struct AwayRecord: Codable, Equatable, Sendable {
+    /// Why the files are not in the show's folder.
+    public enum State: String, Codable, Sendable, CaseIterable {
+        /// Moved to another folder (`into`), which `verify` checks when it is reachable.
+        case offloaded
+        /// Deleted on purpose by retention (`offload --delete`).
+        case deleted
+        /// Moved or removed by a hook that succeeded (`--exec`): handed to a player, say.
+        case handedOff
+    }
+
+    /// What is still to be done, written before it is done.
+    public enum Pending: String, Codable, Sendable {
+        /// Copy the files to `into`, check them, delete them from the show's folder.
+        case offload
+        /// Delete the files from the show's folder.
+        case delete
+        /// Copy the files back from `into`, check them, delete them there, and clear the record.
+        case restore
+    }
+
+    /// Why the files are away.
+    public var state: State
+    /// When they went (RFC 3339).
+    public var since: String
+    /// For `offloaded`: the folder holding the show's files, an absolute path (the files keep their names in it).
+    public var into: String?
+    /// The files that went, relative to the show's folder (then to `into`): the episode's, its companions', its
+    /// sidecar's, those that existed.
+    public var files: [String]
+    /// Set while the move, deletion or restore is not finished.
+    public var pending: Pending?
+
+    /// The record's keys in the index.
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case state, since, into, files, pending
+    }
+
+    /// A record of files that went away at `since`.
+    public init(state: State, since: String, into: String? = nil, files: [String], pending: Pending? = nil) {
+        self.state = state
+        self.since = since
+        self.into = into
+        self.files = files
+        self.pending = pending
+    }
+
+    /// The record as one JSON object: JSONEncoder with sorted keys (it is rare, and small).
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    /// The record in `value` (null gives nil), as the hand reader of the index found its bytes.
+    /// - Throws: a `DecodingError` when it is not a record (the hand reader then gives up, see `IndexFormat`).
+    static func decode(_ value: Data) throws -> AwayRecord? {
+        value == Data("null".utf8) ? nil : try JSONDecoder().decode(AwayRecord.self, from: value)
+    }
+
+    /// The files that may go with `entry`: its own, its companions', its sidecar (a newer version a repair kept
+    /// beside it has an entry of its own).
+    static func files(of entry: ArchiveIndex.Entry) -> [String] {
+        [entry.file] + (entry.companions ?? []).map(\.file) + [ArchiveNames.sidecarName(for: entry.file)]
+    }
+}
+
+extension ArchiveIndex.Entry {
+    /// Whether the entry's file is meant to be in the show's folder: false when it is offloaded, deleted by
+    /// retention or handed off (see `AwayRecord`), even while that is pending.
+    public var isHere: Bool { away == nil }
+}
