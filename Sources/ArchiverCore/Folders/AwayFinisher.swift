@@ -80,6 +80,8 @@ struct AwayFinisher: Sendable {
         case .offload:
             guard let into = away.into else { throw Refusal("the record names no folder to offload into") }
             let target = URL(fileURLWithPath: into, isDirectory: true)
+            // What a killed copy left there (a temporary file whose process has ended) goes first.
+            TemporaryFiles.sweep(target, files: files)
             // Every copy first, each checked; the archive's files deleted only once all are whole elsewhere.
             for name in away.files where IndexFormat.isInside(name) {
                 let here = folder.appendingPathComponent(name)

@@ -17,7 +17,8 @@ struct EpisodeOffloader: Sendable {
     static func leaving(_ entries: [ArchiveIndex.Entry], retention: Retention, now: Date) -> [ArchiveIndex.Entry] {
         let here = entries.enumerated().filter { $0.element.isHere && !$0.element.file.isEmpty }
         func date(_ entry: ArchiveIndex.Entry) -> Date {
-            (entry.published ?? entry.archived).flatMap(FeedDate.parseRFC3339) ?? .distantPast
+            if let published = entry.published, let date = FeedDate.parseRFC3339(published) { return date }
+            return FeedDate.parseRFC3339(entry.archived) ?? .distantPast
         }
         let going: Set<Int>
         switch retention {
@@ -49,7 +50,8 @@ struct EpisodeOffloader: Sendable {
         if dryRun {
             return leaving.map {
                 OffloadedEpisode(
-                    title: Self.shownName(of: $0), file: $0.file, deleted: into == nil, into: into, bytes: 0, failed: nil)
+                    title: Self.shownName(of: $0), file: $0.file, deleted: into == nil, into: into, bytes: 0,
+                    failed: nil)
             }
         }
         guard !leaving.isEmpty, let finisher = folders.away else { return [] }

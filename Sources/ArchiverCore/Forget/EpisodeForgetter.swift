@@ -160,10 +160,23 @@ struct EpisodeForgetter: Sendable {
         let showName = ArchiveNames.showTitle(show.index.title, folder: folder)
         var record = ForgottenEpisodes.load(show.state.forgotten, files: files)
         var chosen: [ArchiveIndex.Entry] = []
+        var returning: [ArchiveIndex.Entry] = []
+        // Deleted by retention or handed off by a hook (see `AwayRecord`): taken back as a forgotten one is.
+        let gone = show.index.episodes.filter { $0.away.map { $0.state != .offloaded } ?? false }
         for name in names {
-            let entry = try Self.one(name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
+            let entry: ArchiveIndex.Entry
+            do {
+                entry = try Self.one(name, among: record.episodes.map(\.entry), show: showName, forgotten: true)
+            } catch let unknown as ForgetError where !gone.isEmpty {
+                guard case .unknownEpisode = unknown,
+                    let away = try? Self.one(name, among: gone, show: showName, forgotten: true)
+                else { throw unknown }
+                if !returning.contains(where: { $0.key == away.key }) { returning.append(away) }
+                continue
+            }
             if !chosen.contains(where: { $0.key == entry.key }) { chosen.append(entry) }
         }
+        let back = try takeBackAway(returning, in: &show)
         record.episodes.removeAll { forgotten in chosen.contains { $0.key == forgotten.entry.key } }
         // A kept file, whole as recorded, goes back into the index now: no sync is needed, and none could take it
         // back under another name or outside its filter.
@@ -186,7 +199,17 @@ struct EpisodeForgetter: Sendable {
             TakenBackEpisode(
                 title: Self.shownName(of: $0), file: $0.file,
                 inIndexAgain: keptKeys.contains($0.key))
-        }
+        } + back
+    }
+
+    /// Takes back episodes deleted by retention or handed off by a hook: their records cleared, so the next sync
+    /// finds their files missing and fetches them again (read in full: a 304 would hide them).
+    private func takeBackAway(_ entries: [ArchiveIndex.Entry], in show: inout FeedFolder) throws -> [TakenBackEpisode] {
+        guard !entries.isEmpty else { return [] }
+        for entry in entries { show.index.setAway(nil, forKey: entry.key) }
+        try folders.records.readFeedInFullNextTime(of: show.state)
+        try folders.indexes.save(&show)
+        return entries.map { TakenBackEpisode(title: Self.shownName(of: $0), file: $0.file, inIndexAgain: false) }
     }
 
     /// Whether the file `entry` names is in the show's folder as it was recorded (size and SHA-256), and no entry of

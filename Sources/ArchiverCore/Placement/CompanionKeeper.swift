@@ -114,7 +114,8 @@ struct CompanionKeeper: Sendable {
         var wanted: [Wanted] = []
         var names = Set<String>()
         for episode in feed.episodes where !episode.companions.isEmpty || episode.imageURL != nil {
-            guard let entry = show.index.entry(for: episode) else { continue }
+            // An episode away on purpose took its companions with it: none is fetched again.
+            guard let entry = show.index.entry(for: episode), entry.isHere else { continue }
             let recorded = entry.companions ?? []
             for companion in episode.companions(besides: feed.imageURL)
             where companion.kind != .artwork || options.metadata {

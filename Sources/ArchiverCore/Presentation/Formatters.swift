@@ -20,7 +20,8 @@ public enum SyncFormatter {
             if !done.isEmpty { parts.append("\(done.count) \(verb)") }
             if let failed = report.retained.first(where: { $0.failed != nil })?.failed {
                 let count = report.retained.count - done.count
-                parts.append("\(count) kept (could not be \(report.retained[0].deleted ? "deleted" : "offloaded"): \(failed))")
+                parts.append(
+                    "\(count) kept (could not be \(report.retained[0].deleted ? "deleted" : "offloaded"): \(failed))")
             }
         }
         if report.itemsWithoutMedia > 0 {

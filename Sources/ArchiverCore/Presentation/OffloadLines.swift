@@ -41,7 +41,8 @@ extension OffloadReport {
         let bytes = done.reduce(Int64(0)) { $0 + $1.bytes }
         func episodes(_ count: Int) -> String { count == 1 ? "1 episode" : "\(count) episodes" }
         if show.episodes.isEmpty {
-            return restore ? "\(show.folder)/: nothing offloaded to bring back\n" : "\(show.folder)/: nothing to offload\n"
+            return restore
+                ? "\(show.folder)/: nothing offloaded to bring back\n" : "\(show.folder)/: nothing to offload\n"
         }
         let verb =
             restore

@@ -73,6 +73,7 @@ extension ShowSettings {
         if case .flag(true)? = self[.offloadDelete] { return RetentionRule(keep: keep, target: .delete) }
         let key: Key = self[.keepLast] != nil ? .keepLast : .keepDays
         throw SettingsError(
-            key: key, value: self[key]?.text ?? "", problem: .needs("a place for the episodes that go: --into DIR or --delete"))
+            key: key, value: self[key]?.text ?? "",
+            problem: .needs("a place for the episodes that go: --into DIR or --delete"))
     }
 }

@@ -234,8 +234,11 @@ struct ShowArchiver: Sendable {
             throw SpaceRefusal.stopping(stop) { contents.partialBytes(of: paths) }
         }
         try await run.keepCompanions(fetch)
-        return await run.runHooks(
+        let report = await run.runHooks(
             after: try run.finish(fetch, hadWork: !work.isEmpty, leftOut: planned.leftOut - adoptedOutside.count))
+        // The show as the run left it (its index saved): what the show's retention works on next.
+        show = run.show
+        return report
     }
 }
 

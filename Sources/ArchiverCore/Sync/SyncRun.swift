@@ -264,11 +264,18 @@ struct SyncRun {
 
     /// Runs the hook (`SyncOptions.hook`), when there is one, for what `report` archived and what it failed for
     /// on earlier runs (see `HookRunner`); `report` with what failed.
-    func runHooks(after report: SyncReport) async -> SyncReport {
+    /// An episode whose file a hook moved or removed is recorded as handed off (journal, then the index).
+    mutating func runHooks(after report: SyncReport) async -> SyncReport {
         guard let hook = options.hook else { return report }
         var report = report
-        report.hookProblems = await HookRunner(records: records).run(
+        let outcome = await HookRunner(records: records, indexes: indexes, clock: clock).run(
             hook, in: show, archived: report.archived, onEvent: onEvent)
+        report.hookProblems = outcome.problems
+        if !outcome.handedOff.isEmpty {
+            for entry in outcome.handedOff { show.index.setAway(entry.away, forKey: entry.key) }
+            // The journal holds them already; folded now, as a run ends (a failure leaves them to the next fold).
+            try? indexes.save(&show)
+        }
         return report
     }
 

@@ -103,7 +103,8 @@ extension SyncReport {
     /// failed episode, a page that could not be read, a hook that failed, or a damaged journal record the sync
     /// folded: `damaged`).
     public func status(damaged: Bool) -> RunStatus {
-        failed.isEmpty && pageProblem == nil && hookProblems.isEmpty && !damaged && !retained.contains { $0.failed != nil }
+        failed.isEmpty && pageProblem == nil && hookProblems.isEmpty && !damaged
+            && !retained.contains { $0.failed != nil }
             ? .success : .episodesFailed
     }
 }

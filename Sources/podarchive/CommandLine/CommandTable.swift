@@ -85,7 +85,8 @@ struct CommandEntry: Sendable {
 /// Every command, in the order the general help lists them.
 enum Commands {
     static let all: [any CommandType.Type] = [
-        SyncCommand.self, AddCommand.self, SearchCommand.self, RemoveCommand.self, ForgetCommand.self, OffloadCommand.self,
+        SyncCommand.self, AddCommand.self, SearchCommand.self, RemoveCommand.self, ForgetCommand.self,
+        OffloadCommand.self,
         FeedsCommand.self, ListCommand.self, VerifyCommand.self, SiteCommand.self, ExportCommand.self,
         CredentialsCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]

@@ -49,7 +49,7 @@ final class ArchiveIndexTests: XCTestCase {
 
         XCTAssertEqual(decoded.version, 4)
         XCTAssertTrue(decoded.keptApart)
-        XCTAssertEqual(ArchiveIndex.currentVersion, 4)
+        XCTAssertEqual(ArchiveIndex.currentVersion, 5)
         XCTAssertEqual(try JSONDecoder().decode(ArchiveIndex.self, from: IndexFormat.encode(index)).keptApart, true)
     }
 
