@@ -70,7 +70,7 @@ struct EpisodeOffloader: Sendable {
         }
         let now = FeedDate.iso8601(clock.now())
         for entry in leaving {
-            let present = AwayRecord.files(of: entry).filter {
+            let present = entry.awayFiles.filter {
                 IndexFormat.isInside($0)
                     && folders.attributes.typeAndSize(atPath: show.folder.appendingPathComponent($0).path) != nil
             }

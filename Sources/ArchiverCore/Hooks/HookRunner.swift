@@ -105,7 +105,7 @@ struct HookRunner {
         var gone = entry
         gone.away = AwayRecord(
             state: .handedOff, since: FeedDate.iso8601(clock.now()),
-            files: AwayRecord.files(of: entry).filter { !here($0) })
+            files: entry.awayFiles.filter { !here($0) })
         return gone
     }
 }

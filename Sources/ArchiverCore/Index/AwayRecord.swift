@@ -67,16 +67,4 @@ public struct AwayRecord: Codable, Equatable, Sendable {
     static func decode(_ value: Data) throws -> AwayRecord? {
         value == Data("null".utf8) ? nil : try JSONDecoder().decode(AwayRecord.self, from: value)
     }
-
-    /// The files that may go with `entry`: its own, its companions', its sidecar (a newer version a repair kept
-    /// beside it has an entry of its own).
-    static func files(of entry: ArchiveIndex.Entry) -> [String] {
-        [entry.file] + (entry.companions ?? []).map(\.file) + [ArchiveNames.sidecarName(for: entry.file)]
-    }
-}
-
-extension ArchiveIndex.Entry {
-    /// Whether the entry's file is meant to be in the show's folder: false when it is offloaded, deleted by
-    /// retention or handed off (see `AwayRecord`), even while that is pending.
-    public var isHere: Bool { away == nil }
 }

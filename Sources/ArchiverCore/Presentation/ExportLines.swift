@@ -29,6 +29,9 @@ extension ExportReport {
             + awayNote
     }
 
+    /// What standard error gets: the files of private shows left out (see `WithheldFormatter`), or nil.
+    public var withheldLine: String? { WithheldFormatter.line(withheld, from: "export") }
+
     /// `; left out: 3 episodes offloaded, 1 deleted by retention`, or nothing.
     private var awayNote: String {
         let parts = AwayRecord.State.allCases.compactMap { state in

@@ -40,6 +40,32 @@ public struct OffloadedEpisode: Equatable, Sendable {
 struct RetentionRule: Equatable, Sendable {
     var keep: Retention
     var target: RetentionTarget
+
+    /// The retention `settings` save, nil when none; `keepLast`/`keepDays` without `offloadInto` or
+    /// `offloadDelete` (a hand-edited record) is refused.
+    /// - Throws: `SettingsError` naming the value its rule refuses.
+    static func of(_ settings: ShowSettings) throws -> RetentionRule? {
+        let keep: Retention
+        if case .count(let count)? = settings[.keepLast], count > 0 {
+            keep = .keepLast(count)
+        } else if case .count(let days)? = settings[.keepDays], days > 0 {
+            keep = .keepDays(days)
+        } else {
+            return nil
+        }
+        if case .text(let into)? = settings[.offloadInto], !into.isEmpty {
+            do {
+                return RetentionRule(keep: keep, target: .into(URL(fileURLWithPath: try ShowSettings.checkInto(into))))
+            } catch {
+                throw SettingsError(key: .offloadInto, value: into, problem: error)
+            }
+        }
+        if case .flag(true)? = settings[.offloadDelete] { return RetentionRule(keep: keep, target: .delete) }
+        let key: ShowSettings.Key = settings[.keepLast] != nil ? .keepLast : .keepDays
+        throw SettingsError(
+            key: key, value: settings[key]?.text ?? "",
+            problem: .needs("a place for the episodes that go: --into DIR or --delete"))
+    }
 }
 
 extension ShowSettings {
@@ -49,31 +75,5 @@ extension ShowSettings {
             throw .needs("a folder's absolute path, such as /mnt/cold")
         }
         return text
-    }
-
-    /// The retention these settings save, nil when none; `keepLast`/`keepDays` without `offloadInto` or
-    /// `offloadDelete` (a hand-edited record) is refused.
-    /// - Throws: `SettingsError` naming the value its rule refuses.
-    func retention() throws -> RetentionRule? {
-        let keep: Retention
-        if case .count(let count)? = self[.keepLast], count > 0 {
-            keep = .keepLast(count)
-        } else if case .count(let days)? = self[.keepDays], days > 0 {
-            keep = .keepDays(days)
-        } else {
-            return nil
-        }
-        if case .text(let into)? = self[.offloadInto], !into.isEmpty {
-            do {
-                return RetentionRule(keep: keep, target: .into(URL(fileURLWithPath: try Self.checkInto(into))))
-            } catch {
-                throw SettingsError(key: .offloadInto, value: into, problem: error)
-            }
-        }
-        if case .flag(true)? = self[.offloadDelete] { return RetentionRule(keep: keep, target: .delete) }
-        let key: Key = self[.keepLast] != nil ? .keepLast : .keepDays
-        throw SettingsError(
-            key: key, value: self[key]?.text ?? "",
-            problem: .needs("a place for the episodes that go: --into DIR or --delete"))
     }
 }

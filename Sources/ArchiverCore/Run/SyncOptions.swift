@@ -57,7 +57,7 @@ public struct SyncOptions: Sendable, Equatable {
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
     public var runSettings = SettingsLayers([])
     /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `offloadInto`/`offloadDelete`):
-    /// read whole once the layers are applied (see `ShowSettings.retention`), and applied after each of its syncs.
+    /// read whole once the layers are applied (see `RetentionRule.of`), and applied after each of its syncs.
     var retentionSettings = ShowSettings()
     /// The command run after each episode is archived; nil for none. Never saved (see `EpisodeHook`).
     public var hook: EpisodeHook?

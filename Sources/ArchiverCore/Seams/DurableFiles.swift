@@ -201,6 +201,7 @@ public struct DurableFileWriter: AtomicFileWriting {
         }
     }
 
+    /// Copies `source` to `url` through a temporary file beside it, fsynced, dated as `source`, renamed.
     public func copyDurably(_ source: URL, to url: URL) throws {
         let input = open(source.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard input >= 0 else { throw FileSystemError(path: source.path, code: errno) }

@@ -124,7 +124,7 @@ struct ShowArchiver: Sendable {
                 &show, forms.fetch(fetch), of: home, pages: pages, options: options, forms: forms, onEvent: onEvent)
             if home != source { report.movedTo = home.shownName }
             // The show's saved retention, with the lock still held: a rolling window each night.
-            if let rule = try options.retentionSettings.retention() {
+            if let rule = try RetentionRule.of(options.retentionSettings) {
                 report.retained = try EpisodeOffloader(folders: opener.folders, clock: clock).apply(
                     rule.keep, target: rule.target, to: &show, dryRun: false)
             }

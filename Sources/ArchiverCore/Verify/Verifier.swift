@@ -79,9 +79,9 @@ public struct VerifyReport: Sendable, Equatable {
     public var clashes: [ArchiveIndex.Clash] = []
     /// Notes on intact files (see `VerifyEvent.note`); they fail no run.
     public var notes = 0
-    /// Episodes whose files are away on purpose, by state (see `VerifyEvent.away`); and of those offloaded, how
-    /// many could not be checked because their folder was not reachable.
+    /// Episodes whose files are away on purpose, by state (see `VerifyEvent.away`).
     public var away: [AwayRecord.State: Int] = [:]
+    /// Of those offloaded, how many could not be checked because their folder was not reachable.
     public var unreachable = 0
 
     /// Problems still there after the run (all of them without `--repair`), but for damaged files already known

@@ -69,7 +69,7 @@ struct ExportCommand: CommandType {
         case .success(let report):
             if live { context.output.write(Printed.control("\r\u{1B}[2K")) }
             context.output.write(report.summary(file: request.file) + "\n")
-            if let line = WithheldFormatter.line(report.withheld, from: "export") { context.errors.write(line) }
+            if let line = report.withheldLine { context.errors.write(line) }
         case .failure(let error):
             if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
             context.say(error)
