@@ -496,7 +496,50 @@ class MoveCredentials(Scenario):
         check_no_temporaries(scratch, scratch / "archive")
 
 
-SCENARIOS = [SyncWithHook, Forget, ForgetKeepingFiles, Undo, Repair, Site, SiteOut, Export, MoveCredentials]
+class Offload(Scenario):
+    """`offload --keep-last 1 --into DIR`: killed anywhere, the next command that takes the show's lock (a sync)
+    finishes it or takes it back; each episode whole in exactly the place its entry names, none fetched again, and
+    the offload run again leaves One and Two offloaded."""
+
+    name = "offload"
+    command = ["offload", "--to", "{ROOT}", SHOW, "--keep-last", "1", "--into", "{SCRATCH}/cold"]
+
+    def prepare(self, matrix, scratch):
+        super().prepare(matrix, scratch)
+        (scratch / "cold").mkdir()
+
+    def next(self, matrix, scratch):
+        matrix.run(scratch, ["sync", "--to", "{ROOT}", "--jobs", "1"])
+
+    def check(self, matrix, scratch):
+        self.check_places(matrix, scratch)
+        matrix.run(scratch, self.command)
+        away = self.check_places(matrix, scratch)
+        expect(away == ["One", "Two"], f"offloaded after a second offload: {away}")
+        matrix.run(scratch, ["verify", "{ROOT}"])
+        check_no_temporaries(scratch, scratch / "archive", scratch / "cold")
+
+    def check_places(self, matrix, scratch):
+        """Each episode whole where its entry says (here, or offloaded into cold), and not in the other place;
+        the titles offloaded."""
+        done = matrix.run(scratch, ["list", f"{{ROOT}}/{SHOW}", "--archived", "--json"])
+        entries = {episode["title"]: episode for episode in json.loads(done.stdout)["episodes"]}
+        expect(sorted(entries) == sorted(EPISODES), f"the index lists {sorted(entries)}")
+        away = []
+        for number, title in enumerate(EPISODES, start=1):
+            here = show_folder(scratch) / f"{title}.mp3"
+            there = scratch / "cold" / SHOW / f"{title}.mp3"
+            state = (entries[title].get("away") or {}).get("state")
+            kept, other = (there, here) if state == "offloaded" else (here, there)
+            expect(state in (None, "offloaded"), f"{title} is {state}")
+            expect(kept.exists() and kept.read_bytes() == episode_bytes(number), f"{title} is not whole at {kept}")
+            expect(not other.exists(), f"{title} is at {other} too")
+            if state == "offloaded":
+                away.append(title)
+        return away
+
+
+SCENARIOS = [SyncWithHook, Forget, ForgetKeepingFiles, Undo, Repair, Site, SiteOut, Export, MoveCredentials, Offload]
 
 
 def run_scenario(matrix, scenario):

@@ -148,7 +148,8 @@ final class CommandLineEdgesTests: CommandLineTestCase {
         XCTAssertEqual(
             errors.lines.first,
             "podarchive: option '--clear' needs one of name, metadata, limit, since, match, companions, user-agent, "
-                + "netrc-file, prefer, exclude, until, min-duration, max-duration, episodes, match-in, got 'colour'")
+                + "netrc-file, prefer, exclude, until, min-duration, max-duration, episodes, match-in, keep-last, keep-days, "
+                + "into, delete, got 'colour'")
     }
 
     func test_aSavedSettingIsShownAsAWordTheShellReadsBack_apostropheAndAll() {

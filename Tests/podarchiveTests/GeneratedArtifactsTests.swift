@@ -102,7 +102,7 @@ final class GeneratedArtifactsTests: XCTestCase {
         let saved = [
             "--name", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit", "--since",
             "--match", "--exclude", "--until", "--match-in", "--min-duration", "--max-duration", "--episodes",
-            "--prefer", "--netrc-file", "--user-agent",
+            "--prefer", "--netrc-file", "--user-agent", "--keep-last", "--keep-days", "--into", "--delete",
         ]
         XCTAssertEqual(OptionCatalog.showSettings.map(\.name), saved)
         XCTAssertTrue(

@@ -76,7 +76,7 @@ final class OffloadEndToEndTests: XCTestCase {
         try IndexFormat.decode(Data(contentsOf: show.appendingPathComponent(".podarchive/index.json")))
     }
 
-    func test_offloadInto_movesOldEpisodesWithTheirCompanions_neverFetchedAgain_saidEverywhere_andRestored() throws {
+    func test_into_movesOldEpisodesWithTheirCompanions_neverFetchedAgain_saidEverywhere_andRestored() throws {
         XCTAssertEqual(try podarchive("sync", feed).status, 0)
         let offload = try podarchive("offload", "Night Show", "--keep-last", "1", "--into", cold.path)
         let here = names(in: show)
@@ -148,7 +148,7 @@ final class OffloadEndToEndTests: XCTestCase {
         XCTAssertEqual(requests("One"), 1, "a repair fetches nothing away")
     }
 
-    func test_offloadDelete_deletesOnPurpose_neverFetchedAgain_andForgetUndoFetchesItAgain() throws {
+    func test_delete_deletesOnPurpose_neverFetchedAgain_andForgetUndoFetchesItAgain() throws {
         XCTAssertEqual(try podarchive("sync", feed).status, 0)
         let dryRun = try podarchive("offload", "Night Show", "--before", "2024-02-15", "--delete", "-n")
         let untouched = names(in: show)

@@ -28,7 +28,7 @@ extension EpisodeOffloader {
                 answer.failed =
                     record.state == .deleted
                     ? "deleted by retention: nothing to bring back"
-                    : "handed off by a hook: nothing to bring back (forget --undo fetches it again)"
+                    : "handed off by a hook: nothing to bring back"
             } else if let into = record.into, !reachable(into) {
                 answer.failed = "\(into) is not reachable"
             } else if !dryRun {

@@ -16,6 +16,7 @@ public enum FeedsFormatter {
             if show.failing > 0 { facts.append("\(show.failing) failing") }
             if show.gone > 0 { facts.append("\(show.gone) gone upstream") }
             if show.removedUpstream > 0 { facts.append("\(show.removedUpstream) removed upstream") }
+            if show.away > 0 { facts.append("\(show.away) offloaded, deleted or handed off") }
             if let last = show.subscription.lastSync {
                 facts.append(
                     "last sync \(last.finished.prefix(16).replacingOccurrences(of: "T", with: " ")) "

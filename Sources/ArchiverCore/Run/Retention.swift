@@ -41,8 +41,8 @@ struct RetentionRule: Equatable, Sendable {
     var keep: Retention
     var target: RetentionTarget
 
-    /// The retention `settings` save, nil when none; `keepLast`/`keepDays` without `offloadInto` or
-    /// `offloadDelete` (a hand-edited record) is refused.
+    /// The retention `settings` save, nil when none; `keepLast`/`keepDays` without `into` or
+    /// `delete` (a hand-edited record) is refused.
     /// - Throws: `SettingsError` naming the value its rule refuses.
     static func of(_ settings: ShowSettings) throws -> RetentionRule? {
         let keep: Retention
@@ -53,18 +53,18 @@ struct RetentionRule: Equatable, Sendable {
         } else {
             return nil
         }
-        if case .text(let into)? = settings[.offloadInto], !into.isEmpty {
+        if case .text(let into)? = settings[.into], !into.isEmpty {
             do {
                 return RetentionRule(keep: keep, target: .into(URL(fileURLWithPath: try ShowSettings.checkInto(into))))
             } catch {
-                throw SettingsError(key: .offloadInto, value: into, problem: error)
+                throw SettingsError(key: .into, value: into, problem: error)
             }
         }
-        if case .flag(true)? = settings[.offloadDelete] { return RetentionRule(keep: keep, target: .delete) }
+        if case .flag(true)? = settings[.delete] { return RetentionRule(keep: keep, target: .delete) }
         let key: ShowSettings.Key = settings[.keepLast] != nil ? .keepLast : .keepDays
         throw SettingsError(
             key: key, value: settings[key]?.text ?? "",
-            problem: .needs("a place for the episodes that go: --into DIR or --delete"))
+            problem: .needs("a place for the episodes that go: a folder to offload into, or deletion"))
     }
 }
 

@@ -10,7 +10,7 @@ public struct ShowSettings: Equatable, Sendable {
     public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
         case until, minDuration, maxDuration, episodes, matchIn
-        case keepLast, keepDays, offloadInto, offloadDelete
+        case keepLast, keepDays, into, delete
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
         public static let filters: [Key] = [
@@ -18,12 +18,12 @@ public struct ShowSettings: Equatable, Sendable {
         ]
 
         /// The settings of a show's retention (see `ShowSettings.retention`).
-        public static let retention: [Key] = [.keepLast, .keepDays, .offloadInto, .offloadDelete]
+        public static let retention: [Key] = [.keepLast, .keepDays, .into, .delete]
 
         /// What its value is: a switch (`metadata`), a count (`limit`), else text as written.
         var kind: Kind {
             switch self {
-            case .metadata, .companions, .offloadDelete: return .flag
+            case .metadata, .companions, .delete: return .flag
             case .limit, .keepLast, .keepDays: return .count
             default: return .text
             }

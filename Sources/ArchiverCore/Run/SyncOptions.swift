@@ -56,7 +56,7 @@ public struct SyncOptions: Sendable, Equatable {
     /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
     public var runSettings = SettingsLayers([])
-    /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `offloadInto`/`offloadDelete`):
+    /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `into`/`delete`):
     /// read whole once the layers are applied (see `RetentionRule.of`), and applied after each of its syncs.
     var retentionSettings = ShowSettings()
     /// The command run after each episode is archived; nil for none. Never saved (see `EpisodeHook`).
@@ -128,8 +128,8 @@ public struct SyncOptions: Sendable, Equatable {
             // One way of choosing, one place: a layer's `--keep-days` replaces a lower one's `--keep-last`.
             if key == .keepLast, settings[.keepDays] == nil { options.retentionSettings[.keepDays] = nil }
             if key == .keepDays, settings[.keepLast] == nil { options.retentionSettings[.keepLast] = nil }
-            if key == .offloadInto, settings[.offloadDelete] == nil { options.retentionSettings[.offloadDelete] = nil }
-            if key == .offloadDelete, settings[.offloadInto] == nil { options.retentionSettings[.offloadInto] = nil }
+            if key == .into, settings[.delete] == nil { options.retentionSettings[.delete] = nil }
+            if key == .delete, settings[.into] == nil { options.retentionSettings[.into] = nil }
         }
         return options
     }

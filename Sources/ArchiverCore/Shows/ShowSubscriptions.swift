@@ -22,6 +22,9 @@ public struct ShowStatus: Sendable, Equatable {
     public var gone: Int
     /// Archived episodes the feed no longer lists (pruned or deleted by the publisher; the files stay).
     public var removedUpstream = 0
+    /// Archived episodes whose files are away on purpose (offloaded, deleted by retention, handed off): not in
+    /// `bytes`, which counts what the show's folder holds.
+    public var away = 0
     /// Why the show's index could not be read, when it could not (the other fields are then empty).
     public var problem: String?
 }
@@ -114,7 +117,8 @@ struct ShowSubscriptions: Sendable {
             guard let index = try indexes.loadIndex(at: ShowState(folder: folder).index) else { return status }
             status.title = ArchiveNames.showTitle(index.title, folder: folder)
             status.episodes = index.episodes.count
-            status.bytes = index.episodes.reduce(0) { $0 + $1.size }
+            status.bytes = index.episodes.reduce(0) { $0 + ($1.isHere ? $1.size : 0) }
+            status.away = index.episodes.count { !$0.isHere }
             // RFC 3339 in UTC sorts as text.
             status.newest = index.episodes.compactMap(\.published).max()
             status.failing = index.failures.count { $0.gone == nil }

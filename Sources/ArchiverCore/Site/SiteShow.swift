@@ -28,7 +28,8 @@ struct SiteShow: Sendable {
     var about = ""
     /// The show's web site, when its feed names an http(s) one.
     var website: String?
-    var bytes: Int64 { episodes.reduce(0) { $0 + $1.entry.size } }
+    /// What the show's folder holds: an episode away on purpose counts for nothing.
+    var bytes: Int64 { episodes.reduce(0) { $0 + ($1.entry.isHere ? $1.entry.size : 0) } }
     var newest: Date? { episodes.compactMap(\.published).max() }
 }
 

@@ -49,20 +49,21 @@ enum OffloadOptions {
             <DIR> must be an absolute path to a folder outside the archive. The index records where each went, so no
             sync fetches it again, `verify` checks it there when <DIR> is reachable, and `offload --restore` brings
             it back. With `sync`, saved with the show's `--keep-last` or `--keep-days`.
-            """#, completion: .directory, excludes: ["--delete", "--restore"], saved: .show(.offloadInto),
-        config: true, describe: { $0.text(of: .offloadInto) }, setting: { $0[.offloadInto] = .text($1) })
+            """#, completion: .directory, excludes: ["--delete", "--restore"], saved: .show(.into),
+        config: true, describe: { $0.text(of: .into) }, setting: { $0[.into] = .text($1) })
     static let delete: Option<Bool> = .flag(
         "--delete",
         help: #"""
             delete the episodes that go, with their companions and sidecars, instead of moving them: the index
             records them as deleted on purpose, so no sync fetches them again; with `sync`, saved with the show's
             `--keep-last` or `--keep-days`
-            """#, excludes: ["--into", "--restore"], saved: .show(.offloadDelete), config: true,
-        describe: { $0.text(of: .offloadDelete) }, setting: { $0[.offloadDelete] = .flag(true) })
+            """#, excludes: ["--into", "--restore"], saved: .show(.delete), config: true,
+        describe: { $0.text(of: .delete) }, setting: { $0[.delete] = .flag(true) })
     static let restore: Option<Bool> = .flag(
         "--restore",
         help: #"""
-            bring back every offloaded episode of each show from where the index says it went, each copy checked
-            before the one there is deleted
+            bring back every offloaded episode of each show from where the index says it went
+
+            Each copy is checked against the index before the one there is deleted.
             """#, excludes: ["--keep-last", "--keep-days", "--before", "--into", "--delete"])
 }

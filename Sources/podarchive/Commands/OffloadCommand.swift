@@ -6,7 +6,7 @@ import Foundation
 struct OffloadCommand: CommandType {
     static let info = CommandInfo(
         name: "offload",
-        about: "move a show's older episodes to another folder, or delete them on purpose; never fetched again",
+        about: "keep a rolling window: older episodes moved to another folder (or deleted), never fetched again",
         operands: "<show>...", completion: .shows,
         repeats: true,
         discussion: """

@@ -91,8 +91,7 @@ struct SyncCommand: CommandType {
     func run() async -> ExitCode {
         // A window with no place for what leaves it is refused before anything is fetched or saved.
         let given = arguments.given
-        if given[.keepLast] != nil || given[.keepDays] != nil, given[.offloadInto] == nil, given[.offloadDelete] == nil
-        {
+        if given[.keepLast] != nil || given[.keepDays] != nil, given[.into] == nil, given[.delete] == nil {
             let option = given[.keepLast] != nil ? "--keep-last" : "--keep-days"
             return context.usage(
                 UsageError(

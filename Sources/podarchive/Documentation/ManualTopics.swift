@@ -220,7 +220,8 @@ enum ManualTopics {
     static let index = #"""
         \fBindex.json\fR (format version 2; 3 when it keeps a redacted URL or a keyed hash, which an older podarchive
         refuses rather than fetch a URL without its token; 4, with \fB"keptApart": true\fR, for a show added with
-        \fB\-\-separate\fR, which an older podarchive refuses rather than let another URL of the show take its folder over)
+        \fB\-\-separate\fR, which an older podarchive refuses rather than let another URL of the show take its folder over;
+        5 while an episode's files are away on purpose, each such entry with an \fBaway\fR record: see EPISODES NOT ON DISK)
         lists each archived episode under \fBepisodes\fR: \fBkey\fR (its GUID, else its enclosure URL), \fBguid\fR,
         \fBtitle\fR, \fBurl\fR, \fBfile\fR (the name in the feed folder), \fBsize\fR in bytes, \fBsha256\fR (hex),
         \fBpublished\fR and \fBarchived\fR (UTC, \fBYYYY\-MM\-DDTHH:MM:SSZ\fR); and under \fBfailures\fR each episode that
@@ -376,6 +377,7 @@ enum ManualTopics {
             ".SH FILE NAMES", fileNames,
             ".SH THE INDEX", index,
             ".SH COMPLETE DOWNLOADS", downloads,
+            ManualStates.text,
             ".SH NOTES", notes,
             ".SH EXAMPLES", examples,
         ].joined(separator: "\n")

@@ -30,6 +30,9 @@ final class IndexReaderTests: XCTestCase {
         entry.removedUpstream = "2027-02-01T00:00:00Z"
         entry.lastSeen = "2027-01-20T00:00:00Z"
         entry.contentType = "audio/mpeg"
+        entry.away = AwayRecord(
+            state: .offloaded, since: "2027-03-01T00:00:00Z", into: "/mnt/cold/Show", files: ["Pilot.mp3"],
+            pending: .restore)
         entry.companions = [
             CompanionFile(
                 kind: "transcript", file: "Pilot.vtt", url: "https://e.com/1.vtt", type: "text/vtt", language: "en",
