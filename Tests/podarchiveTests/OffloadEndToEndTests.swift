@@ -198,6 +198,24 @@ final class OffloadEndToEndTests: XCTestCase {
         XCTAssertEqual(titles.map(requests), [1, 1, 1, 1])
     }
 
+    func test_aRetentionInTheConfigurationFile_appliesToEveryShow_andVerifyJSONSaysWhereEachWent() throws {
+        let configuration = folder.url.appendingPathComponent("cfg")
+        try FileManager.default.createDirectory(at: configuration, withIntermediateDirectories: true)
+        try Data("keep-last = 1\ninto = \(cold.path)\n".utf8).write(to: configuration.appendingPathComponent("config"))
+        let sync = try podarchive("sync", feed)
+        let verify = try podarchive("verify", "--json")
+
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(sync.stdout.contains("3 archived, 0 already archived, 2 offloaded"), sync.stdout)
+        XCTAssertEqual(names(in: show), ["Three.mp3", "Three.transcript.vtt"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+        let away = try XCTUnwrap(object["away"] as? [[String: Any]])
+        XCTAssertEqual(away.compactMap { $0["file"] as? String }.sorted(), ["One.mp3", "Two.mp3"])
+        XCTAssertEqual(Set(away.compactMap { $0["state"] as? String }), ["offloaded"])
+        XCTAssertEqual(Set(away.compactMap { $0["into"] as? String }), [coldShow.path])
+        XCTAssertEqual(Set(away.compactMap { $0["checked"] as? Bool }), [true])
+    }
+
     func test_aHookThatMovesItsFile_handsTheEpisodeOff_neverFetchedAgain_untilTakenBack() throws {
         let player = folder.url.appendingPathComponent("player")
         try FileManager.default.createDirectory(at: player, withIntermediateDirectories: true)
