@@ -137,6 +137,24 @@ final class OffloadEndToEndTests: XCTestCase {
         XCTAssertEqual(try index().writtenVersion, 2, "nothing away: an older podarchive reads it again")
     }
 
+    func test_anotherFileWhereACopyWouldGo_isNeverReplaced_andTheEpisodeStays() throws {
+        XCTAssertEqual(try podarchive("sync", feed).status, 0)
+        // Another archive's show of the same name offloaded into the same folder.
+        try FileManager.default.createDirectory(at: coldShow, withIntermediateDirectories: true)
+        let theirs = Data("ID3 another archive's One".utf8)
+        try theirs.write(to: coldShow.appendingPathComponent("One.mp3"))
+        let offload = try podarchive("offload", "Night Show", "--keep-last", "2", "--into", cold.path)
+
+        XCTAssertEqual(offload.status, 1, offload.stderr)
+        XCTAssertEqual(
+            offload.stdout,
+            "kept \"One\" of Night Show/ in the archive: \(coldShow.path)/One.mp3 is another file, and is never "
+                + "replaced\nNight Show/: offloaded 0 episodes, 1 episode left as it was\n")
+        XCTAssertEqual(try Data(contentsOf: coldShow.appendingPathComponent("One.mp3")), theirs)
+        XCTAssertEqual(try Data(contentsOf: show.appendingPathComponent("One.mp3")), audio("One"))
+        XCTAssertTrue(try index().episodes.allSatisfy(\.isHere))
+    }
+
     func test_offloadedCopyDamagedThere_isAProblemOfVerify_andRepairFetchesNothing() throws {
         XCTAssertEqual(try podarchive("sync", feed).status, 0)
         XCTAssertEqual(try podarchive("offload", "Night Show", "--keep-last", "2", "--into", cold.path).status, 0)

@@ -87,16 +87,17 @@ struct AwayFinisher: Sendable {
                 let here = folder.appendingPathComponent(name)
                 let there = target.appendingPathComponent(name)
                 guard let size = regularSize(here) else {
-                    guard whole(there, as: entry, name: name, size: nil) else {
+                    guard whole(there, as: entry, name: name, like: here) else {
                         throw Refusal("\(name) is neither in the show's folder nor in \(into)")
                     }
                     continue
                 }
                 bytes += size
-                if whole(there, as: entry, name: name, size: size) { continue }
+                if whole(there, as: entry, name: name, like: here) { continue }
+                try refuseAnother(at: there)
                 try FolderContents.createFolder(there.deletingLastPathComponent(), with: files)
                 try writer.copyDurably(here, to: there)
-                guard whole(there, as: entry, name: name, size: size) else {
+                guard whole(there, as: entry, name: name, like: here) else {
                     try? files.removeItem(at: there)
                     throw Refusal("the copy of \(name) in \(into) does not match the archive's")
                 }
@@ -114,14 +115,15 @@ struct AwayFinisher: Sendable {
                 let here = folder.appendingPathComponent(name)
                 let there = source.appendingPathComponent(name)
                 let size = regularSize(there)
-                if whole(here, as: entry, name: name, size: size) {
+                if whole(here, as: entry, name: name, like: there) {
                     bytes += size ?? regularSize(here) ?? 0
                     continue
                 }
                 guard let size else { throw Refusal("\(name) is not in \(into)") }
+                try refuseAnother(at: here)
                 try FolderContents.createFolder(here.deletingLastPathComponent(), with: files)
                 try writer.copyDurably(there, to: here)
-                guard whole(here, as: entry, name: name, size: size) else {
+                guard whole(here, as: entry, name: name, like: there) else {
                     try? files.removeItem(at: here)
                     throw Refusal("the copy of \(name) from \(into) does not match its record")
                 }
@@ -142,16 +144,22 @@ struct AwayFinisher: Sendable {
     }
 
     /// Whether `url` holds the file `name` of `entry` whole: its recorded SHA-256 where the index keeps one (the
-    /// episode's, a companion's), else the size of the file it copies (`size`, when known).
-    private func whole(_ url: URL, as entry: ArchiveIndex.Entry, name: String, size: Int64?) -> Bool {
-        guard let found = regularSize(url) else { return false }
+    /// episode's, a companion's), else the same bytes as `source` (a sidecar), else (no source left) any file.
+    private func whole(_ url: URL, as entry: ArchiveIndex.Entry, name: String, like source: URL) -> Bool {
+        guard regularSize(url) != nil, let digest = try? hasher.sha256(ofFileAtPath: url.path) else { return false }
         let recorded =
             name == entry.file ? entry.sha256 : entry.companions?.first(where: { $0.file == name })?.sha256
-        if let recorded, !recorded.isEmpty {
-            guard let digest = try? hasher.sha256(ofFileAtPath: url.path) else { return false }
-            return digest.digest == recorded && (size == nil || digest.size == size)
+        if let recorded, !recorded.isEmpty { return digest.digest == recorded }
+        guard regularSize(source) != nil else { return true }
+        return (try? hasher.sha256(ofFileAtPath: source.path))?.digest == digest.digest
+    }
+
+    /// Refuses to put a copy where another file is: nothing is ever replaced (two archives offloading one show's
+    /// name into one folder keep each other's files).
+    private func refuseAnother(at url: URL) throws {
+        guard attributes.typeAndSize(atPath: url.path) == nil else {
+            throw Refusal("\(url.path) is another file, and is never replaced")
         }
-        return size.map { $0 == found } ?? true
     }
 
     /// Deletes the file `name` of the show's folder, if it is there: a regular file or a link (removed itself),

@@ -50,7 +50,7 @@ extension OffloadReport {
             : show.episodes.first?.deleted == true
                 ? (dryRun ? "would delete" : "deleted") : (dryRun ? "would offload" : "offloaded")
         let size = bytes > 0 ? " (\(SyncFormatter.size(bytes)))" : ""
-        let kept = failed > 0 ? ", \(episodes(failed)) left as they were" : ""
+        let kept = failed > 0 ? ", \(episodes(failed)) left as \(failed == 1 ? "it was" : "they were")" : ""
         return "\(show.folder)/: \(verb) \(episodes(done.count))\(size)\(kept)\n"
     }
 }
