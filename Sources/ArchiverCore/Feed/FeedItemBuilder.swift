@@ -18,6 +18,8 @@ struct FeedItemBuilder {
     /// `podcast:episode`, taken when there is no `itunes:episode`.
     var podcastEpisode: Int?
     var seasonNumber: Int?
+    /// `podcast:season`, taken when there is no `itunes:season`.
+    var podcastSeason: Int?
     var description: String?
     var summary: String?
     var content: String?
@@ -42,7 +44,7 @@ struct FeedItemBuilder {
         var episode = Episode(
             title: title, guid: guid, url: url, mimeType: mimeType, length: length,
             published: pubDate ?? dcDate ?? published ?? updated,
-            episodeNumber: episodeNumber ?? podcastEpisode, seasonNumber: seasonNumber,
+            episodeNumber: episodeNumber ?? podcastEpisode, seasonNumber: seasonNumber ?? podcastSeason,
             description: description ?? summary ?? content, link: link,
             duration: duration, imageURL: image ?? podcastImage ?? thumbnail)
         episode.companions = companions

@@ -191,7 +191,7 @@ struct XMLFeedReader {
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
-            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID, .podcastEpisode:
+            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID, .podcastEpisode, .podcastSeason:
             let channelArtwork =
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
@@ -256,6 +256,7 @@ struct XMLFeedReader {
             case .updated: built.updated = built.updated ?? FeedDate.parseRFC3339(text)
             case .itunesEpisode: built.episodeNumber = Int(text) ?? built.episodeNumber
             case .podcastEpisode: built.podcastEpisode = built.podcastEpisode ?? Int(text)
+            case .podcastSeason: built.podcastSeason = built.podcastSeason ?? Int(text)
             case .itunesSeason: built.seasonNumber = Int(text)
             case .description: built.description = built.description ?? (text.isEmpty ? nil : text)
             case .itunesSummary: built.summary = built.summary ?? (text.isEmpty ? nil : text)

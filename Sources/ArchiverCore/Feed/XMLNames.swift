@@ -13,7 +13,7 @@ struct XMLNames {
         case rss, rdf, channel, atomFeed, item, entry, title, guid, atomID, pubDate, dcDate, published, updated
         case enclosure, atomLink, itunesTitle, itunesEpisode, itunesSeason, liveItem, other
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
-        case image, url, logo, icon, itunesNewFeedURL, podcastGUID, podcastEpisode
+        case image, url, logo, icon, itunesNewFeedURL, podcastGUID, podcastEpisode, podcastSeason
         case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
         case podcastAlternateEnclosure, podcastSource, podcastIntegrity
     }
@@ -105,6 +105,7 @@ struct XMLNames {
             if isLocal("integrity") { return .podcastIntegrity }
             if isLocal("guid") { return .podcastGUID }
             if isLocal("episode") { return .podcastEpisode }
+            if isLocal("season") { return .podcastSeason }
         case .content:
             if isLocal("encoded") { return .contentEncoded }
         case .rdf:

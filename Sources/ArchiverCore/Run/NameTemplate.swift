@@ -11,7 +11,8 @@ public struct NameTemplate: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
         /// The episode title (else the enclosure's file name, else its GUID).
         case title
-        /// The publication date as YYYY-MM-DD (UTC); empty when the feed gives none.
+        /// The publication date as YYYY-MM-DD (UTC), or as a format says (`{date:%Y.%m.%d}`); empty when the feed
+        /// gives none.
         case date
         /// The feed's title.
         case feed
@@ -21,15 +22,26 @@ public struct NameTemplate: Sendable, Equatable {
         case season
         /// A short, stable hash of the episode's GUID (else its URL): 8 hexadecimal digits.
         case guid
+        /// The publication year, month (01-12) and day (01-31), UTC; empty when the feed gives no date.
+        case year, month, day
 
         var isNumeric: Bool { self == .episode || self == .season }
     }
 
+    /// How a field is written: zero-padded (`{episode:03}`), or a date by its format (`{date:%Y-%m-%d}`).
+    enum Format: Sendable, Equatable {
+        case width(Int)
+        case date(String)
+    }
+
     enum Piece: Sendable, Equatable {
         case literal(String)
-        /// A field, zero-padded to `width` digits when given (`{episode:03}`).
-        case field(Field, width: Int?)
+        /// A field, written as `format` says when given.
+        case field(Field, format: Format?)
     }
+
+    /// The date codes a `{date:...}` format takes (strftime's, in UTC; month names in English).
+    static let dateCodes: Set<Character> = ["Y", "y", "m", "d", "H", "M", "S", "j", "b", "B", "%"]
 
     /// The template as the user wrote it.
     public let text: String
@@ -93,24 +105,49 @@ public struct NameTemplate: Sendable, Equatable {
                 let known = Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
                 throw fail("it has an unknown field {\(body)}; the fields are \(known)")
             }
-            var width: Int?
+            var format: Format?
             if nameAndFormat.count == 2 {
-                let format = nameAndFormat[1]
-                guard field.isNumeric, format.count >= 2, format.first == "0", let digits = Int(format.dropFirst()),
-                    (1...9).contains(digits)
-                else {
-                    throw fail(
-                        "{\(body)} has an unknown format; only {episode} and {season} take one, as in {episode:03}")
-                }
-                width = digits
+                format = try Self.format(String(nameAndFormat[1]), of: field, body: body, fail: fail)
             }
             if !literal.isEmpty { pieces.append(.literal(literal)) }
             literal = ""
-            pieces.append(.field(field, width: width))
+            pieces.append(.field(field, format: format))
             index = part.index(after: close)
         }
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         return pieces
+    }
+
+    /// The format `text` of `field`: a width for a number, strftime's codes for a date.
+    private static func format(
+        _ text: String, of field: Field, body: Substring, fail: (String) -> NameTemplateError
+    ) throws -> Format {
+        if field == .date {
+            var codes = text.split(separator: "%", omittingEmptySubsequences: false).dropFirst().makeIterator()
+            var sawCode = false
+            while let after = codes.next() {
+                // "%%" splits into an empty piece: the next piece is literal text after a literal %.
+                guard let code = after.first else {
+                    _ = codes.next()
+                    continue
+                }
+                guard dateCodes.contains(code) else {
+                    throw fail(
+                        "{\(body)} has an unknown date code %\(code); the codes are %Y %y %m %d %H %M %S %j %b %B %%")
+                }
+                sawCode = true
+            }
+            guard sawCode else { throw fail("{\(body)} has no date code, as in {date:%Y-%m-%d}") }
+            return .date(text)
+        }
+        guard field.isNumeric, text.count >= 2, text.first == "0", let digits = Int(text.dropFirst()),
+            (1...9).contains(digits)
+        else {
+            throw fail(
+                "{\(body)} has an unknown format; {episode} and {season} take a width ({episode:03}), {date} "
+                    + "a date format ({date:%Y.%m.%d})")
+        }
+        return .width(digits)
     }
 
     /// The episode's path inside the feed folder, without the extension: each part filled in and sanitised.
@@ -125,8 +162,8 @@ public struct NameTemplate: Sendable, Equatable {
         for (position, part) in parts.enumerated() {
             let isLast = position == parts.count - 1
             let values = part.map { piece -> String? in
-                guard case .field(let field, let width) = piece else { return nil }
-                return Self.value(of: field, width: width, episode, feedTitle)
+                guard case .field(let field, let format) = piece else { return nil }
+                return Self.value(of: field, format: format, episode, feedTitle)
             }
             func filled(_ index: Int) -> Bool { values.indices.contains(index) ? values[index] != "" : true }
             var text = ""
@@ -168,21 +205,73 @@ public struct NameTemplate: Sendable, Equatable {
         return String(literal[..<dot])
     }
 
-    private static func value(of field: Field, width: Int?, _ episode: Episode, _ feedTitle: String) -> String {
+    private static func value(of field: Field, format: Format?, _ episode: Episode, _ feedTitle: String) -> String {
         func padded(_ number: Int?) -> String {
             guard let number else { return "" }
             let digits = String(number)
-            guard let width, digits.count < width, number >= 0 else { return digits }
+            guard case .width(let width)? = format, digits.count < width, number >= 0 else { return digits }
             return String(repeating: "0", count: width - digits.count) + digits
+        }
+        let iso = episode.published.map(FeedDate.iso8601)
+        func part(_ range: Range<Int>) -> String {
+            guard let iso else { return "" }
+            let characters = Array(iso)
+            return String(characters[range])
         }
         switch field {
         case .title: return ArchiveNames.stem(for: episode)
-        case .date: return episode.published.map { String(FeedDate.iso8601($0).prefix(10)) } ?? ""
+        case .date:
+            guard case .date(let pattern)? = format else { return part(0..<10) }
+            return episode.published.map { formatted($0, pattern) } ?? ""
+        case .year: return part(0..<4)
+        case .month: return part(5..<7)
+        case .day: return part(8..<10)
         case .feed: return feedTitle
         case .episode: return padded(episode.episodeNumber)
         case .season: return padded(episode.seasonNumber)
         case .guid: return String(StableName.of(episode.identity).prefix(8))
         }
+    }
+}
+
+extension NameTemplate {
+    private static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// `date` written by `pattern`'s strftime codes (checked when the template was read), in UTC.
+    static func formatted(_ date: Date, _ pattern: String) -> String {
+        let iso = Array(FeedDate.iso8601(date))  // YYYY-MM-DDTHH:MM:SSZ
+        func text(_ range: Range<Int>) -> String { String(iso[range]) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let month = min(12, max(1, Int(text(5..<7)) ?? 1))
+        var out = ""
+        var code = false
+        for character in pattern {
+            guard code else {
+                if character == "%" { code = true } else { out.append(character) }
+                continue
+            }
+            code = false
+            switch character {
+            case "Y": out += text(0..<4)
+            case "y": out += text(2..<4)
+            case "m": out += text(5..<7)
+            case "d": out += text(8..<10)
+            case "H": out += text(11..<13)
+            case "M": out += text(14..<16)
+            case "S": out += text(17..<19)
+            case "j":
+                let day = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
+                out += String(repeating: "0", count: max(0, 3 - String(day).count)) + String(day)
+            case "b": out += String(months[month - 1].prefix(3))
+            case "B": out += months[month - 1]
+            default: out.append(character)  // "%%"
+            }
+        }
+        return out
     }
 }
 

@@ -32,8 +32,11 @@ enum SettingOptions {
             leave the feed folder; archived files keep their names
 
             `{title}` is the episode's title, else the enclosure's file name, else the GUID; `{date}` its publication
-            date (UTC); `{episode}` and `{season}` are the iTunes numbers (`{episode:03}` pads with zeros to three
-            digits); `{guid}` is eight hexadecimal digits of a hash of the GUID, stable across runs. A field the feed
+            date (UTC), or as a format says with strftime's codes `%Y %y %m %d %H %M %S %j %b %B %%`
+            (`{date:%Y.%m.%d}`, `{date:%d %b %Y}`); `{year}`, `{month}` and `{day}` its parts (`{year}/{date}
+            {title}` files each year in a folder); `{episode}` and `{season}` are the iTunes numbers, else the
+            Podcasting 2.0 ones (`{episode:03}` pads with zeros to three digits); `{guid}` is eight hexadecimal digits
+            of a hash of the GUID, stable across runs. A field the feed
             does not give takes the literal text around it along, up to the neighbouring field or the end of its part,
             so an episode without a season gets no folder named `Season`. A template ending in an extension
             (`{title}.mp3`) gets the file's real extension once. A `/` starts a subfolder, as in `Season

@@ -206,6 +206,22 @@ final class FeedParserTests: XCTestCase {
         }
     }
 
+    func test_parse_podcastSeasonAndEpisode_numberAnEpisode_whenTheITunesTagsDoNot() throws {
+        let rss = """
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"
+                 xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>S</title>
+            <item><title>A</title><enclosure url="https://e.com/a.mp3" type="audio/mpeg"/>
+              <podcast:season name="Cold">3</podcast:season><podcast:episode>12</podcast:episode></item>
+            <item><title>B</title><enclosure url="https://e.com/b.mp3" type="audio/mpeg"/>
+              <itunes:season>1</itunes:season><podcast:season>3</podcast:season><podcast:episode>x</podcast:episode></item>
+            </channel></rss>
+            """
+        let episodes = try FeedParser.parse(Data(rss.utf8), url: nil).episodes
+
+        XCTAssertEqual(episodes.map(\.seasonNumber), [3, 1], "itunes:season wins over podcast:season")
+        XCTAssertEqual(episodes.map(\.episodeNumber), [12, nil], "a number that is not a whole one is none")
+    }
+
     func test_parse_validFeedWithNoEpisodes_isAFeedWithNothingToArchive() throws {
         let rss = "<rss version=\"2.0\"><channel><title>Empty</title></channel></rss>"
         let feed = try FeedParser.parse(Data(rss.utf8), url: nil)

@@ -31,6 +31,19 @@ final class NameTemplateTests: XCTestCase {
         XCTAssertEqual(try path("{{{title}}}", full), "{Pilot}", "doubled braces are literal")
     }
 
+    func test_dates_takeAFormatAndTheirParts_inUTC_andNothingWithoutADate() throws {
+        let dated = episode(published: published)
+        let late = episode(published: Date(timeIntervalSince1970: 1_735_689_599))  // 2024-12-31T23:59:59Z
+
+        XCTAssertEqual(try path("{date:%Y.%m.%d} {title}", dated), "2025.01.10 Pilot")
+        XCTAssertEqual(try path("{year}/{month}/{day} {title}", dated), "2025/01/10 Pilot")
+        XCTAssertEqual(try path("{date:%d %b %Y, %H-%M-%S} {title}", dated), "10 Jan 2025, 13-00-00 Pilot")
+        XCTAssertEqual(try path("{date:%B %y} {title}", dated), "January 25 Pilot")
+        XCTAssertEqual(try path("{date:%Y-%j} {title}", late), "2024-366 Pilot", "day of the year, a leap year")
+        XCTAssertEqual(try path("{date:100%% %Y} {title}", dated), "100% 2025 Pilot")
+        XCTAssertEqual(try path("{year}/{date:%m-%d} {title}", episode()), "Pilot", "undated: no folder, no date")
+    }
+
     func test_guid_isAShortStableHashThatDiffersPerEpisode() throws {
         let first = try path("{guid}", episode(guid: "guid-1"))
         let again = try path("{guid}", episode(title: "Renamed", guid: "guid-1"))
@@ -106,7 +119,11 @@ final class NameTemplateTests: XCTestCase {
 
     func test_unusableTemplates_areRejectedNamingTheProblemAndTemplate() {
         let cases: [(String, String)] = [
-            ("{titel}", "unknown field {titel}; the fields are {title} {date} {feed} {episode} {season} {guid}"),
+            (
+                "{titel}",
+                "unknown field {titel}; the fields are {title} {date} {feed} {episode} {season} {guid} {year} {month} "
+                    + "{day}"
+            ),
             ("{title", "'{' without '}'"),
             ("title}", "'}' without '{'"),
             ("", "it is empty"),
@@ -115,7 +132,11 @@ final class NameTemplateTests: XCTestCase {
             ("{title}/", "empty folder name"),
             ("../{title}", "'..' is not usable"),
             ("./{title}", "'.' is not usable"),
-            ("{title:03}", "only {episode} and {season} take one"),
+            ("{title:03}", "{episode} and {season} take a width ({episode:03}), {date} a date format"),
+            ("{date:%Y-%q}", "unknown date code %q; the codes are %Y %y %m %d %H %M %S %j %b %B %%"),
+            ("{date:Y-m-d}", "has no date code, as in {date:%Y-%m-%d}"),
+            ("{date:%%}", "has no date code"),
+            ("{year:%Y}", "unknown format"),
             ("{episode:x3}", "unknown format"),
             ("{title}/episode", "its file name has no field"),
         ]
