@@ -45,6 +45,8 @@ public struct NameTemplate: Sendable, Equatable {
 
     /// The template as the user wrote it.
     public let text: String
+    /// Names in ASCII only (`--ascii-names`): each filled-in part folded by `FileNamer.ascii` before it is made safe.
+    public var ascii = false
     /// The pieces of each `/`-separated part.
     let parts: [[Piece]]
 
@@ -177,8 +179,15 @@ public struct NameTemplate: Sendable, Equatable {
                 }
             }
             // The file name leaves room for " (n)" and the extension.
-            let name = FileNamer.sanitize(text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
-            if !name.isEmpty { names.append(name) } else if isLast { names.append(ArchiveNames.stem(for: episode)) }
+            let name = FileNamer.sanitize(
+                ascii ? FileNamer.ascii(text) : text, maximumBytes: isLast ? 200 : FileNamer.maximumNameBytes)
+            if !name.isEmpty {
+                names.append(name)
+            } else if isLast {
+                let stem = ArchiveNames.stem(for: episode)
+                let folded = ascii ? FileNamer.sanitize(FileNamer.ascii(stem)) : stem
+                names.append(folded.isEmpty ? "episode" : folded)
+            }
         }
         // A folder never takes a name the site writes in the show's folder (`{title}/` of an episode `feed.xml`).
         if names.count > 1, ArchiveLayout.isReservedInShow(names[0]) {

@@ -10,7 +10,7 @@ public struct ShowSettings: Equatable, Sendable {
     public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
         case until, minDuration, maxDuration, episodes, matchIn
-        case keepLast, keepDays, into, delete
+        case keepLast, keepDays, into, delete, asciiNames
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
         public static let filters: [Key] = [
@@ -23,7 +23,7 @@ public struct ShowSettings: Equatable, Sendable {
         /// What its value is: a switch (`metadata`), a count (`limit`), else text as written.
         var kind: Kind {
             switch self {
-            case .metadata, .companions, .delete: return .flag
+            case .metadata, .companions, .delete, .asciiNames: return .flag
             case .limit, .keepLast, .keepDays: return .count
             default: return .text
             }

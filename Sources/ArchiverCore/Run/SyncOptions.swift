@@ -56,6 +56,8 @@ public struct SyncOptions: Sendable, Equatable {
     /// command that names folders rather than feeds (`verify`): each show's saved settings take their place among
     /// them, and the access settings (User-Agent, `.netrc` file) that come out are used.
     public var runSettings = SettingsLayers([])
+    /// New files' names in ASCII only (`--ascii-names`); carried into `names` whichever layer gives the template.
+    public var asciiNames = false
     /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `into`/`delete`):
     /// read whole once the layers are applied (see `RetentionRule.of`), and applied after each of its syncs.
     var retentionSettings = ShowSettings()
@@ -107,6 +109,8 @@ public struct SyncOptions: Sendable, Equatable {
                 throw SettingsError(key: .name, value: name, problem: error)
             }
         }
+        if case .flag(let ascii)? = settings[.asciiNames] { options.asciiNames = ascii }
+        options.names.ascii = options.asciiNames
         if let metadata = settings.metadata { options.metadata = metadata }
         if let agent = settings.userAgent {
             options.profile.userAgent = try checked(.userAgent, agent, ShowSettings.checkUserAgent)

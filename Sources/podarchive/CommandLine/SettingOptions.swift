@@ -8,8 +8,8 @@ enum SettingOptions {
     /// The settings a show keeps of how its episodes are named and kept, and which it takes: what `sync` and `add`
     /// take, in help order.
     static func saved<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
-        [name.setting(), metadata.setting(), noCompanions.setting(), companions.setting(), noMetadata.setting()]
-            + filters() + [all.setting(), clear.setting()]
+        [name.setting(), asciiNames.setting(), metadata.setting(), noCompanions.setting(), companions.setting()]
+            + [noMetadata.setting()] + filters() + [all.setting(), clear.setting()]
     }
 
     /// The settings that choose which episodes are taken: what `list` takes too.
@@ -19,10 +19,22 @@ enum SettingOptions {
 
     static let declared: [OptionDescriptor] =
         [
-            name.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor, noMetadata.descriptor,
+            name.descriptor, asciiNames.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor,
+            noMetadata.descriptor,
             limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor,
         ] + FilterOptions.declared + [all.descriptor, clear.descriptor]
 
+    static let asciiNames: Option<Bool> = .flag(
+        "--ascii-names",
+        help: #"""
+            name new files in ASCII only: other scripts transliterated, accents stripped, anything left made `_`; a
+            saved setting
+
+            For players, file systems and sync tools that mangle other characters: *Café crème — Ép. 3* is *Cafe creme
+            - Ep. 3.mp3*, *Привет* is *Privet.mp3*. Files archived before keep their names; `--clear ascii-names`
+            turns it off.
+            """#, saved: .show(.asciiNames), config: true, describe: { $0.text(of: .asciiNames) },
+        setting: { $0[.asciiNames] = .flag(true) })
     static let name: Option<Written<NameTemplate>> = .value(
         "--name", "TEMPLATE", .template,
         help: #"""

@@ -44,6 +44,30 @@ final class NameTemplateTests: XCTestCase {
         XCTAssertEqual(try path("{year}/{date:%m-%d} {title}", episode()), "Pilot", "undated: no folder, no date")
     }
 
+    func test_asciiNames_transliterateStripAndReplace_thenStayWithinEveryRuleOfANameAsBefore() throws {
+        var template = try NameTemplate("{feed}/{title}")
+        template.ascii = true
+        func path(_ title: String, feed: String = "Ünïcödé") -> String {
+            let (folders, stem) = template.path(for: episode(title: title), feedTitle: feed)
+            return (folders + [stem]).joined(separator: "/")
+        }
+
+        XCTAssertEqual(path("Café crème — Ép. 3"), "Unicode/Cafe creme - Ep. 3")
+        XCTAssertEqual(path("Привет мир"), "Unicode/Privet mir")
+        XCTAssertEqual(path("Straße ﬁnale æ ø"), "Unicode/Strasse finale ae o")
+        XCTAssertEqual(path("music 🎧🎧 night"), "Unicode/music _ night", "a run of what cannot be spelled is one _")
+        XCTAssertEqual(path("../../\u{202E}evil"), "Unicode/evil", "still never leaves the folder")
+        XCTAssertEqual(path("🎧"), "Unicode/_")
+        for title in [
+            "東京の夜", "مرحبا", "שלום", "Ελληνικά", "e\u{301}\u{301}\u{301}", String(repeating: "é", count: 400),
+        ] {
+            let name = path(title)
+            XCTAssertTrue(name.unicodeScalars.allSatisfy(\.isASCII), "\(title): \(name)")
+            XCTAssertFalse(name.hasSuffix("/"), title)
+            XCTAssertLessThanOrEqual(name.utf8.count, "Unicode/".utf8.count + 200, title)
+        }
+    }
+
     func test_guid_isAShortStableHashThatDiffersPerEpisode() throws {
         let first = try path("{guid}", episode(guid: "guid-1"))
         let again = try path("{guid}", episode(title: "Renamed", guid: "guid-1"))
