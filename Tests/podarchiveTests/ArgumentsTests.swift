@@ -172,7 +172,8 @@ final class ArgumentsTests: XCTestCase {
             .failure(
                 UsageError(
                     message: "option '--name': name template '{date}_{titel}' cannot be used: it has an unknown field "
-                        + "{titel}; the fields are {title} {date} {feed} {episode} {season} {guid}",
+                        + "{titel}; the fields are {title} {date} {feed} {episode} {season} {guid} {year} {month} "
+                        + "{day}",
                     command: "sync")))
         XCTAssertEqual(
             parse(SyncCommand.self, "sync feed --name /tmp/{title}"),
