@@ -93,14 +93,7 @@ struct AwayFinisher: Sendable {
                     continue
                 }
                 bytes += size
-                if whole(there, as: entry, name: name, like: here) { continue }
-                try refuseAnother(at: there)
-                try FolderContents.createFolder(there.deletingLastPathComponent(), with: files)
-                try writer.copyDurably(here, to: there)
-                guard whole(there, as: entry, name: name, like: here) else {
-                    try? files.removeItem(at: there)
-                    throw Refusal("the copy of \(name) in \(into) does not match the archive's")
-                }
+                try copy(name, of: entry, from: here, to: there, into: into)
             }
             for name in away.files where IndexFormat.isInside(name) { try deleteHere(name, in: folder) }
         case .delete:
@@ -120,13 +113,7 @@ struct AwayFinisher: Sendable {
                     continue
                 }
                 guard let size else { throw Refusal("\(name) is not in \(into)") }
-                try refuseAnother(at: here)
-                try FolderContents.createFolder(here.deletingLastPathComponent(), with: files)
-                try writer.copyDurably(there, to: here)
-                guard whole(here, as: entry, name: name, like: there) else {
-                    try? files.removeItem(at: here)
-                    throw Refusal("the copy of \(name) from \(into) does not match its record")
-                }
+                try copy(name, of: entry, from: there, to: here, into: into)
                 bytes += size
             }
             // Back and whole here: the copies there go (a folder that cannot be written keeps them, harmlessly).
@@ -152,6 +139,21 @@ struct AwayFinisher: Sendable {
         if let recorded, !recorded.isEmpty { return digest.digest == recorded }
         guard regularSize(source) != nil else { return true }
         return (try? hasher.sha256(ofFileAtPath: source.path))?.digest == digest.digest
+    }
+
+    /// Copies the file `name` of `entry` from `source` to `target`, unless a whole copy is there already: never over
+    /// another file, and checked once written (a copy that does not match goes, and the step is refused).
+    private func copy(
+        _ name: String, of entry: ArchiveIndex.Entry, from source: URL, to target: URL, into: String
+    ) throws {
+        if whole(target, as: entry, name: name, like: source) { return }
+        try refuseAnother(at: target)
+        try FolderContents.createFolder(target.deletingLastPathComponent(), with: files)
+        try writer.copyDurably(source, to: target)
+        guard whole(target, as: entry, name: name, like: source) else {
+            try? files.removeItem(at: target)
+            throw Refusal("the copy of \(name) (\(into)) does not match its record")
+        }
     }
 
     /// Refuses to put a copy where another file is: nothing is ever replaced (two archives offloading one show's

@@ -55,16 +55,6 @@ public struct AwayRecord: Codable, Equatable, Sendable {
         self.pending = pending
     }
 
-    /// The record as one JSON object: JSONEncoder with sorted keys (it is rare, and small).
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-
-    /// The record in `value` (null gives nil), as the hand reader of the index found its bytes.
-    /// - Throws: a `DecodingError` when it is not a record (the hand reader then gives up, see `IndexFormat`).
-    static func decode(_ value: Data) throws -> AwayRecord? {
-        value == Data("null".utf8) ? nil : try JSONDecoder().decode(AwayRecord.self, from: value)
-    }
 }
+
+extension AwayRecord: EntryRecord {}

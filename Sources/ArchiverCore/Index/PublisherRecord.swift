@@ -42,7 +42,14 @@ public struct PublisherRecord: Codable, Equatable, Sendable {
     /// True when the record says nothing (it is then left out of the index).
     var isEmpty: Bool { self == PublisherRecord() }
 
-    /// The record as one JSON object: JSONEncoder with sorted keys (it is rare, and small).
+}
+
+/// A record kept with an index entry as one JSON object (`PublisherRecord`, `AwayRecord`): rare and small, so
+/// JSONEncoder writes it with sorted keys, and the hand reader of the index hands its bytes to JSONDecoder.
+protocol EntryRecord: Codable {}
+
+extension EntryRecord {
+    /// The record as one JSON object.
     var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -51,7 +58,9 @@ public struct PublisherRecord: Codable, Equatable, Sendable {
 
     /// The record in `value` (null gives nil), as the hand reader of the index found its bytes.
     /// - Throws: a `DecodingError` when it is not a record (the hand reader then gives up, see `IndexFormat`).
-    static func decode(_ value: Data) throws -> PublisherRecord? {
-        value == Data("null".utf8) ? nil : try JSONDecoder().decode(PublisherRecord.self, from: value)
+    static func decode(_ value: Data) throws -> Self? {
+        value == Data("null".utf8) ? nil : try JSONDecoder().decode(Self.self, from: value)
     }
 }
+
+extension PublisherRecord: EntryRecord {}
