@@ -285,5 +285,16 @@ final class OffloadEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(names(in: coldShow), [])
         XCTAssertTrue(try index().episodes.allSatisfy(\.isHere))
+        // A window without a place in the configuration file is refused as well, before anything is fetched.
+        let configuration = folder.url.appendingPathComponent("cfg")
+        try FileManager.default.createDirectory(at: configuration, withIntermediateDirectories: true)
+        try Data("keep-days = 30\n".utf8).write(to: configuration.appendingPathComponent("config"))
+        let requestsBefore = server.requests.count
+        let configured = try podarchive("sync")
+        XCTAssertEqual(configured.status, 2, configured.stderr)
+        XCTAssertTrue(
+            configured.stderr.hasPrefix("podarchive: the configuration file's --keep-days needs a place"),
+            configured.stderr)
+        XCTAssertEqual(server.requests.count, requestsBefore, "nothing fetched")
     }
 }

@@ -89,14 +89,17 @@ struct SyncCommand: CommandType {
     let arguments: Arguments
 
     func run() async -> ExitCode {
-        // A window with no place for what leaves it is refused before anything is fetched or saved.
-        let given = arguments.given
-        if given[.keepLast] != nil || given[.keepDays] != nil, given[.into] == nil, given[.delete] == nil {
-            let option = given[.keepLast] != nil ? "--keep-last" : "--keep-days"
+        // A window with no place for what leaves it, on the command line or in the configuration file, is refused
+        // before anything is fetched or saved.
+        for (settings, whose) in [(arguments.given, ""), (arguments.configured, "the configuration file's ")] {
+            guard settings[.keepLast] != nil || settings[.keepDays] != nil, settings[.into] == nil,
+                settings[.delete] == nil
+            else { continue }
+            let option = settings[.keepLast] != nil ? "--keep-last" : "--keep-days"
             return context.usage(
                 UsageError(
-                    message: "\(option) needs a place for the episodes that go: --into DIR, or --delete to delete them",
-                    command: Self.info.name))
+                    message: "\(whose)\(option) needs a place for the episodes that go: --into DIR, or --delete to "
+                        + "delete them", command: Self.info.name))
         }
         guard let root = context.resolveRoot(arguments.archiveDirectory) else { return .usage }
         let console = SyncRunConsole(
