@@ -3,11 +3,23 @@
 import Foundation
 
 extension SyncFormatter {
+    /// `chose the alternate (video/mp4, 480 lines) of "Ep" for --prefer 'video/mp4;height<=480'`, or `--prefer … matches
+    /// none of the files of "Ep": the enclosure (audio/mpeg) is archived` (`SyncEvent.preferred`; see
+    /// `PreferenceWords`).
+    public static func preferredLine(_ episode: Episode, _ why: PreferredRendition) -> String {
+        PreferenceWords(size: size).line(episode.title.map { "\"\(oneLine($0))\"" } ?? "(untitled)", why)
+    }
+}
+
+/// The words of what a sync says of the file `--prefer` chose (`SyncFormatter.preferredLine`, `sync -n`).
+struct PreferenceWords {
+    /// `1.2 MB`: a size in bytes as the sync's lines say it.
+    let size: (Int64) -> String
+
     /// `chose the video/mp4, 480 lines, 1.2 MB, of "Ep" for --prefer 'video/mp4;height<=480'`, or, when no
     /// preference matched, `--prefer 'video/mp4;height=2160' matches none of the files of "Ep": the enclosure
-    /// (audio/mpeg) is archived` (`SyncEvent.preferred`).
-    public static func preferredLine(_ episode: Episode, _ why: PreferredRendition) -> String {
-        let title = episode.title.map { "\"\(oneLine($0))\"" } ?? "(untitled)"
+    /// (audio/mpeg) is archived` (`SyncEvent.preferred`), `title` quoted.
+    func line(_ title: String, _ why: PreferredRendition) -> String {
         guard let preference = why.preference else {
             return "\(preferOption(why.preferences)) matches none of the files of \(title): "
                 + "\(why.isEnclosure ? "the enclosure" : "its first file") (\(rendition(why))) is archived"
@@ -19,7 +31,7 @@ extension SyncFormatter {
     /// What `sync -n` adds to the line of an episode whose file `--prefer` chose: `(the alternate (video/mp4, 480
     /// lines): --prefer 'video/mp4;height<=480')`, or `(the enclosure (audio/mpeg): --prefer '…' matches none of
     /// its files)`.
-    static func preferredNote(_ why: PreferredRendition) -> String {
+    func note(_ why: PreferredRendition) -> String {
         let file = "\(why.isEnclosure ? "the enclosure" : "the alternate") (\(rendition(why)))"
         guard let preference = why.preference else {
             return " (\(file): \(preferOption(why.preferences)) matches none of its files)"
@@ -28,7 +40,7 @@ extension SyncFormatter {
     }
 
     /// `video/mp4, 480 lines, 800 kbit/s, 1.2 MB`: what the feed says of the file.
-    private static func rendition(_ why: PreferredRendition) -> String {
+    private func rendition(_ why: PreferredRendition) -> String {
         var parts = [why.type ?? "type not given"]
         if let height = why.height { parts.append("\(height) lines") }
         if let bitrate = why.bitrate { parts.append("\(max(1, (bitrate + 500) / 1000)) kbit/s") }
@@ -37,7 +49,7 @@ extension SyncFormatter {
     }
 
     /// `--prefer opus`, or `--prefer 'video/mp4;height<=480'` when the shell would read the value.
-    private static func preferOption(_ value: String) -> String {
+    private func preferOption(_ value: String) -> String {
         value.contains(where: { ";<>".contains($0) }) ? "--prefer '\(value)'" : "--prefer \(value)"
     }
 }

@@ -26,7 +26,11 @@ struct RenditionPreference: Equatable, Sendable {
     /// A comparison a bound makes.
     enum Comparison: String, CaseIterable, Sendable {
         // Longest first: `<=` is read before `<`.
-        case atMost = "<=", atLeast = ">=", below = "<", above = ">", exactly = "="
+        case atMost = "<="
+        case atLeast = ">="
+        case below = "<"
+        case above = ">"
+        case exactly = "="
     }
 
     /// `height<=480`: the attribute, the comparison, the value.
@@ -108,7 +112,8 @@ struct RenditionPreference: Equatable, Sendable {
             factor = Int64(scale)
             digits = digits.dropLast()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), digits.count <= 18, let value = Int64(digits)
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ ("0"..."9").contains($0) }),
+            let value = Int64(digits)
         else { return nil }
         let (scaledValue, overflow) = value.multipliedReportingOverflow(by: factor)
         return overflow ? nil : scaledValue
@@ -196,9 +201,10 @@ struct Rendition: Equatable, Sendable {
     init(type: String?, codecs: String?, height: Int64?, bitrate: Int64?, length: Int64?) {
         self.type = type
         self.codecs = codecs
-        for (attribute, value) in [(.height, height), (.bitrate, bitrate), (.length, length)] as [(
-            RenditionPreference.Attribute, Int64?
-        )] {
+        let given: [(RenditionPreference.Attribute, Int64?)] = [
+            (.height, height), (.bitrate, bitrate), (.length, length),
+        ]
+        for (attribute, value) in given {
             if let value, value > 0, value <= attribute.ceiling { values[attribute] = value }
         }
     }

@@ -55,7 +55,7 @@ enum PreferredFile {
                     || (!preference.comesBefore($1.element.1, $0.element.1) && $0.offset < $1.offset)
             }
             if chosenBy == nil, !ordered.isEmpty { chosenBy = text }
-            ordered.forEach { add($0.element.0) }
+            for file in ordered { add(file.element.0) }
         }
         if enclosureIsAFile { add(nil) }
         files.forEach(add)

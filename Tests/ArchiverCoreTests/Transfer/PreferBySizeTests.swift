@@ -79,9 +79,11 @@ final class PreferBySizeTests: XCTestCase {
             AlternateEnclosure(type: "video/mp4", length: -5, height: -1, sources: ["https://h.example/neg.mp4"]),
             AlternateEnclosure(type: "video/mp4", length: 0, height: 0, sources: ["https://h.example/zero.mp4"]),
             AlternateEnclosure(
-                type: "video/mp4", length: .max, bitrate: .infinity, height: .max, sources: ["https://h.example/huge.mp4"]),
+                type: "video/mp4", length: .max, bitrate: .infinity, height: .max,
+                sources: ["https://h.example/huge.mp4"]),
             AlternateEnclosure(
-                type: "video/mp4", length: 1 << 45, bitrate: 1e300, height: 40_000, sources: ["https://h.example/big.mp4"]),
+                type: "video/mp4", length: 1 << 45, bitrate: 1e300, height: 40_000,
+                sources: ["https://h.example/big.mp4"]),
             AlternateEnclosure(
                 type: "video/mp4", length: 9000, bitrate: .nan, height: 360, sources: ["https://h.example/360.mp4"]),
         ]
