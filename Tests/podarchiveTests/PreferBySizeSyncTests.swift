@@ -135,4 +135,35 @@ final class PreferBySizeSyncTests: CommandLineTestCase {
         XCTAssertEqual(server.requests.count, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.path))
     }
+
+    /// The configuration file's `prefer` takes the new words as the option does, and a bad one there is told the same.
+    func test_theConfigurationFilesKey_takesTheSameWords() async throws {
+        try FileManager.default.createDirectory(at: configurationFolder, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: configurationFolder.path)
+        let config = configurationFolder.appendingPathComponent("config")
+        try Data("prefer = height<=0\n".utf8).write(to: config)
+
+        let (refused, _) = try await sync()
+
+        XCTAssertEqual(refused, .usage, errors.text)
+        XCTAssertTrue(errors.text.contains("height<=0 needs a whole number above 0 and at most 32768"), errors.text)
+        XCTAssertEqual(server.requests.count, 0)
+
+        try Data("prefer = video/mp4;height>=500,smallest  # the 720, else the smallest\n".utf8).write(to: config)
+        let (code, _) = try await sync()
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertEqual(archived, ["Ep.mp4": video(720)])
+    }
+
+    /// Saved with the show as `--prefer` was, written back lower-cased without spaces (`feeds` says it).
+    func test_aPreferenceIsSavedWithTheShow() async throws {
+        let (first, _) = try await sync("--prefer", "Video/MP4; Height<=480")
+        XCTAssertEqual(first, .success, errors.text)
+        output.clear()
+        let code = await run("feeds", "--to", root.path)
+
+        XCTAssertEqual(code, .success, errors.text)
+        XCTAssertTrue(output.text.contains("--prefer 'video/mp4;height<=480'"), output.text)
+    }
 }
