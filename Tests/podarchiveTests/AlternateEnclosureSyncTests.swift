@@ -152,7 +152,8 @@ final class AlternateEnclosureSyncTests: CommandLineTestCase {
         XCTAssertEqual([planned, synced], [.success, .success], errors.text)
         XCTAssertEqual(
             plan,
-            "would fetch Ep <\(server.url("/e.opus"))> as Ep.opus\nSpec: 1 to fetch, 0 already archived (dry run)\n")
+            "would fetch Ep <\(server.url("/e.opus"))> as Ep.opus (the alternate (audio/opus): --prefer audio/opus)\n"
+                + "Spec: 1 to fetch, 0 already archived (dry run)\n")
         XCTAssertEqual(file("Ep.opus"), opus)
         XCTAssertEqual(server.requests.filter { $0.path != "/feed.xml" }.map(\.path), ["/e.opus"])
     }

@@ -72,7 +72,8 @@ extension XMLFeedReader {
             AlternateEnclosure(
                 type: type, length: attribute("length").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil },
                 bitrate: attribute("bitrate").flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil },
-                height: attribute("height").flatMap { Int($0) }, language: attribute("lang"),
+                height: attribute("height").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil },
+                language: attribute("lang"),
                 title: attribute("title"), codecs: attribute("codecs"),
                 isDefault: attribute("default")?.lowercased() == "true"))
         if let rel = attribute("rel"), rel.lowercased() != "default" {

@@ -169,7 +169,7 @@ public enum SyncFormatter {
             } else {
                 text +=
                     "would fetch \(oneLine(download.episode.title ?? "(untitled)")) <\(download.episode.url)>"
-                    + " as \(oneLine(download.file))\n"
+                    + " as \(oneLine(download.file))\(download.preferred.map(PreferenceWords(size: size).note) ?? "")\n"
             }
         }
         let count = plan.downloads.count

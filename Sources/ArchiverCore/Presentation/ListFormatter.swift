@@ -40,6 +40,8 @@ public enum ListFormatter {
             out.raw(alternate.length.map { String($0) } ?? "null")
             out.raw(", \"bitrate\": ")
             out.raw(alternate.bitrate.map { String(format: "%.0f", $0) } ?? "null")
+            out.raw(", \"height\": ")
+            out.raw(alternate.height.map { String($0) } ?? "null")
             for (key, value) in [
                 ("title", alternate.title), ("lang", alternate.language), ("codecs", alternate.codecs),
                 ("integrity", alternate.integrity), ("rel", alternate.rel),

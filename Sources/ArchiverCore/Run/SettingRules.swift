@@ -41,23 +41,20 @@ extension ShowSettings {
         return text
     }
 
-    /// Media types (`audio/opus`) or codecs (`opus`), comma-separated, in the order preferred: written back
-    /// lower-cased without spaces.
+    /// Preferences, comma-separated, in the order preferred (see `RenditionPreference`): media types (`audio/opus`)
+    /// or codecs (`opus`), bounds on a file's height, bitrate or length (`video/mp4;height<=480`), `smallest`,
+    /// `largest`. Written back lower-cased without spaces.
     public static func checkPrefer(_ text: String) throws(SettingProblem) -> String {
         let items = text.lowercased().split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
-        let token = { (part: Substring) in
-            !part.isEmpty
-                && part.unicodeScalars.allSatisfy {
-                    CharacterSet.alphanumerics.contains($0) || "+-.".contains(Character($0))
-                }
+            $0.split(separator: ";", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.joined(separator: ";")
         }
         for item in items {
-            let parts = item.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count <= 2, parts.allSatisfy(token) else {
-                throw .needs("media types or codecs separated by commas, such as audio/opus,audio/mpeg")
+            guard !item.isEmpty else {
+                throw .needs("preferences separated by commas, such as audio/opus,audio/mpeg or video/mp4;height<=480")
             }
+            _ = try RenditionPreference.parse(item)
         }
         return items.joined(separator: ",")
     }

@@ -25,6 +25,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// An episode to fetch that filters could not be applied to (it gives no duration, number or date): kept; the
     /// settings are those (`EpisodeFilter.missing`).
     case keptWithout(Episode, missing: [ShowSettings.Key])
+    /// An episode to fetch whose file `--prefer` chose among several, and why; no preference matched any file when
+    /// its `preference` is nil (then the enclosure is archived).
+    case preferred(Episode, PreferredRendition)
     /// An episode was downloaded, checked and moved into place.
     case archived(Episode, file: URL, bytes: Int64)
     /// An episode failed; it will be tried again next time.
@@ -184,6 +187,8 @@ public struct SyncPlan: Sendable, Equatable {
         /// Where the file would go, inside the feed folder (a sync can still pick `Title (2)` if a file of
         /// that name appears before it runs).
         public var file: String
+        /// Which of the episode's files `--prefer` chose and why, when it had a choice (see `SyncEvent.preferred`).
+        public var preferred: PreferredRendition?
     }
 
     /// The feed's title (else the name its folder has or would get).

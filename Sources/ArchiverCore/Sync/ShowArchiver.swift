@@ -187,6 +187,9 @@ struct ShowArchiver: Sendable {
         defer { run.waitForCommits() }  // however the run ends, before the lock goes
         try await run.begin(
             fetch, of: source, work: work, skipped: planned.skipped + adopted, present: planned.present)
+        for item in work where item.isNew {
+            if let why = planned.preferred[item.episode.identity] { onEvent(.preferred(item.episode.shown, why)) }
+        }
 
         // Downloads run side by side; naming, renaming, the index and the events stay on this task.
         let paths = show.state

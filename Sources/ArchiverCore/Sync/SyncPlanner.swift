@@ -68,11 +68,12 @@ struct SyncPlanner: Sendable {
             // Shown as the show's taint says (the plan is printed after it has left the show's task).
             let shown = item.episode.shown
             if case .missing(let entry) = item {
-                return SyncPlan.Download(episode: shown, missingFile: entry.file, file: entry.file)
+                return SyncPlan.Download(episode: shown, missingFile: entry.file, file: entry.file, preferred: nil)
             }
             // The same claim as `EpisodePlacer` makes, so the dry run names files as the sync will.
             let file = names.claim(for: item.episode, template: options.names, feedTitle: title)
-            return SyncPlan.Download(episode: shown, missingFile: nil, file: file)
+            return SyncPlan.Download(
+                episode: shown, missingFile: nil, file: file, preferred: planned.preferred[item.episode.identity])
         }
         var plan = SyncPlan(
             feedTitle: title, folder: folder, downloads: downloads, alreadyArchived: planned.skipped.count)

@@ -16,6 +16,8 @@ struct WorkPlan {
     /// For a new episode whose file is one of several, the others, by its identity, in the order they are tried
     /// when every source of the one before answered with something that is not media (see `PreferredFile`).
     var others: [String: [Episode]] = [:]
+    /// For a new episode whose file is one of several and `--prefer` is given, which it is and why, by its identity.
+    var preferred: [String: PreferredRendition] = [:]
 
     /// What a sync of one feed has to do, from what the feed says, what the index records and what the folder
     /// holds: the episodes to fetch (new ones, earlier failures, files gone missing; all within the options'
@@ -110,8 +112,10 @@ struct WorkPlan {
         let wanted = Set(filter.apply(to: missing.map(\.episode)).map(\.identity))
         // Deleted by hand, or lost: fetch it again rather than forget it.
         work += missing.filter { wanted.contains($0.episode.identity) }
-        let (chosen, others) = PreferredFile.apply(options.prefer, to: work)
-        return WorkPlan(work: chosen, skipped: skipped, present: present, leftOutEpisodes: leftOut, others: others)
+        let (chosen, others, preferred) = PreferredFile.apply(options.prefer, to: work)
+        return WorkPlan(
+            work: chosen, skipped: skipped, present: present, leftOutEpisodes: leftOut, others: others,
+            preferred: preferred)
     }
 }
 

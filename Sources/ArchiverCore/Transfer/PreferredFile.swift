@@ -1,6 +1,8 @@
 // `--prefer`: which of an episode's files to archive when the feed offers alternates (Opus beside MP3, a video
-// version). The first preference any file matches wins; the enclosure is a candidate like the alternates, so a
-// preference it matches keeps it. Only another encoding of the episode's own content is a candidate: never other
+// version at 1080, 720 and 480 lines). The first preference any file matches wins (see `RenditionPreference`: by
+// type or codec, by height, bitrate or length, `smallest`, `largest`); the enclosure is a candidate like the
+// alternates, so a preference it matches keeps it; a file without the attribute a preference needs never matches
+// it; when none matches, the enclosure is archived, and `PreferredRendition` says so. Only another encoding of the episode's own content is a candidate: never other
 // content (an alternate with a `rel`), a playlist (HLS, DASH) or a torrent, nor a source that delivers one; an
 // enclosure that is one by its type or name gives way to an alternate that is a file, preferences or none. The
 // others follow the choice, in the order they are tried when every source of the one before answered with something
@@ -11,45 +13,63 @@ import Foundation
 
 /// The choice among an episode's files.
 enum PreferredFile {
-    /// The alternate enclosure to archive for `episode` under `preferences` (media types such as `audio/opus`, or
-    /// codecs or subtypes such as `opus`), or nil for the enclosure: the first of `candidates`.
+    /// The alternate enclosure to archive for `episode` under `preferences` (see `RenditionPreference`: media types
+    /// such as `audio/opus`, codecs or subtypes such as `opus`, bounds such as `height<=480`, `smallest`), or nil for
+    /// the enclosure: the first of `candidates`.
     public static func choice(_ preferences: [String], for episode: Episode) -> AlternateEnclosure? {
         candidates(preferences, for: episode).first ?? nil
     }
 
     /// The files of `episode` that are its own content, in the order they are tried, each nil for the enclosure or
-    /// the alternate: those the first preference matches (the enclosure first, then alternates of the episode's
-    /// own content, `AlternateEnclosure.isTheEpisode`, with an http(s) source of the file), then those the next
-    /// matches..., then the enclosure, then the other alternates in the feed's order. An enclosure that is a
-    /// playlist or a torrent by its type or its name is left out. Empty when nothing is left.
+    /// the alternate: those the first preference matches (the enclosure and the alternates of the episode's own
+    /// content, `AlternateEnclosure.isTheEpisode`, with an http(s) source of the file, in the order the preference
+    /// gives them, else the enclosure first and then the feed's order), then those the next matches..., then the
+    /// enclosure, then the other alternates in the feed's order. An enclosure that is a playlist or a torrent by its
+    /// type or its name is left out. Empty when nothing is left.
     static func candidates(_ preferences: [String], for episode: Episode) -> [AlternateEnclosure?] {
+        decide(preferences, for: episode).files
+    }
+
+    /// `candidates`, and why the first is first: nil when `preferences` is empty or there is no choice (one file or
+    /// none).
+    static func decide(_ preferences: [String], for episode: Episode) -> (
+        files: [AlternateEnclosure?], why: PreferredRendition?
+    ) {
+        let enclosure = Rendition(enclosureOf: episode)
         let enclosureIsAFile =
             episode.mimeType.flatMap(NotMedia.init(type:)) == nil && NotMedia(url: episode.url) == nil
-        guard !episode.alternates.isEmpty else { return enclosureIsAFile ? [nil] : [] }
+        guard !episode.alternates.isEmpty else { return (enclosureIsAFile ? [nil] : [], nil) }
         let files = episode.alternates.filter { !$0.isDefault && $0.isTheEpisode && !webSources($0).isEmpty }
+        let pool = (enclosureIsAFile ? [(nil, enclosure)] : []) + files.map { ($0, Rendition($0)) }
         var result: [AlternateEnclosure?] = []
+        var chosenBy: String?
         func add(_ file: AlternateEnclosure?) {
             if !result.contains(file) { result.append(file) }
         }
-        for preference in preferences {
-            if enclosureIsAFile, matches(preference, type: episode.mimeType, codecs: nil) { add(nil) }
-            for file in files where matches(preference, type: file.type, codecs: file.codecs) { add(file) }
+        for text in preferences {
+            guard let preference = RenditionPreference(text) else { continue }
+            let matched = pool.enumerated().filter { preference.matches($0.element.1) }
+            // Stable: files the preference does not order stay in the pool's order.
+            let ordered = matched.sorted {
+                preference.comesBefore($0.element.1, $1.element.1)
+                    || (!preference.comesBefore($1.element.1, $0.element.1) && $0.offset < $1.offset)
+            }
+            if chosenBy == nil, !ordered.isEmpty { chosenBy = text }
+            for file in ordered { add(file.element.0) }
         }
         if enclosureIsAFile { add(nil) }
         files.forEach(add)
-        return result
+        guard !preferences.isEmpty, result.count > 1, let first = result.first else { return (result, nil) }
+        let why = PreferredRendition(
+            first.map(Rendition.init) ?? enclosure, isEnclosure: first == nil, preference: chosenBy,
+            preferences: preferences)
+        return (result, why)
     }
 
-    /// Whether `preference` names `type` (parameters aside), or, as a bare token, one of `codecs` (`mp4a.40.2` is
-    /// `mp4a` too) or the subtype of `type` (`opus` is `audio/opus`, `flac` is `audio/x-flac`).
+    /// Whether `preference` names `type` (parameters aside), or, as a bare token, one of `codecs` (see
+    /// `RenditionPreference.names`).
     static func matches(_ preference: String, type: String?, codecs: String?) -> Bool {
-        let wanted = preference.lowercased()
-        let bare = type.map(MediaTypes.bare)
-        if wanted.contains("/") { return bare == wanted }
-        let listed = (codecs ?? "").lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if listed.contains(where: { $0 == wanted || $0.hasPrefix(wanted + ".") }) { return true }
-        let subtype = bare?.split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init)
-        return subtype == wanted || subtype == "x-" + wanted
+        RenditionPreference.names(preference, type: type, codecs: codecs)
     }
 
     /// The sources of `alternate` that are fetched (http and https, of the file itself: not a playlist or a torrent
@@ -95,19 +115,22 @@ enum PreferredFile {
         return Array(sources[start...])
     }
 
-    /// The work with `preferences` applied to each new episode, and for each whose file is one of several, the
-    /// others in the order they are tried (by its identity; see `candidates`).
-    static func apply(_ preferences: [String], to work: [WorkItem]) -> (work: [WorkItem], others: [String: [Episode]]) {
+    /// The work with `preferences` applied to each new episode; for each whose file is one of several, the others
+    /// in the order they are tried, and why its file was chosen (by its identity; see `decide`).
+    static func apply(_ preferences: [String], to work: [WorkItem]) -> (
+        work: [WorkItem], others: [String: [Episode]], why: [String: PreferredRendition]
+    ) {
         var others: [String: [Episode]] = [:]
+        var why: [String: PreferredRendition] = [:]
         let chosen = work.map { item -> WorkItem in
             guard case .new(let episode) = item, !episode.alternates.isEmpty else { return item }
-            let files = candidates(preferences, for: episode).map {
-                $0.map { Self.episode(episode, as: $0) } ?? episode
-            }
+            let decided = decide(preferences, for: episode)
+            let files = decided.files.map { $0.map { Self.episode(episode, as: $0) } ?? episode }
             if files.count > 1 { others[episode.identity] = Array(files.dropFirst()) }
+            why[episode.identity] = decided.why
             return .new(files.first ?? episode)
         }
-        return (chosen, others)
+        return (chosen, others, why)
     }
 
     /// The URL `episode` is fetched from first under `preferences` (see `choice`).

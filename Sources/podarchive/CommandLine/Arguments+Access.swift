@@ -13,7 +13,7 @@ extension ValueParser where Value == String {
     /// A regular expression (for `--match`).
     static let pattern = rule(ShowSettings.checkMatch)
 
-    /// Media types or codecs, comma-separated (for `--prefer`).
+    /// Preferences among an episode's files, comma-separated (for `--prefer`: `opus`, `video/mp4;height<=480`, `smallest`).
     static let preferences = rule(ShowSettings.checkPrefer)
 
     /// One line of printable text (a User-Agent).

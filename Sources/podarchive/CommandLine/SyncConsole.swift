@@ -89,6 +89,10 @@ final class SyncConsole: @unchecked Sendable {
             case .keptWithout(let episode, let missing):
                 guard verbosity == .verbose, lines else { return }
                 permanent(SyncFormatter.kept(episode, missing: missing, option: FilterLines.option))
+            case .preferred(let episode, let why):
+                // Always when no preference matched (the enclosure is archived): the user asked for another file.
+                guard lines, verbosity == .verbose || why.preference == nil else { return }
+                permanent(SyncFormatter.preferredLine(episode, why))
             case .skipped(let episode, let file):
                 guard verbosity == .verbose, lines else { return }
                 permanent("skipped \(SyncFormatter.oneLine(episode.title ?? episode.url)): already archived as \(file)")

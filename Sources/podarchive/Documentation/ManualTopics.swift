@@ -366,6 +366,7 @@ enum ManualTopics {
         podarchive list ./saved\-feed.xml \-\-json
         podarchive sync https://feeds.example.com/show.xml \-\-until 2023\-12\-31 \-\-min\-duration 10m \-\-episodes 1\-50 \-n
         podarchive sync https://feeds.example.com/show.xml \-\-exclude '(?i)sponsored' \-\-match\-in both
+        podarchive sync https://feeds.example.com/video.xml \-\-prefer 'video/mp4;height<=480,smallest' \-n
         podarchive verify /srv/podcasts \-\-repair
         .fi
         """#
