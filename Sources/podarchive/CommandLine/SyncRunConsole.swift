@@ -84,6 +84,12 @@ final class SyncRunConsole: Sendable {
         }
     }
 
+    /// What telling the run's end came to, on standard error (see `SyncFormatter.noticeLines`).
+    func say(_ notices: SyncRunReport.Notices) {
+        let lines = SyncFormatter.noticeLines(notices, verbose: verbosity == .verbose)
+        if !lines.isEmpty { context.errors.write(lines) }
+    }
+
     /// Everything printed: the status line goes.
     func end() { printer?.end() }
 
