@@ -20,7 +20,9 @@ final class NotifyEndToEndTests: XCTestCase {
             "the podarchive binary is not built at \(ProcessRunner.podarchive.path)")
         server = try TestHTTPServer()
         receiver = try TestHTTPServer(address: "127.0.0.2")
-        server.route("/one.xml", .ok(Self.feed("Night Show", [("Pilot", "/pilot.mp3"), ("Lost", "/lost.mp3")]), type: "application/rss+xml"))
+        server.route(
+            "/one.xml",
+            .ok(Self.feed("Night Show", [("Pilot", "/pilot.mp3"), ("Lost", "/lost.mp3")]), type: "application/rss+xml"))
         server.route("/two.xml", .ok(Self.feed("Day Show", [("Morning", "/morning.mp3")]), type: "application/rss+xml"))
         server.route("/pilot.mp3", .ok(Data("ID3 pilot".utf8)))
         server.route("/morning.mp3", .ok(Data("ID3 morning".utf8)))
@@ -108,7 +110,8 @@ final class NotifyEndToEndTests: XCTestCase {
         let lines = String(decoding: post.body, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "podarchive sync: episodes-failed (exit 1): 2 new, 1 failed")
         XCTAssertTrue(lines.contains { $0.hasPrefix("failed: Night Show: Lost: ") && $0.contains("404") }, "\(lines)")
-        XCTAssertEqual(Set(lines.filter { $0.hasPrefix("new: ") }), ["new: Night Show: Pilot.mp3", "new: Day Show: Morning.mp3"])
+        XCTAssertEqual(
+            Set(lines.filter { $0.hasPrefix("new: ") }), ["new: Night Show: Pilot.mp3", "new: Day Show: Morning.mp3"])
     }
 
     func test_binary_notifyOn_failureByDefault_newWhenSomethingCame_alwaysEveryRun() async throws {
@@ -143,8 +146,10 @@ final class NotifyEndToEndTests: XCTestCase {
         let said = sync.stderr.split(separator: "\n").filter { $0.contains("notify") }
         XCTAssertEqual(
             said,
-            ["podarchive: could not notify http://127.0.0.2:\(receiver.port)/REDACTED: no answer within 1 second "
-                + "(--notify-timeout sets how long it may take)"])
+            [
+                "podarchive: could not notify http://127.0.0.2:\(receiver.port)/REDACTED: no answer within 1 second "
+                    + "(--notify-timeout sets how long it may take)"
+            ])
         assertNoSecret(sync)
     }
 
@@ -175,6 +180,7 @@ final class NotifyEndToEndTests: XCTestCase {
         XCTAssertEqual(posts.count, 1)
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(sync.stdout.utf8)), sync.stdout)
         XCTAssertEqual(config.status, 0, config.stderr)
+        XCTAssertEqual(feeds.status, 0, feeds.stderr)
         XCTAssertTrue(config.stdout.contains("127.0.0.2:\(receiver.port)/REDACTED"), config.stdout)
         for result in [sync, config, feeds] { assertNoSecret(result) }
         let saved = FileManager.default.enumerator(at: archive, includingPropertiesForKeys: nil)?.allObjects as? [URL]
@@ -214,10 +220,22 @@ final class NotifyEndToEndTests: XCTestCase {
 
     func test_binary_badValues_areOneLine_exit2() async throws {
         for (arguments, expected) in [
-            (["--notify", "ftp://example.com/t0p1cS3cret"], "podarchive: option '--notify' needs an http(s) URL such as https://ntfy.sh/my-topic, got 'ftp://example.com/REDACTED'"),
-            (["--notify", notifyURL, "--notify-on", "sometimes"], "podarchive: option '--notify-on' needs failure, new or always, got 'sometimes'"),
-            (["--notify", notifyURL, "--notify-format", "xml"], "podarchive: option '--notify-format' needs json or text, got 'xml'"),
-            (["--notify", notifyURL, "--notify-timeout", "0"], "podarchive: option '--notify-timeout' needs a number of seconds, got '0'"),
+            (
+                ["--notify", "ftp://example.com/t0p1cS3cret"],
+                "podarchive: option '--notify' needs an http(s) URL such as https://ntfy.sh/my-topic, got 'ftp://example.com/REDACTED'"
+            ),
+            (
+                ["--notify", notifyURL, "--notify-on", "sometimes"],
+                "podarchive: option '--notify-on' needs failure, new or always, got 'sometimes'"
+            ),
+            (
+                ["--notify", notifyURL, "--notify-format", "xml"],
+                "podarchive: option '--notify-format' needs json or text, got 'xml'"
+            ),
+            (
+                ["--notify", notifyURL, "--notify-timeout", "0"],
+                "podarchive: option '--notify-timeout' needs a number of seconds, got '0'"
+            ),
         ] {
             let sync = try await podarchive(["sync", "--to", archive.path] + arguments)
             XCTAssertEqual(sync.status, 2, "\(arguments): \(sync.stderr)")

@@ -42,22 +42,3 @@ extension SyncFormatter {
         return lines.map { "\n  | " + $0 }.joined()
     }
 }
-
-extension SyncFormatter {
-    /// What telling a run's end came to, for standard error: a line for each notification that failed, and the
-    /// command run after the run when it failed (with what it printed), or with `verbose` what it printed.
-    public static func noticeLines(_ notices: SyncRunReport.Notices, verbose: Bool) -> String {
-        var lines = notices.problems.map {
-            "podarchive: could not notify \($0.url): \($0.reason)"
-                + ($0.timedOut ? " (--notify-timeout sets how long it may take)" : "") + "\n"
-        }
-        if let failure = notices.commandFailure {
-            lines.append(
-                "podarchive: --exec-after-run \(failure); the run's exit status is unchanged"
-                    + hookOutput(notices.commandOutput) + "\n")
-        } else if verbose, !notices.commandOutput.isEmpty {
-            lines.append("--exec-after-run printed:" + hookOutput(notices.commandOutput) + "\n")
-        }
-        return lines.joined()
-    }
-}

@@ -16,7 +16,8 @@ extension ArchiveCommands {
         var report = await SyncRunner(engine: archiver).run(request, onEvent: onEvent)
         // Told once the whole run has ended, whatever it came to (a dry run tells nothing).
         if !request.dryRun {
-            report.notices = await RunNotifier(engine: archiver, notice: request.notice).tell(report, root: request.root)
+            report.notices = await RunNotifier(engine: archiver, notice: request.notice).tell(
+                report, root: request.root)
         }
         return report
     }

@@ -84,7 +84,8 @@ struct RunSummary: Sendable {
                 failed += show.failed.map { Item(show: name, title: $0.episode.title ?? "", detail: $0.failure.reason) }
                 gone += show.gone.map { Item(show: name, title: $0.episode.title ?? "", detail: $0.since) }
             case .failed(let error):
-                showsFailed.append(Item(show: outcome.feed, title: "", detail: Self.oneLine(error.localizedDescription)))
+                showsFailed.append(
+                    Item(show: outcome.feed, title: "", detail: Self.oneLine(error.localizedDescription)))
             case .interrupted:
                 showsFailed.append(Item(show: outcome.feed, title: "", detail: "interrupted"))
             case .planned, .subscribed:
@@ -130,7 +131,9 @@ struct RunSummary: Sendable {
         var counts = ["\(archived.count) new"]
         if !failed.isEmpty { counts.append("\(failed.count) failed") }
         if !gone.isEmpty { counts.append("\(gone.count) gone upstream") }
-        if !showsFailed.isEmpty { counts.append("\(showsFailed.count) show\(showsFailed.count == 1 ? "" : "s") failed") }
+        if !showsFailed.isEmpty {
+            counts.append("\(showsFailed.count) show\(showsFailed.count == 1 ? "" : "s") failed")
+        }
         return "podarchive sync: \(Self.word(status)) (exit \(status.rawValue)): " + counts.joined(separator: ", ")
     }
 

@@ -169,7 +169,7 @@ public enum URLSecrets {
     /// Makes the address `text` secret as a whole, wherever it is printed or redacted from now on: its userinfo,
     /// and everything after its host (its path, query and fragment), which for a notification URL (an ntfy topic,
     /// a webhook's path) is the token. `https://ntfy.sh/my-topic` is shown `https://ntfy.sh/REDACTED`.
-    public static func registerSecretAddress(_ text: String) {
+    static func registerSecretAddress(_ text: String) {
         var secrets = [String]()
         if let password = userinfo(of: text)?.password { secrets.append(password) }
         let bare = withoutUserinfo(text)

@@ -71,10 +71,12 @@ extension ValueParser where Value == URL {
     /// A notification's http(s) URL with a host; registered as a secret as soon as it is read.
     /// (Registered before it is judged, so the line refusing a mistyped one does not show its token either.)
     static let notificationURL = ValueParser { text throws(ValueProblem) in
-        URLSecrets.registerSecretAddress(text)
+        TextSecrets.registerSecretAddress(text)
         guard WebURL.isWeb(text), let url = URL(string: text) else {
             throw ValueProblem(
-                text: " needs an http(s) URL such as https://ntfy.sh/my-topic, got '\(URLSecrets.redacted(text))'")
+                text:
+                    " needs an http(s) URL such as https://ntfy.sh/my-topic, got '\(TextSecrets.redactingURLs(in: text))'"
+            )
         }
         return url
     }

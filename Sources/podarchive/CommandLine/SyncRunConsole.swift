@@ -84,9 +84,8 @@ final class SyncRunConsole: Sendable {
         }
     }
 
-    /// What telling the run's end came to, on standard error (see `SyncFormatter.noticeLines`).
-    func say(_ notices: SyncRunReport.Notices) {
-        let lines = SyncFormatter.noticeLines(notices, verbose: verbosity == .verbose)
+    /// What telling the run's end came to (the report's `notices.lines`), on standard error.
+    func sayNotices(_ lines: String) {
         if !lines.isEmpty { context.errors.write(lines) }
     }
 

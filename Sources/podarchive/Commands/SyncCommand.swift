@@ -118,7 +118,7 @@ struct SyncCommand: CommandType {
         if arguments.json, let outcomes = report.outcomes {
             context.output.write(SyncRunConsole.json(outcomes, root: root))
         }
-        console.say(report.notices)
+        console.sayNotices(report.notices.lines(verbose: arguments.verbosity == .verbose))
         return report.status
     }
 

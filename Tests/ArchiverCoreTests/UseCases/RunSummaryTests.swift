@@ -14,14 +14,17 @@ final class RunSummaryTests: XCTestCase {
         night.failed = [
             (Episode(title: "Lost", guid: "l", url: "https://example.com/lost.mp3?token=unitS3cret"), .httpStatus(404))
         ]
-        night.gone = [(Episode(title: "Old", guid: "o", url: "https://example.com/old.mp3"), .httpStatus(410), "2026-01-31")]
+        night.gone = [
+            (Episode(title: "Old", guid: "o", url: "https://example.com/old.mp3"), .httpStatus(410), "2026-01-31")
+        ]
         let day = SyncReport(feedTitle: "Day Show", folder: root.appendingPathComponent("Day Show"))
         return SyncRunReport(
             outcomes: [
                 ShowOutcome(feed: "Night Show", result: .synced(night), status: .episodesFailed, seconds: 1),
                 ShowOutcome(feed: "Day Show", result: .synced(day), status: .success, seconds: 1),
                 ShowOutcome(
-                    feed: "https://example.com/feed.xml?token=REDACTED", result: .failed(FeedError.notAFeed(url: "https://example.com/feed.xml", reason: "an HTML page")),
+                    feed: "https://example.com/feed.xml?token=REDACTED",
+                    result: .failed(FeedError.notAFeed(url: "https://example.com/feed.xml", reason: "an HTML page")),
                     status: .feedFailed, seconds: 1),
             ], status: .feedFailed)
     }
@@ -33,9 +36,11 @@ final class RunSummaryTests: XCTestCase {
         XCTAssertEqual(json["podarchive"] as? Int, 1)
         XCTAssertEqual(json["status"] as? String, "feed-failed")
         XCTAssertEqual(json["exit"] as? Int, 3)
-        XCTAssertEqual(json["archived"] as? [[String: String]], [["show": "Night Show", "file": "Night Show/Pilot.mp3"]])
         XCTAssertEqual(
-            json["failed"] as? [[String: String]], [["show": "Night Show", "title": "Lost", "reason": "server answered HTTP 404"]])
+            json["archived"] as? [[String: String]], [["show": "Night Show", "file": "Night Show/Pilot.mp3"]])
+        XCTAssertEqual(
+            json["failed"] as? [[String: String]],
+            [["show": "Night Show", "title": "Lost", "reason": "server answered HTTP 404"]])
         XCTAssertEqual(
             json["gone"] as? [[String: String]], [["show": "Night Show", "title": "Old", "since": "2026-01-31"]])
         let showsFailed = try XCTUnwrap(json["showsFailed"] as? [[String: String]])
@@ -48,13 +53,19 @@ final class RunSummaryTests: XCTestCase {
     func test_text_countsThenALineAnEpisode() {
         let summary = RunSummary(report(), root: root)
 
-        XCTAssertEqual(summary.title, "podarchive sync: feed-failed (exit 3): 1 new, 1 failed, 1 gone upstream, 1 show failed")
+        XCTAssertEqual(
+            summary.title, "podarchive sync: feed-failed (exit 3): 1 new, 1 failed, 1 gone upstream, 1 show failed")
         let lines = summary.text.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, summary.title)
         XCTAssertEqual(
             Array(lines.dropFirst(2)),
-            ["failed: Night Show: Lost: server answered HTTP 404", "new: Night Show: Pilot.mp3", "gone upstream: Night Show: Old"])
-        XCTAssertTrue(lines[1] == "show failed: https://example.com/feed.xml?token=REDACTED — feed https://example.com/feed.xml is "
+            [
+                "failed: Night Show: Lost: server answered HTTP 404", "new: Night Show: Pilot.mp3",
+                "gone upstream: Night Show: Old",
+            ])
+        XCTAssertTrue(
+            lines[1]
+                == "show failed: https://example.com/feed.xml?token=REDACTED — feed https://example.com/feed.xml is "
                 + "not a podcast feed: an HTML page", lines[1])
     }
 
