@@ -194,7 +194,7 @@ public final class TestHTTPServer: @unchecked Sendable {
 
     private func handle(_ client: Int32) {
         defer { close(client) }
-        guard let head = readHead(client) else { return }
+        guard let (head, start) = readHead(client) else { return }
         let lines = head.components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ") ?? []
         guard parts.count >= 2 else { return }
@@ -207,7 +207,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         let method = String(parts[0])
         let target = String(parts[1])
         let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        let request = RecordedRequest(method: method, path: target, headers: headers)
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
+        guard let body = readBody(client, start: start, length: length) else { return }
+        let request = RecordedRequest(method: method, path: target, headers: headers, body: body)
         let (handler, previous) = lock.withLock { () -> ((@Sendable (RecordedRequest, Int) -> TestResponse)?, Int) in
             let previous = recorded.filter { $0.path.split(separator: "?").first.map(String.init) == path }.count
             recorded.append(request)
@@ -225,7 +227,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         lock.withLock { active -= 1 }
     }
 
-    private func readHead(_ client: Int32) -> String? {
+    /// The request's head, and the bytes of its body read with it.
+    private func readHead(_ client: Int32) -> (String, Data)? {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator = Data("\r\n\r\n".utf8)
@@ -235,7 +238,21 @@ public final class TestHTTPServer: @unchecked Sendable {
             data.append(contentsOf: buffer[0..<count])
             if data.count > 65_536 { return nil }
         }
-        return String(decoding: data, as: UTF8.self)
+        let end = data.range(of: terminator)!
+        return (String(decoding: data[..<end.lowerBound], as: UTF8.self), Data(data[end.upperBound...]))
+    }
+
+    /// The request's body of `length` bytes (Content-Length; a megabyte at most), `start` already read.
+    private func readBody(_ client: Int32, start: Data, length: Int) -> Data? {
+        guard length <= 1 << 20 else { return nil }
+        var body = start
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while body.count < length {
+            let count = recv(client, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            body.append(contentsOf: buffer[0..<count])
+        }
+        return body.prefix(length)
     }
 
     private func send(_ response: TestResponse, to client: Int32, path: String, includeBody: Bool) {

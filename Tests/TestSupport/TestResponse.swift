@@ -117,11 +117,14 @@ public struct RecordedRequest: Sendable, Equatable {
     public var path: String
     /// Header names lowercased.
     public var headers: [String: String]
+    /// The request's body (by its Content-Length).
+    public var body: Data
 
-    public init(method: String = "GET", path: String, headers: [String: String] = [:]) {
+    public init(method: String = "GET", path: String, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
         self.headers = headers
+        self.body = body
     }
 }
 

@@ -13,7 +13,13 @@ extension ArchiveCommands {
     public func sync(_ request: SyncRequest, onEvent: @escaping @Sendable (SyncRunEvent) -> Void) async
         -> SyncRunReport
     {
-        await SyncRunner(engine: archiver).run(request, onEvent: onEvent)
+        var report = await SyncRunner(engine: archiver).run(request, onEvent: onEvent)
+        // Told once the whole run has ended, whatever it came to (a dry run tells nothing).
+        if !request.dryRun {
+            report.notices = await RunNotifier(engine: archiver, notice: request.notice).tell(
+                report, root: request.root)
+        }
+        return report
     }
 
     /// `podarchive add`: subscribes `request.root` to each show named, in order, without downloading; each one's

@@ -2,6 +2,10 @@
 // the parts name only this, so the facade that is made of them stays the one thing that names them.
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The archiver, as the parts of a use case see it.
 protocol SyncEngine: ShowCatalog, Sendable {
     /// What a sync of `source` would fetch (`Archiver.plan`).
@@ -17,6 +21,8 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func feedResolver(directory: PodcastDirectory) -> FeedResolver
     /// The time now, by the archiver's clock.
     func now() -> Date
+    /// The status of the answer to `request`, posted within `seconds` (`Archiver.post`).
+    func post(_ request: URLRequest, within seconds: TimeInterval) async throws -> Int
     /// How a request for `source` is made (`Archiver.access`).
     func access(_ options: SyncOptions, for source: FeedSource, in root: URL?) throws -> SyncOptions
     /// A feed's pages walked (`Archiver.listPages`).

@@ -29,6 +29,8 @@ public struct SyncRequest: Sendable {
     public var site: Bool?
     /// The directory Apple Podcasts links are looked up in.
     public var directory = PodcastDirectory.apple
+    /// What to tell once the run has ended (`--notify`, `--exec-after-run`); never saved.
+    public var notice = Notice()
 
     /// A sync of the shows `selection` names in `root`, with `settings`.
     public init(root: URL, selection: ShowSelection, settings: CommandSettings) {

@@ -90,6 +90,8 @@ public struct SyncRunReport: Sendable {
     public var outcomes: [ShowOutcome]?
     /// How the run ended, as the process's exit status: the worst of its parts, or `interrupted`.
     public var status: RunStatus
+    /// What telling the run's end came to (`SyncRequest.Notice`).
+    public var notices = Notices()
 
     /// A report.
     public init(outcomes: [ShowOutcome]?, status: RunStatus) {

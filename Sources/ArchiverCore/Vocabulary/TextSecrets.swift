@@ -14,6 +14,12 @@ public enum TextSecrets {
         return String(decoding: SecretValues.masking(redacted) ?? redacted, as: UTF8.self)
     }
 
+    /// Makes the address `text` (a notification URL) secret as a whole in everything redacted from now on: see
+    /// `URLSecrets.registerSecretAddress`.
+    public static func registerSecretAddress(_ text: String) {
+        URLSecrets.registerSecretAddress(text)
+    }
+
     /// `document` with every http(s) URL in it redacted, and the secret parameters of relative ones too
     /// (`href="/cover.png?token=…"`), its other bytes (in whatever encoding) untouched: how a feed document is
     /// kept in the history.

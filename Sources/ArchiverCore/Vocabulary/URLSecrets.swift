@@ -166,6 +166,23 @@ public enum URLSecrets {
         return result
     }
 
+    /// Makes the address `text` secret as a whole, wherever it is printed or redacted from now on: its userinfo,
+    /// and everything after its host (its path, query and fragment), which for a notification URL (an ntfy topic,
+    /// a webhook's path) is the token. `https://ntfy.sh/my-topic` is shown `https://ntfy.sh/REDACTED`.
+    static func registerSecretAddress(_ text: String) {
+        var secrets = [String]()
+        if let password = userinfo(of: text)?.password { secrets.append(password) }
+        let bare = withoutUserinfo(text)
+        if let afterScheme = schemeEnd(of: bare),
+            let pathStart = bare[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        {
+            let rest = bare[pathStart...].drop { $0 == "/" }
+            secrets.append(String(rest))
+            if let path = rest.split(whereSeparator: { $0 == "?" || $0 == "#" }).first { secrets.append(String(path)) }
+        }
+        SecretValues.register(secrets)
+    }
+
     /// Whether `text` carries a secret: a userinfo, or a secret parameter with a value.
     public static func hasSecret(_ text: String) -> Bool {
         redacted(text) != text

@@ -5,6 +5,7 @@ enum OptionCatalog {
     static let all: [OptionDescriptor] = [
         SourceOptions.declared, SettingOptions.declared, AlternateOptions.declared, OutputOptions.declared,
         TransferOptions.declared, AccessOptions.declared, WARCOptions.declared, HookOptions.declared,
+        NotifyOptions.declared,
         ForgetOptions.declared, OffloadOptions.declared, [HelpOption.option.descriptor],
     ].flatMap { $0 }
 

@@ -84,6 +84,11 @@ final class SyncRunConsole: Sendable {
         }
     }
 
+    /// What telling the run's end came to (the report's `notices.lines`), on standard error.
+    func sayNotices(_ lines: String) {
+        if !lines.isEmpty { context.errors.write(lines) }
+    }
+
     /// Everything printed: the status line goes.
     func end() { printer?.end() }
 

@@ -59,6 +59,11 @@ struct SyncCommand: CommandType {
             AccessOptions.noSite.at(\.site),
             HookOptions.exec.at(\.exec),
             HookOptions.execTimeout.at(\.execTimeout),
+            NotifyOptions.notify.at(\.notice.url),
+            NotifyOptions.notifyOn.at(\.notice.when),
+            NotifyOptions.notifyFormat.at(\.notice.format),
+            NotifyOptions.notifyTimeout.at(\.notice.timeout),
+            NotifyOptions.execAfterRun.at(\.execAfterRun),
         ]
 
     typealias Arguments = SyncArguments
@@ -116,6 +121,7 @@ struct SyncCommand: CommandType {
         if arguments.json, let outcomes = report.outcomes {
             context.output.write(SyncRunConsole.json(outcomes, root: root))
         }
+        console.sayNotices(report.notices.lines(verbose: arguments.verbosity == .verbose))
         return report.status
     }
 
@@ -140,6 +146,8 @@ struct SyncCommand: CommandType {
         request.maximumFeedSize = arguments.maximumFeedSize
         request.hook = arguments.hook
         request.site = arguments.site
+        request.notice = arguments.notice
+        request.notice.command = arguments.execAfterRun.map { EpisodeHook(command: $0, timeout: arguments.execTimeout) }
         request.directory = PodcastDirectory.from(environment: environment.variables)
         return request
     }
@@ -178,6 +186,10 @@ struct SyncArguments: CarriesShowSettings {
     /// `--exec`, `--exec-timeout`: the command run after each archived episode (never saved).
     var exec: String? = nil
     var execTimeout = EpisodeHook.defaultTimeout
+    /// `--notify`, `--notify-on`, `--notify-format`, `--notify-timeout`: what is told once the run has ended.
+    var notice = SyncRequest.Notice()
+    /// `--exec-after-run`: the command run once the run has ended (never saved).
+    var execAfterRun: String? = nil
     /// The show settings the configuration file gives: under those saved with each show, never saved.
     var configured = ShowSettings()
 
