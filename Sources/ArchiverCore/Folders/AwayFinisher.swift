@@ -164,18 +164,10 @@ struct AwayFinisher: Sendable {
         }
     }
 
-    /// Deletes the file `name` of the show's folder, if it is there: a regular file or a link (removed itself),
-    /// never a folder, never through a linked folder.
+    /// Deletes the file `name` of the show's folder, if it is there and a deletion may remove it
+    /// (`FolderContents.removable`).
     private func deleteHere(_ name: String, in folder: URL) throws {
-        var parent = folder
-        for part in name.split(separator: "/").dropLast() {
-            parent.appendPathComponent(String(part), isDirectory: true)
-            guard attributes.typeAndSize(atPath: parent.path)?.type == .typeDirectory else { return }
-        }
-        let url = folder.appendingPathComponent(name)
-        guard let type = attributes.typeAndSize(atPath: url.path)?.type,
-            type == .typeRegular || type == .typeSymbolicLink
-        else { return }
+        guard let url = FolderContents.removable(name, in: folder, attributes: attributes) else { return }
         try files.removeItem(at: url)
     }
 

@@ -47,13 +47,12 @@ struct EpisodeOffloader: Sendable {
         let leaving = Self.leaving(show.index.episodes, retention: retention, now: clock.now())
         let into = intoFolder(target, show: show.folder)
         let state: AwayRecord.State = into == nil ? .deleted : .offloaded
-        if dryRun {
-            return leaving.map {
-                OffloadedEpisode(
-                    title: Self.shownName(of: $0), file: $0.file, deleted: into == nil, into: into, bytes: 0,
-                    failed: nil)
-            }
+        func answer(_ entry: ArchiveIndex.Entry, bytes: Int64 = 0, failed: String? = nil) -> OffloadedEpisode {
+            OffloadedEpisode(
+                title: entry.shownName, file: entry.file, deleted: into == nil, into: into, bytes: bytes,
+                failed: failed)
         }
+        if dryRun { return leaving.map { answer($0) } }
         guard !leaving.isEmpty, let finisher = folders.away else { return [] }
         // Checked again under the lock (a saved retention's folder was checked when it was saved, a disk may have
         // gone since): nothing moves into a folder that is not there, which would fill the archive's own disk.
@@ -61,11 +60,7 @@ struct EpisodeOffloader: Sendable {
             do {
                 try check(target, root: show.folder.deletingLastPathComponent())
             } catch {
-                return leaving.map {
-                    OffloadedEpisode(
-                        title: Self.shownName(of: $0), file: $0.file, deleted: false, into: into, bytes: 0,
-                        failed: error.reasonText)
-                }
+                return leaving.map { answer($0, failed: error.reasonText) }
             }
         }
         let now = FeedDate.iso8601(clock.now())
@@ -83,14 +78,11 @@ struct EpisodeOffloader: Sendable {
         try folders.indexes.save(&show)
         let results = Dictionary(try finisher.finish(&show), uniquingKeysWith: { a, _ in a })
         return leaving.map { entry in
-            let result = results[entry.key]
-            var bytes: Int64 = 0
-            var failed: String?
-            if case .done(let moved)? = result { bytes = moved }
-            if case .failed(let why)? = result { failed = why }
-            return OffloadedEpisode(
-                title: Self.shownName(of: entry), file: entry.file, deleted: into == nil, into: into,
-                bytes: bytes, failed: failed)
+            switch results[entry.key] {
+            case .done(let moved)?: answer(entry, bytes: moved)
+            case .failed(let why)?: answer(entry, failed: why)
+            case nil: answer(entry)
+            }
         }
     }
 
@@ -116,7 +108,4 @@ struct EpisodeOffloader: Sendable {
     func reachable(_ path: String) -> Bool {
         folders.attributes.typeAndSize(atPath: path)?.type == .typeDirectory
     }
-
-    /// How an episode is named: its title, else its file.
-    static func shownName(of entry: ArchiveIndex.Entry) -> String { entry.title ?? entry.file }
 }

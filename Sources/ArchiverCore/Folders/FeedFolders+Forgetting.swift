@@ -33,14 +33,12 @@ extension FeedFolders {
         for (position, forgotten) in record.episodes.enumerated() {
             guard let names = forgotten.pending else { continue }
             var left: [String] = []
-            for name in names where !named.contains(name) && IndexFormat.isInside(name) {
+            for name in names where !named.contains(name) {
                 // The record is a file others may write (a shared archive): only a file (or a link, removed
                 // itself) inside the folder and outside its state folder is ever deleted, never a folder.
-                let url = show.folder.appendingPathComponent(name, isDirectory: false)
-                guard throughFoldersOnly(name, in: show.folder),
-                    let type = attributes.typeAndSize(atPath: url.path)?.type,
-                    type == .typeRegular || type == .typeSymbolicLink
-                else { continue }
+                guard let url = FolderContents.removable(name, in: show.folder, attributes: attributes) else {
+                    continue
+                }
                 if (try? files.removeItem(at: url)) != nil {
                     deleted[forgotten.entry.key, default: []].append(name)
                 } else {
@@ -51,16 +49,5 @@ extension FeedFolders {
         }
         try show.state.forgotten.save(record, records.writer)
         return deleted
-    }
-
-    /// Whether every folder on the way to `name` (a relative path) inside `folder` is a folder, not a link that
-    /// would lead the deletion somewhere else.
-    private func throughFoldersOnly(_ name: String, in folder: URL) -> Bool {
-        var url = folder
-        for part in name.split(separator: "/").dropLast() {
-            url.appendPathComponent(String(part), isDirectory: true)
-            guard attributes.typeAndSize(atPath: url.path)?.type == .typeDirectory else { return false }
-        }
-        return true
     }
 }

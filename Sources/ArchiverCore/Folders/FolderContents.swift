@@ -18,6 +18,24 @@ struct FolderContents: Sendable {
         }
     }
 
+    /// The file `name` (a path in the show's `folder`) as a deletion may remove it: a regular file or a link
+    /// (removed itself), inside the folder and outside its state folder, reached through folders only (never
+    /// through a link that would lead the deletion elsewhere); nil for anything else, or nothing there. The one rule
+    /// of every deletion a record names (a forget's, an offload's): a record is a file others may write.
+    static func removable(_ name: String, in folder: URL, attributes: any FileAttributes) -> URL? {
+        guard IndexFormat.isInside(name) else { return nil }
+        var parent = folder
+        for part in name.split(separator: "/").dropLast() {
+            parent.appendPathComponent(String(part), isDirectory: true)
+            guard attributes.typeAndSize(atPath: parent.path)?.type == .typeDirectory else { return nil }
+        }
+        let url = folder.appendingPathComponent(name, isDirectory: false)
+        guard let type = attributes.typeAndSize(atPath: url.path)?.type,
+            type == .typeRegular || type == .typeSymbolicLink
+        else { return nil }
+        return url
+    }
+
     // MARK: - Files in the folder
 
     /// The modification date (and, where the OS allows, the creation date) becomes the publication date.

@@ -113,21 +113,15 @@ struct EpisodeForgetter: Sendable {
         }
         return chosen.map { entry in
             ForgottenEpisode(
-                title: Self.shownName(of: entry), file: entry.file,
+                title: entry.shownName, file: entry.file,
                 deleted: deleted[entry.key] ?? [],
                 skipped: entry.file.isEmpty)
         }
             + already.map {
                 ForgottenEpisode(
-                    title: Self.shownName(of: $0), file: $0.file, deleted: [], already: true,
+                    title: $0.shownName, file: $0.file, deleted: [], already: true,
                     skipped: $0.file.isEmpty)
             }
-    }
-
-    /// How a forgotten or taken-back episode is named: its title, else its file, else (one skipped before it was
-    /// downloaded names no file) its URL.
-    private static func shownName(of entry: ArchiveIndex.Entry) -> String {
-        entry.title ?? (entry.file.isEmpty ? entry.url : entry.file)
     }
 
     /// The episodes the show's feed listed when a sync last read it (the current document its history keeps) that
@@ -197,7 +191,7 @@ struct EpisodeForgetter: Sendable {
         try show.state.forgotten.save(record, writer)
         return chosen.map {
             TakenBackEpisode(
-                title: Self.shownName(of: $0), file: $0.file,
+                title: $0.shownName, file: $0.file,
                 inIndexAgain: keptKeys.contains($0.key))
         } + back
     }
@@ -209,7 +203,7 @@ struct EpisodeForgetter: Sendable {
         for entry in entries { show.index.setAway(nil, forKey: entry.key) }
         try folders.records.readFeedInFullNextTime(of: show.state)
         try folders.indexes.save(&show)
-        return entries.map { TakenBackEpisode(title: Self.shownName(of: $0), file: $0.file, inIndexAgain: false) }
+        return entries.map { TakenBackEpisode(title: $0.shownName, file: $0.file, inIndexAgain: false) }
     }
 
     /// Whether the file `entry` names is in the show's folder as it was recorded (size and SHA-256), and no entry of

@@ -22,7 +22,7 @@ extension EpisodeOffloader {
         for entry in chosen {
             guard var record = entry.away else { continue }
             var answer = OffloadedEpisode(
-                title: Self.shownName(of: entry), file: entry.file, deleted: false, into: record.into, bytes: 0,
+                title: entry.shownName, file: entry.file, deleted: false, into: record.into, bytes: 0,
                 failed: nil)
             if record.state != .offloaded {
                 answer.failed =
