@@ -23,6 +23,18 @@ public enum CrashShim {
         return variables
     }
 
+    /// Runs the built podarchive with `arguments`, its home and current folder `home` (`extra` added to its isolated
+    /// environment), killed before its `killAt`-th effect under `folder` when `killAt` is given.
+    public static func podarchive(
+        _ arguments: [String], home: URL, library: URL, under folder: URL, killAt: Int?, extra: [String: String] = [:]
+    ) throws -> ProcessResult {
+        var variables = extra
+        if let killAt { variables.merge(environment(library, under: folder, killAt: killAt)) { $1 } }
+        return try ProcessRunner.run(
+            ProcessRunner.podarchive, arguments,
+            environment: ProcessRunner.isolatedEnvironment(home: home, extra: variables), currentDirectory: home)
+    }
+
     /// Why `binary` cannot be crashed through the library, if it cannot: a sanitizer's runtime, linked into the
     /// executable, defines the same functions, and the executable's come before a preloaded library's.
     public static func refusal(of binary: URL) -> String? {

@@ -46,12 +46,7 @@ final class HandOffCrashTests: XCTestCase {
     }
 
     private func podarchive(_ arguments: [String], killAt: Int? = nil) throws -> ProcessResult {
-        var extra: [String: String] = [:]
-        if let killAt { extra = CrashShim.environment(library, under: folder.url, killAt: killAt) }
-        return try ProcessRunner.run(
-            ProcessRunner.podarchive, arguments,
-            environment: ProcessRunner.isolatedEnvironment(home: folder.url, extra: extra),
-            currentDirectory: folder.url)
+        try CrashShim.podarchive(arguments, home: folder.url, library: library, under: folder.url, killAt: killAt)
     }
 
     private func startAfresh() throws {

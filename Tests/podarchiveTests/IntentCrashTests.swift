@@ -56,12 +56,7 @@ final class IntentCrashTests: XCTestCase {
 
     /// Runs the built binary; killed before its `killAt`-th effect in the archive when given.
     private func podarchive(_ arguments: [String], killAt: Int? = nil) throws -> ProcessResult {
-        var extra: [String: String] = [:]
-        if let killAt { extra = CrashShim.environment(library, under: archive, killAt: killAt) }
-        return try ProcessRunner.run(
-            ProcessRunner.podarchive, arguments,
-            environment: ProcessRunner.isolatedEnvironment(home: folder.url, extra: extra),
-            currentDirectory: folder.url)
+        try CrashShim.podarchive(arguments, home: folder.url, library: library, under: archive, killAt: killAt)
     }
 
     private func startAfresh() throws {

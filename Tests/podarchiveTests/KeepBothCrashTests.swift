@@ -38,14 +38,11 @@ final class KeepBothCrashTests: XCTestCase {
     /// Runs the built binary on the archive (`$PODARCHIVE_DIR`, as a user following the line runs it); killed
     /// before its `killAt`-th effect in the archive or the configuration folder when given.
     private func podarchive(_ arguments: [String], killAt: Int? = nil) throws -> ProcessResult {
-        var extra = [
-            "PODARCHIVE_DIR": archive.path, "PODARCHIVE_CONFIG_DIR": work.appendingPathComponent("config").path,
-        ]
-        if let killAt { extra.merge(CrashShim.environment(library, under: work, killAt: killAt)) { $1 } }
-        return try ProcessRunner.run(
-            ProcessRunner.podarchive, arguments,
-            environment: ProcessRunner.isolatedEnvironment(home: folder.url, extra: extra),
-            currentDirectory: folder.url)
+        try CrashShim.podarchive(
+            arguments, home: folder.url, library: library, under: work, killAt: killAt,
+            extra: [
+                "PODARCHIVE_DIR": archive.path, "PODARCHIVE_CONFIG_DIR": work.appendingPathComponent("config").path,
+            ])
     }
 
     /// The archive and configuration folder as the takeover left them (made once, copied back before each run).

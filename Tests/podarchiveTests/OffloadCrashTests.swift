@@ -50,12 +50,8 @@ final class OffloadCrashTests: XCTestCase {
 
     /// Runs the built binary; killed before its `killAt`-th effect under the test's folder when given.
     private func podarchive(_ arguments: [String], killAt: Int? = nil) throws -> ProcessResult {
-        var extra: [String: String] = [:]
-        if let killAt { extra = CrashShim.environment(library, under: folder.url, killAt: killAt) }
-        return try ProcessRunner.run(
-            ProcessRunner.podarchive, arguments + ["--to", archive.path],
-            environment: ProcessRunner.isolatedEnvironment(home: folder.url, extra: extra),
-            currentDirectory: folder.url)
+        try CrashShim.podarchive(
+            arguments + ["--to", archive.path], home: folder.url, library: library, under: folder.url, killAt: killAt)
     }
 
     private func startAfresh(offloaded: Bool) throws {
