@@ -96,18 +96,13 @@ final class OffloadCrashTests: XCTestCase {
     private func atEveryPoint(
         _ context: String, prepare: () throws -> Void, command: [String], check: (Int) throws -> Void
     ) throws {
-        for point in 1...400 {
-            try prepare()
-            let run = try podarchive(command, killAt: point)
-            guard run.status == 128 + SIGKILL else {
-                XCTAssertEqual(run.status, 0, "\(context), run past its last point: \(run.stderr)")
-                XCTAssertGreaterThan(point, 1, "\(context): the crash library counted no effect")
-                print("\(context): killed at \(point - 1) points")
-                return
-            }
-            try check(point)
-        }
-        XCTFail("\(context): still killed after 400 points")
+        let run = try CrashShim.atEveryPoint(
+            prepare: prepare, command: { try podarchive(command, killAt: $0) }, killed: { point, _ in try check(point) }
+        )
+        guard let run else { return XCTFail("\(context): still killed after 400 points") }
+        XCTAssertEqual(run.completed.status, 0, "\(context), run past its last point: \(run.completed.stderr)")
+        XCTAssertGreaterThan(run.points, 0, "\(context): the crash library counted no effect")
+        print("\(context): killed at \(run.points) points")
     }
 
     func test_offload_killedAtEveryPoint_losesNoByte_fetchesNothing_andConvergesOnTheNextCommand() throws {
