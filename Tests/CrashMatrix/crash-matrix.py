@@ -539,7 +539,46 @@ class Offload(Scenario):
         return away
 
 
-SCENARIOS = [SyncWithHook, Forget, ForgetKeepingFiles, Undo, Repair, Site, SiteOut, Export, MoveCredentials, Offload]
+class Rename(Scenario):
+    """`rename --name '{date}/{title}'`: killed anywhere, the next command that takes the show's lock (a sync)
+    finishes it; each episode and its companions whole at the names the index gives, nothing at another name,
+    nothing fetched again, and the rename run again leaves every file at its new name."""
+
+    name = "rename"
+    command = ["rename", "--to", "{ROOT}", SHOW, "--name", "{date}/{title}"]
+
+    def next(self, matrix, scratch):
+        matrix.run(scratch, ["sync", "--to", "{ROOT}", "--jobs", "1"])
+
+    def check(self, matrix, scratch):
+        self.check_names(matrix, scratch)
+        matrix.run(scratch, self.command)
+        files = self.check_names(matrix, scratch)
+        expected = [f"2025-09-0{number}/{title}.mp3" for number, title in enumerate(EPISODES, start=1)]
+        expect(files == expected, f"after a second rename the files are {files}")
+        matrix.run(scratch, ["verify", "{ROOT}"])
+        check_no_temporaries(scratch, scratch / "archive")
+        expect(not (show_folder(scratch) / ".podarchive" / "renames.json").exists(), "the rename's intent stays")
+
+    def check_names(self, matrix, scratch):
+        """Each episode whole at the name its entry gives, and no media file at any other; the names, in order."""
+        done = matrix.run(scratch, ["list", f"{{ROOT}}/{SHOW}", "--archived", "--json"])
+        entries = {episode["title"]: episode for episode in json.loads(done.stdout)["episodes"]}
+        expect(sorted(entries) == sorted(EPISODES), f"the index lists {sorted(entries)}")
+        folder = show_folder(scratch)
+        files = []
+        for number, title in enumerate(EPISODES, start=1):
+            path = folder / entries[title]["file"]
+            expect(path.exists() and path.read_bytes() == episode_bytes(number), f"{title} is not whole at {path}")
+            files.append(entries[title]["file"])
+        media = sorted(str(path.relative_to(folder)) for path in folder.rglob("*.mp3"))
+        expect(media == sorted(files), f"media files at names the index does not give: {media} vs {files}")
+        return files
+
+
+SCENARIOS = [
+    SyncWithHook, Forget, ForgetKeepingFiles, Undo, Repair, Site, SiteOut, Export, MoveCredentials, Offload, Rename,
+]
 
 
 def run_scenario(matrix, scenario):

@@ -13,7 +13,7 @@ import pathlib
 import re
 import sys
 
-BUDGET = 50
+BUDGET = 51
 DECLARATION = re.compile(r"^public\s+(?:final\s+)?(?:struct|enum|class|protocol|actor|typealias)\s+(\w+)", re.M)
 IDENTIFIER = re.compile(r"\b[A-Z]\w*\b")
 

@@ -173,7 +173,7 @@ final class ArgumentsTests: XCTestCase {
                 UsageError(
                     message: "option '--name': name template '{date}_{titel}' cannot be used: it has an unknown field "
                         + "{titel}; the fields are {title} {date} {feed} {episode} {season} {guid} {year} {month} "
-                        + "{day}",
+                        + "{day} {number}",
                     command: "sync")))
         XCTAssertEqual(
             parse(SyncCommand.self, "sync feed --name /tmp/{title}"),

@@ -149,7 +149,7 @@ final class CommandLineEdgesTests: CommandLineTestCase {
             errors.lines.first,
             "podarchive: option '--clear' needs one of name, metadata, limit, since, match, companions, user-agent, "
                 + "netrc-file, prefer, exclude, until, min-duration, max-duration, episodes, match-in, keep-last, keep-days, "
-                + "into, delete, ascii-names, got 'colour'")
+                + "into, delete, ascii-names, folder-name, got 'colour'")
     }
 
     func test_aSavedSettingIsShownAsAWordTheShellReadsBack_apostropheAndAll() {

@@ -100,7 +100,8 @@ final class GeneratedArtifactsTests: XCTestCase {
 
     func test_helpSyncAndFeeds_nameEverySettingAShowKeeps() {
         let saved = [
-            "--name", "--ascii-names", "--metadata", "--no-companions", "--companions", "--no-metadata", "--limit",
+            "--name", "--ascii-names", "--folder-name", "--metadata", "--no-companions", "--companions",
+            "--no-metadata", "--limit",
             "--since",
             "--match", "--exclude", "--until", "--match-in", "--min-duration", "--max-duration", "--episodes",
             "--prefer", "--netrc-file", "--user-agent", "--keep-last", "--keep-days", "--into", "--delete",

@@ -47,7 +47,7 @@ final class NamesEndToEndTests: XCTestCase {
     }
 
     private func files() -> [String] {
-        let show = archive.appendingPathComponent("Émission")
+        let show = archive.appendingPathComponent("Emission")
         let found = FileManager.default.enumerator(atPath: show.path)?.compactMap { $0 as? String } ?? []
         return found.filter { $0.hasSuffix(".mp3") }.sorted()
     }

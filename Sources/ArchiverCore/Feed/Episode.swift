@@ -131,6 +131,8 @@ public struct Feed: Equatable, Sendable {
     public var document: Data?
     /// The show's own GUID (`<podcast:guid>`), the same at every URL the show is published at.
     public var podcastGUID: String?
+    /// Who makes the show (the channel's `itunes:author`), as given; nil when the feed does not say.
+    public var author: String?
     /// What the show says of itself (channel `description`, else `itunes:summary`), as given (often HTML); read
     /// only when descriptions are.
     public var description: String?

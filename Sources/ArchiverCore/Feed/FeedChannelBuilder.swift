@@ -13,6 +13,8 @@ struct FeedChannelBuilder {
     /// The show's own description (read only when show notes are).
     var description: String?
     var title: String?
+    /// The channel's `itunes:author`.
+    var author: String?
     /// The feed's links to other documents (channel or feed level only).
     var links = FeedLinks()
 
@@ -23,6 +25,7 @@ struct FeedChannelBuilder {
             links.newFeedURL = resolver.resolve(text)
         }
         if kind == .podcastGUID, podcastGUID == nil, !text.isEmpty { podcastGUID = text }
+        if kind == .itunesAuthor, parent == .channel, author == nil, !text.isEmpty { author = text }
         if parent == .channel, kind == .link, links.website == nil, !text.isEmpty {
             links.website = resolver.resolve(text)
         }
@@ -52,6 +55,7 @@ struct FeedChannelBuilder {
         var feed = Feed(title: title, episodes: episodes, format: format, imageURL: image)
         feed.links = links
         feed.podcastGUID = podcastGUID
+        feed.author = author
         feed.description = description
         return feed
     }

@@ -120,10 +120,12 @@ enum JSONFeedReader {
         var feedURL: String?
         var homePageURL: String?
         var description: String?
+        /// The first author's name (`authors`, JSON Feed 1.1).
+        var author: String?
         var items: [Lenient<Item>]?
 
         private enum Keys: String, CodingKey {
-            case version, title, items, icon, description
+            case version, title, items, icon, description, authors
             case nextURL = "next_url"
             case feedURL = "feed_url"
             case homePageURL = "home_page_url"
@@ -137,10 +139,23 @@ enum JSONFeedReader {
             nextURL = container.urlString(.nextURL)
             feedURL = container.urlString(.feedURL)
             homePageURL = container.urlString(.homePageURL)
+            author =
+                (try? container.decodeIfPresent([Lenient<Author>].self, forKey: .authors))??
+                .lazy.compactMap { $0.value?.name }.first
             // Read with the show notes only, as the episodes' descriptions are.
             description =
                 decoder.userInfo[JSONFeedReader.descriptionsKey] as? Bool == true ? container.text(.description) : nil
             items = try? container.decodeIfPresent([Lenient<Item>].self, forKey: .items)
+        }
+    }
+
+    private struct Author: Decodable {
+        var name: String?
+
+        private enum Keys: String, CodingKey { case name }
+
+        init(from decoder: Decoder) throws {
+            name = try decoder.container(keyedBy: Keys.self).text(.name)
         }
     }
 
@@ -239,6 +254,7 @@ enum JSONFeedReader {
         feed.links.selfURL = object.feedURL.map(resolver.resolve)
         feed.links.website = object.homePageURL.map(resolver.resolve)
         feed.description = object.description
+        feed.author = object.author
         return .success(feed)
     }
 }

@@ -191,7 +191,7 @@ struct XMLFeedReader {
             }
         case .title, .guid, .atomID, .pubDate, .dcDate, .published, .updated, .itunesTitle, .itunesEpisode,
             .itunesSeason, .link, .description, .itunesSummary, .contentEncoded, .summary, .content, .itunesDuration,
-            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID, .podcastEpisode, .podcastSeason:
+            .url, .logo, .icon, .itunesNewFeedURL, .podcastGUID, .podcastEpisode, .podcastSeason, .itunesAuthor:
             let channelArtwork =
                 item == nil
                 && ((kind == .url && parent == .image && depth >= 2 && stack[depth - 2].kind == .channel)
@@ -205,6 +205,7 @@ struct XMLFeedReader {
                 || (kind == .title && channel.title == nil && (parent == .channel || parent == .atomFeed))
                 || (kind == .itunesNewFeedURL && item == nil && channel.links.newFeedURL == nil)
                 || (kind == .podcastGUID && item == nil && channel.podcastGUID == nil)
+                || (kind == .itunesAuthor && item == nil && parent == .channel && channel.author == nil)
                 || (item == nil && parent == .channel
                     && ((kind == .link && channel.links.website == nil)
                         || (descriptions && (kind == .description || kind == .itunesSummary)

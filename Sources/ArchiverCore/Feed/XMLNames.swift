@@ -15,7 +15,7 @@ struct XMLNames {
         case link, description, itunesSummary, contentEncoded, summary, content, itunesDuration, itunesImage
         case image, url, logo, icon, itunesNewFeedURL, podcastGUID, podcastEpisode, podcastSeason
         case podcastTranscript, podcastChapters, pscChapters, pscChapter, mediaThumbnail, podcastImages
-        case podcastAlternateEnclosure, podcastSource, podcastIntegrity
+        case podcastAlternateEnclosure, podcastSource, podcastIntegrity, itunesAuthor
     }
 
     struct Binding {
@@ -93,6 +93,7 @@ struct XMLNames {
             if isLocal("duration") { return .itunesDuration }
             if isLocal("image") { return .itunesImage }
             if isLocal("new-feed-url") { return .itunesNewFeedURL }
+            if isLocal("author") { return .itunesAuthor }
         case .dc:
             if isLocal("date") { return .dcDate }
         case .podcast:

@@ -124,6 +124,10 @@ struct FeedFolders: Sendable {
             if let index, locked.finishes, let away, index.episodes.contains(where: { $0.away?.pending != nil }) {
                 try away.finish(&show)
             }
+            // So is a rename (see `PendingRenames`).
+            if index != nil, locked.finishes, leftovers.contains(ArchiveLayout.renamesFile) {
+                try RenameFinisher(files: files, mover: mover, indexes: indexes).finish(&show)
+            }
             // So is a credentials move: every command that takes the lock cleans the show before it works on it.
             if locked.finishes, leftovers.contains(ArchiveLayout.pendingMoveFile), let moves {
                 show.movedFiles = try moves.finishMove(of: &show)
@@ -169,14 +173,14 @@ struct FeedFolders: Sendable {
         }
     }
 
-    /// The folder for a feed seen for the first time: its title, made safe. A folder of that name that holds a
+    /// The folder for a feed seen for the first time: `stem` (its title made safe, or as `--folder-name` says). A folder of that name that holds a
     /// different feed is left alone ("Title (2)" instead), unless it shares episodes with this one (the same show
     /// at a new URL) and `use` says its show may be continued so (`FolderUse.join`), which then continues there.
     /// A name the site writes at the root is never taken either (a show titled "index.html" is kept in
     /// "index.html (2)").
-    func chooseFolder(for feed: Feed, source: FeedSource, in root: URL, use: (String) -> FolderUse) throws -> URL {
-        let title = feed.title.map { FileNamer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        let stem = title ?? FileNamer.sanitize(ArchiveNames.fallbackTitle(for: source))
+    func chooseFolder(
+        for feed: Feed, source: FeedSource, in root: URL, named stem: String, use: (String) -> FolderUse
+    ) throws -> URL {
         for counter in 1...1000 {
             let name = FileNamer.fileName(stem: stem, extension: nil, counter: counter)
             if ArchiveLayout.isReservedAtRoot(name) { continue }

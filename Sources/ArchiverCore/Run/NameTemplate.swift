@@ -24,8 +24,12 @@ public struct NameTemplate: Sendable, Equatable {
         case guid
         /// The publication year, month (01-12) and day (01-31), UTC; empty when the feed gives no date.
         case year, month, day
+        /// The episode's number in the archive: given once, when podarchive first sees the episode (a back
+        /// catalogue, and the episodes of an archive first named so, in publication order), never changed by what
+        /// the publisher deletes or renumbers.
+        case number
 
-        var isNumeric: Bool { self == .episode || self == .season }
+        var isNumeric: Bool { self == .episode || self == .season || self == .number }
     }
 
     /// How a field is written: zero-padded (`{episode:03}`), or a date by its format (`{date:%Y-%m-%d}`).
@@ -49,6 +53,13 @@ public struct NameTemplate: Sendable, Equatable {
     public var ascii = false
     /// The pieces of each `/`-separated part.
     let parts: [[Piece]]
+    /// The show's episode numbers, for `{number}`: set for the show being named (see `ShowRecords.numbered`).
+    var numbers: EpisodeNumbers?
+
+    /// Whether the template uses `{number}`, so the show's episodes must be numbered before it names one.
+    var usesNumbers: Bool {
+        parts.joined().contains { if case .field(.number, _) = $0 { return true } else { return false } }
+    }
 
     /// The template podarchive uses without `--name`: the episode title.
     public static let standard = try! NameTemplate("{title}")
@@ -146,7 +157,7 @@ public struct NameTemplate: Sendable, Equatable {
             (1...9).contains(digits)
         else {
             throw fail(
-                "{\(body)} has an unknown format; {episode} and {season} take a width ({episode:03}), {date} "
+                "{\(body)} has an unknown format; {episode}, {season} and {number} take a width ({episode:03}), {date} "
                     + "a date format ({date:%Y.%m.%d})")
         }
         return .width(digits)
@@ -165,7 +176,7 @@ public struct NameTemplate: Sendable, Equatable {
             let isLast = position == parts.count - 1
             let values = part.map { piece -> String? in
                 guard case .field(let field, let format) = piece else { return nil }
-                return Self.value(of: field, format: format, episode, feedTitle)
+                return Self.value(of: field, format: format, episode, feedTitle, numbers)
             }
             func filled(_ index: Int) -> Bool { values.indices.contains(index) ? values[index] != "" : true }
             var text = ""
@@ -214,7 +225,9 @@ public struct NameTemplate: Sendable, Equatable {
         return String(literal[..<dot])
     }
 
-    private static func value(of field: Field, format: Format?, _ episode: Episode, _ feedTitle: String) -> String {
+    private static func value(
+        of field: Field, format: Format?, _ episode: Episode, _ feedTitle: String, _ numbers: EpisodeNumbers?
+    ) -> String {
         func padded(_ number: Int?) -> String {
             guard let number else { return "" }
             let digits = String(number)
@@ -238,6 +251,7 @@ public struct NameTemplate: Sendable, Equatable {
         case .feed: return feedTitle
         case .episode: return padded(episode.episodeNumber)
         case .season: return padded(episode.seasonNumber)
+        case .number: return padded(numbers?.number(of: episode.identity))
         case .guid: return String(StableName.of(episode.identity).prefix(8))
         }
     }
@@ -290,8 +304,10 @@ public struct NameTemplateError: Error, Equatable, Sendable, LocalizedError {
     public var template: String
     /// What is wrong with it, for people.
     public var problem: String
+    /// What kind of template it is, for people.
+    var kind = "name template"
 
-    public var errorDescription: String? { "name template '\(template)' cannot be used: \(problem)" }
+    public var errorDescription: String? { "\(kind) '\(template)' cannot be used: \(problem)" }
 }
 
 /// The name a template gives a new file, before any counter.

@@ -12,6 +12,15 @@ extension ShowSettings {
         }
     }
 
+    /// A show-folder template (`--folder-name`).
+    public static func checkFolderName(_ text: String) throws(SettingProblem) -> FolderTemplate {
+        do {
+            return try FolderTemplate(text)
+        } catch {
+            throw .invalid(error.localizedDescription)
+        }
+    }
+
     /// A count of episodes: 1 or more.
     public static func checkLimit(_ count: Int) throws(SettingProblem) -> Int {
         guard count >= 1 else { throw .needs(limitNeeds) }

@@ -10,7 +10,7 @@ public struct ShowSettings: Equatable, Sendable {
     public enum Key: String, CaseIterable, Codable, Sendable {
         case name, metadata, limit, since, match, companions, userAgent, netrcFile, prefer, exclude
         case until, minDuration, maxDuration, episodes, matchIn
-        case keepLast, keepDays, into, delete, asciiNames
+        case keepLast, keepDays, into, delete, asciiNames, folderName
 
         /// The settings that choose which episodes are taken (`--all` turns them off).
         public static let filters: [Key] = [

@@ -58,6 +58,13 @@ public struct SyncOptions: Sendable, Equatable {
     public var runSettings = SettingsLayers([])
     /// New files' names in ASCII only (`--ascii-names`); carried into `names` whichever layer gives the template.
     public var asciiNames = false
+    /// What the folder of a show seen for the first time is called (`--folder-name`).
+    public var folderNames = FolderTemplate.standard
+
+    /// The folder name (before any counter) of a show seen for the first time: `feed` read from `source`.
+    func folderName(for feed: Feed, source: FeedSource) -> String {
+        folderNames.name(for: feed, source: source, ascii: asciiNames)
+    }
     /// The show's retention settings, from every layer (`keepLast`/`keepDays`, `into`/`delete`):
     /// read whole once the layers are applied (see `RetentionRule.of`), and applied after each of its syncs.
     var retentionSettings = ShowSettings()
@@ -111,6 +118,13 @@ public struct SyncOptions: Sendable, Equatable {
         }
         if case .flag(let ascii)? = settings[.asciiNames] { options.asciiNames = ascii }
         options.names.ascii = options.asciiNames
+        if case .text(let text)? = settings[.folderName] {
+            do {
+                options.folderNames = try ShowSettings.checkFolderName(text)
+            } catch {
+                throw SettingsError(key: .folderName, value: text, problem: error)
+            }
+        }
         if let metadata = settings.metadata { options.metadata = metadata }
         if let agent = settings.userAgent {
             options.profile.userAgent = try checked(.userAgent, agent, ShowSettings.checkUserAgent)

@@ -160,6 +160,11 @@ struct ShowArchiver: Sendable {
         // A login the publisher wrote into the feed's URLs goes with the requests to its own origin.
         var withLogins = options
         if case .changed(let feed, _) = fetch { withLogins.profile.credentials += feed.logins }
+        // `{number}`: every episode numbered, durably, before the first name that uses one is given.
+        if withLogins.names.usesNumbers {
+            withLogins.names.numbers = try parts.records.numbered(
+                fetch.feed?.episodes ?? [], index: show.index, of: show.state, save: true)
+        }
         let options = withLogins
         let loadedIndex = show.index
         // Only a sync that read the whole feed can tell which episodes the feed no longer lists.

@@ -12,8 +12,7 @@ extension ShowOpener {
         let shows = store.all(in: root).shows.filter { $0.separate != true }
         if let named = Self.named(by: feed, among: shows) { return named }
         guard let title = feed.title, !feed.episodes.isEmpty else { return nil }
-        let stem = FileNamer.sanitize(title)
-        guard !stem.isEmpty else { return nil }
+        let stem = options.folderName(for: feed, source: source)
         // The folders a show of this title could have been given ("Title", "Title (2)"...): only their indexes are
         // read, not every show's.
         for record in shows {

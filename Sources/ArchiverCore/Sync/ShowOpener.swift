@@ -91,7 +91,8 @@ struct ShowOpener: Sendable {
         // waited for it. Under the lock the choice is made again, until the folder is this show's.
         for _ in 0..<100 {
             let use = Self.folderUse(separate: options.separate, shows: store.all(in: root).shows)
-            let folder = try folders.chooseFolder(for: feed, source: source, in: root, use: use)
+            let folder = try folders.chooseFolder(
+                for: feed, source: source, in: root, named: options.folderName(for: feed, source: source), use: use)
             var show = try await folders.open(
                 folder: folder, source: source, lockWait: options.lockWait, wants: options.wants)
             guard FeedFolders.belongs(feed, source: source, to: show.index, use: use(folder.lastPathComponent)) else {

@@ -44,7 +44,7 @@ struct SyncPlanner: Sendable {
         let folder =
             try known.map { ArchiveRoot(root).showFolder($0.record.folder) }
             ?? folders.chooseFolder(
-                for: feed, source: source, in: root,
+                for: feed, source: source, in: root, named: options.folderName(for: feed, source: source),
                 use: ShowOpener.folderUse(separate: false, shows: store.all(in: root).shows))
         let state = ShowState(folder: folder)
         let indexURL = state.index
@@ -63,6 +63,11 @@ struct SyncPlanner: Sendable {
         let fetch = identity.map { SecretForms(identity: $0).fetch(walked) } ?? walked
         let planned = WorkPlan.make(fetch, index: &index, folder: folder, options: options, contents: contents)
         let title = ArchiveNames.showTitle(index.title, folder: folder)
+        var options = options
+        if options.names.usesNumbers {
+            options.names.numbers = try records.numbered(
+                fetch.feed?.episodes ?? [], index: index, of: state, save: false)
+        }
         var names = NameAllocator(taken: planned.present.union(index.fileNames), sidecars: options.metadata)
         let downloads = planned.work.map { item -> SyncPlan.Download in
             // Shown as the show's taint says (the plan is printed after it has left the show's task).

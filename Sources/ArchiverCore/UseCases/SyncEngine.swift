@@ -66,6 +66,9 @@ protocol SyncEngine: ShowCatalog, Sendable {
     func checkOffloadFolder(_ target: URL, root: URL) throws
     func restoreOffloaded(_ names: [String], inShow folder: URL, dryRun: Bool, lockWait: TimeInterval) async throws
         -> [OffloadedEpisode]
+    /// A show's files given the names its template gives (`Archiver.rename`).
+    func rename(inShow folder: URL, settings: CommandSettings, dryRun: Bool, lockWait: TimeInterval) async throws
+        -> [RenamedEpisode]
     func unsubscribe(_ text: String, in root: URL) throws -> Subscription
     func status(of subscription: Subscription, in root: URL) -> ShowStatus
     func exportWARC(

@@ -35,6 +35,10 @@ public enum ArchiveLayout {
     static let hooksFile = "hooks.json"
     /// The episodes forgotten for good (`ForgottenEpisodes`).
     static let forgottenFile = "forgotten.json"
+    /// The stable numbers `{number}` gives the show's episodes (`EpisodeNumbers`).
+    static let numbersFile = "numbers.json"
+    /// The renames `podarchive rename` has planned and not finished (`PendingRenames`).
+    static let renamesFile = "renames.json"
     /// The mark of a `credentials --move` not finished in this show (`PendingMove`): written before the move's
     /// first effect, removed when no place in the show's folder holds a secret any more.
     static let pendingMoveFile = "credentials-move.json"
@@ -109,8 +113,8 @@ public enum ArchiveLayout {
     /// what a file map in the documentation may name after `.podarchive/` (a test checks that it does no more).
     static let stateNames: Set<String> = [
         subscriptionsFolder, identityFile, siteSettingsFile, sitePublishedFile, indexFile, journalFile,
-        validatorsFile, companionMissesFile, hooksFile, forgottenFile, pendingMoveFile, lockFile, historyFolder,
-        siteStampFile, downloadLog,
+        validatorsFile, companionMissesFile, hooksFile, forgottenFile, numbersFile, renamesFile, pendingMoveFile,
+        lockFile, historyFolder, siteStampFile, downloadLog,
     ]
 
     /// What a record podarchive keeps as JSON ends with.

@@ -86,7 +86,7 @@ struct CommandEntry: Sendable {
 enum Commands {
     static let all: [any CommandType.Type] = [
         SyncCommand.self, AddCommand.self, SearchCommand.self, RemoveCommand.self, ForgetCommand.self,
-        OffloadCommand.self,
+        OffloadCommand.self, RenameCommand.self,
         FeedsCommand.self, ListCommand.self, VerifyCommand.self, SiteCommand.self, ExportCommand.self,
         CredentialsCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]

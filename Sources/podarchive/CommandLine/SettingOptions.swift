@@ -8,8 +8,8 @@ enum SettingOptions {
     /// The settings a show keeps of how its episodes are named and kept, and which it takes: what `sync` and `add`
     /// take, in help order.
     static func saved<Root: CarriesShowSettings>() -> [BoundOption<Root>] {
-        [name.setting(), asciiNames.setting(), metadata.setting(), noCompanions.setting(), companions.setting()]
-            + [noMetadata.setting()] + filters() + [all.setting(), clear.setting()]
+        [name.setting(), asciiNames.setting(), folderName.setting(), metadata.setting(), noCompanions.setting()]
+            + [companions.setting(), noMetadata.setting()] + filters() + [all.setting(), clear.setting()]
     }
 
     /// The settings that choose which episodes are taken: what `list` takes too.
@@ -19,11 +19,28 @@ enum SettingOptions {
 
     static let declared: [OptionDescriptor] =
         [
-            name.descriptor, asciiNames.descriptor, metadata.descriptor, noCompanions.descriptor, companions.descriptor,
+            name.descriptor, asciiNames.descriptor, folderName.descriptor, metadata.descriptor, noCompanions.descriptor,
+            companions.descriptor,
             noMetadata.descriptor,
             limit.descriptor, since.descriptor, match.descriptor, exclude.descriptor,
         ] + FilterOptions.declared + [all.descriptor, clear.descriptor]
 
+    static let folderName: Option<String> = .value(
+        "--folder-name", "TEMPLATE", .ruled(ShowSettings.checkFolderName, keep: { $0.text }),
+        help: #"""
+            name the folder of a show seen for the first time after <TEMPLATE> (default `{title}`): `{title}`,
+            `{author}` (`itunes:author`), `{host}` (the feed URL's host); one folder, no '/'; a saved setting
+
+            `--folder-name '{author} - {title}'` files *The Show* by *Jane Doe* in `Jane Doe - The Show/`; a field the
+            feed does not give takes the text beside it along, so a show without an author is in `The Show/`. With
+            `--ascii-names` the folder's name is in ASCII too. A show already archived keeps its folder, whatever the
+            template says (its subscription remembers the folder); two shows that come out with one name are kept
+            apart as two shows of one title are (`The Show (2)`). The configuration file may set it for every new
+            show (`folder-name = {author} - {title}`). An unknown field, an unmatched brace or a '/' is a usage
+            error (exit 2).
+            """#,
+        completion: .words(["{title}", "{author} - {title}"]), saved: .show(.folderName), config: true,
+        describe: { $0.text(of: .folderName).map(ShellWord.quoted) }, setting: { $0[.folderName] = .text($1) })
     static let asciiNames: Option<Bool> = .flag(
         "--ascii-names",
         help: #"""
@@ -31,24 +48,29 @@ enum SettingOptions {
             saved setting
 
             For players, file systems and sync tools that mangle other characters: *Café crème — Ép. 3* is *Cafe creme
-            - Ep. 3.mp3*, *Привет* is *Privet.mp3*. Files archived before keep their names; `--clear ascii-names`
-            turns it off.
-            """#, saved: .show(.asciiNames), config: true, describe: { $0.text(of: .asciiNames) },
+            - Ep. 3.mp3*, *Привет* is *Privet.mp3*. The folder of a show seen for the first time is named in ASCII
+            too. Files archived before keep their names until `podarchive rename` gives them theirs;
+            `--clear ascii-names` turns it off.
+            """#, saved: .show(.asciiNames), config: true, describe: { $0[.asciiNames] == .flag(true) ? "" : nil },
         setting: { $0[.asciiNames] = .flag(true) })
     static let name: Option<Written<NameTemplate>> = .value(
         "--name", "TEMPLATE", .template,
         help: #"""
             name new files after <TEMPLATE> (default `{title}`): `{title}`, `{date}` (YYYY-MM-DD), `{feed}`,
-            `{episode}`, `{season}` (`{episode:03}` pads), `{guid}` (8-digit hash); '/' makes subfolders; a field with
-            no value drops the text around it up to the next separator; each part is made a safe name, so no value can
-            leave the feed folder; archived files keep their names
+            `{episode}`, `{season}` (`{episode:03}` pads), `{number}` (stable), `{guid}` (8-digit hash); '/' makes
+            subfolders; a field with no value drops the text around it up to the next separator; each part is made a
+            safe name, so no value can leave the feed folder; archived files keep their names (`podarchive rename`
+            gives them the new ones)
 
             `{title}` is the episode's title, else the enclosure's file name, else the GUID; `{date}` its publication
             date (UTC), or as a format says with strftime's codes `%Y %y %m %d %H %M %S %j %b %B %%`
             (`{date:%Y.%m.%d}`, `{date:%d %b %Y}`); `{year}`, `{month}` and `{day}` its parts (`{year}/{date}
             {title}` files each year in a folder); `{episode}` and `{season}` are the iTunes numbers, else the
-            Podcasting 2.0 ones (`{episode:03}` pads with zeros to three digits); `{guid}` is eight hexadecimal digits
-            of a hash of the GUID, stable across runs. A field the feed
+            Podcasting 2.0 ones (`{episode:03}` pads with zeros to three digits); `{number}` is the archive's own
+            number for the episode, given once when podarchive first sees it and never changed by what the publisher
+            deletes or renumbers (the back catalogue, and a show first named with `{number}`, numbered by
+            publication date, oldest first: `{number:04} {title}`); `{guid}` is eight hexadecimal digits of a hash of
+            the GUID, stable across runs. A field the feed
             does not give takes the literal text around it along, up to the neighbouring field or the end of its part,
             so an episode without a season gets no folder named `Season`. A template ending in an extension
             (`{title}.mp3`) gets the file's real extension once. A `/` starts a subfolder, as in `Season

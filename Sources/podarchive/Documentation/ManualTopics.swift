@@ -128,6 +128,19 @@ enum ManualTopics {
         The episodes forgotten for good
         .RB ( forget ).
         .TP
+        .IR show /.podarchive/numbers.json
+        The number
+        .B {number}
+        gave each episode, by a hash of its key: written only for a show whose
+        .B \-\-name
+        uses it.
+        .TP
+        .IR show /.podarchive/renames.json
+        The renames a
+        .B rename
+        planned and has not finished: written before the first file moves, finished by the next command that takes
+        the show's lock.
+        .TP
         .IR show /.podarchive/credentials\-move.json
         The mark of a
         .B credentials \-\-move

@@ -318,4 +318,24 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(jsonFeed.episodes.first?.duration, 61.5)
         XCTAssertNil(try FeedParser.parse(Data(json.utf8), url: base).episodes.first?.description)
     }
+
+    func test_theShowsAuthor_isTheChannelsItunesAuthor_orAJSONFeedsFirstAuthor_neverAnItemsAuthor() throws {
+        let rss = """
+            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
+            <item><itunes:author>Guest</itunes:author><enclosure url="https://a.example/1.mp3"/></item>
+            <itunes:author> Jane Doe </itunes:author><itunes:author>Second</itunes:author></channel></rss>
+            """
+        let itemOnly = """
+            <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>T</title>
+            <item><itunes:author>Guest</itunes:author><enclosure url="https://a.example/1.mp3"/></item></channel></rss>
+            """
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "T", "authors": [{"url": "x"}, {"name": "Jo"}],
+             "items": []}
+            """
+
+        XCTAssertEqual(try FeedParser.parse(Data(rss.utf8), url: nil).author, "Jane Doe")
+        XCTAssertNil(try FeedParser.parse(Data(itemOnly.utf8), url: nil).author)
+        XCTAssertEqual(try FeedParser.parse(Data(json.utf8), url: nil).author, "Jo")
+    }
 }

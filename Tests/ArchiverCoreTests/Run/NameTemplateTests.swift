@@ -156,7 +156,7 @@ final class NameTemplateTests: XCTestCase {
             ("{title}/", "empty folder name"),
             ("../{title}", "'..' is not usable"),
             ("./{title}", "'.' is not usable"),
-            ("{title:03}", "{episode} and {season} take a width ({episode:03}), {date} a date format"),
+            ("{title:03}", "{episode}, {season} and {number} take a width ({episode:03}), {date} a date format"),
             ("{date:%Y-%q}", "unknown date code %q; the codes are %Y %y %m %d %H %M %S %j %b %B %%"),
             ("{date:Y-m-d}", "has no date code, as in {date:%Y-%m-%d}"),
             ("{date:%%}", "has no date code"),
