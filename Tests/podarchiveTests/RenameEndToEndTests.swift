@@ -201,4 +201,35 @@ final class RenameEndToEndTests: XCTestCase {
             try FileManager.default.contentsOfDirectory(atPath: archive.path).filter { !$0.hasPrefix(".") },
             ["Renamed Show (Jane Doé)"])
     }
+
+    func test_aHostileRenamesRecord_movesNothingOutOfTheShowOrThroughALink_andTheEpisodesStayWhole() throws {
+        let sync = try podarchive("sync", feed)
+        let show = archive.appendingPathComponent("Renamed Show")
+        let outside = folder.url.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("not the archive's".utf8).write(to: outside.appendingPathComponent("keep.mp3"))
+        try FileManager.default.createSymbolicLink(
+            at: show.appendingPathComponent("Linked"), withDestinationURL: outside)
+        let record = """
+            {"episodes": [
+              {"key": "first", "moves": [{"from": "../../outside/keep.mp3", "to": "Stolen.mp3"}]},
+              {"key": "second", "moves": [{"from": "Second.mp3", "to": "../Second.mp3"}]},
+              {"key": "third", "moves": [{"from": "Third.mp3", "to": "Linked/Third.mp3"}]}]}
+            """
+        try Data(record.utf8).write(to: show.appendingPathComponent(".podarchive/renames.json"))
+        let next = try podarchive("sync")
+        let verify = try podarchive("verify")
+
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(try Data(contentsOf: outside.appendingPathComponent("keep.mp3")), Data("not the archive's".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside.path), ["keep.mp3"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.appendingPathComponent("Second.mp3").path))
+        for title in ["First", "Second", "Third"] {
+            XCTAssertEqual(try Data(contentsOf: show.appendingPathComponent("\(title).mp3")), audio(title), title)
+        }
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: show.appendingPathComponent(".podarchive/renames.json").path))
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
 }

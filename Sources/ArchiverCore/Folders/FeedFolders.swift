@@ -126,7 +126,7 @@ struct FeedFolders: Sendable {
             }
             // So is a rename (see `PendingRenames`).
             if index != nil, locked.finishes, leftovers.contains(ArchiveLayout.renamesFile) {
-                try RenameFinisher(files: files, mover: mover, indexes: indexes).finish(&show)
+                try RenameFinisher(files: files, attributes: attributes, mover: mover, indexes: indexes).finish(&show)
             }
             // So is a credentials move: every command that takes the lock cleans the show before it works on it.
             if locked.finishes, leftovers.contains(ArchiveLayout.pendingMoveFile), let moves {

@@ -32,6 +32,7 @@ extension ShowState {
 /// Finishes the pending renames of a show (see `PendingRenames`).
 struct RenameFinisher: Sendable {
     let files: any FileStore
+    let attributes: any FileAttributes
     let mover: any FileMovement
     let indexes: IndexStore
 
@@ -83,12 +84,19 @@ struct RenameFinisher: Sendable {
     /// Moves `move.from` to `move.to` unless that is done; nil when the file has its new name (or is at
     /// neither: deleted by hand, its entry then names the new one), else why not.
     private func move(_ move: PendingRenames.Move, in folder: URL) -> String? {
-        let from = folder.appendingPathComponent(move.from, isDirectory: false)
+        // The record is a file, and a file is not trusted: each name stays inside the folder, reached through
+        // folders only, never through a link that would lead the move elsewhere.
+        guard IndexFormat.isInside(move.to), throughFoldersOnly(move.to, in: folder) else {
+            return "\(move.to) is not a name inside the show's folder"
+        }
+        guard attributes.typeAndSize(atPath: folder.appendingPathComponent(move.from).path) != nil else { return nil }
+        guard let from = FolderContents.removable(move.from, in: folder, attributes: attributes) else {
+            return "\(move.from) is not a file reached through the show's folders"
+        }
         let to = folder.appendingPathComponent(move.to, isDirectory: false)
-        let fromThere = files.fileExists(atPath: from.path)
-        let toThere = files.fileExists(atPath: to.path)
-        guard fromThere else { return nil }
-        guard !toThere else { return "another file is at \(move.to)" }
+        guard !files.fileExists(atPath: to.path) && attributes.typeAndSize(atPath: to.path) == nil else {
+            return "another file is at \(move.to)"
+        }
         do {
             let parent = to.deletingLastPathComponent()
             if !files.fileExists(atPath: parent.path) {
@@ -99,6 +107,17 @@ struct RenameFinisher: Sendable {
         } catch {
             return ArchiveError.storage(error, path: to.path).reasonText
         }
+    }
+
+    /// Whether every folder on the way to `name` that is there is a folder, not a link (or a file).
+    private func throughFoldersOnly(_ name: String, in folder: URL) -> Bool {
+        var parent = folder
+        for part in name.split(separator: "/").dropLast() {
+            parent.appendPathComponent(String(part), isDirectory: true)
+            guard let type = attributes.typeAndSize(atPath: parent.path)?.type else { return true }
+            guard type == .typeDirectory else { return false }
+        }
+        return true
     }
 
     /// The subfolders files moved out of, each removed when it is left empty, and its parents so too.

@@ -44,7 +44,9 @@ struct EpisodeRenamer: Sendable {
         }
         guard !dryRun, !plan.isEmpty else { return planned }
         try show.state.renames.save(PendingRenames(episodes: plan.map(\.renamed)), writer)
-        let outcomes = try RenameFinisher(files: files, mover: folders.mover, indexes: folders.indexes).finish(&show)
+        let outcomes = try RenameFinisher(
+            files: files, attributes: folders.attributes, mover: folders.mover, indexes: folders.indexes
+        ).finish(&show)
         return planned.enumerated().map { position, episode in
             var episode = episode
             let key = plan[position].renamed.key
