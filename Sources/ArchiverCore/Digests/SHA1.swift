@@ -1,6 +1,7 @@
 // SHA-1 (FIPS 180-4), only because the web archives index WARC records by it (`WARC-Payload-Digest: sha1:…`).
 // Never used to decide whether a file is intact: that is SHA-256's job (and the publisher's SRI value's).
 
+import CSHA256
 import Foundation
 
 /// A SHA-1 hash, fed in pieces.
@@ -31,44 +32,44 @@ struct SHA1: Sendable {
     }
 
     private static func compress(_ state: inout [UInt32], _ input: UnsafePointer<UInt8>, blocks: Int) {
-        var w = [UInt32](repeating: 0, count: 80)
-        for blockIndex in 0..<blocks {
-            let block = input + blockIndex * 64
-            for t in 0..<16 {
-                w[t] =
-                    UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8
-                    | UInt32(block[t * 4 + 3])
-            }
-            for t in 16..<80 {
-                let x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]
-                w[t] = x << 1 | x >> 31
-            }
-            var a = state[0]
-            var b = state[1]
-            var c = state[2]
-            var d = state[3]
-            var e = state[4]
-            for t in 0..<80 {
-                let f: UInt32
-                let k: UInt32
-                switch t {
-                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+        if SHA256.hasSHAExtensions {
+            return state.withUnsafeMutableBufferPointer { csha1_compress_ni($0.baseAddress!, input, blocks) }
+        }
+        portableCompress(&state, input, blocks: blocks)
+    }
+
+    /// The compression in Swift, where the CPU has no SHA instructions (and for the tests, which hold the two to
+    /// the same digests).
+    static func portableCompress(_ state: inout [UInt32], _ input: UnsafePointer<UInt8>, blocks: Int) {
+        // The message schedule on the stack, words loaded big-endian at once, and the four rounds as four loops: no
+        // allocation and no branch a round (the export hashes every archived byte).
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+            var (h0, h1, h2, h3, h4) = (state[0], state[1], state[2], state[3], state[4])
+            for blockIndex in 0..<blocks {
+                let block = UnsafeRawPointer(input + blockIndex * 64)
+                for t in 0..<16 {
+                    w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self))
                 }
-                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[t]
-                e = d
-                d = c
-                c = b << 30 | b >> 2
-                b = a
-                a = temp
+                for t in 16..<80 {
+                    let x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]
+                    w[t] = x << 1 | x >> 31
+                }
+                var (a, b, c, d, e) = (h0, h1, h2, h3, h4)
+                @inline(__always) func round(_ f: UInt32, _ k: UInt32, _ word: UInt32) {
+                    let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ word
+                    (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, temp)
+                }
+                for t in 0..<20 { round((b & c) | (~b & d), 0x5A82_7999, w[t]) }
+                for t in 20..<40 { round(b ^ c ^ d, 0x6ED9_EBA1, w[t]) }
+                for t in 40..<60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, w[t]) }
+                for t in 60..<80 { round(b ^ c ^ d, 0xCA62_C1D6, w[t]) }
+                h0 &+= a
+                h1 &+= b
+                h2 &+= c
+                h3 &+= d
+                h4 &+= e
             }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
+            state = [h0, h1, h2, h3, h4]
         }
     }
 }

@@ -37,11 +37,14 @@ struct ExportPlanner {
     func items(of folder: URL, index: ArchiveIndex) -> [ExportItem] {
         let show = folder.lastPathComponent
         var items: [ExportItem] = []
-        func path(_ file: String) -> String { folder.appendingPathComponent(file).path }
+        // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
+        func path(_ file: String) -> String { folder.appendingPathComponent(file, isDirectory: false).path }
         func uri(_ url: String?, file: String) -> String {
             guard let url, url.contains("://") else { return WARCValues.localURI(show: show, file: file) }
             return WARCValues.targetURI(url)
         }
+        // One listing of the folder says which sidecars are there (most episodes have none): no failed stat each.
+        let names = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
         // An episode away on purpose (offloaded, deleted, handed off) has no file here to export: counted by the
         // caller, said in the summary.
         for entry in index.episodes where entry.isHere {
@@ -53,7 +56,9 @@ struct ExportPlanner {
                     contentType: entry.contentType.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: entry.file),
                     source: .file(path(entry.file)), size: entry.size))
             let sidecar = ArchiveNames.sidecarName(for: entry.file)
-            if let size = contents.fileSize(URL(fileURLWithPath: path(sidecar))) {
+            if sidecar.contains("/") || names.contains(sidecar),
+                let size = contents.fileSize(URL(fileURLWithPath: path(sidecar)))
+            {
                 items.append(
                     ExportItem(
                         kind: .metadata, uri: WARCValues.metadataURI(show: show, file: sidecar), date: entry.archived,
@@ -72,7 +77,6 @@ struct ExportPlanner {
                         source: .file(path(companion.file)), size: companion.size))
             }
         }
-        let names = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
         for cover in ArchiveLayout.coverNames where names.contains(cover) && !index.holds(file: cover) {
             let url = folder.appendingPathComponent(cover)
             let found = try? attributes.attributesOfItem(atPath: url.path)

@@ -40,8 +40,8 @@ public struct ExportProgress: Equatable, Sendable {
 public struct ExportOptions: Sendable {
     /// When the export is made (the warcinfo record's date).
     public var date = Date()
-    /// Each record's UUID.
-    public var makeID: @Sendable () -> UUID = { UUID() }
+    /// Each record's UUID: a random (version 4) one (see `RecordIDs`).
+    public var makeID: @Sendable () -> UUID = RecordIDs.random()
     /// How archived files are read.
     public var reader: any ChunkedFileReading = POSIXChunkedFileReader()
     /// Whether to stop (asked before each chunk); by default, whether the running task was cancelled.
@@ -213,5 +213,36 @@ extension ExportReport {
         case .feed: feedRevisions += 1
         case .metadata: metadata += 1
         }
+    }
+}
+
+/// The record IDs of one export: random version 4 UUIDs, from 128 bits of the system's generator drawn once and a
+/// SplitMix64 stream after them. Foundation's `UUID()` opens, reads and closes /dev/urandom for each, three calls a
+/// record; an ID has to be unique, not secret.
+enum RecordIDs {
+    /// A source of IDs, seeded now.
+    static func random() -> @Sendable () -> UUID {
+        var system = SystemRandomNumberGenerator()
+        let state = Locked((system.next() as UInt64, system.next() as UInt64))
+        return {
+            var bytes = state.withLock { seeds -> (UInt64, UInt64) in
+                seeds.0 &+= 0x9E37_79B9_7F4A_7C15
+                seeds.1 &+= 0xBF58_476D_1CE4_E5B9
+                return (mix(seeds.0), mix(seeds.1))
+            }
+            return withUnsafeMutableBytes(of: &bytes) { raw in
+                raw[6] = raw[6] & 0x0F | 0x40  // version 4
+                raw[8] = raw[8] & 0x3F | 0x80  // RFC 4122 variant
+                return UUID(uuid: raw.load(as: uuid_t.self))
+            }
+        }
+    }
+
+    /// SplitMix64's output function.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

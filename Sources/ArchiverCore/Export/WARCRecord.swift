@@ -35,6 +35,9 @@ struct WARCRecordHeader: Equatable, Sendable {
 
     /// Adds a field; a line break in `value` (which would end the header) becomes a space.
     public mutating func add(_ name: String, _ value: String) {
+        guard value.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
+            return fields.append(Field(name: name, value: value))
+        }
         let line = value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
         fields.append(Field(name: name, value: line))
     }
@@ -73,6 +76,7 @@ enum WARCValues {
     /// `text` with each byte a URI cannot hold as it is (a space, a control, a quote, angle brackets, braces, non-ASCII)
     /// percent-encoded; `%` escapes already there are kept.
     static func uriSafe(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !unsafeInURI.contains($0) }) { return text }
         var out = ""
         for byte in text.utf8 {
             if byte > 0x20, byte < 0x7F, !unsafeInURI.contains(byte) {
@@ -87,15 +91,22 @@ enum WARCValues {
     /// The URI of a file the archive keeps without the URL it came from (chapters the feed gave inline, a cover
     /// from before the origin was kept): `urn:podarchive:<show folder>/<file>`, percent-encoded.
     public static func localURI(show: String, file: String) -> String {
-        "urn:podarchive:" + uriSafe("\(show)/\(file)".replacingOccurrences(of: "%", with: "%25"))
+        "urn:podarchive:" + uriSafe(escapingPercent("\(show)/\(file)"))
     }
 
     /// The URI of an episode's sidecar (a `metadata` record): `metadata://podarchive/<show folder>/<file>`,
     /// percent-encoded. Not an http(s) URI, as wget names its metadata records, so that a replay tool never serves
     /// the sidecar in place of the capture it describes (which it names with `WARC-Refers-To`).
     public static func metadataURI(show: String, file: String) -> String {
-        let path = "\(show)/\(file)".replacingOccurrences(of: "%", with: "%25")
-            .replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        var path = escapingPercent("\(show)/\(file)")
+        if path.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            path = path.replacingOccurrences(of: "?", with: "%3F").replacingOccurrences(of: "#", with: "%23")
+        }
         return "metadata://podarchive/" + uriSafe(path)
+    }
+
+    /// `text` with each `%` written `%25`.
+    private static func escapingPercent(_ text: String) -> String {
+        text.utf8.contains(UInt8(ascii: "%")) ? text.replacingOccurrences(of: "%", with: "%25") : text
     }
 }

@@ -1,8 +1,10 @@
 // Writes WARC records into an open file, each block streamed from the archive in chunks (a revision of a feed's
 // history expanded from gzip as it is read). A record's header comes
 // before its block and must give the block's length and SHA-1, so each file is read twice through one open
-// descriptor: once to hash it, once to copy it (a file renamed over meanwhile does not mix in). With gzip, each
-// record is a gzip member of its own.
+// descriptor: once to hash it, once to copy it (a file renamed over meanwhile does not mix in), but for one that
+// came whole in its first chunk, which is copied from there. With gzip, each record is a gzip member of its own.
+// A record is gathered and written at once, but for a large block's chunks: one write(2) for a small file's
+// header, bytes and trailer, and nothing left unwritten when `write` returns.
 import Foundation
 
 /// Why an export stopped. Nothing is left under the export's name.
@@ -62,6 +64,10 @@ final class WARCWriter {
 
     /// Bytes written to the descriptor.
     private(set) var written: Int64 = 0
+    /// The record's bytes gathered and not written yet (written before `write` returns).
+    private var pending: [UInt8] = []
+    /// The most bytes gathered before they are written.
+    private let gathered = 1 << 20
 
     init(
         descriptor: Int32, target: String, gzip: Bool, reader: any ChunkedFileReading, chunkSize: Int,
@@ -84,6 +90,15 @@ final class WARCWriter {
     func write(
         _ header: WARCRecordHeader, block: WARCBlock, type: WARCRecordType, copied: (Int64) -> Void = { _ in }
     ) throws -> WARCRecordHeader {
+        defer { pending.removeAll(keepingCapacity: true) }
+        let written = try record(header, block: block, type: type, copied: copied)
+        try flush()
+        return written
+    }
+
+    private func record(
+        _ header: WARCRecordHeader, block: WARCBlock, type: WARCRecordType, copied: (Int64) -> Void
+    ) throws -> WARCRecordHeader {
         var header = header
         switch block {
         case .bytes(let bytes):
@@ -101,8 +116,19 @@ final class WARCWriter {
                 throw ExportError.cannotRead(path: path, reason: Self.reason(error))
             }
             var hash = SHA1()
-            let length = try readAll(file, path: path, expand: expand) { hash.update($0) }
+            var chunks = 0
+            let length = try readAll(file, path: path, expand: expand) { chunk in
+                hash.update(chunk)
+                chunks += 1
+            }
             try finishHeader(&header, length: length, digest: hash.finalize(), type: type)
+            if !expand, chunks <= 1 {
+                // The whole file is still in the buffer: copied from there, read once.
+                let whole = UnsafeRawBufferPointer(rebasing: buffer[0..<Int(length)])
+                try emit(header) { write in try write(whole) }
+                copied(length)
+                return header
+            }
             do {
                 try file.rewind()
             } catch {
@@ -172,11 +198,12 @@ final class WARCWriter {
         _ header: WARCRecordHeader, body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         let raw: (UnsafeRawBufferPointer) throws -> Void = { [self] bytes in
-            let failure = FileDescriptor.writeAll(bytes, to: descriptor)
-            guard failure == 0 else {
-                throw ExportError.cannotWrite(path: target, reason: String(cString: strerror(failure)))
+            if pending.count + bytes.count > gathered { try flush() }
+            if bytes.count >= gathered {
+                try writeOut(bytes)
+            } else {
+                pending.append(contentsOf: bytes)
             }
-            written += Int64(bytes.count)
         }
         if gzip {
             let member: GzipWriter
@@ -194,6 +221,21 @@ final class WARCWriter {
             try body(raw)
             try WARCRecordHeader.trailer.withUnsafeBytes { try raw($0) }
         }
+    }
+
+    /// Writes what is gathered: at the end of each record, and whenever more would pass `gathered`.
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        try pending.withUnsafeBytes { try writeOut($0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws {
+        let failure = FileDescriptor.writeAll(bytes, to: descriptor)
+        guard failure == 0 else {
+            throw ExportError.cannotWrite(path: target, reason: String(cString: strerror(failure)))
+        }
+        written += Int64(bytes.count)
     }
 
     private static func reason(_ error: Error) -> String {

@@ -17,8 +17,8 @@ struct ExportCommand: CommandType {
             logins and tokens redacted. The archive keeps no HTTP status or headers, so no `response` records are
             written.
 
-            Memory stays small whatever the files' sizes: each file is read twice, in chunks, to hash it, then to copy
-            it. On a terminal a progress line is redrawn in place. A failure (a file that cannot be read, a full disk)
+            Memory stays small whatever the files' sizes: a file larger than a megabyte is read twice, in chunks, to
+            hash it, then to copy it (a smaller one once). On a terminal a progress line is redrawn in place. A failure (a file that cannot be read, a full disk)
             leaves nothing under the export's name, and Ctrl-C stops it the same way. A file inside a show's folder is
             refused (exit 2): it could take an archived file's place.
             """,

@@ -124,14 +124,35 @@ final class WARCRecordTests: XCTestCase {
         XCTAssertEqual(Array(bytes[headerEnd..<(headerEnd + content.count)]), content)
     }
 
+    func test_aFileThatComesWholeInOneChunk_isReadOnce_andCopiedFromThatChunk() throws {
+        let file = folder.appendingPathComponent("small.mp3")
+        let content = (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        try Data(content).write(to: file)
+        let reader = RecordingReader()
+
+        let (bytes, _) = try write(
+            reader: reader, chunkSize: 4096, [(resource(uri: "https://a.example/s.mp3"), .file(file.path), .resource)])
+
+        XCTAssertEqual(reader.rewinds, 0)
+        XCTAssertEqual(reader.bytesRead, content.count, "hashed and copied from one reading")
+        let text = String(decoding: bytes.prefix(600), as: UTF8.self)
+        XCTAssertTrue(text.contains("Content-Length: 3000\r\n"), text)
+        let headerEnd = try XCTUnwrap(text.range(of: "\r\n\r\n")).upperBound.utf16Offset(in: text)
+        XCTAssertEqual(Array(bytes[headerEnd..<(headerEnd + content.count)]), content)
+        XCTAssertEqual(Array(bytes.suffix(4)), Array("\r\n\r\n".utf8))
+    }
+
     func test_aFileThatShrinksBetweenItsReadings_stopsTheExport_sayingSo() throws {
         let file = folder.appendingPathComponent("e.mp3")
         try Data(repeating: 7, count: 10_000).write(to: file)
         let reader = RecordingReader()
         reader.shortOnSecondPass = true
 
+        // Larger than a chunk: read twice (a file that came whole in one chunk is copied from it, read once).
         XCTAssertThrowsError(
-            try write(reader: reader, [(resource(uri: "https://a.example/e.mp3"), .file(file.path), .resource)])
+            try write(
+                reader: reader, chunkSize: 4096,
+                [(resource(uri: "https://a.example/e.mp3"), .file(file.path), .resource)])
         ) { error in
             XCTAssertEqual(error as? ExportError, .changed(path: file.path))
             XCTAssertTrue((error as? LocalizedError)?.errorDescription?.contains("changed while") == true)
