@@ -1,0 +1,111 @@
+// What a library holds of one show: its art as `folder.<ext>` and `cover.<ext>`, and one file per episode here,
+// named date first (`2024-05-01 Title.mp3`, sanitized by `FileNamer`, ` (2)` where two take one name or a file the
+// library did not write is in the way), each with the tag its format takes or none.
+import Foundation
+
+/// One file of the library to have.
+struct LibraryItem {
+    enum Kind { case tagged, copied, art }
+
+    var kind: Kind
+    /// Its path in the library (`Show/2024-05-01 Title.mp3`).
+    var path: String
+    /// The show folder's name in the archive.
+    var show: String
+    /// The archived file, absolute.
+    var source: String
+    var sourceSHA256: String?
+    var sourceSize: Int64
+    /// The tag (the cover read again when written, so a plan of 10,000 episodes holds no pictures).
+    var tags: EpisodeTags?
+    var coverPath: String?
+    /// The SHA-256 of the tag's bytes (empty when untagged), and their count.
+    var fingerprint = ""
+    var headSize = 0
+    /// Bytes of the archived file's own tags left out of the copy.
+    var skip: Int64 = 0
+
+    /// The bytes the written file takes.
+    var size: Int64 { Int64(headSize) + sourceSize - skip }
+}
+
+struct LibraryPlanner {
+    let files: any FileStore
+    let attributes: any FileAttributes
+    let copier: LibraryCopier
+
+    /// The items of the show in `folder` (its index `index`), each named in `library`; `record` says which names
+    /// there are the library's own.
+    func items(of folder: URL, index: ArchiveIndex, library: URL, record: LibraryRecord, report: inout LibraryReport)
+        -> [LibraryItem]
+    {
+        let show = folder.lastPathComponent
+        var items: [LibraryItem] = []
+        var taken = Set<String>()
+        /// A free name in the show's library folder: not taken by this plan, and not a file the library did not write.
+        func allocate(stem: String, ext: String?) -> String {
+            var counter = 1
+            while true {
+                let path = show + "/" + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
+                let ours = record.files[path] != nil
+                let there =
+                    files.fileExists(atPath: library.appendingPathComponent(path).path)
+                    || attributes.isSymbolicLink(atPath: library.appendingPathComponent(path).path)
+                if !taken.contains(path.lowercased()), ours || !there {
+                    taken.insert(path.lowercased())
+                    return path
+                }
+                counter += 1
+            }
+        }
+        let names = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
+        if let cover = ArchiveLayout.coverNames.first(where: { names.contains($0) && !index.holds(file: $0) }) {
+            let ext = (cover as NSString).pathExtension
+            let source = folder.appendingPathComponent(cover).path
+            let size = Int64(attributes.typeAndSize(atPath: source)?.size ?? 0)
+            let sha = try? copier.hash(of: source)
+            for stem in ["folder", "cover"] {
+                items.append(
+                    LibraryItem(
+                        kind: .art, path: allocate(stem: stem, ext: ext), show: show, source: source,
+                        sourceSHA256: sha, sourceSize: size))
+            }
+        }
+        let gatherer = LibraryTags(files: files)
+        for entry in index.episodes {
+            guard entry.isHere else {
+                if let away = entry.away { report.away[away.state, default: 0] += 1 }
+                continue
+            }
+            let source = folder.appendingPathComponent(entry.file).path
+            let ext = (entry.file as NSString).pathExtension.lowercased()
+            let day = LibraryTags.day(entry.published ?? entry.archived)
+            let title = entry.title.map(LibraryTags.clean) ?? ((entry.file as NSString).lastPathComponent)
+            var stem = FileNamer.sanitize([day, title].compactMap { $0 }.joined(separator: " "))
+            if stem.isEmpty { stem = "episode" }
+            var item = LibraryItem(
+                kind: .copied, path: allocate(stem: stem, ext: ext.isEmpty ? nil : ext), show: show, source: source,
+                sourceSHA256: entry.sha256, sourceSize: entry.size)
+            if ext == "mp3", let head = try? copier.head(of: source, count: 64 << 10) {
+                var skip = ID3Tag.leadingTagsLength(head)
+                if Int64(skip) >= entry.size { skip = 0 }
+                // The first frame, after tags longer than what was read (a large picture in them) read again.
+                let after = skip + 4096 <= head.count ? head : (try? copier.head(of: source, count: skip + 4096)) ?? []
+                let audio = Array(after.dropFirst(skip))
+                let duration = MPEGDuration.milliseconds(head: audio, audioBytes: entry.size - Int64(skip))
+                var (tags, notes) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
+                report.notes += notes.map { "\(show)/\(entry.file): \($0)" }
+                let bytes = ID3Tag.bytes(for: tags)
+                item.kind = .tagged
+                item.fingerprint = LibraryCopier.sha256(bytes)
+                item.headSize = bytes.count
+                item.skip = Int64(skip)
+                item.coverPath = tags.cover == nil ? nil : gatherer.cover(of: entry, in: folder).path
+                tags.cover = nil
+                item.tags = tags
+            }
+            items.append(item)
+        }
+        return items
+    }
+}
