@@ -165,4 +165,22 @@ final class LibraryExportTests: CommandLineTestCase {
         XCTAssertEqual(plans.first?.line, "library: writing 3 files (7.2 kB; 1.0 kB free)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: library.path))
     }
+
+    /// The secret search reads ID3 text as a player does: a secret spelt in UTF-16 in a tag is found.
+    func test_secretSearch_decodesID3TextFrames_UTF16AndChapterTitlesToo() throws {
+        let secret = SoughtSecret("the token", "TOKENVALUE123")
+        let utf16: [UInt8] = [1, 0xFF, 0xFE] + "TOKENVALUE123".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let v23 =
+            Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(10 + utf16.count)] + Array("TIT2".utf8)
+            + [0, 0, 0, UInt8(utf16.count), 0, 0] + utf16
+        var tags = EpisodeTags()
+        tags.chapters = [LibraryChapter(startMilliseconds: 0, title: "TOKENVALUE123")]
+        let file = folder.url.appendingPathComponent("tagged.mp3")
+        for tag in [v23, ID3Tag.bytes(for: tags)] {
+            try Data(tag + [0xFF, 0xFB]).write(to: file)
+            let hits = try SecretSpellingSearch.hits(under: folder.url, name: "<test>", secrets: [secret])
+            XCTAssertEqual(hits.map(\.place), ["<test>/tagged.mp3"], "\(tag)")
+        }
+        XCTAssertEqual(ID3Text.texts(of: Data(v23)), ["TOKENVALUE123"])
+    }
 }
