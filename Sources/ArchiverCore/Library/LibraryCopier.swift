@@ -14,6 +14,12 @@ import Foundation
 /// open(2), out of the way of other `open`s.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
 
+/// A part of a written file: bytes made here, or the archived file's bytes from `from` to `to` (its end when nil).
+enum CopyPiece: Equatable {
+    case bytes([UInt8])
+    case source(from: Int64, to: Int64?)
+}
+
 /// What was written: its SHA-256 (hex) and its size.
 struct WrittenFile: Equatable, Sendable {
     var sha256: String
@@ -33,27 +39,45 @@ struct LibraryCopier: Sendable {
     /// - Throws: `ExportError` when the source cannot be read or the target written (nothing is left under a
     ///   temporary name; what was at `target` stays).
     func write(head: [UInt8], source: String, skip: Int64, to target: URL) throws -> WrittenFile {
+        try write([.bytes(head), .source(from: skip, to: nil)], source: source, to: target)
+    }
+
+    /// Writes `pieces` in order to `target`: bytes made here, and ranges of the file at `source` (ascending, none
+    /// overlapping), read once from its start in chunks.
+    func write(_ pieces: [CopyPiece], source: String, to target: URL) throws -> WrittenFile {
         try writing(to: target) { descriptor in
             var hash = SHA256()
-            try put(head, to: descriptor, target: target)
-            hash.update(head)
+            var size: Int64 = 0
             let file = try open(source)
-            var skipped: Int64 = 0
-            var size = Int64(head.count)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
             defer { buffer.deallocate() }
-            while true {
-                if cancelled() { throw ExportError.interrupted(path: target.path) }
-                let count = try readChunk(file, into: buffer, source: source)
-                if count == 0 { break }
-                let drop = Int(min(Int64(count), skip - skipped))
-                skipped += Int64(drop)
-                let chunk = UnsafeRawBufferPointer(rebasing: buffer[drop..<count])
-                guard !chunk.isEmpty else { continue }
+            // The source's bytes in `buffer[used..<count]` start at `position`.
+            var (position, used, count): (Int64, Int, Int) = (0, 0, 0)
+            func emit(_ chunk: UnsafeRawBufferPointer) throws {
                 hash.update(chunk)
                 let code = FileDescriptor.writeAll(chunk, to: descriptor)
                 guard code == 0 else { throw ExportError.cannotWrite(path: target.path, reason: Self.reason(code)) }
                 size += Int64(chunk.count)
+            }
+            for piece in pieces {
+                switch piece {
+                case .bytes(let bytes): try bytes.withUnsafeBytes { try emit($0) }
+                case .source(let from, let to):
+                    while to.map({ position < $0 }) ?? true {
+                        if used == count {
+                            if cancelled() { throw ExportError.interrupted(path: target.path) }
+                            (used, count) = (0, try readChunk(file, into: buffer, source: source))
+                            if count == 0 { break }
+                        }
+                        var take = count - used
+                        if let to { take = Int(min(Int64(take), to - position)) }
+                        if position < from { take = Int(min(Int64(take), from - position)) }
+                        if position >= from {
+                            try emit(UnsafeRawBufferPointer(rebasing: buffer[used..<(used + take)]))
+                        }
+                        (position, used) = (position + Int64(take), used + take)
+                    }
+                }
             }
             return WrittenFile(sha256: hash.hexDigest(), size: size)
         }
@@ -76,6 +100,25 @@ struct LibraryCopier: Sendable {
             if let cloned { return cloned }
         }
         return try write(head: [], source: source, skip: 0, to: target)
+    }
+
+    /// `count` bytes of the file at `path` from `offset` (fewer at its end), read with pread(2).
+    func bytes(of path: String, at offset: Int64, count: Int) throws -> [UInt8] {
+        let descriptor = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ExportError.cannotRead(path: path, reason: Self.reason(errno)) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw ExportError.cannotRead(path: path, reason: Self.reason(errno)) }
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(bytes.prefix(filled))
     }
 
     /// The SHA-256 of the file at `path`, read in chunks.
