@@ -33,7 +33,9 @@ final class LibraryTagToolTests: CommandLineTestCase {
         let mp3 = try TagTools.tone(
             media.appendingPathComponent("one.mp3"), seconds: 20,
             ["-c:a", "libmp3lame", "-b:a", "64k", "-metadata", "title=Publisher's title"])
-        let m4a = try TagTools.tone(media.appendingPathComponent("two.m4a"), seconds: 3, ["-c:a", "aac"])
+        // Fast start: its moov before its mdat, so every chunk offset moves when the tags grow the moov.
+        let m4a = try TagTools.tone(
+            media.appendingPathComponent("two.m4a"), seconds: 20, ["-c:a", "aac", "-movflags", "+faststart"])
         let opus = try TagTools.tone(media.appendingPathComponent("three.opus"), seconds: 3, ["-c:a", "libopus"])
         let jpeg = try TagTools.picture(media.appendingPathComponent("cover.jpg"))
         let base = server.url("").absoluteString
@@ -49,7 +51,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
                 <enclosure url="\(base)/one.mp3" type="audio/mpeg"/>
                 <podcast:chapters url="\(base)/one.chapters.json" type="application/json+chapters"/></item>
                 <item><title>Two</title><guid>two</guid><pubDate>Mon, 13 Jan 2025 08:00:00 GMT</pubDate>
-                <enclosure url="\(base)/two.m4a" type="audio/mp4"/></item>
+                <enclosure url="\(base)/two.m4a" type="audio/mp4"/>
+                <podcast:chapters url="\(base)/one.chapters.json" type="application/json+chapters"/></item>
                 <item><title>Three</title><guid>three</guid><pubDate>Mon, 20 Jan 2025 08:00:00 GMT</pubDate>
                 <enclosure url="\(base)/three.opus" type="audio/ogg"/></item>
                 </channel></rss>
@@ -90,14 +93,16 @@ final class LibraryTagToolTests: CommandLineTestCase {
         XCTAssertTrue(output.lines[0].hasPrefix("library: writing 5 files ("), output.lines[0])
         XCTAssertTrue(
             output.lines[1].hasPrefix(
-                "library \(library.path): 1 show, 1 episode tagged, 2 copied untagged (no tag writer for m4a: 1, "
-                    + "opus: 1), 2 show art files, 0 unchanged ("), output.text)
+                "library \(library.path): 1 show, 2 episodes tagged, 1 copied untagged (no tag writer for opus: 1), "
+                    + "2 show art files, 0 unchanged ("), output.text)
         XCTAssertEqual(
             errors.lines,
-            [
-                "library: Tone Show/First - one.mp3: 1 chapters without a usable start time left out",
-                "library: Tone Show/First - one.mp3: 1 chapters past the audio's end left out",
-            ])
+            ["First - one.mp3", "Two.m4a"].flatMap {
+                [
+                    "library: Tone Show/\($0): 1 chapters without a usable start time left out",
+                    "library: Tone Show/\($0): 1 chapters past the audio's end left out",
+                ]
+            })
         let shelf = library.appendingPathComponent("Tone Show")
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted(),
@@ -134,7 +139,24 @@ final class LibraryTagToolTests: CommandLineTestCase {
             try Data(contentsOf: shelf.appendingPathComponent("folder.jpg")),
             try Data(contentsOf: show.appendingPathComponent("cover.jpg")))
         XCTAssertEqual(
-            try Data(contentsOf: shelf.appendingPathComponent("2025-01-13 Two.m4a")),
-            try Data(contentsOf: show.appendingPathComponent("Two.m4a")), "copied untagged")
+            try Data(contentsOf: shelf.appendingPathComponent("2025-01-20 Three.opus")),
+            try Data(contentsOf: show.appendingPathComponent("Three.opus")), "copied untagged")
+
+        // The M4A: its atoms read back, the chapters from its chpl, and the same audio decoded from the copy.
+        let m4a = shelf.appendingPathComponent("2025-01-13 Two.m4a")
+        let probedM4A = try TagTools.probe(m4a)
+        XCTAssertEqual(probedM4A.tags["title"], "Two")
+        XCTAssertEqual(probedM4A.tags["album"], "Tone Show")
+        XCTAssertEqual(probedM4A.tags["date"], "2025-01-13")
+        XCTAssertEqual(probedM4A.chapters.map(\.title), expected.map(\.1))
+        XCTAssertEqual(probedM4A.chapters.map(\.start), expected.map(\.0))
+        let readM4A = try TagTools.mutagen(m4a)
+        XCTAssertEqual(readM4A.title, "Two")
+        XCTAssertEqual(readM4A.artist, "Tone Show")
+        XCTAssertTrue(readM4A.cover)
+        XCTAssertEqual(readM4A.chapters, expected.map { [String(Int($0.0 * 1000)), $0.1] })
+        XCTAssertEqual(
+            try TagTools.decodedAudioHash(m4a), try TagTools.decodedAudioHash(show.appendingPathComponent("Two.m4a")),
+            "every chunk offset still points at its audio")
     }
 }

@@ -55,6 +55,13 @@ enum TagTools {
         return try Data(contentsOf: file)
     }
 
+    /// The MD5 of the audio ffmpeg decodes from `file` (what a player plays).
+    static func decodedAudioHash(_ file: URL) throws -> String {
+        let result = try run(ffmpeg, ["-nostdin", "-v", "error", "-i", file.path, "-map", "0:a", "-f", "md5", "-"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout
+    }
+
     /// What ffprobe reads: the format's tags, and each chapter's start (seconds) and title.
     static func probe(_ file: URL) throws -> (tags: [String: String], chapters: [(start: Double, title: String)]) {
         let result = try run(ffprobe, ["-v", "error", "-show_chapters", "-show_format", "-of", "json", file.path])

@@ -128,13 +128,24 @@ public struct LibraryExport: Sendable {
     }
 
     private func write(_ item: LibraryItem, to target: URL, copier: LibraryCopier) throws -> WrittenFile {
-        guard var tags = item.tags else {
+        guard var tags = item.tags, let format = item.format else {
             return try copier.copy(source: item.source, to: target, sha256: item.sourceSHA256, size: item.sourceSize)
         }
         if let cover = item.coverPath {
             tags.cover = LibraryTags.picture(files.prefix(ofFileAtPath: cover, count: LibraryTags.coverLimit + 1))
         }
-        return try copier.write(head: ID3Tag.bytes(for: tags), source: item.source, skip: item.skip, to: target)
+        switch format {
+        case .id3:
+            return try copier.write(head: ID3Tag.bytes(for: tags), source: item.source, skip: item.skip, to: target)
+        case .mp4(let offset, let size):
+            guard
+                let pieces = MP4Tag.pieces(
+                    for: tags, path: item.source, moov: (offset, size), copier: copier)
+            else {
+                throw ExportError.cannotRead(path: item.source, reason: "its moov atom changed or cannot be read")
+            }
+            return try copier.write(pieces, source: item.source, to: target)
+        }
     }
 
     private func createFolder(_ folder: URL) throws {

@@ -3,6 +3,14 @@
 // library did not write is in the way), each with the tag its format takes or none.
 import Foundation
 
+/// The tag formats the library writes.
+enum TagFormat: Equatable {
+    /// ID3v2.4 before an MP3's audio (see `ID3Tag`).
+    case id3
+    /// iTunes atoms in an MP4's `moov`, where it is (see `MP4Tag`).
+    case mp4(moovOffset: Int64, moovSize: Int64)
+}
+
 /// One file of the library to have.
 struct LibraryItem {
     enum Kind { case tagged, copied, art }
@@ -16,7 +24,9 @@ struct LibraryItem {
     var source: String
     var sourceSHA256: String?
     var sourceSize: Int64
-    /// The tag (the cover read again when written, so a plan of 10,000 episodes holds no pictures).
+    /// How it is tagged, and with what (the cover read again when written, so a plan of 10,000 episodes holds no
+    /// pictures); nil for a copy.
+    var format: TagFormat?
     var tags: EpisodeTags?
     var coverPath: String?
     /// The SHA-256 of the tag's bytes (empty when untagged), and their count.
@@ -86,20 +96,15 @@ struct LibraryPlanner {
             var item = LibraryItem(
                 kind: .copied, path: allocate(stem: stem, ext: ext.isEmpty ? nil : ext), show: show, source: source,
                 sourceSHA256: entry.sha256, sourceSize: entry.size)
-            if ext == "mp3", let head = try? copier.head(of: source, count: 64 << 10) {
-                var skip = ID3Tag.leadingTagsLength(head)
-                if Int64(skip) >= entry.size { skip = 0 }
-                // The first frame, after tags longer than what was read (a large picture in them) read again.
-                let after = skip + 4096 <= head.count ? head : (try? copier.head(of: source, count: skip + 4096)) ?? []
-                let audio = Array(after.dropFirst(skip))
-                let duration = MPEGDuration.milliseconds(head: audio, audioBytes: entry.size - Int64(skip))
+            if let (format, duration, skip) = format(of: source, ext: ext, size: entry.size) {
                 var (tags, notes) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
                 report.notes += notes.map { "\(show)/\(entry.file): \($0)" }
-                let bytes = ID3Tag.bytes(for: tags)
+                let bytes = format == .id3 ? ID3Tag.bytes(for: tags) : MP4Tag.userData(for: tags)
                 item.kind = .tagged
+                item.format = format
                 item.fingerprint = LibraryCopier.sha256(bytes)
                 item.headSize = bytes.count
-                item.skip = Int64(skip)
+                item.skip = skip
                 item.coverPath = tags.cover == nil ? nil : gatherer.cover(of: entry, in: folder).path
                 tags.cover = nil
                 item.tags = tags
@@ -107,5 +112,26 @@ struct LibraryPlanner {
             items.append(item)
         }
         return items
+    }
+
+    /// How the archived file at `source` is tagged: its format, how long it plays where that is known, and the
+    /// bytes of its own tags a copy leaves out; nil for a file copied as it is.
+    private func format(of source: String, ext: String, size: Int64) -> (TagFormat, UInt32?, Int64)? {
+        switch ext {
+        case "mp3":
+            guard let head = try? copier.head(of: source, count: 64 << 10) else { return nil }
+            var skip = ID3Tag.leadingTagsLength(head)
+            if Int64(skip) >= size { skip = 0 }
+            // The first frame, after tags longer than what was read (a large picture in them) read again.
+            let after = skip + 4096 <= head.count ? head : (try? copier.head(of: source, count: skip + 4096)) ?? []
+            let duration = MPEGDuration.milliseconds(head: Array(after.dropFirst(skip)), audioBytes: size - Int64(skip))
+            return (.id3, duration, Int64(skip))
+        case "m4a", "m4b", "mp4", "m4v":
+            guard let moov = MP4Tag.moov(in: source, size: size, copier: copier),
+                let bytes = try? copier.bytes(of: source, at: moov.offset, count: Int(moov.size))
+            else { return nil }
+            return (.mp4(moovOffset: moov.offset, moovSize: moov.size), MP4Tag.duration(bytes), 0)
+        default: return nil
+        }
     }
 }
