@@ -36,7 +36,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
         // Fast start: its moov before its mdat, so every chunk offset moves when the tags grow the moov.
         let m4a = try TagTools.tone(
             media.appendingPathComponent("two.m4a"), seconds: 20, ["-c:a", "aac", "-movflags", "+faststart"])
-        let opus = try TagTools.tone(media.appendingPathComponent("three.opus"), seconds: 3, ["-c:a", "libopus"])
+        let opus = try TagTools.tone(media.appendingPathComponent("three.opus"), seconds: 20, ["-c:a", "libopus"])
+        let vorbis = try TagTools.tone(media.appendingPathComponent("four.ogg"), seconds: 20, ["-c:a", "libvorbis"])
         let jpeg = try TagTools.picture(media.appendingPathComponent("cover.jpg"))
         let base = server.url("").absoluteString
         server.route(
@@ -54,12 +55,17 @@ final class LibraryTagToolTests: CommandLineTestCase {
                 <enclosure url="\(base)/two.m4a" type="audio/mp4"/>
                 <podcast:chapters url="\(base)/one.chapters.json" type="application/json+chapters"/></item>
                 <item><title>Three</title><guid>three</guid><pubDate>Mon, 20 Jan 2025 08:00:00 GMT</pubDate>
-                <enclosure url="\(base)/three.opus" type="audio/ogg"/></item>
+                <enclosure url="\(base)/three.opus" type="audio/ogg"/>
+                <podcast:chapters url="\(base)/one.chapters.json" type="application/json+chapters"/></item>
+                <item><title>Four</title><guid>four</guid><pubDate>Mon, 27 Jan 2025 08:00:00 GMT</pubDate>
+                <enclosure url="\(base)/four.ogg" type="audio/ogg"/>
+                <podcast:chapters url="\(base)/one.chapters.json" type="application/json+chapters"/></item>
                 </channel></rss>
                 """, type: "application/rss+xml"))
         server.route("/one.mp3", .ok(mp3))
         server.route("/two.m4a", .ok(m4a))
         server.route("/three.opus", .ok(opus))
+        server.route("/four.ogg", .ok(vorbis))
         server.route("/cover.jpg", .ok(jpeg, type: "image/jpeg"))
         server.route("/one.chapters.json", .ok(Self.chapters, type: "application/json"))
         let status = await run("sync", server.url("/feed.xml").absoluteString, "--to", root.path, "--metadata")
@@ -79,7 +85,7 @@ final class LibraryTagToolTests: CommandLineTestCase {
         return found
     }
 
-    func test_library_mp3_isReadBackByFfprobeAndMutagen_withTheChaptersOfItsJSON_andTheArchiveUnchanged()
+    func test_library_mp3M4AOpusAndVorbis_areReadBackByFfprobeAndMutagen_withTheChaptersOfTheirJSON()
         async throws
     {
         try await syncTones()
@@ -90,14 +96,14 @@ final class LibraryTagToolTests: CommandLineTestCase {
 
         XCTAssertEqual(status, .success, errors.text)
         XCTAssertEqual(output.lines.count, 2, output.text)
-        XCTAssertTrue(output.lines[0].hasPrefix("library: writing 5 files ("), output.lines[0])
+        XCTAssertTrue(output.lines[0].hasPrefix("library: writing 6 files ("), output.lines[0])
         XCTAssertTrue(
             output.lines[1].hasPrefix(
-                "library \(library.path): 1 show, 2 episodes tagged, 1 copied untagged (no tag writer for opus: 1), "
-                    + "2 show art files, 0 unchanged ("), output.text)
+                "library \(library.path): 1 show, 4 episodes tagged, 0 copied untagged, 2 show art files, "
+                    + "0 unchanged ("), output.text)
         XCTAssertEqual(
             errors.lines,
-            ["First - one.mp3", "Two.m4a"].flatMap {
+            ["First - one.mp3", "Two.m4a", "Three.opus", "Four.ogg"].flatMap {
                 [
                     "library: Tone Show/\($0): 1 chapters without a usable start time left out",
                     "library: Tone Show/\($0): 1 chapters past the audio's end left out",
@@ -106,7 +112,10 @@ final class LibraryTagToolTests: CommandLineTestCase {
         let shelf = library.appendingPathComponent("Tone Show")
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: shelf.path).sorted(),
-            ["2025-01-06 First - one.mp3", "2025-01-13 Two.m4a", "2025-01-20 Three.opus", "cover.jpg", "folder.jpg"])
+            [
+                "2025-01-06 First - one.mp3", "2025-01-13 Two.m4a", "2025-01-20 Three.opus", "2025-01-27 Four.ogg",
+                "cover.jpg", "folder.jpg",
+            ])
         XCTAssertEqual(try hashes(root), before, "the archive's files are unchanged")
         let verified = await run("verify", root.path)
         XCTAssertEqual(verified, .success, errors.text)
@@ -138,10 +147,6 @@ final class LibraryTagToolTests: CommandLineTestCase {
         XCTAssertEqual(
             try Data(contentsOf: shelf.appendingPathComponent("folder.jpg")),
             try Data(contentsOf: show.appendingPathComponent("cover.jpg")))
-        XCTAssertEqual(
-            try Data(contentsOf: shelf.appendingPathComponent("2025-01-20 Three.opus")),
-            try Data(contentsOf: show.appendingPathComponent("Three.opus")), "copied untagged")
-
         // The M4A: its atoms read back, the chapters from its chpl, and the same audio decoded from the copy.
         let m4a = shelf.appendingPathComponent("2025-01-13 Two.m4a")
         let probedM4A = try TagTools.probe(m4a)
@@ -158,5 +163,28 @@ final class LibraryTagToolTests: CommandLineTestCase {
         XCTAssertEqual(
             try TagTools.decodedAudioHash(m4a), try TagTools.decodedAudioHash(show.appendingPathComponent("Two.m4a")),
             "every chunk offset still points at its audio")
+
+        // The Opus and Vorbis files: their comments, the chapters ffmpeg reads from them, every page whole (the
+        // pages after the comments renumbered, their CRCs made again), the same audio.
+        for (name, archived, title) in [
+            ("2025-01-20 Three.opus", "Three.opus", "Three"), ("2025-01-27 Four.ogg", "Four.ogg", "Four"),
+        ] {
+            let ogg = shelf.appendingPathComponent(name)
+            let probedOgg = try TagTools.probe(ogg)
+            XCTAssertEqual(probedOgg.tags["title"], title, name)
+            XCTAssertEqual(probedOgg.tags["album"], "Tone Show", name)
+            XCTAssertEqual(probedOgg.chapters.map(\.title), expected.map(\.1), name)
+            XCTAssertEqual(probedOgg.chapters.map(\.start), expected.map(\.0), name)
+            let readOgg = try TagTools.mutagen(ogg)
+            XCTAssertEqual(readOgg.title, title, name)
+            XCTAssertEqual(readOgg.artist, "Tone Show", name)
+            XCTAssertEqual(readOgg.date, title == "Three" ? "2025-01-20" : "2025-01-27", name)
+            XCTAssertTrue(readOgg.cover, name)
+            XCTAssertEqual(try TagTools.oggPages(ogg), "whole", name)
+            XCTAssertEqual(
+                try TagTools.decodedAudioHash(ogg),
+                try TagTools.decodedAudioHash(show.appendingPathComponent(archived)),
+                name)
+        }
     }
 }

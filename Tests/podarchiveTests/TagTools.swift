@@ -43,12 +43,13 @@ enum TagTools {
         return try Data(contentsOf: file)
     }
 
-    /// A small picture made by ffmpeg (`jpg` or `png`).
+    /// A picture of noise made by ffmpeg (`jpg` or `png`): about 100 kB at 400 pixels, more than one Ogg page holds.
     static func picture(_ file: URL) throws -> Data {
         let result = try run(
             ffmpeg,
             [
-                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1",
+                "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=red:size=400x400", "-vf",
+                "noise=alls=100:allf=t", "-frames:v", "1",
                 file.path,
             ])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -62,13 +63,59 @@ enum TagTools {
         return result.stdout
     }
 
+    /// Whether every page of the Ogg file is whole, as a reader checks it: its CRC right and the sequence numbers
+    /// of its stream counting up from 0 without a gap. One line naming the first fault, or "whole".
+    static func oggPages(_ file: URL) throws -> String {
+        let result = try run(python, ["-c", oggCheck, file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static let oggCheck = #"""
+        import sys
+        data = open(sys.argv[1], "rb").read()
+        table = []
+        for i in range(256):
+            v = i << 24
+            for _ in range(8):
+                v = ((v << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if v & 0x80000000 else (v << 1) & 0xFFFFFFFF
+            table.append(v)
+        def crc(b):
+            c = 0
+            for x in b:
+                c = ((c << 8) & 0xFFFFFFFF) ^ table[(c >> 24) ^ x]
+            return c
+        pos, expected = 0, 0
+        while pos < len(data):
+            if data[pos:pos + 4] != b"OggS":
+                print("no page at", pos); sys.exit(0)
+            n = data[pos + 26]
+            length = 27 + n + sum(data[pos + 27:pos + 27 + n])
+            page = bytearray(data[pos:pos + length])
+            stored = int.from_bytes(page[22:26], "little")
+            page[22:26] = b"\0\0\0\0"
+            if crc(page) != stored:
+                print("bad CRC at page", expected); sys.exit(0)
+            sequence = int.from_bytes(page[18:22], "little")
+            if sequence != expected:
+                print("page", sequence, "where", expected, "was due"); sys.exit(0)
+            expected += 1
+            pos += length
+        print("whole")
+        """#
+
     /// What ffprobe reads: the format's tags, and each chapter's start (seconds) and title.
     static func probe(_ file: URL) throws -> (tags: [String: String], chapters: [(start: Double, title: String)]) {
-        let result = try run(ffprobe, ["-v", "error", "-show_chapters", "-show_format", "-of", "json", file.path])
+        let result = try run(
+            ffprobe, ["-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", file.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let format = json["format"] as? [String: Any]
-        let tags = (format?["tags"] as? [String: String]) ?? [:]
+        // An Ogg file's comments are its stream's tags.
+        let streams = (json["streams"] as? [[String: Any]]) ?? []
+        let tags = ((format?["tags"] as? [String: String]) ?? [:]).merging(
+            (streams.first?["tags"] as? [String: String]) ?? [:]
+        ) { format, _ in format }
         let chapters = ((json["chapters"] as? [[String: Any]]) ?? []).map { chapter in
             (
                 Double(chapter["start_time"] as? String ?? "") ?? -1,

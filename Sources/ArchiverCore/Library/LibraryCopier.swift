@@ -18,6 +18,9 @@ private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int
 enum CopyPiece: Equatable {
     case bytes([UInt8])
     case source(from: Int64, to: Int64?)
+    /// The archived file's Ogg pages from `from` to its end, each of stream `serial` with its sequence number moved
+    /// by `delta` and its CRC made again (bytes that are no page copied as they are).
+    case oggPages(from: Int64, serial: UInt32, delta: Int64)
 }
 
 /// What was written: its SHA-256 (hex) and its size.
@@ -62,6 +65,48 @@ struct LibraryCopier: Sendable {
             for piece in pieces {
                 switch piece {
                 case .bytes(let bytes): try bytes.withUnsafeBytes { try emit($0) }
+                case .oggPages(let from, let serial, let delta):
+                    // What is left of the file, page by page: a page is at most 65,307 bytes.
+                    var carry: [UInt8] = []
+                    var raw = false
+                    while true {
+                        if used == count {
+                            if cancelled() { throw ExportError.interrupted(path: target.path) }
+                            (used, count) = (0, try readChunk(file, into: buffer, source: source))
+                            if count == 0 { break }
+                        }
+                        let skip = position < from ? Int(min(Int64(count - used), from - position)) : 0
+                        let chunk = UnsafeRawBufferPointer(rebasing: buffer[(used + skip)..<count])
+                        (position, used) = (position + Int64(count - used), count)
+                        if raw {
+                            try emit(chunk)
+                            continue
+                        }
+                        carry += chunk
+                        var start = 0
+                        while carry.count - start >= 27 {
+                            guard carry[start..<(start + 4)].elementsEqual("OggS".utf8) else {
+                                raw = true
+                                break
+                            }
+                            let head = Array(carry[start..<min(carry.count, start + 27 + 255)])
+                            guard head.count >= 27 + Int(head[26]) else { break }
+                            guard let length = OggPage.pageLength(head) else {
+                                raw = true
+                                break
+                            }
+                            guard carry.count - start >= length else { break }
+                            OggPage.renumber(&carry, at: start, length: length, serial: serial, delta: delta)
+                            try carry[start..<(start + length)].withUnsafeBytes { try emit($0) }
+                            start += length
+                        }
+                        carry.removeFirst(start)
+                        if raw {
+                            try carry.withUnsafeBytes { try emit($0) }
+                            carry = []
+                        }
+                    }
+                    try carry.withUnsafeBytes { try emit($0) }
                 case .source(let from, let to):
                     while to.map({ position < $0 }) ?? true {
                         if used == count {

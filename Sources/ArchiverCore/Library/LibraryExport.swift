@@ -145,6 +145,20 @@ public struct LibraryExport: Sendable {
                 throw ExportError.cannotRead(path: item.source, reason: "its moov atom changed or cannot be read")
             }
             return try copier.write(pieces, source: item.source, to: target)
+        case .ogg:
+            guard let headers = OggTag.headers(in: item.source, size: item.sourceSize, copier: copier) else {
+                throw ExportError.cannotRead(path: item.source, reason: "its Ogg headers changed or cannot be read")
+            }
+            let comment = OggTag.commentPacket(tags, codec: headers.codec, vendor: headers.vendor)
+            let pages = OggTag.paginate(
+                [comment] + (headers.setup.map { [$0] } ?? []), serial: headers.serial, sequence: 1)
+            let delta = Int64(1 + pages.count) - Int64(headers.headerPages)
+            return try copier.write(
+                [
+                    .bytes(headers.firstPage + pages.joined()),
+                    .oggPages(from: headers.audioOffset, serial: headers.serial, delta: delta),
+                ],
+                source: item.source, to: target)
         }
     }
 

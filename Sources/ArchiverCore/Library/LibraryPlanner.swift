@@ -9,6 +9,8 @@ enum TagFormat: Equatable {
     case id3
     /// iTunes atoms in an MP4's `moov`, where it is (see `MP4Tag`).
     case mp4(moovOffset: Int64, moovSize: Int64)
+    /// Vorbis comments in an Ogg Opus or Vorbis file's comment header (see `OggTag`).
+    case ogg
 }
 
 /// One file of the library to have.
@@ -99,7 +101,14 @@ struct LibraryPlanner {
             if let (format, duration, skip) = format(of: source, ext: ext, size: entry.size) {
                 var (tags, notes) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
                 report.notes += notes.map { "\(show)/\(entry.file): \($0)" }
-                let bytes = format == .id3 ? ID3Tag.bytes(for: tags) : MP4Tag.userData(for: tags)
+                let bytes: [UInt8]
+                switch format {
+                case .id3: bytes = ID3Tag.bytes(for: tags)
+                case .mp4: bytes = MP4Tag.userData(for: tags)
+                case .ogg:
+                    let headers = OggTag.headers(in: source, size: entry.size, copier: copier)
+                    bytes = headers.map { OggTag.commentPacket(tags, codec: $0.codec, vendor: $0.vendor) } ?? []
+                }
                 item.kind = .tagged
                 item.format = format
                 item.fingerprint = LibraryCopier.sha256(bytes)
@@ -131,6 +140,9 @@ struct LibraryPlanner {
                 let bytes = try? copier.bytes(of: source, at: moov.offset, count: Int(moov.size))
             else { return nil }
             return (.mp4(moovOffset: moov.offset, moovSize: moov.size), MP4Tag.duration(bytes), 0)
+        case "ogg", "oga", "opus":
+            guard let headers = OggTag.headers(in: source, size: size, copier: copier) else { return nil }
+            return (.ogg, OggTag.duration(of: source, size: size, headers: headers, copier: copier), 0)
         default: return nil
         }
     }
