@@ -64,9 +64,12 @@ public struct LibraryExport: Sendable {
             items += planner.items(of: folder, index: index, library: library, record: record, report: &report)
             report.shows += 1
         }
+        // Every show is this run's when none is named (a show gone from the archive too), else those named.
         let exported = Set(folders.map(\.lastPathComponent))
         let wanted = Set(items.map(\.path))
-        let stale = record.files.filter { exported.contains($0.value.show) && !wanted.contains($0.key) }
+        let stale = record.files.filter {
+            (shows == nil || exported.contains($0.value.show)) && !wanted.contains($0.key)
+        }
         let pending = items.filter { !isUnchanged($0, record: record, library: library) }
         report.unchanged = items.count { $0.kind != .art } - pending.count { $0.kind != .art }
         var next = record
