@@ -17,7 +17,7 @@ struct LibraryChapters: Equatable {
     /// The chapters of the document at `path`, clamped to `duration` milliseconds where known.
     static func read(atPath path: String, files: any FileReading, duration: UInt32?) -> LibraryChapters {
         var reader = BoundedJSON(limits: .chapters)
-        var collector = Collector()
+        var collector = Collector(duration: duration)
         do {
             let readable = try files.forEachChunk(ofFileAtPath: path, size: 64 << 10) { chunk in
                 try reader.read(chunk) { collector.take($0) }
@@ -29,11 +29,12 @@ struct LibraryChapters: Equatable {
         } catch {
             return LibraryChapters(notes: ["the chapters could not be read"])
         }
-        return collector.result(duration: duration)
+        return collector.result()
     }
 
     /// Follows the document's events: objects in the top object's `chapters` list, their `startTime` and `title`.
     private struct Collector {
+        let duration: UInt32?
         var depth = 0
         var topKey: String?
         var inChapters = false
@@ -42,7 +43,8 @@ struct LibraryChapters: Equatable {
         var title: String?
         var found: [(start: Double, title: String)] = []
         var dropped = 0
-        var seen = 0
+        var pastEnd = 0
+        var kept = 0
 
         mutating func take(_ event: JSONEvent) {
             switch (depth, event) {
@@ -65,28 +67,32 @@ struct LibraryChapters: Equatable {
         }
 
         private mutating func close() {
-            seen += 1
             guard let start, start.isFinite, start >= 0, start < 4_000_000 else {
                 dropped += 1
                 return
             }
-            // Only the first few thousand are kept while reading: memory stays small for a million.
-            if found.count < 4 * LibraryChapters.limit { found.append((start, title ?? "")) }
+            if let duration, start * 1000 >= Double(duration) {
+                pastEnd += 1
+                return
+            }
+            kept += 1
+            // Only the earliest are kept while reading, in whatever order they come: memory stays small for a million.
+            found.append((start, title ?? ""))
+            if found.count >= 4 * LibraryChapters.limit {
+                found.sort { $0.start < $1.start }
+                found.removeLast(found.count - LibraryChapters.limit)
+            }
         }
 
-        func result(duration: UInt32?) -> LibraryChapters {
+        func result() -> LibraryChapters {
             var notes: [String] = []
             if dropped > 0 { notes.append("\(dropped) chapters without a usable start time left out") }
+            if pastEnd > 0 { notes.append("\(pastEnd) chapters past the audio's end left out") }
             var kept = found.sorted { $0.start < $1.start }.map {
                 LibraryChapter(startMilliseconds: UInt32($0.start * 1000), title: $0.title)
             }
-            if let duration {
-                let before = kept.count
-                kept.removeAll { $0.startMilliseconds >= duration }
-                if kept.count < before { notes.append("\(before - kept.count) chapters past the audio's end left out") }
-            }
-            if seen - dropped > LibraryChapters.limit {
-                notes.append("\(seen - dropped) chapters: only the first \(LibraryChapters.limit) kept")
+            if self.kept > LibraryChapters.limit {
+                notes.append("\(self.kept) chapters: only \(LibraryChapters.limit) kept")
                 kept = Array(kept.prefix(LibraryChapters.limit))
             }
             var cut = 0
