@@ -98,6 +98,7 @@ final class LibraryEndToEndTests: XCTestCase {
         let again = try podarchive("export", "--library", library.path)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertFalse(again.stdout.contains("library: writing"), again.stdout)
+        XCTAssertEqual(again.stderr, "", "what a tag left out is said when it is written, not at every run")
         XCTAssertTrue(
             again.stdout.contains("0 episodes tagged, 0 copied untagged, 2 unchanged (0 B written)"), again.stdout)
 

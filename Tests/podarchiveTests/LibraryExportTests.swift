@@ -78,6 +78,23 @@ final class LibraryExportTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: user), Data("mine".utf8), "the user's own file is never touched")
     }
 
+    func test_aCopysNameTheUserMadeAFolder_isNeverRemoved() async throws {
+        await syncShow()
+        var status = await run("export", "--library", library.path, "--to", root.path)
+        XCTAssertEqual(status, .success, errors.text)
+        let copy = shelf.appendingPathComponent("2025-01-06 One.mp3")
+        try FileManager.default.removeItem(at: copy)
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
+        try Data("mine".utf8).write(to: copy.appendingPathComponent("inside.txt"))
+        status = await run("forget", "CLI Show", "One", "--to", root.path)
+        XCTAssertEqual(status, .success, errors.text)
+
+        status = await run("export", "--library", library.path, "--to", root.path)
+
+        XCTAssertEqual(status, .success, errors.text)
+        XCTAssertEqual(try Data(contentsOf: copy.appendingPathComponent("inside.txt")), Data("mine".utf8))
+    }
+
     func test_aFileTheLibraryDidNotWrite_inTheWayOfAName_isKept_andTheEpisodeTakesAnother() async throws {
         await syncShow()
         try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)

@@ -96,6 +96,7 @@ public struct LibraryExport: Sendable {
                 show: item.show, source: item.sourceSHA256, tags: item.fingerprint, sha256: written.sha256,
                 size: written.size)
             report.bytes += written.size
+            report.notes += item.notes
             switch item.kind {
             case .tagged: report.tagged += 1
             case .copied:
@@ -107,8 +108,9 @@ public struct LibraryExport: Sendable {
         }
         for (path, _) in stale.sorted(by: { $0.key < $1.key }) {
             let url = library.appendingPathComponent(path)
-            if files.fileExists(atPath: url.path) || attributes.isSymbolicLink(atPath: url.path) {
-                try? files.removeItem(at: url)
+            // A file or a link, never a folder (whatever the user has since put there under that name).
+            let type = attributes.typeAndSize(atPath: url.path)?.type
+            if type == .typeRegular || type == .typeSymbolicLink, (try? files.removeItem(at: url)) != nil {
                 report.removed += 1
             }
             next.files[path] = nil

@@ -36,6 +36,8 @@ struct LibraryItem {
     var headSize = 0
     /// Bytes of the archived file's own tags left out of the copy.
     var skip: Int64 = 0
+    /// What its tag left out (`Show/file: …`), said when it is written.
+    var notes: [String] = []
 
     /// The bytes the written file takes.
     var size: Int64 { Int64(headSize) + sourceSize - skip }
@@ -100,7 +102,7 @@ struct LibraryPlanner {
                 sourceSHA256: entry.sha256, sourceSize: entry.size)
             if let (format, duration, skip) = format(of: source, ext: ext, size: entry.size) {
                 var (tags, notes) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
-                report.notes += notes.map { "\(show)/\(entry.file): \($0)" }
+                item.notes = notes.map { "\(show)/\(entry.file): \($0)" }
                 let bytes: [UInt8]
                 switch format {
                 case .id3: bytes = ID3Tag.bytes(for: tags)
@@ -136,8 +138,10 @@ struct LibraryPlanner {
             let duration = MPEGDuration.milliseconds(head: Array(after.dropFirst(skip)), audioBytes: size - Int64(skip))
             return (.id3, duration, Int64(skip))
         case "m4a", "m4b", "mp4", "m4v":
+            // A moov this can rewrite, else the file is copied as it is.
             guard let moov = MP4Tag.moov(in: source, size: size, copier: copier),
-                let bytes = try? copier.bytes(of: source, at: moov.offset, count: Int(moov.size))
+                let bytes = try? copier.bytes(of: source, at: moov.offset, count: Int(moov.size)),
+                MP4Tag.rewritten(bytes, userData: []) != nil
             else { return nil }
             return (.mp4(moovOffset: moov.offset, moovSize: moov.size), MP4Tag.duration(bytes), 0)
         case "ogg", "oga", "opus":

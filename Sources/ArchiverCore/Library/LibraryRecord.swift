@@ -7,7 +7,7 @@
 import Foundation
 
 struct LibraryRecord: Codable, Equatable {
-    static let fileName = ".podarchive-library.json"
+    static let fileName = ArchiveLayout.libraryRecord
 
     struct Written: Codable, Equatable {
         /// The show folder's name in the archive (a `--show` run touches only its shows).
