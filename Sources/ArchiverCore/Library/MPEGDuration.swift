@@ -25,7 +25,15 @@ enum MPEGDuration {
             let marker = String(decoding: head[xing..<(xing + 4)], as: UTF8.self)
             if marker == "Xing" || marker == "Info", head[xing + 7] & 1 != 0 {
                 let frames = head[(xing + 8)..<(xing + 12)].reduce(0) { $0 << 8 | Int($1) }
-                return clamp(Double(frames) * Double(samplesPerFrame) * 1000 / Double(rate))
+                // Its byte count, where it has one, must be the file's (within a tenth): files joined end to end
+                // keep the first one's header, which then tells only of the first.
+                let bytesAt = xing + 12
+                let counted =
+                    head[xing + 7] & 2 != 0 && head.count >= bytesAt + 4
+                    ? Int64(head[bytesAt..<(bytesAt + 4)].reduce(0) { $0 << 8 | Int($1) }) : audioBytes
+                if abs(counted - audioBytes) <= audioBytes / 10 {
+                    return clamp(Double(frames) * Double(samplesPerFrame) * 1000 / Double(rate))
+                }
             }
         }
         let bitrate = (version == 3 ? bitratesV1 : bitratesV2)[bitrateIndex] * 1000

@@ -79,6 +79,11 @@ final class ID3TagTests: XCTestCase {
         xing += [UInt8](repeating: 0, count: 8)
         XCTAssertEqual(MPEGDuration.milliseconds(head: xing, audioBytes: 1), 9978, "382 frames of 1152 samples")
         XCTAssertNil(MPEGDuration.milliseconds(head: [0x49, 0x44, 0x33, 4], audioBytes: 100))
+        // Files joined end to end: the first one's header counts its own bytes only; the bitrate tells the rest.
+        var joined = header + [UInt8](repeating: 0, count: 32) + Array("Xing".utf8) + [0, 0, 0, 3] + [0, 0, 1, 0x7E]
+        joined += [0, 2, 0x71, 0x00] + [UInt8](repeating: 0, count: 4)
+        XCTAssertEqual(MPEGDuration.milliseconds(head: joined, audioBytes: 160_000 * 20), 200_000)
+        XCTAssertEqual(MPEGDuration.milliseconds(head: joined, audioBytes: 160_000), 9978, "its own bytes: its count")
     }
 
     /// The frames of a tag: ID and body, read by their syncsafe sizes.
