@@ -78,6 +78,29 @@ final class LibraryExportTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: user), Data("mine".utf8), "the user's own file is never touched")
     }
 
+    func test_aKilledExportsTemporaryFile_isRemovedByTheNext_andOneOfALiveProcessIsNot() async throws {
+        await syncShow()
+        try FileManager.default.createDirectory(at: shelf, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        let started = TemporaryOwner.startTime(of: process.processIdentifier)
+        process.waitUntilExit()
+        let me = TemporaryOwner.current
+        let ended = TemporaryOwner(host: me.host, pid: process.processIdentifier, started: started)
+        let left = ArchiveLayout.temporary(for: "2025-01-06 One.mp3", unique: ended.token + ".1")
+        let running = TemporaryOwner(host: me.host, pid: getppid(), started: TemporaryOwner.startTime(of: getppid()))
+        let live = ArchiveLayout.temporary(for: "2025-01-06 One.mp3", unique: running.token + ".1")
+        for name in [left, live] { try Data("part".utf8).write(to: shelf.appendingPathComponent(name)) }
+
+        let status = await run("export", "--library", library.path, "--to", root.path)
+
+        XCTAssertEqual(status, .success, errors.text)
+        let listed = try names()
+        XCTAssertFalse(listed.contains(left), "\(listed)")
+        XCTAssertTrue(listed.contains(live), "\(listed)")
+    }
+
     func test_aCopysNameTheUserMadeAFolder_isNeverRemoved() async throws {
         await syncShow()
         var status = await run("export", "--library", library.path, "--to", root.path)

@@ -88,6 +88,13 @@ public struct LibraryExport: Sendable {
             }
             try next.save(in: library, writer: writer)
         }
+        // What a killed export left (its temporary files, named with their owner: only those of a process of this
+        // host that has ended), in the library and each show's folder there; nothing else is the library's to touch.
+        for place in [library] + Set(items.map(\.show)).sorted().map({ library.appendingPathComponent($0) }) {
+            let names = ((try? files.contentsOfDirectory(atPath: place.path)) ?? []).filter(
+                TemporaryFiles.namesItsOwner)
+            TemporaryFiles.sweep(names, in: place, files: files)
+        }
         for item in pending {
             let target = library.appendingPathComponent(item.path)
             try createFolder(target.deletingLastPathComponent())
