@@ -86,6 +86,7 @@ struct LibraryPlanner {
             }
         }
         let gatherer = LibraryTags(files: files)
+        var coverHashes: [String: String] = [:]
         for entry in index.episodes {
             guard entry.isHere else {
                 if let away = entry.away { report.away[away.state, default: 0] += 1 }
@@ -101,8 +102,12 @@ struct LibraryPlanner {
                 kind: .copied, path: allocate(stem: stem, ext: ext.isEmpty ? nil : ext), show: show, source: source,
                 sourceSHA256: entry.sha256, sourceSize: entry.size)
             if let (format, duration, skip) = format(of: source, ext: ext, size: entry.size) {
-                var (tags, notes) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
+                var (tags, notes, coverPath) = gatherer.tags(of: entry, index: index, in: folder, duration: duration)
                 item.notes = notes.map { "\(show)/\(entry.file): \($0)" }
+                // The tag without its picture, and the picture by its hash (a show's cover hashed once, not once
+                // an episode): what the fingerprint is made of.
+                let cover = tags.cover
+                tags.cover = nil
                 let bytes: [UInt8]
                 switch format {
                 case .id3: bytes = ID3Tag.bytes(for: tags)
@@ -111,13 +116,18 @@ struct LibraryPlanner {
                     let headers = OggTag.headers(in: source, size: entry.size, copier: copier)
                     bytes = headers.map { OggTag.commentPacket(tags, codec: $0.codec, vendor: $0.vendor) } ?? []
                 }
+                var pictureHash = ""
+                if let cover, let coverPath {
+                    pictureHash = coverHashes[coverPath] ?? LibraryCopier.sha256(cover.bytes)
+                    coverHashes[coverPath] = pictureHash
+                }
                 item.kind = .tagged
                 item.format = format
-                item.fingerprint = LibraryCopier.sha256(bytes)
-                item.headSize = bytes.count
+                item.fingerprint = LibraryCopier.sha256(bytes) + (pictureHash.isEmpty ? "" : "+" + pictureHash)
+                // About what the picture adds (Ogg's base64 a third more): the plan's size, not the file's.
+                item.headSize = bytes.count + (cover.map { $0.bytes.count * (format == .ogg ? 4 : 3) / 3 + 64 } ?? 0)
                 item.skip = skip
-                item.coverPath = tags.cover == nil ? nil : gatherer.cover(of: entry, in: folder).path
-                tags.cover = nil
+                item.coverPath = cover == nil ? nil : coverPath
                 item.tags = tags
             }
             items.append(item)

@@ -6,6 +6,12 @@ import Foundation
 
 struct LibraryTags {
     let files: any FileReading
+    /// The show's cover, read once for all its episodes (`nil` until read).
+    private let showCover = ShowCover()
+
+    private final class ShowCover {
+        var found: (picture: EpisodeTags.Cover?, path: String?, notes: [String])?
+    }
     /// The most bytes of a picture put in a tag.
     static let coverLimit = 8 << 20
     /// The most bytes of a sidecar read.
@@ -19,9 +25,9 @@ struct LibraryTags {
     }
 
     /// The tags of `entry` of the show `index` in `folder`; `duration` ends the last chapter.
-    /// - Returns: the tags, and what was left out (one phrase each).
+    /// - Returns: the tags, what was left out (one phrase each), and where its picture is.
     func tags(of entry: ArchiveIndex.Entry, index: ArchiveIndex, in folder: URL, duration: UInt32?)
-        -> (EpisodeTags, [String])
+        -> (EpisodeTags, [String], String?)
     {
         var notes: [String] = []
         var tags = EpisodeTags()
@@ -50,7 +56,7 @@ struct LibraryTags {
             notes += read.notes
         }
         tags.durationMilliseconds = duration
-        return (tags, notes)
+        return (tags, notes, cover.path)
     }
 
     /// The picture of `entry`: its own artwork, else the show's cover, the first that is a JPEG or PNG (`picture`);
@@ -59,8 +65,7 @@ struct LibraryTags {
         picture: EpisodeTags.Cover?, path: String?, notes: [String]
     ) {
         var notes: [String] = []
-        let art = (entry.companions ?? []).filter { $0.kind == "artwork" }.map(\.file) + ArchiveLayout.coverNames
-        for name in art {
+        for name in (entry.companions ?? []).filter({ $0.kind == "artwork" }).map(\.file) {
             let path = folder.appendingPathComponent(name).path
             guard files.fileExists(atPath: path) else { continue }
             if let picture = Self.picture(files.prefix(ofFileAtPath: path, count: Self.coverLimit + 1)) {
@@ -68,7 +73,20 @@ struct LibraryTags {
             }
             notes.append("the artwork \(name) is not a JPEG or PNG of at most 8 MB: left out")
         }
-        return (nil, nil, notes)
+        if showCover.found == nil {
+            showCover.found = (nil, nil, [])
+            for name in ArchiveLayout.coverNames {
+                let path = folder.appendingPathComponent(name).path
+                guard files.fileExists(atPath: path) else { continue }
+                if let picture = Self.picture(files.prefix(ofFileAtPath: path, count: Self.coverLimit + 1)) {
+                    showCover.found = (picture, path, showCover.found?.notes ?? [])
+                    break
+                }
+                showCover.found?.notes.append("the artwork \(name) is not a JPEG or PNG of at most 8 MB: left out")
+            }
+        }
+        let show = showCover.found ?? (nil, nil, [])
+        return (show.picture, show.path, notes + show.notes)
     }
 
     /// A picture a tag may carry: JPEG or PNG by its first bytes, at most `coverLimit`.
