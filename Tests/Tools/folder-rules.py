@@ -38,6 +38,7 @@ ORDER = [
     "Verify",  # commands over the archive: checking it and its upstream
     "Site",  # the static site
     "Export",  # WARC export
+    "Library",  # export --library: tagged copies for players (ID3v2.4, MP4 atoms, Vorbis comments), its record
     "Forget",  # forgetting episodes
     "Shows",  # adding and removing shows
     "Policy",  # deciding before and after a run: which shows, which feed, the run's status

@@ -214,10 +214,17 @@ final class ExportCommandTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: episode), before)
     }
 
-    func test_withoutWarc_isAUsageError() async {
-        let status = await run("export", "--to", root.path)
+    func test_withoutWarcOrLibrary_orWithBoth_isAUsageError() async {
+        var status = await run("export", "--to", root.path)
         XCTAssertEqual(status, .usage)
-        XCTAssertTrue(errors.text.hasPrefix("podarchive: missing --warc FILE: the file to write\n"), errors.text)
+        XCTAssertTrue(
+            errors.text.hasPrefix(
+                "podarchive: missing --warc FILE or --library DIR: the file or the folder to write\n"),
+            errors.text)
+        errors.clear()
+        status = await run("export", "--warc", "a.warc", "--library", "lib", "--to", root.path)
+        XCTAssertEqual(status, .usage)
+        XCTAssertTrue(errors.text.contains("--library"), errors.text)
     }
 
     /// `gzip -dc`: every member, one after the other.

@@ -4,7 +4,7 @@ import XCTest
 
 // Issue 37, point 1, as a user would find it: a private show (a token in its feed URL, a login in it, a bearer
 // header or a .netrc login), as RSS and as JSON Feed the way Go and PHP write it, synced with --metadata --site --exec,
-// then every reader podarchive has run on it (list, feeds, verify, config, site --out, export --warc). Then everything
+// then every reader podarchive has run on it (list, feeds, verify, config, site --out, export --warc, export --library). Then everything
 // written is searched for each secret in each spelling: every file under the test's folder (the root, the site's
 // folder, the WARC plain and gzip, the hook's dump of its environment and arguments, the configuration folder but its
 // credentials files), their extended attributes, the home folder's, and every command's output. Only the publisher's
@@ -18,6 +18,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
     private var root: URL { folder.url.appendingPathComponent("archive") }
     private var site: URL { folder.url.appendingPathComponent("www") }
     private var warc: URL { folder.url.appendingPathComponent("out.warc") }
+    private var library: URL { folder.url.appendingPathComponent("library") }
     private var hookDump: URL { folder.url.appendingPathComponent("hook.txt") }
     private var netrc: URL { folder.url.appendingPathComponent("netrc") }
 
@@ -212,6 +213,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
             ["site", "--to", root.path, "--out", site.path],
             ["export", "--warc", warc.path, "--to", root.path],
             ["export", "--warc", warc.path + ".gz", "--to", root.path],
+            ["export", "--library", library.path, "--to", root.path],
         ]
         var hits: [SecretFound] = []
         for arguments in commands {
@@ -220,7 +222,7 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
             let shown = arguments.map {
                 [
                     feed.feedURL: "FEED", root.path: "ROOT", hook: "HOOK", site.path: "SITE", warc.path: "WARC",
-                    warc.path + ".gz": "WARC.gz", netrc.path: "NETRC",
+                    warc.path + ".gz": "WARC.gz", netrc.path: "NETRC", library.path: "LIBRARY",
                 ][$0]
                     ?? ($0.hasPrefix("Authorization:") ? "HEADER" : $0)
             }.joined(separator: " ")
@@ -239,6 +241,9 @@ final class PrivateFeedTaintTests: CommandLineTestCase {
         for export in [warc, warc.appendingPathExtension("gz")] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: export.path), "exported", file: file, line: line)
         }
+        let shelf = library.appendingPathComponent(TaintedFeed.title)
+        let copies = (try? FileManager.default.contentsOfDirectory(atPath: shelf.path)) ?? []
+        XCTAssertTrue(copies.contains { $0.hasSuffix(" One.mp3") }, "the library: \(copies)", file: file, line: line)
 
         // The publisher's files, as served, are theirs to hold; the credentials files and the user's .netrc are where
         // secrets are kept.

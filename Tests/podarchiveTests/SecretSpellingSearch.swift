@@ -116,6 +116,10 @@ enum SecretSpellingSearch {
                         hits.append(SecretFound(place: place, secret: "gzip that cannot be decompressed", forms: []))
                     }
                 }
+                // What a player reads of an ID3 tag (a library's copies): every text frame decoded, UTF-16 too.
+                if data.starts(with: Array("ID3".utf8)) {
+                    readable += Data(ID3Text.texts(of: data).joined(separator: "\n").utf8)
+                }
                 hits += self.hits(in: String(decoding: readable, as: UTF8.self), place: place, secrets: secrets)
             }
             for (attribute, value) in extendedAttributes(of: path) {
@@ -137,5 +141,73 @@ enum SecretSpellingSearch {
     /// The hits as a failure's message: one line each, sorted by place.
     static func report(_ hits: [SecretFound]) -> String {
         "\(hits.count) secret(s) written:\n" + hits.map(\.description).sorted().joined(separator: "\n")
+    }
+}
+
+/// The texts of the ID3v2 tag a file starts with, as a player decodes them: each frame whose ID starts with `T`,
+/// `COMM`, `USLT` and the sub-frames of `CHAP` and `CTOC`, in its declared encoding (Latin-1, UTF-16 with a BOM,
+/// UTF-16BE, UTF-8). Sizes syncsafe in v2.4, plain in v2.3.
+enum ID3Text {
+    static func texts(of data: Data) -> [String] {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 10 else { return [] }
+        let size = bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+        return frames(Array(bytes[10..<min(bytes.count, 10 + size)]), syncsafe: bytes[3] >= 4)
+    }
+
+    private static func frames(_ bytes: [UInt8], syncsafe: Bool) -> [String] {
+        var texts: [String] = []
+        var offset = 0
+        while offset + 10 <= bytes.count, bytes[offset] != 0 {
+            let id = String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
+            let size = bytes[(offset + 4)..<(offset + 8)].reduce(0) {
+                syncsafe ? $0 << 7 | Int($1 & 0x7F) : $0 << 8 | Int($1)
+            }
+            let body = Array(bytes[(offset + 10)..<min(bytes.count, offset + 10 + size)])
+            if id.hasPrefix("T") || id == "COMM" || id == "USLT" || id == "APIC", let encoding = body.first {
+                texts.append(decode(Array(body.dropFirst()), encoding: encoding))
+            }
+            if id == "CHAP" || id == "CTOC" {
+                // After the element ID (and CHAP's 16 bytes of times, CTOC's flags and children), its sub-frames.
+                texts.append(String(decoding: body, as: UTF8.self))
+                if let end = body.firstIndex(of: 0) {
+                    var start = end + 1 + (id == "CHAP" ? 16 : 0)
+                    if id == "CTOC", start + 2 <= body.count {
+                        var count = Int(body[start + 1])
+                        start += 2
+                        while count > 0, let next = body[start...].firstIndex(of: 0) {
+                            (start, count) = (next + 1, count - 1)
+                        }
+                    }
+                    if start < body.count { texts += frames(Array(body[start...]), syncsafe: syncsafe) }
+                }
+            }
+            offset += 10 + size
+        }
+        return texts
+    }
+
+    private static func decode(_ bytes: [UInt8], encoding: UInt8) -> String {
+        switch encoding {
+        case 0: return String(bytes.map { Character(Unicode.Scalar($0)) })
+        case 1, 2:
+            var units: [UInt16] = []
+            var bigEndian = encoding == 2
+            var index = 0
+            if encoding == 1, bytes.count >= 2 {
+                bigEndian = bytes[0] == 0xFE
+                index = 2
+            }
+            while index + 1 < bytes.count {
+                let unit =
+                    bigEndian
+                    ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+                    : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index])
+                units.append(unit == 0xFEFF || unit == 0xFFFE ? 0x20 : unit)
+                index += 2
+            }
+            return String(decoding: units.map { $0 == 0 ? 0x20 : $0 }, as: UTF16.self)
+        default: return String(decoding: bytes, as: UTF8.self)
+        }
     }
 }

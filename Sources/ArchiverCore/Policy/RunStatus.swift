@@ -84,7 +84,7 @@ public enum RunStatus: Int32, Equatable, Sendable, CaseIterable {
         case is CredentialError: self = .archiveFailed
         case ArchiveError.locked: self = .locked
         case ArchiveError.noArchive, ArchiveError.unknownShow, ExportError.insideShow, ExportError.insideArchiveState,
-            is SiteOutInsideArchive,
+            is SiteOutInsideArchive, LibraryError.insideArchive,
             is ForgetError, is OffloadError:
             self = .usage
         case ArchiveError.interrupted, ExportError.interrupted: self = .interrupted

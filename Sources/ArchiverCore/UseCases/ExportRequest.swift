@@ -8,7 +8,7 @@ public struct ExportRequest: Sendable {
     public var root: URL
     /// The shows, as named (folder names, feed URLs, titles, paths to show folders); every show when empty.
     public var shows: [String] = []
-    /// The WARC file, absolute.
+    /// The WARC file, absolute; for `exportLibrary`, the library folder.
     public var file: URL
     /// The export's date, written in each record.
     public var date: Date
@@ -39,6 +39,25 @@ extension ArchiveCommands {
                 return try archiver.exportWARC(
                     request.root, shows: shows, to: request.file, options: ExportOptions(date: request.date),
                     access: access, progress: progress)
+            }, status: { _ in .success })
+    }
+}
+
+extension ArchiveCommands {
+    /// `podarchive export --library`: `usage` for a show the archive does not hold or a library inside the
+    /// archive, `archiveFailed` for a file that cannot be read or written, a damaged record or too little space.
+    /// `plan` is told what the copies will take before the first is written.
+    public func exportLibrary(_ request: ExportRequest, plan: (LibraryPlan) -> Void) async
+        -> CommandOutcome<LibraryReport>
+    {
+        await .of(
+            {
+                let finder = ShowFinder(
+                    engine: archiver, root: request.root, currentDirectory: request.settings.currentDirectory)
+                let shows = request.shows.isEmpty ? nil : try request.shows.map(finder.archivedFolder)
+                return try archiver.exportLibrary(
+                    request.root, shows: shows, into: request.file, options: LibraryOptions(),
+                    access: request.settings.archiveAccess, plan: plan)
             }, status: { _ in .success })
     }
 }

@@ -75,6 +75,10 @@ protocol SyncEngine: ShowCatalog, Sendable {
         _ root: URL, shows: [URL]?, to file: URL, options: ExportOptions, access: SyncOptions,
         progress: (ExportProgress) -> Void
     ) throws -> ExportReport
+    func exportLibrary(
+        _ root: URL, shows: [URL]?, into library: URL, options: LibraryOptions, access: SyncOptions,
+        plan: (LibraryPlan) -> Void
+    ) throws -> LibraryReport
 }
 
 extension Archiver: SyncEngine {

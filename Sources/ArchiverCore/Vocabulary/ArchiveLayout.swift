@@ -135,6 +135,9 @@ public enum ArchiveLayout {
     /// The credentials of the show `show` of the archive `archive`.
     static func credentialsFile(archive: String, show: String) -> String { "\(archive).\(show)" + recordSuffix }
 
+    /// What `export --library` wrote into its folder (not the archive's: the library's own record, in the library).
+    static let libraryRecord = ".podarchive-library.json"
+
     /// The site's page, at the root (every show) and in each show's folder (its episodes).
     public static let sitePage = "index.html"
     /// At the root: the OPML list of the shows' feeds.

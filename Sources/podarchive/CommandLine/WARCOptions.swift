@@ -1,11 +1,11 @@
-// The options of `export`: the file to write and the shows to put in it.
+// The options of `export`: the WARC file or the library folder to write, and the shows to put in it.
 import ArchiverCore
 import Foundation
 
 /// The options of one concern, each declared once; the commands bind those they take.
 enum WARCOptions {
     /// Every option of this file, in the order help and the man page list them.
-    static let declared: [OptionDescriptor] = [warc.descriptor, shows.descriptor]
+    static let declared: [OptionDescriptor] = [warc.descriptor, library.descriptor, shows.descriptor]
 
     static let warc: Option<String> = .value(
         "--warc", "FILE", .path,
@@ -15,6 +15,24 @@ enum WARCOptions {
             so a failure leaves nothing under its name
             """#,
         completion: .file)
+    static let library: Option<String> = .value(
+        "--library", "DIR", .path,
+        help: #"""
+            write a library for players and media servers into <DIR> instead of a WARC file: a folder per show with its
+            art as `folder.<ext>` and `cover.<ext>`, and a copy of each episode here named date first (`2024-05-01
+            Title.mp3`), tagged from what the archive kept: an MP3 with ID3v2.4 (title, show as album and artist,
+            date, episode and season, the description, the episode's or show's JPEG or PNG art, and the chapters of
+            its Podcasting 2.0 chapters file), an M4A or MP4 with iTunes atoms (title, album, artist, date,
+            description, a JPEG or PNG cover, the chapters as a Nero `chpl`), an Ogg Opus or Vorbis file with Vorbis
+            comments (the same, the chapters as CHAPTERnnn); other files (WebM, FLAC, PDF, ...) copied untagged,
+            cloned where the file system can, never hard-linked
+
+            The archive's files are only read. What the library wrote is recorded in `<DIR>/.podarchive-library.json`:
+            a rerun rewrites only what changed and removes what it wrote whose episode the archive no longer holds,
+            never a file it did not write. What the copies will take is said before the first is written, and refused
+            when the disk cannot hold them. Episodes offloaded or deleted by retention are left out and said.
+            """#,
+        completion: .directory, excludes: ["--warc"])
     static let shows: Option<String> = .value(
         "--show", "SHOW", .path,
         help: #"""

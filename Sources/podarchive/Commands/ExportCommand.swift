@@ -1,4 +1,5 @@
-// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC 1.1 file, for the web archives.
+// `podarchive export --warc FILE [DIR] [--show SHOW...]`: the archive as one WARC 1.1 file, for the web archives;
+// `podarchive export --library DIR`: a folder of tagged copies for players and media servers.
 // On a terminal a progress line is redrawn in place (as sync's is) and cleared at the end; elsewhere only the
 // summary is printed.
 import ArchiverCore
@@ -6,7 +7,8 @@ import Foundation
 
 struct ExportCommand: CommandType {
     static let info = CommandInfo(
-        name: "export", about: "write the archive as a WARC 1.1 file (the format web archives take)",
+        name: "export",
+        about: "write the archive as a WARC 1.1 file (the format web archives take), or a library of tagged copies",
         operands: "[DIR]", completion: .directory,
         discussion: """
             Writes the archive (or the shows named with `--show`) as one WARC 1.1 file (ISO 28500), the format the
@@ -21,18 +23,23 @@ struct ExportCommand: CommandType {
             hash it, then to copy it (a smaller one once). On a terminal a progress line is redrawn in place. A failure (a file that cannot be read, a full disk)
             leaves nothing under the export's name, and Ctrl-C stops it the same way. A file inside a show's folder is
             refused (exit 2): it could take an archived file's place.
+
+            With `--library DIR` it writes a folder for players and media servers instead: tagged copies of the
+            episodes, never the archive's own files (see `--library`). A library inside the archive is refused (exit 2).
             """,
         exitCodes: [.success, .usage, .archiveFailed],
-        exitMeanings: [.success: "the WARC file written"])
+        exitMeanings: [.success: "the WARC file or the library written"])
 
     static let options: [BoundOption<Arguments>] = [
         SourceOptions.archiveDirectory.at(\.directory),
         WARCOptions.warc.at(\.warc),
+        WARCOptions.library.at(\.library),
         WARCOptions.shows.appending(\.shows),
     ]
 
     struct Arguments: CommandArguments {
         var warc = ""
+        var library = ""
         var directory: String? = nil
         /// Only these shows (folder names or feed URLs); every show when empty.
         var shows: [String] = []
@@ -40,8 +47,9 @@ struct ExportCommand: CommandType {
 
     static func take(_ operands: [String], into arguments: inout Arguments) throws(UsageError) {
         if let folder = try Operands.atMostOne(operands, "folder", command: info.name) { arguments.directory = folder }
-        guard !arguments.warc.isEmpty else {
-            throw UsageError(message: "missing --warc FILE: the file to write", command: info.name)
+        guard !arguments.warc.isEmpty || !arguments.library.isEmpty else {
+            throw UsageError(
+                message: "missing --warc FILE or --library DIR: the file or the folder to write", command: info.name)
         }
     }
 
@@ -50,6 +58,7 @@ struct ExportCommand: CommandType {
 
     func run() async -> ExitCode {
         guard let root = context.resolveRoot(arguments.directory) else { return .usage }
+        if !arguments.library.isEmpty { return await library(root: root) }
         var request = ExportRequest(
             root: root, file: URL(fileURLWithPath: context.absolute(arguments.warc)).standardizedFileURL,
             date: context.now(), settings: context.settings())
@@ -72,6 +81,25 @@ struct ExportCommand: CommandType {
             if let line = report.withheldLine { context.errors.write(line) }
         case .failure(let error):
             if live, !drawn.isEmpty { context.output.write(Printed.control("\r\u{1B}[2K")) }
+            context.say(error)
+        }
+        return outcome.status
+    }
+
+    /// `export --library DIR`: the plan said before the first byte, then what was written.
+    private func library(root: URL) async -> ExitCode {
+        var request = ExportRequest(
+            root: root, file: URL(fileURLWithPath: context.absolute(arguments.library)).standardizedFileURL,
+            date: context.now(), settings: context.settings())
+        request.shows = arguments.shows
+        let outcome = await context.configuredArchiver().commands.exportLibrary(request) { plan in
+            context.output.write(plan.line + "\n")
+        }
+        switch outcome.result {
+        case .success(let report):
+            context.output.write(report.summary + "\n")
+            for line in report.noteLines { context.errors.write(line + "\n") }
+        case .failure(let error):
             context.say(error)
         }
         return outcome.status
