@@ -4,8 +4,7 @@ import Foundation
 extension Archiver {
     /// Writes a library of tagged copies of the shows in `shows` (every show of `root` when nil) into `library`,
     /// telling `plan` what it is about to write before the first byte. The archive's files are only read.
-    /// - Parameter access: the `.netrc` file the run would read: the secrets of private shows are masked in every
-    ///   tag, as everywhere.
+    /// - Parameter access: the `.netrc` file the run reads: private shows' secrets are masked in every tag.
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `LibraryError` and `ExportError` (see `LibraryExport.export`).
     public func exportLibrary(
@@ -19,4 +18,7 @@ extension Archiver {
             writer: parts.writer)
         return try export.export(root, shows: shows, into: library, options: options, plan: plan)
     }
+
+    /// Where the library `sync` refreshes is kept.
+    var librarySettings: LibrarySettingsStore { .init(store: parts.store, files: parts.files, writer: parts.writer) }
 }

@@ -37,6 +37,19 @@ public struct LibraryExport: Sendable {
     /// - Throws: `ArchiveError.noArchive` when `root` holds no show; the error of an index that cannot be read;
     ///   `LibraryError` (no space, a damaged record, a library inside the archive); `ExportError` when a file
     ///   cannot be read or written (what was written is whole and recorded).
+    /// `url`'s path with every link resolved, as far as it exists (the library may not yet): the nearest existing
+    /// folder resolved, and the names under it as given.
+    static func resolving(_ url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var rest: [String] = []
+        while ExportTarget.resolved(existing.path) == nil, existing.pathComponents.count > 1 {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        let base = ExportTarget.resolved(existing.path) ?? existing.path
+        return rest.reduce(base) { $0 == "/" ? "/" + $1 : $0 + "/" + $1 }
+    }
+
     func export(
         _ root: URL, shows: [URL]? = nil, into library: URL, options: LibraryOptions = LibraryOptions(),
         plan: (LibraryPlan) -> Void = { _ in }
@@ -55,7 +68,9 @@ public struct LibraryExport: Sendable {
                     try ExportTarget.check(place.appendingPathComponent(".check"), root: root, shows: archiveShows)
                 } catch { throw LibraryError.insideArchive(path: library.path) }
             }
-            if ExportTarget.resolved(library.path) == ExportTarget.resolved(root.path) {
+            // Nor anywhere under the root: a folder of copies there would sit among the shows, on the site's root.
+            let (resolvedLibrary, resolvedRoot) = (Self.resolving(library), Self.resolving(root))
+            if resolvedLibrary == resolvedRoot || resolvedLibrary.hasPrefix(resolvedRoot + "/") {
                 throw LibraryError.insideArchive(path: library.path)
             }
             guard let index = try indexes.loadIndex(at: ShowState(folder: folder).index) else {

@@ -33,6 +33,14 @@ extension LibraryReport {
             + (away.isEmpty ? "" : "; left out: " + away.joined(separator: ", ")) + "; record: \(record.path)"
     }
 
+    /// What `sync` says of the library it refreshed: the summary when it wrote or removed a file (or `verbose`),
+    /// nothing when nothing changed (a nightly run from cron stays quiet); the notes on standard error.
+    public func syncLines(verbose: Bool) -> (output: String, errors: String) {
+        let changed = tagged + copied + art + removed > 0
+        let errors = noteLines.map { $0 + "\n" }.joined()
+        return (changed || verbose ? summary + "\n" : "", errors)
+    }
+
     /// What standard error gets: what tags left out (chapters clamped or refused, art of another type), one line
     /// each, at most 20 and a count of the rest.
     public var noteLines: [String] {

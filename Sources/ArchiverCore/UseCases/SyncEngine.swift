@@ -39,6 +39,8 @@ protocol SyncEngine: ShowCatalog, Sendable {
     /// The site's saved settings, and saving them (`Archiver.siteSettings`).
     func siteSettings(in root: URL) -> SiteSettings
     func saveSiteSettings(_ settings: SiteSettings, in root: URL) throws
+    /// The library `sync` refreshes, kept for the archive (`Archiver.librarySettings`).
+    var librarySettings: LibrarySettingsStore { get }
     /// Writes the site (`Archiver.writeSite`).
     func writeSite(root: URL, baseURL: String?, out: URL?, access: SyncOptions) throws -> SiteReport
     /// The secrets of `root` moved out of it (`Archiver.moveCredentials`), where a show's are, the moves not

@@ -27,6 +27,10 @@ public struct SyncRequest: Sendable {
     /// `--site` (true) or `--no-site` (false), saved for the archive; nil keeps what is saved. When the saved
     /// answer is yes, the site is written after the shows sync (not on a dry run, nor once interrupted).
     public var site: Bool?
+    /// `--library DIR` (the folder, absolute) or `--no-library` (""), saved for the archive; nil keeps what is
+    /// saved. With a folder saved, the library is refreshed after the shows sync (and after the site), as
+    /// `export --library` writes it (not on a dry run, nor once interrupted).
+    public var library: String?
     /// The directory Apple Podcasts links are looked up in.
     public var directory = PodcastDirectory.apple
     /// What to tell once the run has ended (`--notify`, `--exec-after-run`); never saved.

@@ -32,6 +32,10 @@ public enum SyncRunEvent: Sendable {
     case site(SiteReport, SiteSettings)
     /// Writing the site failed.
     case siteFailed(Error)
+    /// The library was refreshed after the shows synced (`library` in the request, or saved).
+    case library(LibraryReport)
+    /// Refreshing the library failed.
+    case libraryFailed(Error)
 }
 
 /// How one show of a sync ended.

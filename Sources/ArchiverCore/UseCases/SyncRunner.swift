@@ -58,6 +58,9 @@ struct SyncRunner: Sendable {
         if !request.dryRun, !Task.isCancelled, let site = refreshSite(request, onEvent: onEvent) {
             statuses.append(site)
         }
+        if !request.dryRun, !Task.isCancelled, let library = refreshLibrary(request, onEvent: onEvent) {
+            statuses.append(library)
+        }
         return SyncRunReport(
             outcomes: unfound + outcomes, status: .overall(of: statuses, cancelled: Task.isCancelled))
     }
@@ -105,6 +108,31 @@ struct SyncRunner: Sendable {
             return report.status
         } catch {
             onEvent(.siteFailed(error))
+            return RunStatus(for: error)
+        }
+    }
+}
+
+extension SyncRunner {
+    /// `--library DIR`/`--no-library` saved for the archive; the library refreshed when a folder is saved: the
+    /// status that leaves the run in, nil when there is none.
+    func refreshLibrary(_ request: SyncRequest, onEvent: @Sendable (SyncRunEvent) -> Void) -> RunStatus? {
+        let saved = engine.librarySettings.load(in: request.root)
+        var settings = saved
+        if let wanted = request.library { settings.folder = wanted.isEmpty ? nil : wanted }
+        do {
+            // A folder given is saved once a library was written there: one refused (inside the archive) is not
+            // kept for every later sync to fail on.
+            if settings != saved, settings.folder == nil { try engine.librarySettings.save(settings, in: request.root) }
+            guard let folder = settings.folder else { return nil }
+            let report = try engine.exportLibrary(
+                request.root, shows: nil, into: URL(fileURLWithPath: folder, isDirectory: true),
+                options: LibraryOptions(), access: request.settings.archiveAccess, plan: { _ in })
+            if settings != saved { try engine.librarySettings.save(settings, in: request.root) }
+            onEvent(.library(report))
+            return .success
+        } catch {
+            onEvent(.libraryFailed(error))
             return RunStatus(for: error)
         }
     }

@@ -12,6 +12,8 @@ public enum ArchiveLayout {
     static let identityFile = "archive.json"
     /// In the root's state folder: the site's settings.
     static let siteSettingsFile = "site.json"
+    /// Where `sync` refreshes the library after each run (`LibrarySettings`).
+    static let librarySettingsFile = "library.json"
     /// What `site --out` published into its folder (`PublishedFiles`), in the root's state folder.
     static let sitePublishedFile = "site-published.json"
     /// In the root's subscriptions folder: the record of the subscription `id`.
@@ -112,7 +114,8 @@ public enum ArchiveLayout {
     /// (`downloadBody`, `downloadRecord`), a repair's set-aside copy (`setAside`) and temporary files (`temporary`):
     /// what a file map in the documentation may name after `.podarchive/` (a test checks that it does no more).
     static let stateNames: Set<String> = [
-        subscriptionsFolder, identityFile, siteSettingsFile, sitePublishedFile, indexFile, journalFile,
+        subscriptionsFolder, identityFile, siteSettingsFile, librarySettingsFile, sitePublishedFile, indexFile,
+        journalFile,
         validatorsFile, companionMissesFile, hooksFile, forgottenFile, numbersFile, renamesFile, pendingMoveFile,
         lockFile, historyFolder, siteStampFile, downloadLog,
     ]

@@ -81,6 +81,11 @@ final class SyncRunConsole: Sendable {
             SiteCommand.say(report.lines(root: root, quiet: !lines), context: context)
         case .siteFailed(let error):
             _ = context.report(error)
+        case .library(let report):
+            let said = report.syncLines(verbose: verbose)
+            SiteCommand.say((lines ? said.output : "", said.errors), context: context)
+        case .libraryFailed(let error):
+            _ = context.report(error)
         }
     }
 

@@ -5,7 +5,15 @@ import Foundation
 /// The options of one concern, each declared once; the commands bind those they take.
 enum WARCOptions {
     /// Every option of this file, in the order help and the man page list them.
-    static let declared: [OptionDescriptor] = [warc.descriptor, library.descriptor, shows.descriptor]
+    static let declared: [OptionDescriptor] = [
+        warc.descriptor, library.descriptor, noLibrary.descriptor, shows.descriptor,
+    ]
+
+    static let noLibrary: Option<Bool> = .flag(
+        "--no-library",
+        help: #"""
+            stop refreshing the library a `sync --library` saved (what it wrote there stays)
+            """#, excludes: ["--library"], saved: .archive)
 
     static let warc: Option<String> = .value(
         "--warc", "FILE", .path,

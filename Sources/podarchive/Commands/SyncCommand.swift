@@ -57,6 +57,14 @@ struct SyncCommand: CommandType {
             AccessOptions.limitRate.at(\.transfer.limitRate),
             AccessOptions.site.at(\.site),
             AccessOptions.noSite.at(\.site),
+            WARCOptions.library.at(
+                \.library,
+                help: """
+                    after syncing (and after the site), refresh the library of tagged copies in <DIR> as `export
+                    --library` writes it: a setting of the archive, saved, so every later sync does it too, and says
+                    nothing when nothing changed (`--no-library` stops)
+                    """),
+            WARCOptions.noLibrary.at(\.noLibrary),
             HookOptions.exec.at(\.exec),
             HookOptions.execTimeout.at(\.execTimeout),
             NotifyOptions.notify.at(\.notice.url),
@@ -146,6 +154,7 @@ struct SyncCommand: CommandType {
         request.maximumFeedSize = arguments.maximumFeedSize
         request.hook = arguments.hook
         request.site = arguments.site
+        request.library = arguments.noLibrary ? "" : arguments.library.map(context.absolute)
         request.notice = arguments.notice
         request.notice.command = arguments.execAfterRun.map { EpisodeHook(command: $0, timeout: arguments.execTimeout) }
         request.directory = PodcastDirectory.from(environment: environment.variables)
@@ -183,6 +192,9 @@ struct SyncArguments: CarriesShowSettings {
     var headers: [String] = []
     /// `--site` (true) or `--no-site` (false): refresh the web pages after each sync, saved for the archive.
     var site: Bool? = nil
+    /// `--library DIR`: refresh the library in DIR after each sync, saved for the archive; `--no-library` stops.
+    var library: String? = nil
+    var noLibrary = false
     /// `--exec`, `--exec-timeout`: the command run after each archived episode (never saved).
     var exec: String? = nil
     var execTimeout = EpisodeHook.defaultTimeout

@@ -45,6 +45,9 @@ enum ManualTopics {
         .BR \-\-out ,
         and whether sync refreshes the site.
         .TP
+        .IR root /.podarchive/library.json
+        The library folder sync --library refreshes after each sync (until --no-library).
+        .TP
         .IR root /.podarchive/site\-published.json
         What
         .B site \-\-out
@@ -129,17 +132,10 @@ enum ManualTopics {
         .RB ( forget ).
         .TP
         .IR show /.podarchive/numbers.json
-        The number
-        .B {number}
-        gave each episode, by a hash of its key: written only for a show whose
-        .B \-\-name
-        uses it.
+        The number {number} gave each episode, by a hash of its key (only where a --name uses it).
         .TP
         .IR show /.podarchive/renames.json
-        The renames a
-        .B rename
-        planned and has not finished: written before the first file moves, finished by the next command that takes
-        the show's lock.
+        The renames a rename planned and has not finished: written first, finished by the next command that locks.
         .TP
         .IR show /.podarchive/credentials\-move.json
         The mark of a

@@ -46,6 +46,7 @@ final class SyncRunnerTests: XCTestCase {
                 case .show: nil
                 case .ended(let show, let outcome): "ended \(show) \(outcome.status)"
                 case .site, .siteFailed: "site"
+                case .library, .libraryFailed: "library"
                 }
             if let word { words.withLock { $0.append(word) } }
         }
