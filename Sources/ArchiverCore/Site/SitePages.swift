@@ -129,13 +129,19 @@ enum SitePages {
                 links.append("<a href=\"\(SitePath.href(companion.file))\">\(label)</a>")
             }
             let notes = episode.notes
+            // Notes kept from the feed's history, of an episode its publisher removed, say where they come from.
+            let summary =
+                episode.entry.removedUpstream == nil
+                ? "Show notes"
+                : "Show notes<span class=\"muted\">, as the feed said them"
+                    + (episode.notesFrom.map { " on \(SiteFormat.day($0))" } ?? "") + " before they were removed</span>"
             items += """
                 <li data-search="\(HTMLText.escape(episode.title.lowercased()))"><article>
                 <h2>\(HTMLText.escape(episode.title))</h2>
                 <p class="meta">\(meta.joined(separator: " · "))</p>
                 \(episode.entry.isHere ? "<\(player) controls preload=\"none\" src=\"\(href)\"></\(player)>" : "")
                 \(links.isEmpty ? "" : "<p>\(links.joined(separator: " · "))</p>")
-                \(notes.isEmpty ? "" : "<details><summary>Show notes</summary><div class=\"notes\">\(notes)</div></details>")
+                \(notes.isEmpty ? "" : "<details><summary>\(summary)</summary><div class=\"notes\">\(notes)</div></details>")
                 </article></li>
 
                 """

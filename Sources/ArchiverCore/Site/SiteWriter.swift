@@ -201,7 +201,7 @@ struct SiteWriter: Sendable {
         let state = ShowState(folder: folder)
         var hasher = SHA256()
         hasher.update(files.contents(atPath: state.index.path) ?? Data())
-        var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
+        var parts = ["site 2", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
             state.currentDocuments + [state.journal]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }
