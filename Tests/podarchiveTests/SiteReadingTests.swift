@@ -62,4 +62,47 @@ final class SiteReadingTests: SiteTestCase {
         XCTAssertEqual(page.components(separatedBy: "as the feed said them").count, 2, "only the removed one")
         XCTAssertTrue(page.contains("<p>Still here.</p>"), page)
     }
+
+    func test_showPage_jumpsToEachYear_marksAwayAndRemovedAsBadges_andWritesSizesAsTheCommandLineDoes() async throws {
+        // Given: episodes of 2023 and 2025, one removed upstream, one offloaded.
+        let feed = server.url("/show.xml").absoluteString
+        serveGone(notes: "<p>Soon gone.</p>")
+        try await expectSuccess("sync", feed, "--to", root.path)
+        serveGone(notes: nil)
+        server.route(
+            "/show.xml",
+            .ok(
+                """
+                <rss version="2.0"><channel><title>Kept Show</title>
+                <item><title>Stays</title><guid>stays-1</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
+                <enclosure url="s.mp3" type="audio/mpeg"/></item>
+                <item><title>Older</title><guid>older-1</guid><pubDate>Mon, 06 Feb 2023 08:00:00 GMT</pubDate>
+                <enclosure url="s.mp3" type="audio/mpeg"/></item></channel></rss>
+                """, type: "application/rss+xml"))
+        try await expectSuccess("sync", feed, "--to", root.path)
+        let cold = folder.url.appendingPathComponent("cold")
+        try FileManager.default.createDirectory(at: cold, withIntermediateDirectories: true)
+        try await expectSuccess(
+            "offload", "--to", root.path, "Kept Show", "--before", "2024-01-01", "--into", cold.path)
+
+        // When
+        try await expectSuccess("site", "--to", root.path)
+
+        // Then: a link per year to the newest episode of that year, each found on the page.
+        let page = try text("Kept Show/index.html")
+        let nav = try XCTUnwrap(
+            page.range(of: #"<nav class="years" aria-label="Years">.*?</nav>"#, options: .regularExpression))
+        let links = try NSRegularExpression(pattern: ##"<a href="#(e[0-9a-f]{12})">([0-9]{4})</a>"##)
+        let found: [(year: String, anchor: String)] = links.matches(in: page, range: NSRange(nav, in: page)).map {
+            let year = String(page[Range($0.range(at: 2), in: page)!])
+            return (year, String(page[Range($0.range(at: 1), in: page)!]))
+        }
+        XCTAssertEqual(found.map(\.year), ["2025", "2023"], page)
+        for (_, anchor) in found { XCTAssertTrue(page.contains("<li id=\"\(anchor)\""), anchor) }
+        XCTAssertTrue(page.contains("<span class=\"badge removed\">removed upstream 1970-01-01</span>"), page)
+        XCTAssertTrue(page.contains("<span class=\"badge away\">offloaded "), page)
+        // 2,000 bytes, in the command line's words.
+        XCTAssertTrue(page.contains(" · 2.0 kB"), page)
+        XCTAssertFalse(page.contains("KB") || page.contains(" bytes"), page)
+    }
 }
