@@ -10,6 +10,7 @@ enum SearchWords {
 
     /// The distinct words of `text`, folded, joined by spaces.
     static func of(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return ofASCII(text) }
         var seen = Set<String>()
         var words: [String] = []
         var word = String.UnicodeScalarView()
@@ -32,6 +33,30 @@ enum SearchWords {
         return words.joined(separator: " ")
     }
 
+    /// `of` for ASCII text, byte by byte (folding and word tests need no Unicode tables).
+    private static func ofASCII(_ text: String) -> String {
+        var seen = Set<[UInt8]>()
+        var out: [UInt8] = []
+        var word: [UInt8] = []
+        func end() {
+            guard !word.isEmpty else { return }
+            if seen.insert(word).inserted {
+                if !out.isEmpty { out.append(0x20) }
+                out += word
+            }
+            word.removeAll(keepingCapacity: true)
+        }
+        for byte in text.utf8 {
+            if isASCIIWordPart(UInt32(byte)) {
+                word.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            } else {
+                end()
+            }
+        }
+        end()
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static func isASCIIWordPart(_ value: UInt32) -> Bool {
         (0x30...0x39).contains(value) || (0x61...0x7A).contains(value) || (0x41...0x5A).contains(value)
     }
@@ -48,9 +73,28 @@ enum SearchWords {
     static func text(ofHTML html: String) -> String {
         var out = String.UnicodeScalarView()
         var inTag = false
+        var reference: String.UnicodeScalarView?
         for scalar in html.unicodeScalars {
+            if var named = reference {
+                // Within `&...;`: the references `HTMLText.escape` writes are turned back, any other kept as is.
+                if scalar == ";" {
+                    named.append(scalar)
+                    out.append(contentsOf: references[String(named)].map { [$0] } ?? Array(named))
+                    reference = nil
+                    continue
+                }
+                if named.count < 6, scalar == "#" || isASCIIWordPart(scalar.value) {
+                    named.append(scalar)
+                    reference = named
+                    continue
+                }
+                out.append(contentsOf: named)
+                reference = nil
+            }
             if inTag {
                 if scalar == ">" { inTag = false }
+            } else if scalar == "&" {
+                reference = "&".unicodeScalars
             } else if scalar == "<" {
                 inTag = true
                 out.append(" ")
@@ -58,12 +102,13 @@ enum SearchWords {
                 out.append(scalar)
             }
         }
-        var text = String(out)
-        for (reference, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: reference, with: character)
-        }
-        return text
+        if let named = reference { out.append(contentsOf: named) }
+        return String(out)
     }
+
+    private static let references: [String: Unicode.Scalar] = [
+        "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'", "&amp;": "&",
+    ]
 
     /// What a transcript file says, by its name's extension (`Pilot.en.vtt`, `Pilot.de.json`...).
     static func transcript(_ data: Data, file: String) -> String {

@@ -25,7 +25,8 @@ enum SitePages {
     static let style = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--muted:#595959;--line:#d6d6d6;--accent:#0b57d0;--warn:#8a4b00}
         @media (prefers-color-scheme:dark){:root{--bg:#121212;--fg:#ececec;--muted:#b3b3b3;--line:#3a3a3a;--accent:#8ab4f8;--warn:#f6c26b}}
-        *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,sans-serif}
+        *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,sans-serif;overflow-wrap:anywhere}
+        .show>*{min-width:0}.show img{flex:none}pre{white-space:pre-wrap}
         header,main,footer{max-width:52rem;margin:0 auto;padding:1rem}a{color:var(--accent)}
         h1{font-size:1.6rem;margin:.2rem 0}h2{font-size:1.15rem;margin:0 0 .3rem}.meta,.muted{color:var(--muted)}
         ol,ul.shows{list-style:none;padding:0;margin:0}li{border-top:1px solid var(--line);padding:1rem 0}
