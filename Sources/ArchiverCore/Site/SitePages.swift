@@ -94,10 +94,10 @@ enum SitePages {
         let body = """
             <header><h1>Podcast archive</h1>
             <p class="muted">\(shows.count) show\(shows.count == 1 ? "" : "s") · <a href="\(ArchiveLayout.siteOPML)">OPML of their feeds</a></p></header>
-            <main><label for="filter">Filter shows</label><input id="filter" type="search" autocomplete="off">
+            <main>\(SiteSearchPage.markup)
+            <label for="filter">Filter shows</label><input id="filter" type="search" autocomplete="off">
             <ul class="shows">
-            \(items)</ul><p id="none" hidden>No show matches.</p>
-            \(SiteSearchPage.markup)</main>
+            \(items)</ul><p id="none" hidden>No show matches.</p></main>
             """
         return document(title: "Podcast archive", body: body, search: true)
     }
