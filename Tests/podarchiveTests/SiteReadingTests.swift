@@ -105,4 +105,35 @@ final class SiteReadingTests: SiteTestCase {
         XCTAssertTrue(page.contains(" · 2.0 kB"), page)
         XCTAssertFalse(page.contains("KB") || page.contains(" bytes"), page)
     }
+
+    func test_everySync_keepsTheShowsCover_andTheSiteShowsNoBoxForAShowWithout() async throws {
+        // Given: a show with artwork and one without, synced without --metadata.
+        server.route(
+            "/art.xml",
+            .ok(
+                """
+                <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>
+                <title>Art Show</title><itunes:image href="/art.png"/>
+                <item><title>One</title><guid>a-1</guid><enclosure url="s.mp3" type="audio/mpeg"/></item>
+                </channel></rss>
+                """, type: "application/rss+xml"))
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("art".utf8)
+        server.route("/art.png", .ok(png, type: "image/png"))
+        serveGone(notes: nil)
+
+        try await expectSuccess(
+            "sync", server.url("/art.xml").absoluteString, server.url("/show.xml").absoluteString, "--to", root.path)
+        try await expectSuccess("site", "--to", root.path)
+
+        // Then: the cover kept, shown with alt text; no image element for the show without one.
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: root.appendingPathComponent("Art Show/cover.png").path), png)
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("Art Show/One.info.json").path))
+        let home = try text("index.html")
+        XCTAssertTrue(home.contains(#"<img src="Art%20Show/cover.png" alt="" width="80" height="80">"#), home)
+        XCTAssertEqual(home.components(separatedBy: "<img").count, 2, "one show has a cover: \(home)")
+        XCTAssertTrue(try text("Art Show/index.html").contains(#"<img src="cover.png" alt=""#))
+        XCTAssertFalse(try text("Kept Show/index.html").contains("<img"))
+    }
 }
