@@ -126,6 +126,8 @@ screenshot: demo
 # Generates about 600 MB of data under .build/bench; takes a few minutes.
 bench: release
 	$(PYTHON) Tests/Benchmarks/bench.py --bin $(SHIP_BUILD)/release
+	# The site's search over 10,000 episodes with transcripts: sizes, and queries in headless Chromium.
+	$(PYTHON) Tests/Benchmarks/search-bench.py --bin $(SHIP_BUILD)/release
 
 # The same script at tiny sizes, one repetition: keeps it working (CI runs it).
 bench-smoke: release

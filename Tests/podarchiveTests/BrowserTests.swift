@@ -114,4 +114,84 @@ final class BrowserTests: SiteTestCase {
         }
         XCTAssertEqual(pageRequestsToElsewhere, [], "a page asked another host for something")
     }
+
+    /// An archive of one show in three languages: transcripts in German (WebVTT) and Japanese (JSON), an English
+    /// note, and a hostile title.
+    private func makeLanguageArchive() async throws {
+        let feed = """
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Sprachen</title>
+            <item><title>Der Wald</title><guid>de-1</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
+            <enclosure url="de.mp3" type="audio/mpeg"/>
+            <podcast:transcript url="de.vtt" type="text/vtt" language="de"/></item>
+            <item><title>東京の朝</title><guid>ja-1</guid><pubDate>Mon, 06 Jan 2025 09:00:00 GMT</pubDate>
+            <enclosure url="ja.mp3" type="audio/mpeg"/>
+            <podcast:transcript url="ja.json" type="application/json" language="ja"/></item>
+            <item><title>Airships</title><guid>en-1</guid><pubDate>Tue, 07 Jan 2025 08:00:00 GMT</pubDate>
+            <description><![CDATA[<p>All about the <b>Zeppelin</b>.</p>]]></description>
+            <enclosure url="en.mp3" type="audio/mpeg"/></item>
+            <item><title>&lt;img src=x onerror="document.body.dataset.pwned=1"&gt;Hostile &lt;b&gt;walrus&lt;/b&gt;</title>
+            <guid>evil-1</guid><enclosure url="ev.mp3" type="audio/mpeg"/></item>
+            </channel></rss>
+            """
+        server.route("/lang.xml", .ok(feed, type: "application/rss+xml"))
+        server.route(
+            "/de.vtt",
+            .ok("WEBVTT\n\n00:00.000 --> 00:02.000\n<v Anna>Das Eichhörnchen sammelt Nüsse.\n", type: "text/vtt"))
+        server.route(
+            "/ja.json",
+            .ok(
+                #"{"version":"1.0.0","segments":[{"speaker":"A","startTime":0,"body":"今日は東京で会議がありました"}]}"#,
+                type: "application/json"))
+        for name in ["de", "ja", "en", "ev"] { server.route("/\(name).mp3", .ok(Data(repeating: 5, count: 1000))) }
+        let code = await run("sync", server.url("/lang.xml").absoluteString, "--to", root.path)
+        XCTAssertEqual(code, .success, errors.text)
+    }
+
+    /// The root page's DOM after the search ran for `query`.
+    private func search(_ query: String, at base: URL) throws -> (dom: String, log: String) {
+        let asked = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let loaded = try load(base.appendingPathComponent("index.html").absoluteString + "#q=" + asked)
+        XCTAssertTrue(loaded.dom.contains(#"data-searched="fully""#), loaded.dom)
+        return loaded
+    }
+
+    func test_search_findsTitlesNotesAndTranscriptsInTwoLanguages_asFilesAndServed_showingTitlesAsText() async throws {
+        try await makeLanguageArchive()
+        let www = folder.url.appendingPathComponent("www")
+        let published = await run("site", "--to", root.path, "--out", www.path)
+        XCTAssertEqual(published, .success, errors.text)
+        let python = try PythonHTTPServer(serving: www)
+        defer { python.stop() }
+        let served = URL(string: "http://127.0.0.1:\(python.port)/")!
+        let asFiles = www.appendingPathComponent("", isDirectory: true)
+
+        for base in [asFiles, served] {
+            // A title, and a word of the notes (loaded as the show's script, from a file too).
+            let title = try search("wald", at: base).dom
+            XCTAssertTrue(title.contains(#"#e"#) && title.contains(">Der Wald</a>"), title)
+            XCTAssertTrue(title.contains("1 episode found."), title)
+            let (notes, log) = try search("zeppelin", at: base)
+            XCTAssertTrue(notes.contains(">Airships</a><p class=\"meta\">Sprachen · 2025-01-07 · in notes</p>"), notes)
+            XCTAssertFalse(log.contains(":CONSOLE"), log)
+            // A hostile title is found and shown as text: no element made of it, nothing run.
+            let hostile = try search("walrus", at: base).dom
+            XCTAssertTrue(hostile.contains("&lt;img src=x onerror="), hostile)
+            XCTAssertFalse(hostile.contains("data-pwned") || hostile.contains("<b>walrus"), hostile)
+        }
+        // Transcripts, German and Japanese, when served; opened as files, said to be searched only then.
+        let german = try search("eichhörnchen", at: served).dom
+        XCTAssertTrue(
+            german.contains(">Der Wald</a><p class=\"meta\">Sprachen · 2025-01-06 · in transcript</p>"), german)
+        let japanese = try search("東京", at: served).dom
+        XCTAssertTrue(japanese.contains(">東京の朝</a>") && japanese.contains("in title, transcript"), japanese)
+        let meeting = try search("会議", at: served).dom
+        XCTAssertTrue(meeting.contains(">東京の朝</a>") && meeting.contains("in transcript"), meeting)
+        let offline = try search("eichhörnchen", at: asFiles).dom
+        XCTAssertTrue(offline.contains("0 episodes found. Transcripts are searched when the site is served"), offline)
+        // The link goes to the episode on its show's page.
+        let page = try String(contentsOf: www.appendingPathComponent("Sprachen/index.html"), encoding: .utf8)
+        let anchor = try XCTUnwrap(german.range(of: #"Sprachen/index.html#e[0-9a-f]{12}"#, options: .regularExpression))
+        XCTAssertTrue(page.contains("<li id=\"\(german[anchor].suffix(13))\""), page)
+        XCTAssertEqual(pageRequestsToElsewhere, [], "a page asked another host for something")
+    }
 }

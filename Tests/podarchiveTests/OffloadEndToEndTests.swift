@@ -69,7 +69,7 @@ final class OffloadEndToEndTests: XCTestCase {
     private func requests(_ name: String) -> Int { server.requests.count { $0.path == "/\(name.lowercased()).mp3" } }
     private func names(in url: URL) -> Set<String> {
         Set((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter {
-            !$0.hasPrefix(".") && $0 != "index.html" && $0 != "feed.xml"
+            !$0.hasPrefix(".") && !ArchiveLayout.siteShowNames.contains($0)
         }
     }
     private func index() throws -> ArchiveIndex {

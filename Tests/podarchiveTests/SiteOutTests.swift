@@ -84,8 +84,8 @@ final class SiteOutTests: SiteTestCase {
         XCTAssertTrue(manager.fileExists(atPath: out.appendingPathComponent("Plain Show/First & Best.mp3").path))
         XCTAssertTrue(manager.fileExists(atPath: out.appendingPathComponent("Plain Show/index.html").path))
         let removed = try XCTUnwrap(output.lines.first { $0.hasPrefix("site: removed") }, output.text)
-        XCTAssertTrue(removed.hasPrefix("site: removed 4 files the archive no longer holds from \(out.path): "))
-        for name in ["Plain Show/Second.mp3", "\(evil)/index.html", "\(evil)/feed.xml"] {
+        XCTAssertTrue(removed.hasPrefix("site: removed 6 files the archive no longer holds from \(out.path): "))
+        for name in ["Plain Show/Second.mp3", "\(evil)/index.html", "\(evil)/feed.xml", "\(evil)/search-notes.js"] {
             XCTAssertTrue(removed.contains(name), removed)
         }
         XCTAssertTrue(output.text.contains("(the saved --out; podarchive site --no-out writes in the archive again)"))

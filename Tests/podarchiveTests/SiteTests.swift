@@ -152,7 +152,10 @@ final class SiteTests: SiteTestCase {
         output.clear()
         let code = await run("sync", server.url("/plain.xml").absoluteString, "--to", root.path, "--site")
         XCTAssertEqual(code, .success, errors.text)
-        XCTAssertTrue(output.text.contains("site: 2 shows (0 written again)"), output.text)
+        XCTAssertFalse(output.text.contains("site:"), "nothing changed, nothing said: \(output.text)")
+        output.clear()
+        _ = await run("sync", server.url("/plain.xml").absoluteString, "--to", root.path, "-v")
+        XCTAssertTrue(output.text.contains("site: 2 shows (0 written again)"), "said with -v: \(output.text)")
         server.route(
             "/plain.xml",
             .ok(

@@ -96,7 +96,7 @@ final class StatesTableTests: XCTestCase {
         // site: marked, nothing to play but the one deleted by hand; the forgotten one not listed.
         XCTAssertEqual(site.status, 0, site.stderr)
         for badge in ["offloaded", "deleted by retention", "handed off"] {
-            XCTAssertTrue(page.contains("<span class=\"removed\">\(badge) 20"), badge)
+            XCTAssertTrue(page.contains("<span class=\"badge away\">\(badge) 20"), badge)
         }
         XCTAssertFalse(page.contains("Forgotten"))
         XCTAssertTrue(page.contains("src=\"ByHand.mp3\""))

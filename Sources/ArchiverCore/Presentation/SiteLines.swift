@@ -4,9 +4,16 @@ import Foundation
 extension SiteReport {
     /// What writing the site did, as the command line says it: each name changed, each show left out (on standard
     /// error), and unless `quiet` where the site is and what it published and removed; `saved`: it was written to
-    /// the saved `--out`. Each line ends with a newline.
-    public func lines(root: URL, quiet: Bool, saved: Bool = false) -> (output: String, errors: String) {
+    /// the saved `--out`; `sayUnchanged` false (`sync --site` without `-v`): nothing on standard output when
+    /// nothing was written, published or removed. Each line ends with a newline.
+    public func lines(root: URL, quiet: Bool, saved: Bool = false, sayUnchanged: Bool = true)
+        -> (output: String, errors: String)
+    {
         let report = self
+        let unchanged =
+            report.created == 0 && report.rewritten == 0 && report.removed.isEmpty && report.moves.isEmpty
+            && report.linked + report.symlinked + report.copied == 0
+        let quiet = quiet || (unchanged && !sayUnchanged)
         var lines: (output: String, errors: String) = ("", "")
         for move in report.moves {
             if move.failure != nil {

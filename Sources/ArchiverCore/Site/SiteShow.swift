@@ -10,6 +10,8 @@ struct SiteEpisode: Sendable {
     var duration: TimeInterval?
     /// The show notes made safe for a page (see `ShowNotes.html`); empty when there are none.
     var notes = ""
+    /// For an episode the publisher removed: when the feed revision its notes come from was fetched.
+    var notesFrom: Date?
     var type: String?
 
     var title: String { entry.title ?? (entry.file as NSString).deletingPathExtension }
@@ -50,6 +52,12 @@ extension SiteShow {
             about = feed.description.map(ShowNotes.html) ?? about
             website = feed.links.website.flatMap { WebScheme.isWeb(URL(string: $0)) ? $0 : nil } ?? website
         }
+        // The notes of an episode the feed no longer lists: from the newest revision in the history holding it.
+        let removed =
+            details
+            ? RemovedNotes.find(
+                Set(index.episodes.filter { $0.removedUpstream != nil && fromFeed[$0.key] == nil }.map(\.key)),
+                history: state.history, feed: URL(string: index.feed), files: files) : [:]
         // A file kept under a live name by an earlier version (renamed by the next sync) is never linked.
         let episodes = index.episodes.filter { !LiveContent.isLive($0.file) }.map { entry -> SiteEpisode in
             var entry = entry
@@ -61,6 +69,11 @@ extension SiteShow {
                 episode.duration = known.duration
                 episode.notes = known.description.map(ShowNotes.html) ?? ""
                 episode.type = known.mimeType
+            } else if let kept = removed[entry.key] {
+                episode.duration = kept.episode.duration
+                episode.notes = kept.episode.description.map(ShowNotes.html) ?? ""
+                episode.notesFrom = kept.revision
+                episode.type = kept.episode.mimeType
             } else if let sidecar = Sidecar.read(
                 folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file)), files: files)
             {

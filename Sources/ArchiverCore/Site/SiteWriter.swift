@@ -176,6 +176,8 @@ struct SiteWriter: Sendable {
             let pages = [
                 (ArchiveLayout.sitePage, SitePages.show(show)),
                 (ArchiveLayout.siteFeed, PodcastFeed.xml(show, base: base)),
+                (ArchiveLayout.siteSearchNotes, SiteSearch.notes(show)),
+                (ArchiveLayout.siteSearchTranscripts, SiteSearch.transcripts(show, in: folder, files: files)),
             ]
             for (name, text) in pages {
                 try writePage(text, to: target.appendingPathComponent(name), staging: out == nil ? state : nil)
@@ -190,6 +192,7 @@ struct SiteWriter: Sendable {
         sweepTemporaries(in: site) { ArchiveLayout.siteRootNames.contains(String($0)) }
         let ordered = shows.sorted { $0.title.localizedStandardCompare($1.title) == .orderedAscending }
         try writePage(SitePages.root(ordered), to: site.appendingPathComponent(ArchiveLayout.sitePage))
+        try writePage(SiteSearch.index(ordered), to: site.appendingPathComponent(ArchiveLayout.siteSearchIndex))
         try writePage(PodcastFeed.opml(ordered, base: base), to: site.appendingPathComponent(ArchiveLayout.siteOPML))
         report.removed = try publication?.removeStale(recorded: recorded, holds: holds) ?? []
         return report
@@ -201,7 +204,7 @@ struct SiteWriter: Sendable {
         let state = ShowState(folder: folder)
         var hasher = SHA256()
         hasher.update(files.contents(atPath: state.index.path) ?? Data())
-        var parts = ["site 1", base ?? "", out?.path ?? "", hasher.hexDigest()]
+        var parts = ["site 2", base ?? "", out?.path ?? "", hasher.hexDigest()]
         let names =
             state.currentDocuments + [state.journal]
             + ArchiveLayout.coverNames.map { folder.appendingPathComponent($0) }

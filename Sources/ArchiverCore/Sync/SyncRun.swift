@@ -111,14 +111,19 @@ struct SyncRun {
             let missing = options.filter.missing(item.episode)
             if !missing.isEmpty { onEvent(.keptWithout(item.episode, missing: missing)) }
         }
-        guard options.metadata, let feed else { return }
-
-        described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
-        for (episode, file) in skipped where present.contains(file) {
-            guard !present.contains(ArchiveNames.sidecarName(for: file)), let entry = show.index.entry(for: episode)
-            else { continue }
-            try metadata.writeSidecar(for: episode, entry: entry, in: show)
+        guard let feed else { return }
+        if options.metadata {
+            described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
+            for (episode, file) in skipped where present.contains(file) {
+                guard !present.contains(ArchiveNames.sidecarName(for: file)),
+                    let entry = show.index.entry(for: episode)
+                else { continue }
+                try metadata.writeSidecar(for: episode, entry: entry, in: show)
+            }
         }
+        // The show's artwork is kept by every sync (with `--metadata` only, before 0.2), once, for the site and the
+        // library; `--no-companions` keeps none, unless `--metadata` asks for it.
+        guard options.metadata || options.companions else { return }
         let indexed = show.index.fileNames
         guard let image = feed.imageURL,
             !present.contains(where: { ArchiveLayout.isCover($0) && !indexed.contains($0) })

@@ -147,11 +147,19 @@ public enum ArchiveLayout {
     public static let siteOPML = "feeds.opml"
     /// In each show's folder: the show as a podcast feed.
     public static let siteFeed = "feed.xml"
+    /// At the root: the search's index of every episode's title (loaded by the root page as a script).
+    public static let siteSearchIndex = "search-index.js"
+    /// In a show's folder: the words of its episodes' notes, for the search (loaded as a script when searching).
+    public static let siteSearchNotes = "search-notes.js"
+    /// In a show's folder: the words of its episodes' transcripts, for the search (fetched when served).
+    public static let siteSearchTranscripts = "search-transcripts.json"
     /// Names the site writes at the root: no show folder takes one.
-    public static let siteRootNames: Set<String> = [sitePage, siteOPML]
+    public static let siteRootNames: Set<String> = [sitePage, siteOPML, siteSearchIndex]
     /// Names the site writes in a show's folder: no episode or companion takes one (nor `cover.<artwork ext>`,
     /// the show's artwork; see `isReservedInShow`).
-    public static let siteShowNames: Set<String> = [sitePage, siteFeed]
+    public static let siteShowNames: Set<String> = [
+        sitePage, siteFeed, siteSearchNotes, siteSearchTranscripts,
+    ]
     /// The extensions the show's artwork is kept under (`cover.<ext>`), in the order the site looks for them.
     static let artworkExtensions = ["jpg", "jpeg", "png", "webp", "gif"]
     /// The names the show's artwork may have, in the order the site looks for them.

@@ -86,18 +86,19 @@ enum SettingOptions {
     static let metadata: Option<Bool> = .flag(
         "--metadata",
         help: #"""
-            write sidecars and the artwork: `<file stem>.info.json` beside each file (title, description, GUID, URLs,
-            dates, duration, numbers, size, SHA-256) and the feed's artwork to `cover.<ext>` once; files archived
-            earlier get theirs on the next run
+            write sidecars: `<file stem>.info.json` beside each file (title, description, GUID, URLs, dates, duration,
+            numbers, size, SHA-256); files archived earlier get theirs on the next run (the feed's artwork,
+            `cover.<ext>`, is kept by every sync)
 
             The sidecar is named after the file with `.info.json` in place of its extension (*Pilot.mp3* has
             *Pilot.info.json*); it holds the episode's title, description (show notes, as the feed gives them), GUID,
             enclosure URL, web page, image, publication date, duration in seconds, episode and season numbers, MIME
             type, the feed's title and URL, and the file's name, size, SHA-256 and archive date; absent values are left
-            out. The artwork is *cover.jpg*, *cover.png*, *cover.webp* or *cover.gif*, at most 20 MB like a transcript;
-            delete it to fetch it again. Files archived before `--metadata` was first given get their sidecars the next
-            time the feed has changed. An artwork that cannot be fetched is reported on standard error and tried again
-            next run; it does not change the exit status.
+            out. Files archived before `--metadata` was first given get their sidecars the next time the feed has
+            changed. The show's artwork is kept by every sync, with or without `--metadata`, as *cover.jpg*,
+            *cover.png*, *cover.webp* or *cover.gif*, at most 20 MB like a transcript; delete it to fetch it again. An
+            artwork that cannot be fetched is reported on standard error and tried again next run; it does not change
+            the exit status.
             """#, excludes: ["--no-metadata"], saved: .show(.metadata),
         config: true,
         describe: { $0.metadata == true ? "" : nil },
@@ -105,8 +106,9 @@ enum SettingOptions {
     static let noCompanions: Option<Bool> = .flag(
         "--no-companions",
         help: #"""
-            keep no transcripts, chapters or episode artwork beside the episodes (a saved setting; `--companions` turns
-            them back on)
+            keep no transcripts, chapters, artwork or show cover (a saved setting; `--companions` turns them back on)
+
+            The show's cover is still kept with `--metadata`.
             """#, excludes: ["--companions"], saved: .show(.companions),
         config: true,
         describe: { $0.companions == false ? "" : nil },
@@ -130,7 +132,7 @@ enum SettingOptions {
     static let noMetadata: Option<Bool> = .flag(
         "--no-metadata",
         help: #"""
-            write no sidecars or artwork (turns a saved `--metadata` off)
+            write no sidecars (turns a saved `--metadata` off)
             """#, excludes: ["--metadata"],
         saved: .show(.metadata), config: true, describe: { $0.metadata == false ? "" : nil },
         setting: { $0.metadata = false })

@@ -78,7 +78,9 @@ final class SyncRunConsole: Sendable {
             end(show, outcome)
             printer?.finished(show)
         case .site(let report, _):
-            SiteCommand.say(report.lines(root: root, quiet: !lines), context: context)
+            // A site nothing changed in is said only with -v: a nightly `sync --site` says nothing of it.
+            SiteCommand.say(
+                report.lines(root: root, quiet: !lines, sayUnchanged: verbosity == .verbose), context: context)
         case .siteFailed(let error):
             _ = context.report(error)
         case .library(let report):

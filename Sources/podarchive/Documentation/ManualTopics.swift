@@ -76,8 +76,8 @@ enum ManualTopics {
         .TP
         .IR show / "episode title" .info.json ", " show /cover. ext
         With
-        .BR \-\-metadata :
-        the episode's sidecar and the show's artwork
+        .BR \-\-metadata ,
+        the episode's sidecar; always, the show's artwork
         .RB ( .jpg ", " .jpeg ", " .png ", " .webp ", " .gif :
         its bytes say).
         .TP
@@ -215,8 +215,9 @@ enum ManualTopics {
         which then continues in the existing folder. Once a feed has a folder it keeps it, even if its title changes.
         .PP
         The names \fBpodarchive site\fR writes are the site's, compared without case (as macOS's file systems do): no show
-        folder is called \fBindex.html\fR or \fBfeeds.opml\fR (a show of that title is kept in \fBindex.html (2)\fR), and
-        no episode, companion or \fB\-\-name\fR subfolder takes \fBindex.html\fR, \fBfeed.xml\fR or \fBcover.jpg\fR
+        folder is called \fBindex.html\fR, \fBfeeds.opml\fR or \fBsearch\-index.js\fR (a show of that title is kept in
+        \fBindex.html (2)\fR), and no episode, companion or \fB\-\-name\fR subfolder takes \fBindex.html\fR,
+        \fBfeed.xml\fR, \fBsearch\-notes.js\fR, \fBsearch\-transcripts.json\fR or \fBcover.jpg\fR
         (\fB.jpeg\fR, \fB.png\fR, \fB.webp\fR, \fB.gif\fR) in its show's folder: an episode \fBfeed\fR whose enclosure is
         \fB.xml\fR is \fBfeed (2).xml\fR, as for any other clash. An archive an earlier version gave such a name is fixed
         by the next \fBsync\fR or \fBsite\fR: the folder or file is renamed to the next free name (a file with its sidecar

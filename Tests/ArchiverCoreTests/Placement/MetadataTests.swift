@@ -78,13 +78,15 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(world.fileSystem.atomicWrites.filter { $0.hasSuffix(".info.json") }.count, writes)
     }
 
-    func test_metadataGivenLater_backfillsSidecarsAndArtworkWithoutDownloadingEpisodesAgain() async throws {
+    func test_metadataGivenLater_backfillsSidecarsWithoutDownloadingEpisodesAgain() async throws {
         let world = ArchiveWorld(
             feedURL: feedURL, feed: feed(),
             episodes: ["https://example.com/1.mp3": audio(), "https://example.com/art.png": png], now: clock,
             onUnexpected: failOnUnexpected)
         _ = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root)
-        XCTAssertEqual(world.fileSystem.visibleFiles, ["/archive/Show/Pilot.mp3"], "no sidecar without --metadata")
+        XCTAssertEqual(
+            world.fileSystem.visibleFiles, ["/archive/Show/Pilot.mp3", "/archive/Show/cover.png"],
+            "no sidecar without --metadata; the show's cover kept by every sync")
 
         _ = try await world.archiver.sync(
             .remote(URL(string: feedURL)!), into: root, options: SyncOptions(metadata: true))
@@ -94,7 +96,7 @@ final class MetadataTests: XCTestCase {
             ["/archive/Show/Pilot.info.json", "/archive/Show/Pilot.mp3", "/archive/Show/cover.png"])
         XCTAssertEqual(
             world.downloader.requests.compactMap { $0.url?.absoluteString },
-            ["https://example.com/1.mp3", "https://example.com/art.png"])
+            ["https://example.com/art.png", "https://example.com/1.mp3"])
         XCTAssertEqual(try sidecar(world, "/archive/Show/Pilot.info.json")["description"] as? String, "<p>Notes</p>")
     }
 

@@ -28,6 +28,7 @@ final class StatePathRulesTests: XCTestCase {
         // The site's pages, written at the root or into `site --out`: output, not state.
         ("Sources/ArchiverCore/Site/SiteWriter.swift", "site.appendingPathComponent(ArchiveLayout.sitePage)"),
         ("Sources/ArchiverCore/Site/SiteWriter.swift", "site.appendingPathComponent(ArchiveLayout.siteOPML)"),
+        ("Sources/ArchiverCore/Site/SiteWriter.swift", "site.appendingPathComponent(ArchiveLayout.siteSearchIndex)"),
         // The configuration folder and the credentials in it, outside the archive.
         ("Sources/ArchiverCore/Subscriptions/ConfigurationFolder.swift", "ArchiveLayout.configurationFolder"),
         ("Sources/ArchiverCore/Subscriptions/ConfigurationFolder.swift", "ArchiveLayout.credentialsFolder"),
