@@ -18,7 +18,8 @@ with references in the same run (medians of several repetitions, and ratios):
     podarchive's correction of its socket watching);
   - peak RSS of each podarchive run.
 
-  - `site` and `export --warc` over an archive of 10,000 episodes of 4 KB, vs `cat` copying the same files into one.
+  - `site`, `export --warc` and `export --library` over an archive of 10,000 episodes of 4 KB, vs `cat` copying the
+    same files into one (and `.warc.gz` vs `cat | gzip -6`).
 
 Usage: bench.py [--bin DIR] [--reps N] [--smoke] [--no-venv] [--shows-only | --sync-only | --exports-only]
   --smoke: tiny sizes and one repetition, to keep the script working in CI (a few seconds).
@@ -297,8 +298,8 @@ def build_archive_of(root, count, size):
 
 
 def exports_at_scale(podarchive, env, reps, smoke):
-    """`site` and `export --warc` over an archive of 10,000 episodes of 4 KB, each beside a bare pass over the same
-    files in the same rounds: `cat` copying every byte once into one file."""
+    """`site`, `export --warc` and `export --library` over an archive of 10,000 episodes of 4 KB, each beside a bare
+    pass over the same files in the same rounds: `cat` copying every byte once into one file."""
     count = 300 if smoke else 10_000
     root = os.path.join(WORK, "scale")
     paths = build_archive_of(root, count, 4096)
@@ -319,13 +320,17 @@ def exports_at_scale(podarchive, env, reps, smoke):
             if os.path.exists(path):
                 os.remove(path)
         return prepare
+    library = os.path.join(out, "library")
+
+    def fresh_library():
+        shutil.rmtree(library, ignore_errors=True)
     cat = ["sh", "-c", 'cat "$@" > "$0"', copied] + paths
     zcat = ["sh", "-c", 'cat "$@" | gzip -6 > "$0"', copied + ".gz"] + paths
     rounds = interleaved_rounds(
         reps, (fresh_site, [podarchive, "site", root]), (fresh(warc), [podarchive, "export", root, "--warc", warc]),
         (None, cat), (fresh(warc + ".gz"), [podarchive, "export", root, "--warc", warc + ".gz"]), (None, zcat),
-        env=env)
-    (site, site_rss), (export, export_rss), (bare, _), (gz, gz_rss), (bare_gz, _) = [
+        (fresh_library, [podarchive, "export", root, "--library", library]), env=env)
+    (site, site_rss), (export, export_rss), (bare, _), (gz, gz_rss), (bare_gz, _), (lib, lib_rss) = [
         (statistics.median(t), max(p)) for t, p in rounds]
 
     def ratio(ours, reference):
@@ -337,6 +342,9 @@ def exports_at_scale(podarchive, env, reps, smoke):
         (f"export --warc, {count:,} episodes of 4 KB", export, export_rss,
          f"cat over the same files into one {bare:.3f} s ({ratio(1, 2):.2f}x, median of the rounds' ratios; "
          f"target 2x)", ratio(1, 2)),
+        (f"export --library, {count:,} episodes of 4 KB, a first export (each copy tagged and fsynced)", lib,
+         lib_rss, f"cat over the same files into one {bare:.3f} s ({ratio(5, 2):.2f}x, median of the rounds' ratios)",
+         ratio(5, 2)),
         (f"export --warc into .warc.gz, {count:,} episodes of 4 KB", gz, gz_rss,
          f"cat piped through gzip -6 {bare_gz:.3f} s ({ratio(3, 4):.2f}x, median of the rounds' ratios)", ratio(3, 4)),
     ]

@@ -576,8 +576,34 @@ class Rename(Scenario):
         return files
 
 
+class Library(Scenario):
+    """`export --library DIR`: killed anywhere, the export run again leaves every episode's tagged copy whole in DIR
+    (its publisher's bytes after the tag), the library's record naming exactly the copies, no temporary file in DIR
+    or the archive, and the archive as it was."""
+
+    name = "export --library"
+    command = ["export", "{ROOT}", "--library", "{SCRATCH}/lib"]
+
+    def check(self, matrix, scratch):
+        check_episodes(matrix, scratch, EPISODES)
+        check_no_temporaries(scratch, scratch / "archive", scratch / "lib")
+        shelf = scratch / "lib" / SHOW
+        copies = sorted(path.name for path in shelf.glob("*.mp3"))
+        expect(len(copies) == len(EPISODES), f"the library holds {copies}")
+        for number, title in enumerate(EPISODES, start=1):
+            named = [name for name in copies if name.endswith(f" {title}.mp3")]
+            expect(len(named) == 1, f"{title}: copies {named}")
+            data = (shelf / named[0]).read_bytes()
+            expect(episode_bytes(number) in data, f"{named[0]} lacks the publisher's bytes")
+        record = json.loads((scratch / "lib" / ".podarchive-library.json").read_text())
+        recorded = sorted(name for name in json.dumps(record).split('"') if name.endswith(".mp3"))
+        expect(all(any(name.endswith(copy) for name in recorded) for copy in copies),
+               f"the record does not name every copy: {recorded}")
+
+
 SCENARIOS = [
     SyncWithHook, Forget, ForgetKeepingFiles, Undo, Repair, Site, SiteOut, Export, MoveCredentials, Offload, Rename,
+    Library,
 ]
 
 
