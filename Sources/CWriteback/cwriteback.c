@@ -13,3 +13,13 @@ int podarchive_start_writeback(int fd, long long offset, long long length) {
     return 0;
 #endif
 }
+
+#include <unistd.h>
+
+int podarchive_sync_file_system(int fd) {
+#ifdef __linux__
+    return syncfs(fd);
+#else
+    return fsync(fd);
+#endif
+}

@@ -322,15 +322,21 @@ def exports_at_scale(podarchive, env, reps, smoke):
         return prepare
     library = os.path.join(out, "library")
 
+    copies = os.path.join(out, "cp-r")
+
     def fresh_library():
         shutil.rmtree(library, ignore_errors=True)
+
+    def fresh_copies():
+        shutil.rmtree(copies, ignore_errors=True)
     cat = ["sh", "-c", 'cat "$@" > "$0"', copied] + paths
     zcat = ["sh", "-c", 'cat "$@" | gzip -6 > "$0"', copied + ".gz"] + paths
     rounds = interleaved_rounds(
         reps, (fresh_site, [podarchive, "site", root]), (fresh(warc), [podarchive, "export", root, "--warc", warc]),
         (None, cat), (fresh(warc + ".gz"), [podarchive, "export", root, "--warc", warc + ".gz"]), (None, zcat),
-        (fresh_library, [podarchive, "export", root, "--library", library]), env=env)
-    (site, site_rss), (export, export_rss), (bare, _), (gz, gz_rss), (bare_gz, _), (lib, lib_rss) = [
+        (fresh_library, [podarchive, "export", root, "--library", library]),
+        (fresh_copies, ["cp", "-r", os.path.join(root, "Scale Show"), copies]), env=env)
+    (site, site_rss), (export, export_rss), (bare, _), (gz, gz_rss), (bare_gz, _), (lib, lib_rss), (cp, _) = [
         (statistics.median(t), max(p)) for t, p in rounds]
 
     def ratio(ours, reference):
@@ -342,9 +348,9 @@ def exports_at_scale(podarchive, env, reps, smoke):
         (f"export --warc, {count:,} episodes of 4 KB", export, export_rss,
          f"cat over the same files into one {bare:.3f} s ({ratio(1, 2):.2f}x, median of the rounds' ratios; "
          f"target 2x)", ratio(1, 2)),
-        (f"export --library, {count:,} episodes of 4 KB, a first export (each copy tagged and fsynced)", lib,
-         lib_rss, f"cat over the same files into one {bare:.3f} s ({ratio(5, 2):.2f}x, median of the rounds' ratios)",
-         ratio(5, 2)),
+        (f"export --library, {count:,} episodes of 4 KB, a first export (tagged; made durable by one syncfs)", lib,
+         lib_rss, f"cat over the same files into one {bare:.3f} s ({ratio(5, 2):.2f}x, median of the rounds' ratios); "
+         f"cp -r of the show's folder (a file each) {cp:.3f} s ({ratio(5, 6):.2f}x)", ratio(5, 2)),
         (f"export --warc into .warc.gz, {count:,} episodes of 4 KB", gz, gz_rss,
          f"cat piped through gzip -6 {bare_gz:.3f} s ({ratio(3, 4):.2f}x, median of the rounds' ratios)", ratio(3, 4)),
     ]

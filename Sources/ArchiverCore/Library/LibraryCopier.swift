@@ -1,8 +1,11 @@
-// How a library file is written: under a temporary name beside it, synced, then renamed over its name, so a
-// failure or a kill leaves the old file or the new one, never half of one. A tagged copy is its new tag followed by
+// How a library file is written: under a temporary name beside it, then renamed over its name, so a failure or a
+// kill leaves the old file or the new one, never half of one. On Linux the copies are made durable together, by one
+// syncfs(2) before the library's record says they are whole (`syncFileSystem`): a copy's own fsync cost 0.6 ms each,
+// most of an export of small files; elsewhere each copy is synced before its rename. A tagged copy is its new tag followed by
 // the archived file's bytes after its own tags, read in chunks (memory stays at one chunk for a 2 GB episode). A
 // file that is not tagged is cloned where the file system shares blocks (FICLONE), else copied; never hard-linked,
 // so a tagger writing in place into the library never changes the archive.
+import CWriteback
 import Foundation
 
 #if canImport(Glibc)
@@ -224,13 +227,13 @@ struct LibraryCopier: Sendable {
     /// when anything fails.
     private func writing(to target: URL, _ body: (Int32) throws -> WrittenFile) throws -> WrittenFile {
         let temporary = target.deletingLastPathComponent().appendingPathComponent(
-            TemporaryFiles.name(for: target.lastPathComponent))
+            TemporaryFiles.name(for: target.lastPathComponent), isDirectory: false)
         let descriptor = openFile(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw ExportError.cannotWrite(path: target.path, reason: Self.reason(errno)) }
         var isOpen = true
         do {
             let written = try body(descriptor)
-            guard fsync(descriptor) == 0 else {
+            guard Self.syncedTogether || fsync(descriptor) == 0 else {
                 throw ExportError.cannotWrite(path: target.path, reason: Self.reason(errno))
             }
             close(descriptor)
@@ -247,4 +250,25 @@ struct LibraryCopier: Sendable {
     }
 
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Whether copies are synced together by `syncFileSystem` rather than each on its own.
+    #if os(Linux)
+        static let syncedTogether = true
+    #else
+        static let syncedTogether = false
+    #endif
+
+    /// Makes every copy written so far in `library` durable, with the folders' entries: syncfs(2) of its file
+    /// system, once (nothing to do where each copy was synced on its own).
+    /// - Throws: `ExportError.cannotWrite` when the file system cannot be synced.
+    static func syncFileSystem(of library: URL) throws {
+        #if os(Linux)
+            let descriptor = openFile(library.path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+            guard descriptor >= 0 else { throw ExportError.cannotWrite(path: library.path, reason: reason(errno)) }
+            defer { close(descriptor) }
+            guard podarchive_sync_file_system(descriptor) == 0 else {
+                throw ExportError.cannotWrite(path: library.path, reason: reason(errno))
+            }
+        #endif
+    }
 }

@@ -56,16 +56,18 @@ public struct LibraryExport: Sendable {
     ) throws -> LibraryReport {
         let folders = try shows ?? verifier.feedFolders(in: root)
         let record = try LibraryRecord.load(in: library, files: files)
-        var report = LibraryReport(folder: library, record: library.appendingPathComponent(LibraryRecord.fileName))
+        var report = LibraryReport(
+            folder: library, record: library.appendingPathComponent(LibraryRecord.fileName, isDirectory: false))
         let archiveShows = ExportTarget.showFolders(of: root, files: files, attributes: attributes) + folders
         let copier = LibraryCopier(reader: options.reader, cancelled: options.cancelled)
         let planner = LibraryPlanner(files: files, attributes: attributes, copier: copier)
         var items: [LibraryItem] = []
         for folder in folders {
             // Never into the archive: not its root's state, not a show's folder (links resolved).
-            for place in [library, library.appendingPathComponent(folder.lastPathComponent)] {
+            for place in [library, library.appendingPathComponent(folder.lastPathComponent, isDirectory: true)] {
                 do {
-                    try ExportTarget.check(place.appendingPathComponent(".check"), root: root, shows: archiveShows)
+                    try ExportTarget.check(
+                        place.appendingPathComponent(".check", isDirectory: false), root: root, shows: archiveShows)
                 } catch { throw LibraryError.insideArchive(path: library.path) }
             }
             // Nor anywhere under the root: a folder of copies there would sit among the shows, on the site's root.
@@ -105,13 +107,15 @@ public struct LibraryExport: Sendable {
         }
         // What a killed export left (its temporary files, named with their owner: only those of a process of this
         // host that has ended), in the library and each show's folder there; nothing else is the library's to touch.
-        for place in [library] + Set(items.map(\.show)).sorted().map({ library.appendingPathComponent($0) }) {
+        for place in [library]
+            + Set(items.map(\.show)).sorted().map({ library.appendingPathComponent($0, isDirectory: true) })
+        {
             let names = ((try? files.contentsOfDirectory(atPath: place.path)) ?? []).filter(
                 TemporaryFiles.namesItsOwner)
             TemporaryFiles.sweep(names, in: place, files: files)
         }
         for item in pending {
-            let target = library.appendingPathComponent(item.path)
+            let target = library.appendingPathComponent(item.path, isDirectory: false)
             try createFolder(target.deletingLastPathComponent())
             let written = try write(item, to: target, copier: copier)
             next.files[item.path] = LibraryRecord.Written(
@@ -129,7 +133,7 @@ public struct LibraryExport: Sendable {
             }
         }
         for (path, _) in stale.sorted(by: { $0.key < $1.key }) {
-            let url = library.appendingPathComponent(path)
+            let url = library.appendingPathComponent(path, isDirectory: false)
             // A file or a link, never a folder (whatever the user has since put there under that name).
             let type = attributes.typeAndSize(atPath: url.path)?.type
             if type == .typeRegular || type == .typeSymbolicLink, (try? files.removeItem(at: url)) != nil {
@@ -137,7 +141,11 @@ public struct LibraryExport: Sendable {
             }
             next.files[path] = nil
         }
-        if next != record { try next.save(in: library, writer: writer) }
+        if next != record {
+            // The copies durable before the record says they are whole.
+            if !pending.isEmpty { try LibraryCopier.syncFileSystem(of: library) }
+            try next.save(in: library, writer: writer)
+        }
         return report
     }
 
@@ -147,7 +155,7 @@ public struct LibraryExport: Sendable {
         guard let written = record.files[item.path], written.sha256 != nil, written.source == item.sourceSHA256,
             item.sourceSHA256 != nil, written.tags == item.fingerprint
         else { return false }
-        let path = library.appendingPathComponent(item.path).path
+        let path = library.appendingPathComponent(item.path, isDirectory: false).path
         guard !attributes.isSymbolicLink(atPath: path), let found = attributes.typeAndSize(atPath: path) else {
             return false
         }

@@ -63,8 +63,8 @@ struct LibraryPlanner {
                 let path = show + "/" + FileNamer.fileName(stem: stem, extension: ext, counter: counter)
                 let ours = record.files[path] != nil
                 let there =
-                    files.fileExists(atPath: library.appendingPathComponent(path).path)
-                    || attributes.isSymbolicLink(atPath: library.appendingPathComponent(path).path)
+                    files.fileExists(atPath: library.appendingPathComponent(path, isDirectory: false).path)
+                    || attributes.isSymbolicLink(atPath: library.appendingPathComponent(path, isDirectory: false).path)
                 if !taken.contains(path.lowercased()), ours || !there {
                     taken.insert(path.lowercased())
                     return path
@@ -75,7 +75,7 @@ struct LibraryPlanner {
         let names = Set((try? files.contentsOfDirectory(atPath: folder.path)) ?? [])
         if let cover = ArchiveLayout.coverNames.first(where: { names.contains($0) && !index.holds(file: $0) }) {
             let ext = (cover as NSString).pathExtension
-            let source = folder.appendingPathComponent(cover).path
+            let source = folder.appendingPathComponent(cover, isDirectory: false).path
             let size = Int64(attributes.typeAndSize(atPath: source)?.size ?? 0)
             let sha = try? copier.hash(of: source)
             for stem in ["folder", "cover"] {
@@ -92,7 +92,7 @@ struct LibraryPlanner {
                 if let away = entry.away { report.away[away.state, default: 0] += 1 }
                 continue
             }
-            let source = folder.appendingPathComponent(entry.file).path
+            let source = folder.appendingPathComponent(entry.file, isDirectory: false).path
             let ext = (entry.file as NSString).pathExtension.lowercased()
             let day = LibraryTags.day(entry.published ?? entry.archived)
             let title = entry.title.map(LibraryTags.clean) ?? ((entry.file as NSString).lastPathComponent)

@@ -28,7 +28,7 @@ struct LibraryRecord: Codable, Equatable {
     /// The record in `folder`: empty when there is none.
     /// - Throws: `LibraryError.damagedRecord` when one is there and cannot be read.
     static func load(in folder: URL, files: any FileReading) throws -> LibraryRecord {
-        let url = folder.appendingPathComponent(fileName)
+        let url = folder.appendingPathComponent(fileName, isDirectory: false)
         guard files.fileExists(atPath: url.path) else { return LibraryRecord() }
         guard let data = files.contents(atPath: url.path),
             let record = try? JSONDecoder().decode(LibraryRecord.self, from: data), record.version == 1
@@ -39,7 +39,7 @@ struct LibraryRecord: Codable, Equatable {
     func save(in folder: URL, writer: any AtomicFileWriting) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let url = folder.appendingPathComponent(Self.fileName)
+        let url = folder.appendingPathComponent(Self.fileName, isDirectory: false)
         do {
             try writer.writeAtomically(try encoder.encode(self), to: url, durable: true, ownerOnly: false)
         } catch {

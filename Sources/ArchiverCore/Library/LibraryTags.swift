@@ -36,7 +36,8 @@ struct LibraryTags {
         // The archive keeps no author: the show stands for it, as players group by artist.
         tags.author = tags.show
         tags.date = Self.day(entry.published ?? entry.archived)
-        let sidecarPath = folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file)).path
+        let sidecarPath = folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
+            .path
         if let data = files.prefix(ofFileAtPath: sidecarPath, count: Self.sidecarLimit + 1),
             data.count <= Self.sidecarLimit, let sidecar = try? JSONDecoder().decode(Sidecar.self, from: data)
         {
@@ -49,7 +50,7 @@ struct LibraryTags {
         tags.cover = cover.picture
         notes += cover.notes
         if let chapters = companions.first(where: { $0.kind == "chapters" }) {
-            let path = folder.appendingPathComponent(chapters.file).path
+            let path = folder.appendingPathComponent(chapters.file, isDirectory: false).path
             var read = LibraryChapters.read(atPath: path, files: files, duration: duration)
             for index in read.chapters.indices { read.chapters[index].title = Self.clean(read.chapters[index].title) }
             tags.chapters = read.chapters
@@ -66,7 +67,7 @@ struct LibraryTags {
     ) {
         var notes: [String] = []
         for name in (entry.companions ?? []).filter({ $0.kind == "artwork" }).map(\.file) {
-            let path = folder.appendingPathComponent(name).path
+            let path = folder.appendingPathComponent(name, isDirectory: false).path
             guard files.fileExists(atPath: path) else { continue }
             if let picture = Self.picture(files.prefix(ofFileAtPath: path, count: Self.coverLimit + 1)) {
                 return (picture, path, notes)
@@ -76,7 +77,7 @@ struct LibraryTags {
         if showCover.found == nil {
             showCover.found = (nil, nil, [])
             for name in ArchiveLayout.coverNames {
-                let path = folder.appendingPathComponent(name).path
+                let path = folder.appendingPathComponent(name, isDirectory: false).path
                 guard files.fileExists(atPath: path) else { continue }
                 if let picture = Self.picture(files.prefix(ofFileAtPath: path, count: Self.coverLimit + 1)) {
                     showCover.found = (picture, path, showCover.found?.notes ?? [])
