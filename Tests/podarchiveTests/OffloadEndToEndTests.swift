@@ -166,6 +166,22 @@ final class OffloadEndToEndTests: XCTestCase {
         XCTAssertEqual(requests("One"), 1, "a repair fetches nothing away")
     }
 
+    func test_forgettingAnOffloadedEpisode_saysItsCopiesStayWhereTheyWent_andLeavesThem() throws {
+        XCTAssertEqual(try podarchive("sync", feed).status, 0)
+        XCTAssertEqual(try podarchive("offload", "Night Show", "--keep-last", "2", "--into", cold.path).status, 0)
+        let forget = try podarchive("forget", "Night Show", "One")
+        let sync = try podarchive("sync")
+
+        XCTAssertEqual(forget.status, 0, forget.stderr)
+        XCTAssertTrue(
+            forget.stdout.contains(
+                "forgot \"One\" of Night Show/: its offloaded copies stay in \(coldShow.path) (forget deletes only "
+                    + "what is in the archive)"), forget.stdout)
+        XCTAssertEqual(try Data(contentsOf: coldShow.appendingPathComponent("One.mp3")), audio("One"))
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertEqual(requests("One"), 1, "forgotten: never fetched again")
+    }
+
     func test_delete_deletesOnPurpose_neverFetchedAgain_andForgetUndoFetchesItAgain() throws {
         XCTAssertEqual(try podarchive("sync", feed).status, 0)
         let dryRun = try podarchive("offload", "Night Show", "--before", "2024-02-15", "--delete", "-n")

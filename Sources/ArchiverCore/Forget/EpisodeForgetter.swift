@@ -18,6 +18,9 @@ public struct ForgottenEpisode: Equatable, Sendable {
     public var already = false
     /// True when it was listed by the feed and never downloaded: skipped before download (`file` is empty).
     public var skipped = false
+    /// The folder its offloaded copies stay in, when it had been offloaded (`offload --into`): forget deletes only
+    /// what is in the archive.
+    public var offloadedTo: String?
 
     /// What was forgotten of the episode `title`, kept as `file`.
     public init(title: String, file: String, deleted: [String], already: Bool = false, skipped: Bool = false) {
@@ -112,10 +115,12 @@ struct EpisodeForgetter: Sendable {
             deleted = try folders.finishForgetting(&show)
         }
         return chosen.map { entry in
-            ForgottenEpisode(
+            var forgotten = ForgottenEpisode(
                 title: entry.shownName, file: entry.file,
                 deleted: deleted[entry.key] ?? [],
                 skipped: entry.file.isEmpty)
+            if entry.away?.state == .offloaded { forgotten.offloadedTo = entry.away?.into }
+            return forgotten
         }
             + already.map {
                 ForgottenEpisode(

@@ -20,11 +20,15 @@ extension ForgetReport {
                     "\"\(episode.title)\" of \(show)/ was forgotten already (podarchive forget --undo takes it back)\n"
             }
             let files =
-                keptFiles
-                ? "its files kept"
-                : "deleted "
-                    + (episode.deleted.isEmpty
-                        ? "nothing (no file was there)" : episode.deleted.joined(separator: ", "))
+                if let place = episode.offloadedTo {
+                    "its offloaded copies stay in \(place) (forget deletes only what is in the archive)"
+                } else if keptFiles {
+                    "its files kept"
+                } else {
+                    "deleted "
+                        + (episode.deleted.isEmpty
+                            ? "nothing (no file was there)" : episode.deleted.joined(separator: ", "))
+                }
             return "forgot \"\(episode.title)\" of \(show)/: \(files); never fetched again "
                 + "(podarchive forget --undo takes it back)\n"
         }

@@ -22,7 +22,8 @@ enum ManualStates {
         checked\fR; its summary counts them (\fB; 2 offloaded\fR). \fBlist \-\-archived\fR marks it \fBoffloaded to
         /mnt/cold/My Show on 2026\-11\-29\fR; the site marks it \fBoffloaded\fR with no player and no link (where it went
         is not the site's readers' business) and leaves it out of the show's podcast feed; \fBexport\fR leaves it out and
-        says so (\fB; left out: 2 episodes offloaded\fR). Undone by \fBoffload \-\-restore\fR.
+        says so (\fB; left out: 2 episodes offloaded\fR). Undone by \fBoffload \-\-restore\fR. \fBforget\fR of it
+        leaves its copies in \fIDIR\fR and says so: it deletes only what is in the archive.
         .TP
         \fBdeleted by retention\fR (\fBoffload \-\-delete\fR, or a saved \fB\-\-keep\-last\fR/\fB\-\-keep\-days\fR with \fB\-\-delete\fR)
         Its files deleted on purpose. \fBverify\fR counts it (\fB; 1 deleted by retention\fR), \fBlist \-\-archived\fR
