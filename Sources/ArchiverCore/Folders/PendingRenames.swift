@@ -57,8 +57,9 @@ struct RenameFinisher: Sendable {
         }
         var outcomes: [Outcome] = []
         var emptied = Set<String>()
+        var updated: [ArchiveIndex.Entry] = []
         for renamed in record.episodes {
-            guard var entry = show.index.episodes.first(where: { $0.key == renamed.key }) else { continue }
+            guard var entry = show.index.entry(forKey: renamed.key) else { continue }
             var names: [String: String] = [:]
             for move in renamed.moves {
                 let failed = self.move(move, in: show.folder)
@@ -73,8 +74,9 @@ struct RenameFinisher: Sendable {
                 companion.file = names[companion.file] ?? companion.file
                 return companion
             }
-            show.index.update(entry)
+            updated.append(entry)
         }
+        show.index.update(updated)
         try indexes.save(&show)
         try show.state.renames.remove(files)
         removeEmptyFolders(emptied, in: show.folder)

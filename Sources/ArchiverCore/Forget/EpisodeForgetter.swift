@@ -133,18 +133,12 @@ struct EpisodeForgetter: Sendable {
     /// the index does not hold, as entries naming no file: what `forget` skips before they are downloaded. None
     /// when no document is kept or it cannot be read.
     private func listedNotArchived(in show: FeedFolder) -> [ArchiveIndex.Entry] {
-        for ext in ArchiveLayout.documentExtensions {
-            let document = show.state.currentDocument(ext)
-            guard let data = files.contents(atPath: document.path),
-                let feed = try? FeedParser.parse(data, url: nil)
-            else { continue }
-            return Episode.keepingApart(feed.episodes).filter { show.index.entry(for: $0) == nil }.map { episode in
-                ArchiveIndex.Entry(
-                    key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: "",
-                    size: 0, published: episode.published.map(FeedDate.iso8601), archived: "")
-            }
+        HistoryStore.lastListed(by: show.state, files: files).filter { show.index.entry(for: $0) == nil }.map {
+            episode in
+            ArchiveIndex.Entry(
+                key: episode.identity, guid: episode.guid, title: episode.title, url: episode.url, file: "",
+                size: 0, published: episode.published.map(FeedDate.iso8601), archived: "")
         }
-        return []
     }
 
     /// Takes back the forgotten episodes `names` of the show in `folder`: no longer unwanted. One whose file was

@@ -30,7 +30,7 @@ struct EpisodeRenamer: Sendable {
     /// Renames (or with `dryRun`, only plans to) every file of `show` whose name is not the one `template` gives.
     /// - Throws: `ArchiveError.storage` when the intent, the numbers or the index cannot be written.
     func rename(_ show: inout FeedFolder, template given: NameTemplate, dryRun: Bool) throws -> [RenamedEpisode] {
-        let listed = currentEpisodes(of: show)
+        let listed = HistoryStore.lastListed(by: show.state, files: files)
         var template = given
         if template.usesNumbers {
             template.numbers = try folders.records.numbered(
@@ -47,10 +47,13 @@ struct EpisodeRenamer: Sendable {
         let outcomes = try RenameFinisher(
             files: files, attributes: folders.attributes, mover: folders.mover, indexes: folders.indexes
         ).finish(&show)
+        // The first reason a file of each episode kept its name.
+        let failed = Dictionary(
+            outcomes.compactMap { outcome in outcome.failed.map { (outcome.key, $0) } },
+            uniquingKeysWith: { first, _ in first })
         return planned.enumerated().map { position, episode in
             var episode = episode
-            let key = plan[position].renamed.key
-            episode.failed = outcomes.first { $0.key == key && $0.failed != nil }?.failed
+            episode.failed = failed[plan[position].renamed.key]
             return episode
         }
     }
@@ -61,13 +64,16 @@ struct EpisodeRenamer: Sendable {
     {
         let index = show.index
         let byKey = Dictionary(
-            listed.compactMap { episode in index.entry(for: stored(episode)).map { ($0.key, stored(episode)) } },
+            listed.map(stored).compactMap { episode in index.entry(for: episode).map { ($0.key, episode) } },
             uniquingKeysWith: { first, _ in first })
         var taken = index.fileNames
         for entry in index.episodes { taken.formUnion(entry.awayFiles) }
         var names = NameAllocator(taken: taken, sidecars: true)
         let title = ArchiveNames.showTitle(index.title, folder: show.folder)
         var plan: [(renamed: PendingRenames.Renamed, entry: ArchiveIndex.Entry)] = []
+        // Paths made as text: a URL made for each name asked about cost most of a rename of a large show.
+        let folder = show.folder.path + "/"
+        func exists(_ name: String) -> Bool { files.fileExists(atPath: folder + name) }
         for entry in index.episodes where entry.isHere && !entry.file.isEmpty {
             let episode = byKey[entry.key] ?? Self.episode(of: entry)
             var wanted = template.newFile(for: episode, feedTitle: title)
@@ -75,8 +81,8 @@ struct EpisodeRenamer: Sendable {
             names.release(entry.file)
             var name = names.claim(wanted)
             // A file the index does not name (the user's own) is never replaced: the next name is taken.
-            for _ in 0..<1000 where name != entry.file && exists(name, in: show) { name = names.claim(wanted) }
-            guard name != entry.file, !exists(name, in: show) else {
+            for _ in 0..<1000 where name != entry.file && exists(name) { name = names.claim(wanted) }
+            guard name != entry.file, !exists(name) else {
                 if name != entry.file { names.release(name) }
                 _ = names.claim(exactly: entry.file)
                 continue
@@ -86,21 +92,17 @@ struct EpisodeRenamer: Sendable {
             let newStem = Self.stem(name)
             for companion in entry.companions ?? [] where companion.file.hasPrefix(oldStem + ".") {
                 let moved = newStem + companion.file.dropFirst(oldStem.count)
-                if !exists(moved, in: show), names.claim(exactly: moved) {
+                if !exists(moved), names.claim(exactly: moved) {
                     moves.append(PendingRenames.Move(from: companion.file, to: moved))
                 }
             }
             let sidecar = ArchiveNames.sidecarName(for: entry.file)
-            if exists(sidecar, in: show) {
+            if exists(sidecar) {
                 moves.append(PendingRenames.Move(from: sidecar, to: ArchiveNames.sidecarName(for: name)))
             }
             plan.append((PendingRenames.Renamed(key: entry.key, moves: moves), entry))
         }
         return plan
-    }
-
-    private func exists(_ name: String, in show: FeedFolder) -> Bool {
-        files.fileExists(atPath: show.folder.appendingPathComponent(name, isDirectory: false).path)
     }
 
     /// `Season 1/Pilot.mp3` without its extension: `Season 1/Pilot`.
@@ -116,18 +118,6 @@ struct EpisodeRenamer: Sendable {
             published: entry.published.flatMap(FeedDate.parseRFC3339))
         episode.storedIdentity = entry.key
         return episode
-    }
-
-    /// The episodes the feed listed when a sync last read it (the current document its history keeps); none when
-    /// no document is kept or it cannot be read.
-    private func currentEpisodes(of show: FeedFolder) -> [Episode] {
-        for ext in ArchiveLayout.documentExtensions {
-            guard let data = files.contents(atPath: show.state.currentDocument(ext).path),
-                let feed = try? FeedParser.parse(data, url: nil)
-            else { continue }
-            return Episode.keepingApart(feed.episodes)
-        }
-        return []
     }
 }
 

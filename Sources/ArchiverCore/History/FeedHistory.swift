@@ -81,6 +81,18 @@ struct HistoryStore: Sendable {
         show.state.history
     }
 
+    /// The episodes the feed listed when a sync last read it (the current document the history keeps), each
+    /// known apart as a sync knows it (`Episode.keepingApart`); none when no document is kept or it cannot be read.
+    static func lastListed(by show: ShowState, files: any FileReading) -> [Episode] {
+        for ext in ArchiveLayout.documentExtensions {
+            guard let data = files.contents(atPath: show.currentDocument(ext).path),
+                let feed = try? FeedParser.parse(data, url: nil)
+            else { continue }
+            return Episode.keepingApart(feed.episodes)
+        }
+        return []
+    }
+
     /// Keeps `feed`'s document as a new revision when what it says differs from `previous` (a digest), and as
     /// the current document; returns the new digest. History is a record, not the archive: a failure to write
     /// it is reported by the caller and costs no episode.

@@ -237,11 +237,17 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     }
 
     /// Puts `entry` in place of the entry of its key, as it is (its files renamed: see `EpisodePlacer`).
-    mutating func update(_ entry: Entry) {
-        guard let position = keyPositions[entry.key] else { return }
-        episodes[position] = entry
+    mutating func update(_ entry: Entry) { update([entry]) }
+
+    /// Puts each of `entries` in place of the entry of its key, as it is, and indexes the entries again once (a
+    /// rename of a whole show: one at a time, the show would be indexed again for each).
+    mutating func update(_ entries: [Entry]) {
+        for entry in entries { if let position = keyPositions[entry.key] { episodes[position] = entry } }
         reindex()
     }
+
+    /// The entry whose key is `key` (one lookup).
+    func entry(forKey key: String) -> Entry? { keyPositions[key].map { episodes[$0] } }
 
     /// Sets the away record of the entry whose key is `key` (see `AwayRecord`): its files and keys are unchanged,
     /// so nothing is indexed again.
