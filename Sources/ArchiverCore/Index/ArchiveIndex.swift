@@ -103,14 +103,8 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// older podarchive refuses rather than let another URL of the show take the folder over.
     public var keptApart = false
 
-    private var byKey: [String: Int] = [:]
-    private var byGUID: [String: Int] = [:]
-    private var byURL: [String: Int] = [:]
-    /// The first entry of each URL key; the rare others (`e.mp3?id=N` hosts) in `moreByURLKey`.
-    private var byURLKey: [String: Int] = [:]
-    private var moreByURLKey: [String: [Int]] = [:]
-    private var files: Set<String> = []
-    private var keyPositions: [String: Int] = [:]  // every entry's key
+    /// The tables entries are found by (see `IndexLookup`): shared by copies until one of them changes.
+    private var lookup = IndexLookup()
 
     /// The newest format version this podarchive reads and writes. Version 4 is written for a show kept apart
     /// (`keptApart`), version 3 for an index that keeps an identifier as a keyed hash or a URL redacted (see
@@ -181,26 +175,29 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// The loose match (same URL but for its query) also needs the same title or the same date: hosts that serve
     /// every episode as `e.mp3?id=N` must not have episode 3 taken for episode 1.
     public func entry(for episode: Episode) -> Entry? {
-        if let position = byKey[episode.identity] { return episodes[position] }
-        // An episode known only with its URL (its GUID is another's): nothing looser identifies it.
-        if episode.sharesGUID { return nil }
-        if let guid = episode.guid, let position = byGUID[guid] { return episodes[position] }
-        if let position = byURL[episode.url] { return episodes[position] }
         let published = episode.published.map(FeedDate.iso8601)
-        let key = EpisodeIdentity.urlKey(episode.url)
-        for position in (byURLKey[key].map { [$0] } ?? []) + (moreByURLKey[key] ?? []) {
-            let entry = episodes[position]
-            let sameTitle = episode.title != nil && entry.title == episode.title
-            let sameDate = published != nil && entry.published == published
-            if episode.guid == nil || entry.guid == nil, sameTitle || sameDate { return entry }
+        let found = tables { [episodes] tables -> Int? in
+            if let position = tables.byKey[episode.identity] { return position }
+            // An episode known only with its URL (its GUID is another's): nothing looser identifies it.
+            if episode.sharesGUID { return nil }
+            if let guid = episode.guid, let position = tables.byGUID[guid] { return position }
+            if let position = tables.byURL[episode.url] { return position }
+            let key = EpisodeIdentity.urlKey(episode.url)
+            let candidates = (tables.byURLKey[key].map { [$0] } ?? []) + (tables.moreByURLKey[key] ?? [])
+            return candidates.first { position in
+                let entry = episodes[position]
+                let sameTitle = episode.title != nil && entry.title == episode.title
+                let sameDate = published != nil && entry.published == published
+                return (episode.guid == nil || entry.guid == nil) && (sameTitle || sameDate)
+            }
         }
-        return nil
+        return found.map { episodes[$0] }
     }
 
     /// Adds an entry, replacing the one it matches (same key or same file).
     public mutating func record(_ entry: Entry) {
         // A new episode (the common case, thousands of times in a first sync) is found new by lookups alone.
-        let known = files.contains(entry.file) || keyPositions[entry.key] != nil
+        let known = tables { $0.files.contains(entry.file) || $0.keyPositions[entry.key] != nil }
         if known, let position = episodes.firstIndex(where: { $0.key == entry.key || $0.file == entry.file }) {
             episodes[position] = entry
             reindex()
@@ -233,7 +230,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         list.removeAll { $0.file == companion.file }
         list.append(companion)
         episodes[position].companions = list
-        files.insert(companion.file)
+        changeLookup { $0.files.insert(companion.file) }
     }
 
     /// Puts `entry` in place of the entry of its key, as it is (its files renamed: see `EpisodePlacer`).
@@ -242,17 +239,20 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     /// Puts each of `entries` in place of the entry of its key, as it is, and indexes the entries again once (a
     /// rename of a whole show: one at a time, the show would be indexed again for each).
     mutating func update(_ entries: [Entry]) {
-        for entry in entries { if let position = keyPositions[entry.key] { episodes[position] = entry } }
+        let positions = tables { tables in entries.map { tables.keyPositions[$0.key] } }
+        for (entry, position) in zip(entries, positions) { if let position { episodes[position] = entry } }
         reindex()
     }
 
     /// The entry whose key is `key` (one lookup).
-    func entry(forKey key: String) -> Entry? { keyPositions[key].map { episodes[$0] } }
+    func entry(forKey key: String) -> Entry? { position(ofKey: key).map { episodes[$0] } }
+
+    private func position(ofKey key: String) -> Int? { tables { $0.keyPositions[key] } }
 
     /// Sets the away record of the entry whose key is `key` (see `AwayRecord`): its files and keys are unchanged,
     /// so nothing is indexed again.
     mutating func setAway(_ away: AwayRecord?, forKey key: String) {
-        guard let position = keyPositions[key] else { return }
+        guard let position = position(ofKey: key) else { return }
         episodes[position].away = away
     }
 
@@ -263,46 +263,41 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     }
 
     /// Every file name the index holds.
-    public var fileNames: Set<String> { files }
+    public var fileNames: Set<String> { tables { $0.files } }
 
     /// True when an entry records `file` (one lookup).
-    public func holds(file: String) -> Bool { files.contains(file) }
+    public func holds(file: String) -> Bool { tables { $0.files.contains(file) } }
 
-    private mutating func reindex() {
-        byKey = [:]
-        byGUID = [:]
-        byURL = [:]
-        byURLKey = [:]
-        moreByURLKey = [:]
-        files = []
-        keyPositions = [:]
-        for position in episodes.indices { index(position) }
+    /// `body`'s answer from the lookup tables, built now if they are not yet.
+    private func tables<Answer: Sendable>(_ body: (IndexLookup.Tables) -> Answer) -> Answer {
+        lookup.read(
+            building: {
+                var tables = IndexLookup.Tables(capacity: episodes.count)
+                for (position, entry) in episodes.enumerated() { Self.add(entry, at: position, to: &tables) }
+                return tables
+            }, body)
     }
 
+    private static func add(_ entry: Entry, at position: Int, to tables: inout IndexLookup.Tables) {
+        let files = [entry.file] + (entry.companions ?? []).map(\.file)
+        tables.add(key: entry.key, guid: entry.guid, url: entry.url, files: files, at: position)
+    }
+
+    /// Forgets the tables: they are built again from the entries when next asked for.
+    private mutating func reindex() { lookup = IndexLookup() }
+
+    /// Makes the entry at `position` found: in the tables if they are built and this index's alone, else by
+    /// building them again when next asked for.
     private mutating func index(_ position: Int) {
         let entry = episodes[position]
-        keyPositions[entry.key] = position
-        // Only keys that neither the GUID nor the URL give (a shared GUID, a new version) need a table of their own.
-        // A keyed hash always: an earlier version's reading took one that stands for a URL for a GUID and kept it so.
-        if (entry.key != entry.guid && entry.key != entry.url) || ArchiveIdentity.isKeyedHash(entry.key) {
-            byKey[entry.key] = position
-        }
-        // An entry kept apart by its URL (a shared GUID) never answers for the GUID itself.
-        if let guid = entry.guid, entry.key == guid || byGUID[guid] == nil { byGUID[guid] = position }
-        // A redacted URL names no one file exactly (two tokens make two files): such entries are found by key.
-        if !URLSecrets.carriesRedaction(entry.url),
-            byURL[entry.url] == nil || entry.key == entry.url || entry.key == entry.guid
-        {
-            byURL[entry.url] = position
-        }
-        let urlKey = EpisodeIdentity.urlKey(entry.url)
-        if byURLKey[urlKey] == nil {
-            byURLKey[urlKey] = position
-        } else {
-            moreByURLKey[urlKey, default: []].append(position)
-        }
-        files.insert(entry.file)
-        for companion in entry.companions ?? [] { files.insert(companion.file) }
+        changeLookup { Self.add(entry, at: position, to: &$0) }
+    }
+
+    /// Changes the tables with `body` where this index has them alone; else gives it tables of its own, built when
+    /// next asked for (a copy of the index keeps the tables as they were).
+    private mutating func changeLookup(_ body: (inout IndexLookup.Tables) -> Void) {
+        guard isKnownUniquelyReferenced(&lookup) else { return reindex() }
+        lookup.change(body)
     }
 
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {
