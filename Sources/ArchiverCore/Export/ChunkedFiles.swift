@@ -19,8 +19,8 @@ public protocol ChunkedFileReading: Sendable {
     func open(_ path: String) throws -> any ChunkedFile
 }
 
-/// One open file, read in order.
-public protocol ChunkedFile: AnyObject {
+/// One open file, read in order: by one thread at a time (an export's reader hands it to its writer).
+public protocol ChunkedFile: AnyObject, Sendable {
     /// Reads the next bytes into `buffer`: how many (0 at the end).
     /// - Throws: `FileSystemError` when the read fails.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int

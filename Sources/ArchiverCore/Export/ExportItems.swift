@@ -37,10 +37,11 @@ struct ExportPlanner {
     func items(of folder: URL, index: ArchiveIndex) -> [ExportItem] {
         let show = folder.lastPathComponent
         var items: [ExportItem] = []
-        // `isDirectory: false`: without it, URL asks the file system whether each name is a folder.
-        func path(_ file: String) -> String { folder.appendingPathComponent(file, isDirectory: false).path }
+        // Joined as text: a URL made for each of 10,000 names was a fifth of an export's time.
+        let folderPath = folder.path
+        func path(_ file: String) -> String { folderPath.hasSuffix("/") ? folderPath + file : folderPath + "/" + file }
         func uri(_ url: String?, file: String) -> String {
-            guard let url, url.contains("://") else { return WARCValues.localURI(show: show, file: file) }
+            guard let url, Self.hasScheme(url) else { return WARCValues.localURI(show: show, file: file) }
             return WARCValues.targetURI(url)
         }
         // One listing of the folder says which sidecars are there (most episodes have none): no failed stat each.
@@ -56,7 +57,7 @@ struct ExportPlanner {
                     contentType: entry.contentType.flatMap(ExportTypes.clean) ?? ExportTypes.type(of: entry.file),
                     source: .file(path(entry.file)), size: entry.size))
             let sidecar = ArchiveNames.sidecarName(for: entry.file)
-            if sidecar.contains("/") || names.contains(sidecar),
+            if sidecar.utf8.contains(UInt8(ascii: "/")) || names.contains(sidecar),
                 let size = contents.fileSize(URL(fileURLWithPath: path(sidecar)))
             {
                 items.append(
@@ -106,6 +107,20 @@ struct ExportPlanner {
         return items
     }
 
+    /// Whether `url` holds `://` (by bytes; Foundation's `contains` goes through NSString).
+    static func hasScheme(_ url: String) -> Bool {
+        var run = 0
+        for byte in url.utf8 {
+            switch (run, byte) {
+            case (0, UInt8(ascii: ":")): run = 1
+            case (1, UInt8(ascii: "/")): run = 2
+            case (2, UInt8(ascii: "/")): return true
+            default: run = byte == UInt8(ascii: ":") ? 1 : 0
+            }
+        }
+        return false
+    }
+
     /// `2025-01-31T18:00:00Z` from a revision's name (`2025-01-31T18-00-00Z.xml.gz`, `…Z_002.xml.gz`).
     static func revisionDate(_ name: String) -> String? {
         let stamp = String(name.prefix { $0 != "." && $0 != "_" })
@@ -143,11 +158,24 @@ enum ExportTypes {
     ]
 
     static func type(of file: String) -> String {
-        byExtension[(file as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+        // The extension by bytes: after the last dot of the last path component, as `pathExtension` reads it.
+        let utf8 = file.utf8
+        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        guard let dot = utf8[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else {
+            return "application/octet-stream"
+        }
+        let suffix = String(decoding: utf8[utf8.index(after: dot)...], as: UTF8.self)
+        return byExtension[suffix] ?? byExtension[suffix.lowercased()] ?? "application/octet-stream"
     }
 
     /// A declared type fit for a header (one line of printable ASCII), else nil.
     static func clean(_ type: String) -> String? {
+        // Most types come as they should be: checked by bytes, no trimming.
+        if let first = type.utf8.first, let last = type.utf8.last, first > 0x20, last > 0x20,
+            type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        {
+            return type
+        }
         let trimmed = type.trimmingCharacters(in: .whitespaces)
         return !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? trimmed : nil
     }

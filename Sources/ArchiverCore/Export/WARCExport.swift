@@ -94,7 +94,9 @@ struct WARCExport: Sendable {
             guard var index = try indexes.loadIndex(at: ShowState(folder: folder).index) else {
                 throw ArchiveError.noArchive(at: folder, attributes: attributes)
             }
-            for entry in index.episodes {
+            // Only a private show's companions are searched (a folder's name asked once, not for each episode).
+            let isPrivate = privateShows.contains(folder.lastPathComponent)
+            for entry in index.episodes where isPrivate {
                 let held = holders.companions(of: entry, in: folder)
                 guard !held.isEmpty else { continue }
                 var kept = entry
@@ -132,7 +134,13 @@ struct WARCExport: Sendable {
             let infoID = info.value("WARC-Record-ID") ?? ""
             state.records = 1
             var lastEpisodeID = ""
+            // Each block is opened, read and hashed a few records ahead, on a thread of its own.
+            let ahead = BlockPrefetcher(
+                items.map { Self.block($0.source) }, reader: options.reader, chunkSize: options.chunkSize,
+                target: file.path)
+            defer { ahead.stop() }
             for item in items {
+                if options.cancelled() { throw ExportError.interrupted(path: file.path) }
                 let type: WARCRecordType = item.kind == .metadata ? .metadata : .resource
                 var header = WARCRecordHeader(
                     type: type, id: WARCValues.recordID(options.makeID()), date: item.date)
@@ -141,7 +149,7 @@ struct WARCExport: Sendable {
                 header.add("WARC-Warcinfo-ID", infoID)
                 header.add("Content-Type", item.contentType)
                 let before = state.bytes
-                let written = try writer.write(header, block: Self.block(item.source), type: type) { copied in
+                let written = try writer.write(header, read: ahead.next(), type: type) { copied in
                     state.bytes = before + copied
                     progress(state)
                 }
@@ -151,6 +159,7 @@ struct WARCExport: Sendable {
                 state.bytes = before + item.size
                 progress(state)
             }
+            try writer.finish()
             report.records = items.count + 1
             report.bytes = writer.written
             guard fsync(descriptor) == 0 else {

@@ -47,9 +47,18 @@ struct WARCRecordHeader: Equatable, Sendable {
 
     /// `WARC/1.1`, each field, and the blank line that ends the header, every line ended by CRLF.
     public func serialized() -> [UInt8] {
-        var text = "WARC/1.1\r\n"
-        for field in fields { text += "\(field.name): \(field.value)\r\n" }
-        return Array((text + "\r\n").utf8)
+        // Gathered as bytes: a string built by interpolation was a tenth of a small file's record.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(12) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
+        bytes += "WARC/1.1\r\n".utf8
+        for field in fields {
+            bytes += field.name.utf8
+            bytes += ": ".utf8
+            bytes += field.value.utf8
+            bytes += "\r\n".utf8
+        }
+        bytes += "\r\n".utf8
+        return bytes
     }
 
     /// What follows a record's block: two CRLFs.
@@ -62,7 +71,21 @@ enum WARCValues {
     public static func sha1(_ digest: [UInt8]) -> String { "sha1:" + Base32.encode(digest) }
 
     /// `<urn:uuid:…>`, lower case, as `WARC-Record-ID` wants it.
-    public static func recordID(_ uuid: UUID) -> String { "<urn:uuid:\(uuid.uuidString.lowercased())>" }
+    public static func recordID(_ uuid: UUID) -> String {
+        // Written out here: `uuidString` formats each byte with printf, then `lowercased` copies it again.
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("<urn:uuid:".utf8)
+        text.reserveCapacity(47)
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (position, byte) in bytes.enumerated() {
+                if position == 4 || position == 6 || position == 8 || position == 10 { text.append(UInt8(ascii: "-")) }
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        text.append(UInt8(ascii: ">"))
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// A `WARC-Date`: `YYYY-MM-DDThh:mm:ssZ`, UTC.
     public static func date(_ date: Date) -> String { FeedDate.iso8601(date) }

@@ -3,8 +3,8 @@
 // before its block and must give the block's length and SHA-1, so each file is read twice through one open
 // descriptor: once to hash it, once to copy it (a file renamed over meanwhile does not mix in), but for one that
 // came whole in its first chunk, which is copied from there. With gzip, each record is a gzip member of its own.
-// A record is gathered and written at once, but for a large block's chunks: one write(2) for a small file's
-// header, bytes and trailer, and nothing left unwritten when `write` returns.
+// Records are gathered and written a megabyte at a time, but for a large block's chunks: one write(2) for many
+// small files' headers, bytes and trailers (`finish` writes what is left).
 import Foundation
 
 /// Why an export stopped. Nothing is left under the export's name.
@@ -57,14 +57,14 @@ final class WARCWriter {
     /// The export's name, for messages.
     private let target: String
     private let gzip: Bool
-    private let reader: any ChunkedFileReading
-    private let buffer: UnsafeMutableRawBufferPointer
-    /// Asked before each chunk: true stops the export.
-    private let cancelled: () -> Bool
+    /// The writer's own reading: of blocks handed to `write(_:block:type:copied:)`, and each large block's second.
+    private let blocks: BlockReader
 
+    /// Bytes of the export so far: written to the descriptor, or gathered to be (all written after `finish`).
+    var written: Int64 { flushed + Int64(pending.count) }
     /// Bytes written to the descriptor.
-    private(set) var written: Int64 = 0
-    /// The record's bytes gathered and not written yet (written before `write` returns).
+    private var flushed: Int64 = 0
+    /// Records' bytes gathered and not written yet.
     private var pending: [UInt8] = []
     /// The most bytes gathered before they are written.
     private let gathered = 1 << 20
@@ -73,15 +73,11 @@ final class WARCWriter {
         descriptor: Int32, target: String, gzip: Bool, reader: any ChunkedFileReading, chunkSize: Int,
         cancelled: @escaping () -> Bool = { false }
     ) {
-        self.cancelled = cancelled
         self.descriptor = descriptor
         self.target = target
         self.gzip = gzip
-        self.reader = reader
-        self.buffer = .allocate(byteCount: chunkSize, alignment: 16)
+        self.blocks = BlockReader(reader: reader, chunkSize: chunkSize, target: target, cancelled: cancelled)
     }
-
-    deinit { buffer.deallocate() }
 
     /// Writes one record: `header` with `Content-Length`, `WARC-Block-Digest` and (for a resource) the same
     /// `WARC-Payload-Digest` added, then `block`; `copied` is told the bytes of a file copied so far, after each
@@ -90,108 +86,44 @@ final class WARCWriter {
     func write(
         _ header: WARCRecordHeader, block: WARCBlock, type: WARCRecordType, copied: (Int64) -> Void = { _ in }
     ) throws -> WARCRecordHeader {
-        defer { pending.removeAll(keepingCapacity: true) }
-        let written = try record(header, block: block, type: type, copied: copied)
-        try flush()
-        return written
+        try write(header, read: blocks.read(block), type: type, copied: copied)
     }
 
-    private func record(
-        _ header: WARCRecordHeader, block: WARCBlock, type: WARCRecordType, copied: (Int64) -> Void
+    /// Writes one record whose block `read` has been read once through already (see `BlockPrefetcher`).
+    @discardableResult
+    func write(
+        _ header: WARCRecordHeader, read: ReadBlock, type: WARCRecordType, copied: (Int64) -> Void = { _ in }
     ) throws -> WARCRecordHeader {
         var header = header
-        switch block {
+        header.add("WARC-Block-Digest", WARCValues.sha1(read.digest))
+        if type == .resource { header.add("WARC-Payload-Digest", WARCValues.sha1(read.digest)) }
+        header.add("Content-Length", String(read.length))
+        switch read.body {
         case .bytes(let bytes):
-            var hash = SHA1()
-            hash.update(bytes)
-            try finishHeader(&header, length: Int64(bytes.count), digest: hash.finalize(), type: type)
             try emit(header) { write in try bytes.withUnsafeBytes { try write($0) } }
-        case .file(let path), .gzipped(let path):
-            let expand: Bool
-            if case .gzipped = block { expand = true } else { expand = false }
-            let file: any ChunkedFile
-            do {
-                file = try reader.open(path)
-            } catch {
-                throw ExportError.cannotRead(path: path, reason: Self.reason(error))
-            }
-            var hash = SHA1()
-            var chunks = 0
-            let length = try readAll(file, path: path, expand: expand) { chunk in
-                hash.update(chunk)
-                chunks += 1
-            }
-            try finishHeader(&header, length: length, digest: hash.finalize(), type: type)
-            if !expand, chunks <= 1 {
-                // The whole file is still in the buffer: copied from there, read once.
-                let whole = UnsafeRawBufferPointer(rebasing: buffer[0..<Int(length)])
-                try emit(header) { write in try write(whole) }
-                copied(length)
-                return header
-            }
+            if !read.path.isEmpty { copied(read.length) }
+        case .file(let file, let expand):
             do {
                 try file.rewind()
             } catch {
-                throw ExportError.cannotRead(path: path, reason: Self.reason(error))
+                throw ExportError.cannotRead(path: read.path, reason: BlockReader.reason(error))
             }
             var again: Int64 = 0
             var copiedSoFar: Int64 = 0
             try emit(header) { write in
-                again = try readAll(file, path: path, expand: expand) { chunk in
+                again = try blocks.readAll(file, path: read.path, expand: expand) { chunk in
                     try write(chunk)
                     copiedSoFar += Int64(chunk.count)
                     copied(copiedSoFar)
                 }
             }
-            if again != length { throw ExportError.changed(path: path) }
+            if again != read.length { throw ExportError.changed(path: read.path) }
         }
         return header
     }
 
-    private func finishHeader(_ header: inout WARCRecordHeader, length: Int64, digest: [UInt8], type: WARCRecordType)
-        throws
-    {
-        header.add("WARC-Block-Digest", WARCValues.sha1(digest))
-        if type == .resource { header.add("WARC-Payload-Digest", WARCValues.sha1(digest)) }
-        header.add("Content-Length", String(length))
-    }
-
-    /// Reads `file` to its end in chunks (expanded from gzip when `expand`), handing each to `body`: the bytes
-    /// handed on.
-    private func readAll(
-        _ file: any ChunkedFile, path: String, expand: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void
-    ) throws -> Int64 {
-        var total: Int64 = 0
-        let gunzip = expand ? Inflater(.gzip) : nil
-        while true {
-            if cancelled() { throw ExportError.interrupted(path: target) }
-            let count: Int
-            do {
-                count = try file.read(into: buffer)
-            } catch {
-                throw ExportError.cannotRead(path: path, reason: Self.reason(error))
-            }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            guard let gunzip else {
-                if count == 0 { return total }
-                try body(chunk)
-                total += Int64(count)
-                continue
-            }
-            if count == 0 {
-                guard gunzip.ended else { throw ExportError.cannotRead(path: path, reason: "it is cut short") }
-                return total
-            }
-            do {
-                try gunzip.read(chunk) { piece in
-                    try body(piece)
-                    total += Int64(piece.count)
-                }
-            } catch let damaged as Inflater.Damaged {
-                throw ExportError.cannotRead(path: path, reason: damaged.reason)
-            }
-        }
-    }
+    /// Writes what is gathered: after the last record, before the file is synced.
+    func finish() throws { try flush() }
 
     /// The header, the block `body` writes, and the trailer: as they are, or as one gzip member.
     private func emit(
@@ -210,7 +142,7 @@ final class WARCWriter {
             do {
                 member = try GzipWriter(sink: raw)
             } catch {
-                throw ExportError.cannotWrite(path: target, reason: Self.reason(error))
+                throw ExportError.cannotWrite(path: target, reason: BlockReader.reason(error))
             }
             try member.write(header.serialized())
             try body { try member.write($0) }
@@ -223,7 +155,7 @@ final class WARCWriter {
         }
     }
 
-    /// Writes what is gathered: at the end of each record, and whenever more would pass `gathered`.
+    /// Writes what is gathered: at the end, and whenever more would pass `gathered`.
     private func flush() throws {
         guard !pending.isEmpty else { return }
         try pending.withUnsafeBytes { try writeOut($0) }
@@ -235,11 +167,6 @@ final class WARCWriter {
         guard failure == 0 else {
             throw ExportError.cannotWrite(path: target, reason: String(cString: strerror(failure)))
         }
-        written += Int64(bytes.count)
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if let failure = error as? FileSystemError { return String(cString: strerror(failure.code)) }
-        return (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        flushed += Int64(bytes.count)
     }
 }

@@ -145,7 +145,10 @@ public enum URLSecrets {
     /// `redacted` by the name rule alone, or with `everyValue`, every value whatever its name.
     static func redacted(_ text: String, everyValue: Bool) -> String {
         let bare = withoutUserinfo(text)
-        guard bare.contains(where: { $0 == "?" || $0 == "#" || $0 == ";" }) else { return bare }
+        // By bytes: every index load redacts each entry's URL, and most carry no parameter.
+        guard
+            bare.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: ";") })
+        else { return bare }
         // The authority ends at the first `/`, `?` or `#` after `//`; matrix parameters live in the path after it.
         let afterScheme = schemeEnd(of: bare) ?? bare.startIndex
         let pathStart = bare[afterScheme...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? bare.endIndex

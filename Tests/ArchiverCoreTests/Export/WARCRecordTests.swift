@@ -34,6 +34,7 @@ final class WARCRecordTests: XCTestCase {
             try writer.write(header, block: block, type: type)
             offsets.append(writer.written)
         }
+        try writer.finish()
         return (Array(try Data(contentsOf: url)), offsets)
     }
 
@@ -260,7 +261,7 @@ private final class RecordingReader: ChunkedFileReading, @unchecked Sendable {
         return File(base: try POSIXChunkedFileReader().open(path), owner: self)
     }
 
-    final class File: ChunkedFile {
+    final class File: ChunkedFile, @unchecked Sendable {
         let base: any ChunkedFile
         let owner: RecordingReader
         var pass = 1
