@@ -59,7 +59,7 @@ public enum FeedParser {
         }
     }
 
-    /// The text the feed supplies (titles, show notes, the episodes' pages) as it may be kept and shown: the one
+    /// The text the feed supplies (titles, the show's author, show notes, the episodes' pages) as it may be kept and shown: the one
     /// place it enters, so no writer holds it otherwise. Its URLs are redacted as the show's `Taint` says (every
     /// value, for a private show), and every known secret value (the logins just lifted included) is masked. The
     /// URLs fetched (enclosures, companions, artwork, pages) stay as they are, and are redacted where written.
@@ -71,6 +71,7 @@ public enum FeedParser {
             if kept != value { text = kept }
         }
         keep(&feed.title)
+        keep(&feed.author)
         keep(&feed.description)
         for position in feed.episodes.indices {
             keep(&feed.episodes[position].title)
