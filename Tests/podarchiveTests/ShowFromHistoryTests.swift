@@ -148,7 +148,8 @@ final class ShowFromHistoryTests: CommandLineTestCase {
         XCTAssertEqual(
             nightErrors,
             [
-                "podarchive: artwork \(server.url("/art.jpg").absoluteString): server answered HTTP 404; tried again when the feed changes"
+                "podarchive: artwork \(server.url("/art.jpg").absoluteString): server answered HTTP 404; "
+                    + "tried again when the feed changes"
             ])
         XCTAssertEqual(secondNight, .success, errors.text)
         XCTAssertEqual(errors.text, "", "said once")

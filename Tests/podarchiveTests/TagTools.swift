@@ -125,8 +125,8 @@ enum TagTools {
         return (tags.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }, chapters)
     }
 
-    /// What mutagen reads: title, album, artist, album artist, date, whether a cover is there, chapters (start ms, title), and
-    /// every text it holds (ID3 frames decoded whatever their encoding: UTF-16 too).
+    /// What mutagen reads: title, album, artist, album artist, date, whether a cover is there, chapters (start ms,
+    /// title), and every text it holds (ID3 frames decoded whatever their encoding: UTF-16 too).
     struct Read: Decodable {
         var title: String?
         var album: String?

@@ -1,7 +1,8 @@
 // What a tagged copy says of its episode, gathered from the archive alone (no network): the index's title and
 // dates, the sidecar's description and numbers where `--metadata` kept one, the show's title and author (the index
-// keeps both; the title stands for an author not kept), the episode's artwork or else the show's cover (JPEG or PNG only: the types every tag format takes), and the chapters kept as
-// a companion. Every text comes through the one redaction rule (`TextSecrets`), as everything the archive shows.
+// keeps both; the title stands for an author not kept), the episode's artwork or else the show's cover (JPEG or
+// PNG only: the types every tag format takes), and the chapters kept as a companion. Every text comes through the
+// one redaction rule (`TextSecrets`), as everything the archive shows.
 import Foundation
 
 struct LibraryTags {
