@@ -129,9 +129,11 @@ bench: release
 	# The site's search over 10,000 episodes with transcripts: sizes, and queries in headless Chromium.
 	$(PYTHON) Tests/Benchmarks/search-bench.py --bin $(SHIP_BUILD)/release
 
-# The same script at tiny sizes, one repetition: keeps it working (CI runs it).
+# The same scripts at tiny sizes, one repetition: keeps them working (CI runs it). The search's takes a few
+# seconds: 200 episodes, each query in headless Chromium must find some.
 bench-smoke: release
 	$(PYTHON) Tests/Benchmarks/bench.py --smoke --bin $(SHIP_BUILD)/release
+	$(PYTHON) Tests/Benchmarks/search-bench.py --smoke --bin $(SHIP_BUILD)/release
 
 # The shipped binary killed (SIGKILL) before each call that changes a file of the archive, for each command that
 # changes one (sync --exec, forget, forget --undo, verify --repair, site, site --out, export, credentials --move),

@@ -6,6 +6,8 @@ index when searching), and a query answered in headless Chromium, served (transc
 files (titles and notes).
 
 Usage: search-bench.py [--bin DIR] [--episodes N] [--shows N]   (part of `make bench`; prints a Markdown table)
+       search-bench.py --smoke [--bin DIR]   (`make bench-smoke`: 200 episodes in 4 shows, a few seconds; fails
+       unless every query finds episodes, or when Chromium is missing and PODARCHIVE_REQUIRE_BROWSER is set)
 """
 import argparse
 import functools
@@ -15,6 +17,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import time
 
@@ -119,7 +122,10 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "ship", "release"))
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--shows", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="200 episodes in 4 shows; every query must find some")
     args = parser.parse_args()
+    if args.smoke:
+        args.episodes, args.shows = 200, 4
     podarchive = os.path.join(args.bin, "podarchive")
     shutil.rmtree(WORK, ignore_errors=True)
     data, root, www = (os.path.join(WORK, name) for name in ("data", "archive", "www"))
@@ -165,6 +171,12 @@ def main():
     for scheme, query, result in rows:
         print(f"| query `{query}` ({scheme}): {result['status']} | scan {result['search-ms']} ms; every index read "
               f"{result['loaded-ms']} ms after the page's start; Chromium's whole run {result['wall']:.1f} s |")
+    if args.smoke:
+        answered = [row for row in rows if re.match(r"[\d,]+ episodes? found", row[2]["status"])]
+        if not rows and not os.environ.get("PODARCHIVE_REQUIRE_BROWSER"):
+            print("search-bench --smoke: no Chromium here, no query run (CI installs it)")
+        elif len(answered) != len(queries):
+            sys.exit(f"search-bench --smoke: {len(answered)} of {len(queries)} queries found episodes")
 
 
 if __name__ == "__main__":

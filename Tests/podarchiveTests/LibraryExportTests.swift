@@ -196,12 +196,12 @@ final class LibraryExportTests: CommandLineTestCase {
         XCTAssertThrowsError(
             try archiver.exportLibrary(root, into: library, options: options) { plans.append($0) }
         ) { error in
-            XCTAssertEqual(error as? LibraryError, .noSpace(path: library.path, needed: 7186, available: 1000))
+            XCTAssertEqual(error as? LibraryError, .noSpace(path: library.path, needed: 7224, available: 1000))
             XCTAssertEqual(
                 error.localizedDescription,
                 "the library \(library.path) needs 1 MB for its copies and the disk has 0 MB free; nothing was written")
         }
-        XCTAssertEqual(plans, [LibraryPlan(files: 3, bytes: 7186, available: 1000)])
+        XCTAssertEqual(plans, [LibraryPlan(files: 3, bytes: 7224, available: 1000)])
         XCTAssertEqual(plans.first?.line, "library: writing 3 files (7.2 kB; 1.0 kB free)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: library.path))
     }

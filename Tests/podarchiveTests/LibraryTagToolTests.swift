@@ -4,8 +4,8 @@ import XCTest
 
 // `export --library` read back by the tools players and media servers use: real audio files made by ffmpeg,
 // archived by a sync against a loopback server, exported, and each copy read by ffprobe and mutagen: titles, dates,
-// cover, and every chapter's title and start time against the chapters JSON it came from. The archive's files are
-// unchanged and `verify` still passes.
+// the show's author as artist and the show as album and album artist, cover, and every chapter's title and start
+// time against the chapters JSON it came from. The archive's files are unchanged and `verify` still passes.
 @testable import ArchiverCore
 @testable import podarchive
 
@@ -46,7 +46,7 @@ final class LibraryTagToolTests: CommandLineTestCase {
                 """
                 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"
                  xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Tone Show</title>
-                <itunes:image href="\(base)/cover.jpg"/>
+                <itunes:author>Ada &amp; Grace</itunes:author><itunes:image href="\(base)/cover.jpg"/>
                 <item><title>First: one</title><guid>one</guid><pubDate>Mon, 06 Jan 2025 08:00:00 GMT</pubDate>
                 <description>Notes of one</description><itunes:episode>3</itunes:episode><itunes:season>2</itunes:season>
                 <enclosure url="\(base)/one.mp3" type="audio/mpeg"/>
@@ -125,6 +125,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
         let probed = try TagTools.probe(copy)
         XCTAssertEqual(probed.tags["title"], "First: one", "the publisher's own tag replaced")
         XCTAssertEqual(probed.tags["album"], "Tone Show")
+        XCTAssertEqual(probed.tags["artist"], "Ada & Grace")
+        XCTAssertEqual(probed.tags["album_artist"], "Tone Show")
         XCTAssertEqual(probed.tags["date"], "2025-01-06")
         XCTAssertEqual(probed.tags["track"], "3")
         XCTAssertEqual(probed.tags["disc"], "2")
@@ -134,7 +136,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
         let read = try TagTools.mutagen(copy)
         XCTAssertEqual(read.title, "First: one")
         XCTAssertEqual(read.album, "Tone Show")
-        XCTAssertEqual(read.artist, "Tone Show")
+        XCTAssertEqual(read.artist, "Ada & Grace", "the show's author")
+        XCTAssertEqual(read.albumArtist, "Tone Show")
         XCTAssertEqual(read.date, "2025-01-06")
         XCTAssertTrue(read.cover)
         XCTAssertEqual(read.chapters, expected.map { [String(Int($0.0 * 1000)), $0.1] })
@@ -157,7 +160,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
         XCTAssertEqual(probedM4A.chapters.map(\.start), expected.map(\.0))
         let readM4A = try TagTools.mutagen(m4a)
         XCTAssertEqual(readM4A.title, "Two")
-        XCTAssertEqual(readM4A.artist, "Tone Show")
+        XCTAssertEqual(readM4A.artist, "Ada & Grace")
+        XCTAssertEqual(readM4A.albumArtist, "Tone Show")
         XCTAssertTrue(readM4A.cover)
         XCTAssertEqual(readM4A.chapters, expected.map { [String(Int($0.0 * 1000)), $0.1] })
         XCTAssertEqual(
@@ -177,7 +181,8 @@ final class LibraryTagToolTests: CommandLineTestCase {
             XCTAssertEqual(probedOgg.chapters.map(\.start), expected.map(\.0), name)
             let readOgg = try TagTools.mutagen(ogg)
             XCTAssertEqual(readOgg.title, title, name)
-            XCTAssertEqual(readOgg.artist, "Tone Show", name)
+            XCTAssertEqual(readOgg.artist, "Ada & Grace", name)
+            XCTAssertEqual(readOgg.albumArtist, "Tone Show", name)
             XCTAssertEqual(readOgg.date, title == "Three" ? "2025-01-20" : "2025-01-27", name)
             XCTAssertTrue(readOgg.cover, name)
             XCTAssertEqual(try TagTools.oggPages(ogg), "whole", name)

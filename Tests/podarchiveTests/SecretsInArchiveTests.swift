@@ -10,17 +10,21 @@ import XCTest
 
 final class SecretsInArchiveTests: CommandLineTestCase {
     private var root: URL { folder.url.appendingPathComponent("archive") }
-    private let secrets = ["FEEDTOK", "EPTOK", "JSESS", "FRAGTOK", "AMZSIG", "GUIDTOK", "HDRVALUE", "RELTOK"]
+    private let secrets = [
+        "FEEDTOK", "EPTOK", "JSESS", "FRAGTOK", "AMZSIG", "GUIDTOK", "HDRVALUE", "RELTOK", "AUTHTOK",
+    ]
 
     /// A feed at `/feed.xml?token=FEEDTOK` answering only the header `X-Key: HDRVALUE`, whose episodes carry
-    /// tokens in their query, path, fragment and GUID.
+    /// tokens in their query, path, fragment and GUID, and whose author names a URL with one (the index keeps it).
     private func serveTokenFeed() {
         let guarded: @Sendable (TestResponse) -> (@Sendable (RecordedRequest, Int) -> TestResponse) = { response in
             { request, _ in request.headers["x-key"] == "HDRVALUE" ? response : .status(401, "no") }
         }
         let base = server.url("").absoluteString
         let xml = """
-            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Tokens</title>
+            <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"
+             xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Tokens</title>
+            <itunes:author>Tok Maker \(base)/about?who=AUTHTOK</itunes:author>
             <link>\(base)/show?token=FEEDTOK</link>
             <item><title>One</title><guid>\(base)/e1?token=GUIDTOK</guid>
             <link>\(base)/e1.html?session=EPTOK</link><comments>e1/comments?a=b&amp;token=RELTOK</comments>

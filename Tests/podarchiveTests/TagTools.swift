@@ -125,12 +125,13 @@ enum TagTools {
         return (tags.reduce(into: [:]) { $0[$1.key.lowercased()] = $1.value }, chapters)
     }
 
-    /// What mutagen reads: title, album, artist, date, whether a cover is there, chapters (start ms, title), and
-    /// every text it holds (ID3 frames decoded whatever their encoding: UTF-16 too).
+    /// What mutagen reads: title, album, artist, album artist, date, whether a cover is there, chapters (start ms,
+    /// title), and every text it holds (ID3 frames decoded whatever their encoding: UTF-16 too).
     struct Read: Decodable {
         var title: String?
         var album: String?
         var artist: String?
+        var albumArtist: String?
         var date: String?
         var cover: Bool
         var chapters: [[String]]
@@ -148,12 +149,13 @@ enum TagTools {
         from mutagen.id3 import ID3
         from mutagen.mp4 import MP4
         path = sys.argv[1]
-        out = {"title": None, "album": None, "artist": None, "date": None, "cover": False, "chapters": [], "texts": []}
+        out = {"title": None, "album": None, "artist": None, "albumArtist": None, "date": None, "cover": False, "chapters": [], "texts": []}
         f = mutagen.File(path)
         if isinstance(f.tags, ID3):
             t = f.tags
             first = lambda k: str(t[k].text[0]) if k in t else None
             out.update(title=first("TIT2"), album=first("TALB"), artist=first("TPE1"), date=first("TDRC"))
+            out["albumArtist"] = first("TPE2")
             out["cover"] = any(k.startswith("APIC") for k in t.keys())
             for k, frame in t.items():
                 if hasattr(frame, "text"): out["texts"] += [str(x) for x in frame.text]
@@ -165,6 +167,7 @@ enum TagTools {
             t = f.tags or {}
             first = lambda k: str(t[k][0]) if k in t else None
             out.update(title=first("\xa9nam"), album=first("\xa9alb"), artist=first("\xa9ART"), date=first("\xa9day"))
+            out["albumArtist"] = first("aART")
             out["cover"] = "covr" in t
             out["texts"] = [str(v) for vs in t.values() for v in vs if isinstance(v, str)]
             for c in (f.chapters or []):
@@ -173,6 +176,7 @@ enum TagTools {
             t = f.tags
             first = lambda k: t[k][0] if k in t else None
             out.update(title=first("title"), album=first("album"), artist=first("artist"), date=first("date"))
+            out["albumArtist"] = first("albumartist")
             out["cover"] = "metadata_block_picture" in t
             out["texts"] = [v for k, vs in t.items() for v in vs if k != "metadata_block_picture"]
         print(json.dumps(out))

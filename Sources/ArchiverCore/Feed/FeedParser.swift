@@ -59,10 +59,11 @@ public enum FeedParser {
         }
     }
 
-    /// The text the feed supplies (titles, show notes, the episodes' pages) as it may be kept and shown: the one
-    /// place it enters, so no writer holds it otherwise. Its URLs are redacted as the show's `Taint` says (every
-    /// value, for a private show), and every known secret value (the logins just lifted included) is masked. The
-    /// URLs fetched (enclosures, companions, artwork, pages) stay as they are, and are redacted where written.
+    /// The text the feed supplies (titles, the show's author, show notes, the episodes' pages) as it may be kept
+    /// and shown: the one place it enters, so no writer holds it otherwise. Its URLs are redacted as the show's
+    /// `Taint` says (every value, for a private show), and every known secret value (the logins just lifted
+    /// included) is masked. The URLs fetched (enclosures, companions, artwork, pages) stay as they are, and are
+    /// redacted where written.
     static func keepText(of feed: inout Feed) {
         SecretValues.register(feed.logins.compactMap(\.password))
         func keep(_ text: inout String?) {
@@ -71,6 +72,7 @@ public enum FeedParser {
             if kept != value { text = kept }
         }
         keep(&feed.title)
+        keep(&feed.author)
         keep(&feed.description)
         for position in feed.episodes.indices {
             keep(&feed.episodes[position].title)

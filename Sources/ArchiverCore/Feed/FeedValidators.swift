@@ -44,6 +44,11 @@ struct FeedValidators: Codable, Equatable, Sendable {
     /// The digest of what the feed last said of its episodes (see `FeedRevision`): a document that says the
     /// same is no new revision of the history.
     public var revision: String?
+    /// True when the show's own facts (its author, its cover) were taken from the document these validators stand
+    /// for: by the run that read it in full, or by a run answered `304` from the document the history keeps as
+    /// current (once, for an archive of an earlier version, which keeps neither): no later `304` reads that document
+    /// again, nor tries again a cover that failed. Absent in records of earlier versions.
+    public var showRead: Bool?
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {

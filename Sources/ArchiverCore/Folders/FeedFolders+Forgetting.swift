@@ -25,6 +25,7 @@ extension FeedFolders {
                 episodes: show.index.episodes.filter { !keys.contains($0.key) },
                 failures: show.index.failures.filter { !keys.contains($0.key) })
             index.version = show.index.version
+            index.author = show.index.author
             show.index = index
             try indexes.save(&show)
         }

@@ -84,13 +84,20 @@ struct HistoryStore: Sendable {
     /// The episodes the feed listed when a sync last read it (the current document the history keeps), each
     /// known apart as a sync knows it (`Episode.keepingApart`); none when no document is kept or it cannot be read.
     static func lastListed(by show: ShowState, files: any FileReading) -> [Episode] {
+        lastRead(by: show, files: files).map { Episode.keepingApart($0.episodes) } ?? []
+    }
+
+    /// The feed as a sync last read it: the current document the history keeps, its relative URLs resolved
+    /// against `url`; nil when none is kept or it cannot be read. Kept redacted (see `keepRevision`): a URL that
+    /// carries the redaction marker is no URL to fetch.
+    static func lastRead(by show: ShowState, files: any FileReading, url: URL? = nil) -> Feed? {
         for ext in ArchiveLayout.documentExtensions {
             guard let data = files.contents(atPath: show.currentDocument(ext).path),
-                let feed = try? FeedParser.parse(data, url: nil)
+                let feed = try? FeedParser.parse(data, url: url)
             else { continue }
-            return Episode.keepingApart(feed.episodes)
+            return feed
         }
-        return []
+        return nil
     }
 
     /// Keeps `feed`'s document as a new revision when what it says differs from `previous` (a digest), and as

@@ -95,6 +95,10 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     public var feed: String
     /// The feed's title, from its last sync that read one.
     public var title: String?
+    /// Who makes the show (the feed's `itunes:author`, JSON Feed's first author), from its last sync that read one
+    /// (a feed answering 304 is read from the history's current document, once): the library's artist. Nil in an
+    /// index of an earlier version; an older podarchive skips the key.
+    public var author: String?
     /// Every archived episode, in the order they were archived (change them with `record`).
     public private(set) var episodes: [Entry]
     /// Episodes that could not be archived yet.
@@ -128,7 +132,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
 
     /// The index's own keys (see `Entry.CodingKeys`).
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, feed, title, keptApart, episodes, failures
+        case version, feed, title, author, keptApart, episodes, failures
     }
 
     /// An index of the current version for the feed at `feed` (kept redacted).
@@ -146,6 +150,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         version = try container.decode(Int.self, forKey: .version)
         feed = try container.decode(String.self, forKey: .feed)
         title = try container.decodeIfPresent(String.self, forKey: .title)
+        author = try container.decodeIfPresent(String.self, forKey: .author)
         // Version 1 recorded the GUID only as the key.
         episodes = try container.decode([Entry].self, forKey: .episodes).map { entry in
             var entry = entry
@@ -164,6 +169,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         try container.encode(writtenVersion, forKey: .version)
         try container.encode(feed, forKey: .feed)
         try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(author, forKey: .author)
         if keptApart { try container.encode(true, forKey: .keptApart) }
         try container.encode(episodes, forKey: .episodes)
         try container.encode(failures, forKey: .failures)
@@ -301,6 +307,7 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
     }
 
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {
-        lhs.feed == rhs.feed && lhs.title == rhs.title && lhs.episodes == rhs.episodes && lhs.failures == rhs.failures
+        lhs.feed == rhs.feed && lhs.title == rhs.title && lhs.author == rhs.author && lhs.episodes == rhs.episodes
+            && lhs.failures == rhs.failures
     }
 }

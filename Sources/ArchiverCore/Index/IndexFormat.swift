@@ -17,6 +17,10 @@ public enum IndexFormat {
         out.string(index.feed)
         out.member(Key.title)
         out.string(index.title)
+        if let author = index.author {
+            out.member(Key.author)
+            out.string(author)
+        }
         if index.keptApart {
             out.member(Key.keptApart)
             out.raw("true")

@@ -21,6 +21,7 @@ enum IndexReader {
         var version: Int?
         var feed: String?
         var title: String?
+        var author: String?
         var episodes: [ArchiveIndex.Entry]?
         var failures: [ArchiveIndex.Failure] = []
         var keptApart = false
@@ -29,6 +30,7 @@ enum IndexReader {
             case .version?: version = try reader.integer().flatMap { Int(exactly: $0) }
             case .feed?: feed = try reader.string()
             case .title?: title = try reader.optionalString()
+            case .author?: author = try reader.optionalString()
             case .keptApart?:
                 keptApart = reader.peek() == UInt8(ascii: "t")
                 try reader.literal(keptApart ? "true" : "false")
@@ -49,6 +51,7 @@ enum IndexReader {
                 return entry
             }, failures: failures)
         index.version = version
+        index.author = author
         index.keptApart = keptApart
         return index
     }

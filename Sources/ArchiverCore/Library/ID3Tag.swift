@@ -6,7 +6,7 @@ import Foundation
 /// What a tag says of one episode; every text already through the redaction rule (`LibraryTags`).
 struct EpisodeTags: Equatable, Sendable {
     var title: String?
-    /// The show, written as the album.
+    /// The show, written as the album and the album's artist (where the format has one).
     var show: String?
     /// The show's author, written as the artist.
     var author: String?
@@ -47,6 +47,7 @@ enum ID3Tag {
         text("TIT2", tags.title)
         text("TALB", tags.show)
         text("TPE1", tags.author)
+        text("TPE2", tags.show)
         text("TDRC", tags.date)
         text("TRCK", tags.episode.map(String.init))
         text("TPOS", tags.season.map(String.init))

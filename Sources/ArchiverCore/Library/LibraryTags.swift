@@ -1,7 +1,8 @@
 // What a tagged copy says of its episode, gathered from the archive alone (no network): the index's title and
-// dates, the sidecar's description and numbers where `--metadata` kept one, the show's title, the episode's
-// artwork or else the show's cover (JPEG or PNG only: the types every tag format takes), and the chapters kept as
-// a companion. Every text comes through the one redaction rule (`TextSecrets`), as everything the archive shows.
+// dates, the sidecar's description and numbers where `--metadata` kept one, the show's title and author (the index
+// keeps both; the title stands for an author not kept), the episode's artwork or else the show's cover (JPEG or
+// PNG only: the types every tag format takes), and the chapters kept as a companion. Every text comes through the
+// one redaction rule (`TextSecrets`), as everything the archive shows.
 import Foundation
 
 struct LibraryTags {
@@ -33,8 +34,9 @@ struct LibraryTags {
         var tags = EpisodeTags()
         tags.title = entry.title.map(Self.clean)
         tags.show = (index.title ?? folder.lastPathComponent).map(Self.clean)
-        // The archive keeps no author: the show stands for it, as players group by artist.
-        tags.author = tags.show
+        // Who makes the show, as the last sync that read it kept; an archive of an earlier version keeps no author
+        // until then: the show stands for it, as players group by artist.
+        tags.author = index.author.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? tags.show
         tags.date = Self.day(entry.published ?? entry.archived)
         let sidecarPath = folder.appendingPathComponent(ArchiveNames.sidecarName(for: entry.file), isDirectory: false)
             .path

@@ -1,8 +1,8 @@
 // iTunes-style tags for a tagged copy of an MP4/M4A (`export --library`): `moov/udta/meta/ilst` with ©nam, ©alb,
-// ©ART, ©day, desc and covr (JPEG or PNG only: the types the atom takes), and the chapters as a Nero `chpl` atom
-// (read by ffmpeg and mutagen). The copy is the archived file with its `moov` replaced: its old `udta` left out, the
-// new one added, and every chunk offset (stco, co64) that points past the `moov` moved by what it grew, so the
-// audio stays where its tables say whether `moov` comes before `mdat` (fast start) or after.
+// ©ART, aART, ©day, desc and covr (JPEG or PNG only: the types the atom takes), and the chapters as a Nero `chpl`
+// atom (read by ffmpeg and mutagen). The copy is the archived file with its `moov` replaced: its old `udta` left
+// out, the new one added, and every chunk offset (stco, co64) that points past the `moov` moved by what it grew, so
+// the audio stays where its tables say whether `moov` comes before `mdat` (fast start) or after.
 import Foundation
 
 enum MP4Tag {
@@ -129,6 +129,7 @@ enum MP4Tag {
         text([0xA9] + Array("nam".utf8), tags.title)
         text([0xA9] + Array("alb".utf8), tags.show)
         text([0xA9] + Array("ART".utf8), tags.author)
+        text(Array("aART".utf8), tags.show)
         text([0xA9] + Array("day".utf8), tags.date)
         text(Array("desc".utf8), tags.description.map { ID3Tag.cut($0, toBytes: descriptionLimit) })
         if let cover = tags.cover {

@@ -1,6 +1,6 @@
 // Vorbis comments for a tagged copy of an Ogg Opus or Ogg Vorbis file (`export --library`): the comment header
-// packet (`OpusTags`, or Vorbis's type 3) replaced by one holding TITLE, ALBUM, ARTIST, DATE, TRACKNUMBER,
-// DISCNUMBER, DESCRIPTION, the chapters as CHAPTERnnn/CHAPTERnnnNAME (read by ffmpeg) and the cover as
+// packet (`OpusTags`, or Vorbis's type 3) replaced by one holding TITLE, ALBUM, ARTIST, ALBUMARTIST, DATE,
+// TRACKNUMBER, DISCNUMBER, DESCRIPTION, the chapters as CHAPTERnnn/CHAPTERnnnNAME (read by ffmpeg) and the cover as
 // METADATA_BLOCK_PICTURE, the publisher's vendor string kept. The header pages are laid out again; every later
 // page of the stream is copied with its sequence number moved by the pages gained or lost and its CRC made again.
 import Foundation
@@ -113,6 +113,7 @@ enum OggTag {
         add("TITLE", tags.title)
         add("ALBUM", tags.show)
         add("ARTIST", tags.author)
+        add("ALBUMARTIST", tags.show)
         add("DATE", tags.date)
         add("TRACKNUMBER", tags.episode.map(String.init))
         add("DISCNUMBER", tags.season.map(String.init))

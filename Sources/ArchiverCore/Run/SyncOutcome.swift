@@ -45,8 +45,8 @@ public enum SyncEvent: Sendable, Equatable {
     case gone(Episode, EpisodeFailure, since: String)
     /// The feed's artwork was saved (`--metadata`).
     case artwork(file: URL)
-    /// The feed's artwork could not be fetched; it is tried again next time. Episodes are not affected.
-    case artworkFailed(url: String, EpisodeFailure)
+    /// The feed's artwork could not be fetched; it is tried again as `triedAgain` says. Episodes are not affected.
+    case artworkFailed(url: String, EpisodeFailure, triedAgain: ArtworkRetry = .nextRun)
     /// The feed's further pages were walked: how many documents were read in all, and a page on another host
     /// that was not followed.
     case pagesRead(Int, notFollowed: String?)
@@ -95,6 +95,15 @@ public enum SyncEvent: Sendable, Equatable {
     /// An archived file or the show's folder had a name the site writes (an archive made before the site kept
     /// its names): it was moved to a free one, or could not be (then nothing changed).
     case siteName(SiteNameMove)
+
+    /// When the show's artwork that could not be fetched is tried again.
+    public enum ArtworkRetry: Sendable, Equatable {
+        /// By the next run, which reads the feed in full for it.
+        case nextRun
+        /// When the feed is next read in full (it changed): the artwork was named by the document the history
+        /// keeps, for a feed that answered 304 (see `FeedValidators.showRead`).
+        case whenTheFeedChanges
+    }
 }
 
 /// A file (or show folder) moved off a name the site writes, where it stood in the way of the site's own file.

@@ -83,6 +83,8 @@ struct SecretForms: Sendable {
         guard episodes != index.episodes || failures != index.failures || feed != index.feed else {
             return (index, false)
         }
-        return (ArchiveIndex(feed: feed, title: index.title, episodes: episodes, failures: failures), true)
+        var kept = ArchiveIndex(feed: feed, title: index.title, episodes: episodes, failures: failures)
+        kept.author = index.author
+        return (kept, true)
     }
 }

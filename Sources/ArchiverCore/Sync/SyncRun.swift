@@ -45,6 +45,10 @@ struct SyncRun {
     private let committer: JournalCommitter
     /// Whether `index.json` exists: until it does, the index is written whole (a journal needs an index).
     private var indexWritten: Bool
+    /// Set by a 304 that took the show's author or cover from the history (`takeFromHistory`); `finish` marks it.
+    private var tookFromHistory = false
+    /// Set when the cover URL the history keeps is redacted: `finish` asks the next run to read the feed in full.
+    private var coverNeedsTheFeed = false
 
     init(
         show: FeedFolder, loadedIndex: ArchiveIndex, present: Set<String>, parts: SyncParts, options: SyncOptions,
@@ -111,7 +115,7 @@ struct SyncRun {
             let missing = options.filter.missing(item.episode)
             if !missing.isEmpty { onEvent(.keptWithout(item.episode, missing: missing)) }
         }
-        guard let feed else { return }
+        guard let feed else { return try await takeFromHistory(source: source, present: present) }
         if options.metadata {
             described = Dictionary(feed.episodes.map { ($0.identity, $0) }, uniquingKeysWith: { first, _ in first })
             for (episode, file) in skipped where present.contains(file) {
@@ -121,21 +125,50 @@ struct SyncRun {
                 try metadata.writeSidecar(for: episode, entry: entry, in: show)
             }
         }
-        // The show's artwork is kept by every sync (with `--metadata` only, before 0.2), once, for the site and the
-        // library; `--no-companions` keeps none, unless `--metadata` asks for it.
-        guard options.metadata || options.companions else { return }
+        if let image = feed.imageURL, lacksCover(present) { try await keepCover(image, triedAgain: .nextRun) }
+    }
+
+    /// Whether the run keeps the show's artwork and the folder has none: kept by every sync (with `--metadata`
+    /// only, before 0.2), once, for the site and the library; `--no-companions` keeps none, unless `--metadata`
+    /// asks for it.
+    private func lacksCover(_ present: Set<String>) -> Bool {
+        guard options.metadata || options.companions else { return false }
         let indexed = show.index.fileNames
-        guard let image = feed.imageURL,
-            !present.contains(where: { ArchiveLayout.isCover($0) && !indexed.contains($0) })
-        else { return }
+        return !present.contains(where: { ArchiveLayout.isCover($0) && !indexed.contains($0) })
+    }
+
+    /// Fetches the show's artwork from `image` into the folder, and reports it, or why not and when it is tried
+    /// again.
+    private mutating func keepCover(_ image: String, triedAgain: SyncEvent.ArtworkRetry) async throws {
         switch try await metadata.fetchArtwork(image, in: show, names: &names, options: options) {
         case .success(let file):
             report.artwork = file
             onEvent(.artwork(file: file))
         case .failure(let failure):
             report.artworkFailure = failure.reason
-            onEvent(.artworkFailed(url: image, failure))
+            onEvent(.artworkFailed(url: image, failure, triedAgain: triedAgain))
         }
+    }
+
+    /// A feed answering 304 is not read: what the show's record lacks of the show itself (its author; its cover,
+    /// when the run keeps one), as an archive of an earlier version lacks both, is taken from the document the
+    /// history keeps as current, once (`FeedValidators.showRead`, marked by `finish`, as a run that reads the feed
+    /// in full marks it): a cover that fails is tried again when the feed is next read in full, not each night. A
+    /// cover URL whose secret the history redacted is fetched by the next run, which reads the feed in full for it.
+    private mutating func takeFromHistory(source: FeedSource, present: Set<String>) async throws {
+        guard show.validators != nil, show.validators?.showRead != true else { return }
+        let wantsCover = lacksCover(present)
+        guard show.index.author == nil || wantsCover else { return }
+        let kept = HistoryStore.lastRead(by: show.state, files: files, url: source.url)
+        if show.index.author == nil { show.index.author = kept?.author }
+        if wantsCover, let image = kept?.imageURL {
+            if URLSecrets.carriesRedaction(image) {
+                coverNeedsTheFeed = true
+            } else {
+                try await keepCover(image, triedAgain: .whenTheFeedChanges)
+            }
+        }
+        tookFromHistory = true
     }
 
     /// Hands the episodes settled since the last commit to the committer, which appends and syncs them with the
@@ -311,8 +344,16 @@ struct SyncRun {
             validators.wants = options.wants.fingerprint
             validators.listed = feed.episodes.count
             validators.sidecars = options.metadata
+            validators.showRead = true
             validators.fetched = FeedDate.iso8601(clock.now())
             try show.state.validators.save(validators, records.writer)
+        } else if tookFromHistory, var validators = show.state.validators.load(files) {
+            // Read again: a mark saved since the run began (a folded journal's) stays.
+            validators.showRead = true
+            try show.state.validators.save(validators, records.writer)
+            if coverNeedsTheFeed {
+                try FeedValidators.readInFullNextTime(show.state.validators, files: files, writer: records.writer)
+            }
         }
         return report
     }

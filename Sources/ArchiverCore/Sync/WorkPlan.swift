@@ -52,6 +52,7 @@ struct WorkPlan {
         switch fetch {
         case .changed(let feed, _):
             index.title = feed.title ?? index.title
+            index.author = feed.author ?? index.author
             for episode in feed.episodes {
                 if let entry = index.entry(for: episode), listedAt[entry.key] == nil {
                     listedAt[entry.key] = episode.url

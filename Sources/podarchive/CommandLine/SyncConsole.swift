@@ -131,8 +131,10 @@ final class SyncConsole: @unchecked Sendable {
             case .artwork(let file):
                 guard lines else { return }
                 permanent("saved artwork \(SyncFormatter.relative(file, to: root))")
-            case .artworkFailed(let url, let failure):
-                error("artwork \(url): \(failure.cause); tried again next run")
+            case .artworkFailed(let url, let failure, let again):
+                error(
+                    "artwork \(url): \(failure.cause); tried again "
+                        + (again == .nextRun ? "next run" : "when the feed changes"))
             case .pagesRead(let count, let elsewhere):
                 guard verbosity == .verbose, lines else { return }
                 permanent("read \(count) page\(count == 1 ? "" : "s") of the feed")

@@ -28,12 +28,13 @@ enum WARCOptions {
         help: #"""
             write a library for players and media servers into <DIR> instead of a WARC file: a folder per show with its
             art as `folder.<ext>` and `cover.<ext>`, and a copy of each episode here named date first (`2024-05-01
-            Title.mp3`), tagged from what the archive kept: an MP3 with ID3v2.4 (title, show as album and artist,
-            date, episode and season, the description, the episode's or show's JPEG or PNG art, and the chapters of
-            its Podcasting 2.0 chapters file), an M4A or MP4 with iTunes atoms (title, album, artist, date,
-            description, a JPEG or PNG cover, the chapters as a Nero `chpl`), an Ogg Opus or Vorbis file with Vorbis
-            comments (the same, the chapters as CHAPTERnnn); other files (WebM, FLAC, PDF, ...) copied untagged,
-            cloned where the file system can, never hard-linked
+            Title.mp3`), tagged from what the archive kept: an MP3 with ID3v2.4 (title, show as album and album
+            artist, the show's author as artist (the show's title until a sync has kept the author), date, episode
+            and season, the description, the episode's or show's JPEG or PNG art, and the chapters of its
+            Podcasting 2.0 chapters file), an M4A or MP4 with iTunes atoms (title, album, album artist, artist,
+            date, description, a JPEG or PNG cover, the chapters as a Nero `chpl`), an Ogg Opus or Vorbis file with
+            Vorbis comments (the same, the chapters as CHAPTERnnn); other files (WebM, FLAC, PDF, ...) copied
+            untagged, cloned where the file system can, never hard-linked
 
             The archive's files are only read. What the library wrote is recorded in `<DIR>/.podarchive-library.json`:
             a rerun rewrites only what changed and removes what it wrote whose episode the archive no longer holds,

@@ -232,7 +232,8 @@ enum ManualTopics {
         refuses rather than fetch a URL without its token; 4, with \fB"keptApart": true\fR, for a show added with
         \fB\-\-separate\fR, which an older podarchive refuses rather than let another URL of the show take its folder over;
         5 while an episode's files are away on purpose, each such entry with an \fBaway\fR record: see EPISODES NOT ON DISK)
-        lists each archived episode under \fBepisodes\fR: \fBkey\fR (its GUID, else its enclosure URL), \fBguid\fR,
+        names the show (\fBtitle\fR, and \fBauthor\fR once a sync has read one: the library's artist; an older podarchive
+        ignores it) and lists each archived episode under \fBepisodes\fR: \fBkey\fR (its GUID, else its enclosure URL), \fBguid\fR,
         \fBtitle\fR, \fBurl\fR, \fBfile\fR (the name in the feed folder), \fBsize\fR in bytes, \fBsha256\fR (hex),
         \fBpublished\fR and \fBarchived\fR (UTC, \fBYYYY\-MM\-DDTHH:MM:SSZ\fR); and under \fBfailures\fR each episode that
         could not be archived yet (\fBkey\fR, \fBguid\fR, \fBtitle\fR, \fBurl\fR, \fBtype\fR, \fBpublished\fR,

@@ -56,6 +56,7 @@ final class IndexReaderTests: XCTestCase {
         failure.notMedia = "hls"
         var index = ArchiveIndex(feed: "https://e.com/feed", title: "Show", episodes: [entry], failures: [failure])
         index.keptApart = true
+        index.author = "Ada"
         let data = IndexFormat.encode(index)
 
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -68,6 +69,7 @@ final class IndexReaderTests: XCTestCase {
         XCTAssertEqual(Set(failed.keys), Set(ArchiveIndex.Failure.CodingKeys.allCases.map(\.stringValue)))
         XCTAssertEqual(try IndexFormat.decode(data).episodes, [entry], "and it reads back as written")
         XCTAssertEqual(try IndexFormat.decode(data).failures, [failure])
+        XCTAssertEqual(try IndexFormat.decode(data).author, "Ada")
         XCTAssertTrue(try IndexFormat.decode(data).keptApart)
     }
 

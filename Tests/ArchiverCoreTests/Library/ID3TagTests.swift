@@ -27,10 +27,12 @@ final class ID3TagTests: XCTestCase {
             title: "T", show: "S", author: "A", date: "2024-05-01", episode: 7, season: 2, description: "D")
         tags.cover = EpisodeTags.Cover(mimeType: "image/png", bytes: [1, 2, 3])
         let frames = try Self.frames(ID3Tag.bytes(for: tags))
-        XCTAssertEqual(frames.map(\.id), ["TIT2", "TALB", "TPE1", "TDRC", "TRCK", "TPOS", "COMM", "APIC"])
-        XCTAssertEqual(frames[4].body, [3] + Array("7".utf8))
-        XCTAssertEqual(frames[6].body, [3] + Array("und".utf8) + [0, UInt8(ascii: "D")])
-        XCTAssertEqual(frames[7].body, [3] + Array("image/png".utf8) + [0, 3, 0, 1, 2, 3])
+        XCTAssertEqual(frames.map(\.id), ["TIT2", "TALB", "TPE1", "TPE2", "TDRC", "TRCK", "TPOS", "COMM", "APIC"])
+        XCTAssertEqual(frames[2].body, [3] + Array("A".utf8), "the author as artist")
+        XCTAssertEqual(frames[3].body, [3] + Array("S".utf8), "the show as album artist")
+        XCTAssertEqual(frames[5].body, [3] + Array("7".utf8))
+        XCTAssertEqual(frames[7].body, [3] + Array("und".utf8) + [0, UInt8(ascii: "D")])
+        XCTAssertEqual(frames[8].body, [3] + Array("image/png".utf8) + [0, 3, 0, 1, 2, 3])
     }
 
     func test_bytes_aLongDescription_isCutToItsLimit_atACharacter() throws {
