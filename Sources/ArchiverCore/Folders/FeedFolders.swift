@@ -112,6 +112,7 @@ struct FeedFolders: Sendable {
                     ? validators : nil,
                 lock: lock)
             show.rederive = index != nil && validators?.rederive == true
+            show.artworkFailures = index != nil ? validators?.artworkFailures ?? 0 : 0
             show.archives = Set(index != nil ? validators?.archives ?? [] : [])
             show.archiveLinks = index != nil ? validators?.archiveLinks ?? [:] : [:]
             (show.refusedPage, show.lastFetched, show.lastRevision) =

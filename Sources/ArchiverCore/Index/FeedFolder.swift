@@ -16,6 +16,8 @@ struct FeedFolder {
     /// The feed's validators, only when a conditional fetch would hide nothing the last run left undone.
     var validators: FeedValidators?
     var lock: any HeldLock
+    /// Runs in a row that could not fetch the show's cover (see `FeedValidators.artworkFailures`).
+    var artworkFailures = 0
     /// Archive documents of the feed already read in full (see `FeedValidators.archives`), and their links.
     var archives: Set<String> = []
     var archiveLinks: [String: String] = [:]

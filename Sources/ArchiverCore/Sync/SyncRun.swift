@@ -125,7 +125,11 @@ struct SyncRun {
                 try metadata.writeSidecar(for: episode, entry: entry, in: show)
             }
         }
-        if let image = feed.imageURL, lacksCover(present) { try await keepCover(image, triedAgain: .nextRun) }
+        if let image = feed.imageURL, lacksCover(present) {
+            // Tried again by the next runs, which read the feed in full for it, then when the feed changes.
+            let lastTry = show.artworkFailures + 1 >= FeedValidators.artworkRuns
+            try await keepCover(image, triedAgain: lastTry ? .whenTheFeedChanges : .nextRun)
+        }
     }
 
     /// Whether the run keeps the show's artwork and the folder has none: kept by every sync (with `--metadata`
@@ -334,8 +338,10 @@ struct SyncRun {
             // A page that could not be read left work undone as well (marked before the run, see `walkPages`); so
             // does a failure whose URL's secret only the feed holds (see `SecretForms`): the next run asks for the
             // feed in full at once, never first conditionally (its request goes out before the index is read).
+            let coverFailures = report.artworkFailure == nil ? 0 : show.artworkFailures + 1
             let undone =
-                validators.incomplete == true || report.artworkFailure != nil || companionsFailed > 0
+                validators.incomplete == true || (coverFailures > 0 && coverFailures < FeedValidators.artworkRuns)
+                || companionsFailed > 0
                 || show.index.failures.contains { URLSecrets.carriesRedaction($0.url) }
             // What the filter left out is left out again by a run that wants the same of an unchanged document: that
             // run trusts a 304 (`FeedValidators.covers`); one that wants something else reads the feed in full.
@@ -345,6 +351,7 @@ struct SyncRun {
             validators.listed = feed.episodes.count
             validators.sidecars = options.metadata
             validators.showRead = true
+            validators.artworkFailures = coverFailures > 0 ? coverFailures : nil
             validators.fetched = FeedDate.iso8601(clock.now())
             try show.state.validators.save(validators, records.writer)
         } else if tookFromHistory, var validators = show.state.validators.load(files) {

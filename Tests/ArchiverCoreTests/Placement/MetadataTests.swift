@@ -123,6 +123,38 @@ final class MetadataTests: XCTestCase {
         XCTAssertTrue(third.feedUnchanged, "nothing left undone: a 304 again")
     }
 
+    func test_aCoverThatKeepsFailing_isTriedByThreeRuns_thenWhenTheFeedChanges_notEveryNight() async throws {
+        let world = ArchiveWorld(
+            feedURL: feedURL, feed: feed(), feedETag: "\"v1\"",
+            episodes: [
+                "https://example.com/1.mp3": audio(), "https://example.com/art.png": SpyDownloader.Canned(status: 404),
+            ], clock: { [clock] in clock }, onUnexpected: failOnUnexpected)
+        let options = SyncOptions(metadata: true)
+        var unchanged: [Bool] = []
+        var retries: [SyncEvent.ArtworkRetry?] = []
+        for _ in 1...5 {
+            let said = Locked<[SyncEvent.ArtworkRetry]>([])
+            let report = try await world.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options) {
+                if case .artworkFailed(_, _, let retry) = $0 { said.withLock { $0.append(retry) } }
+            }
+            unchanged.append(report.feedUnchanged)
+            retries.append(said.current.first)
+        }
+
+        XCTAssertEqual(unchanged, [false, false, false, true, true], "read in full by three runs, then answered 304")
+        XCTAssertEqual(retries, [.nextRun, .nextRun, .whenTheFeedChanges, nil, nil], "each run says when it is tried")
+        XCTAssertEqual(world.downloader.requests.filter { $0.url?.path == "/art.png" }.count, 3)
+
+        // The feed changes (a new ETag): read in full, and the cover tried again, kept now that it is there.
+        let changed = ArchiveWorld(
+            feedURL: feedURL, feed: feed(), feedETag: "\"v2\"",
+            episodes: ["https://example.com/art.png": png], clock: { [clock] in clock }, fileSystem: world.fileSystem,
+            onUnexpected: failOnUnexpected)
+        let report = try await changed.archiver.sync(.remote(URL(string: feedURL)!), into: root, options: options)
+        XCTAssertFalse(report.feedUnchanged)
+        XCTAssertEqual(report.artwork?.lastPathComponent, "cover.png")
+    }
+
     func test_sameTitleDifferentFormats_getSeparateSidecars_andArtworkNeverTakesAnEpisodesName() async throws {
         let items = """
             <item><title>Pilot</title><guid>g2</guid><enclosure url="https://example.com/1.m4a" type="audio/mp4"/></item>
