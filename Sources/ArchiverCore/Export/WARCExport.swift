@@ -149,7 +149,8 @@ struct WARCExport: Sendable {
                 header.add("WARC-Warcinfo-ID", infoID)
                 header.add("Content-Type", item.contentType)
                 let before = state.bytes
-                let written = try writer.write(header, read: ahead.next(), type: type) { copied in
+                let written = try writer.write(header, read: ahead.next(cancelled: options.cancelled), type: type) {
+                    copied in
                     state.bytes = before + copied
                     progress(state)
                 }

@@ -78,6 +78,19 @@ final class BlockPrefetcherTests: XCTestCase {
         XCTAssertThrowsError(try ahead.next(), "nothing more after a stop")
     }
 
+    func test_aStopAskedForWhileALongReadingGoesOn_isSeenBeforeTheReadingEnds() throws {
+        // The reader's first read does not return until the test lets it: the wait for the block must still end.
+        let reader = HeldReader()
+        let ahead = BlockPrefetcher(try files(1), reader: reader, chunkSize: 4096, target: "out.warc")
+
+        XCTAssertThrowsError(try ahead.next(cancelled: { true })) { error in
+            XCTAssertEqual(error as? ExportError, .interrupted(path: "out.warc"))
+        }
+        XCTAssertFalse(reader.released, "the reading was still going on")
+        reader.release()
+        ahead.stop()
+    }
+
     func test_aLargeFile_staysOpenForItsSecondReading() throws {
         let url = folder.appendingPathComponent("large.bin")
         try Data(repeating: 7, count: 10_000).write(to: url)
@@ -125,6 +138,43 @@ private final class CountingReader: ChunkedFileReading, @unchecked Sendable {
         deinit { owner.closed() }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try base.read(into: buffer) }
+
+        func rewind() throws { try base.rewind() }
+    }
+}
+
+/// The live reader, whose reads wait until `release` (bounded: a test that never releases ends in 10 s).
+private final class HeldReader: ChunkedFileReading, @unchecked Sendable {
+    private let gate = DispatchSemaphore(value: 0)
+    private let state = Locked(false)
+    var released: Bool { state.current }
+
+    func release() {
+        state.set(true)
+        gate.signal()
+    }
+
+    func open(_ path: String) throws -> any ChunkedFile {
+        File(base: try POSIXChunkedFileReader().open(path), owner: self)
+    }
+
+    fileprivate func waitForRelease() {
+        if !state.current, gate.wait(timeout: .now() + 10) == .success { gate.signal() }
+    }
+
+    final class File: ChunkedFile {
+        let base: any ChunkedFile
+        let owner: HeldReader
+
+        init(base: any ChunkedFile, owner: HeldReader) {
+            self.base = base
+            self.owner = owner
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            owner.waitForRelease()
+            return try base.read(into: buffer)
+        }
 
         func rewind() throws { try base.rewind() }
     }
