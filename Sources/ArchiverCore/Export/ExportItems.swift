@@ -38,8 +38,8 @@ struct ExportPlanner {
         let show = folder.lastPathComponent
         var items: [ExportItem] = []
         // Joined as text: a URL made for each of 10,000 names was a fifth of an export's time.
-        let folderPath = folder.path
-        func path(_ file: String) -> String { folderPath.hasSuffix("/") ? folderPath + file : folderPath + "/" + file }
+        let folderPath = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+        func path(_ file: String) -> String { folderPath + file }
         func uri(_ url: String?, file: String) -> String {
             guard let url, Self.hasScheme(url) else { return WARCValues.localURI(show: show, file: file) }
             return WARCValues.targetURI(url)
@@ -170,13 +170,10 @@ enum ExportTypes {
 
     /// A declared type fit for a header (one line of printable ASCII), else nil.
     static func clean(_ type: String) -> String? {
-        // Most types come as they should be: checked by bytes, no trimming.
-        if let first = type.utf8.first, let last = type.utf8.last, first > 0x20, last > 0x20,
-            type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-        {
-            return type
-        }
-        let trimmed = type.trimmingCharacters(in: .whitespaces)
+        // Trimmed only when an end may be white space (ASCII or not): most types come as they should be.
+        let mayBeSpace: (UInt8) -> Bool = { $0 <= 0x20 || $0 >= 0x80 }
+        let padded = type.utf8.first.map(mayBeSpace) == true || type.utf8.last.map(mayBeSpace) == true
+        let trimmed = padded ? type.trimmingCharacters(in: .whitespaces) : type
         return !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? trimmed : nil
     }
 }

@@ -49,14 +49,14 @@ struct FeedValidators: Codable, Equatable, Sendable {
     /// current (once, for an archive of an earlier version, which keeps neither): no later `304` reads that document
     /// again, nor tries again a cover that failed. Absent in records of earlier versions.
     public var showRead: Bool?
-    /// How many runs in a row that read the feed in full could not fetch the show's cover: until
-    /// `artworkRuns` have, the next run reads the feed in full to try again; then the cover is tried again when the
-    /// feed changes (a cover URL that is gone for good costs no full read and no line every night). Absent when
-    /// the last such run did not fail; 0.1.0 ignores it.
+    /// How many runs in a row that read the feed in full could not fetch the show's cover (see
+    /// `triesCoverNextRun`). Absent when the last such run did not fail; 0.1.0 ignores it.
     public var artworkFailures: Int?
 
-    /// How many runs in a row try a failed cover again before it waits for the feed to change.
-    static let artworkRuns = 3
+    /// Whether a cover that `failures` runs in a row could not fetch is tried again by the next run, which reads the
+    /// feed in full for it: after the first two; after the third it is tried again when the feed changes (a cover URL
+    /// that is gone for good costs no full read and no line every night).
+    static func triesCoverNextRun(afterFailures failures: Int) -> Bool { failures < 3 }
 
     /// Validators as the server sent them.
     public init(etag: String?, lastModified: String?) {

@@ -126,9 +126,8 @@ struct SyncRun {
             }
         }
         if let image = feed.imageURL, lacksCover(present) {
-            // Tried again by the next runs, which read the feed in full for it, then when the feed changes.
-            let lastTry = show.artworkFailures + 1 >= FeedValidators.artworkRuns
-            try await keepCover(image, triedAgain: lastTry ? .whenTheFeedChanges : .nextRun)
+            let nextRun = FeedValidators.triesCoverNextRun(afterFailures: show.artworkFailures + 1)
+            try await keepCover(image, triedAgain: nextRun ? .nextRun : .whenTheFeedChanges)
         }
     }
 
@@ -340,7 +339,8 @@ struct SyncRun {
             // feed in full at once, never first conditionally (its request goes out before the index is read).
             let coverFailures = report.artworkFailure == nil ? 0 : show.artworkFailures + 1
             let undone =
-                validators.incomplete == true || (coverFailures > 0 && coverFailures < FeedValidators.artworkRuns)
+                validators.incomplete == true
+                || (coverFailures > 0 && FeedValidators.triesCoverNextRun(afterFailures: coverFailures))
                 || companionsFailed > 0
                 || show.index.failures.contains { URLSecrets.carriesRedaction($0.url) }
             // What the filter left out is left out again by a run that wants the same of an unchanged document: that

@@ -109,42 +109,48 @@ final class BlockPrefetcherTests: XCTestCase {
     }
 }
 
+/// A live file with hooks: one before each read, one when it is let go (closed).
+private final class HookedFile: ChunkedFile {
+    let base: any ChunkedFile
+    let beforeRead: @Sendable () -> Void
+    let closed: @Sendable () -> Void
+
+    init(
+        _ path: String, beforeRead: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
+    ) throws {
+        base = try POSIXChunkedFileReader().open(path)
+        self.beforeRead = beforeRead
+        self.closed = closed
+    }
+
+    deinit { closed() }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        beforeRead()
+        return try base.read(into: buffer)
+    }
+
+    func rewind() throws { try base.rewind() }
+}
+
 /// The live reader, counting the files it opened and those still open (from any thread).
-private final class CountingReader: ChunkedFileReading, @unchecked Sendable {
+private final class CountingReader: ChunkedFileReading, Sendable {
     private let counts = Locked((opened: 0, open: 0))
     var opened: Int { counts.withLock { $0.opened } }
     var open: Int { counts.withLock { $0.open } }
 
     func open(_ path: String) throws -> any ChunkedFile {
-        let file = try POSIXChunkedFileReader().open(path)
+        let file = try HookedFile(path, closed: { [counts] in counts.withLock { $0.open -= 1 } })
         counts.withLock {
             $0.opened += 1
             $0.open += 1
         }
-        return File(base: file, owner: self)
-    }
-
-    fileprivate func closed() { counts.withLock { $0.open -= 1 } }
-
-    final class File: ChunkedFile {
-        let base: any ChunkedFile
-        let owner: CountingReader
-
-        init(base: any ChunkedFile, owner: CountingReader) {
-            self.base = base
-            self.owner = owner
-        }
-
-        deinit { owner.closed() }
-
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { try base.read(into: buffer) }
-
-        func rewind() throws { try base.rewind() }
+        return file
     }
 }
 
 /// The live reader, whose reads wait until `release` (bounded: a test that never releases ends in 10 s).
-private final class HeldReader: ChunkedFileReading, @unchecked Sendable {
+private final class HeldReader: ChunkedFileReading, Sendable {
     private let gate = DispatchSemaphore(value: 0)
     private let state = Locked(false)
     var released: Bool { state.current }
@@ -155,27 +161,10 @@ private final class HeldReader: ChunkedFileReading, @unchecked Sendable {
     }
 
     func open(_ path: String) throws -> any ChunkedFile {
-        File(base: try POSIXChunkedFileReader().open(path), owner: self)
-    }
-
-    fileprivate func waitForRelease() {
-        if !state.current, gate.wait(timeout: .now() + 10) == .success { gate.signal() }
-    }
-
-    final class File: ChunkedFile {
-        let base: any ChunkedFile
-        let owner: HeldReader
-
-        init(base: any ChunkedFile, owner: HeldReader) {
-            self.base = base
-            self.owner = owner
-        }
-
-        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            owner.waitForRelease()
-            return try base.read(into: buffer)
-        }
-
-        func rewind() throws { try base.rewind() }
+        try HookedFile(
+            path,
+            beforeRead: { [state, gate] in
+                if !state.current, gate.wait(timeout: .now() + 10) == .success { gate.signal() }
+            })
     }
 }
