@@ -25,23 +25,45 @@ struct CommandInfo: Sendable {
     /// Its operands in its usage line (`[<feed>...]`).
     let operands: String
     /// How a shell completes its operands.
-    var completion = ValueCompletion.none
+    let completion: ValueCompletion
     /// Whether it takes more than one operand.
-    var repeats = false
+    let repeats: Bool
     /// Whether it fetches feeds: the network comes up as the process starts (see `CommandLineTool.fetchesFeeds`).
-    var fetches = false
+    let fetches: Bool
     /// Whether it reads the configuration file (every command but `help` and `completions`).
-    var readsConfiguration = true
+    let readsConfiguration: Bool
     /// What it does, in help's light markup (`HelpMarkup`): what `help <name>` says before its options, and the man
-    /// page under the command's name.
-    var discussion = ""
+    /// page under the command's name. Written when asked for: `sync`'s names every show setting, which a run that
+    /// only parses its command line never needs.
+    var discussion: String { discussionText() }
+    private let discussionText: @Sendable () -> String
     /// What `help <name>` says after its options (light markup): what the man page says in sections of its own.
-    var afterOptions = ""
+    let afterOptions: String
     /// The exit codes it ends with, and what each means for it where that is not the general meaning.
-    var exitCodes: [ExitCode] = [.success]
-    var exitMeanings: [ExitCode: String] = [:]
+    let exitCodes: [ExitCode]
+    let exitMeanings: [ExitCode: String]
     /// Whether one run ends for several feeds (or pages) that may end differently: its help says which code wins.
-    var severalFeeds = false
+    let severalFeeds: Bool
+
+    init(
+        name: String, about: String, operands: String, completion: ValueCompletion = .none, repeats: Bool = false,
+        fetches: Bool = false, readsConfiguration: Bool = true,
+        discussion: @autoclosure @escaping @Sendable () -> String = "", afterOptions: String = "",
+        exitCodes: [ExitCode] = [.success], exitMeanings: [ExitCode: String] = [:], severalFeeds: Bool = false
+    ) {
+        self.name = name
+        self.about = about
+        self.operands = operands
+        self.completion = completion
+        self.repeats = repeats
+        self.fetches = fetches
+        self.readsConfiguration = readsConfiguration
+        discussionText = discussion
+        self.afterOptions = afterOptions
+        self.exitCodes = exitCodes
+        self.exitMeanings = exitMeanings
+        self.severalFeeds = severalFeeds
+    }
 
     /// A few words for completion menus: the first clause of `about` (as an option's summary is of its help).
     var summary: String { HelpMarkup(about).summary }
@@ -93,8 +115,8 @@ enum Commands {
 
     static let entries: [CommandEntry] = all.map { $0.entry }
 
-    /// The names, in help order.
-    static var names: [String] { entries.map(\.name) }
+    /// The names, in help order (read from the commands' `info`, without building every command's options).
+    static var names: [String] { all.map { $0.info.name } }
 
     static func entry(_ name: String) -> CommandEntry? { entries.first { $0.name == name } }
 

@@ -99,8 +99,7 @@ enum ManualPage {
                 && command.options.contains { $0.name == option.name && $0.takesValue == option.takesValue }
         }.map { "`\($0.name)`" }
         guard (1...3).contains(names.count) else { return "" }
-        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
-        return "With \(list): "
+        return "With \(names.alternatives): "
     }
 
     /// The exit codes as `help` gives them (`  3  the feed could not be fetched`), a paragraph each, then the rule

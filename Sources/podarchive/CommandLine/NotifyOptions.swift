@@ -85,14 +85,15 @@ extension ValueParser where Value == URL {
 extension ValueParser where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
     /// One of `type`'s cases, by name.
     static func choice(_ type: Value.Type) -> ValueParser {
-        checked(Value.allCases.map(\.rawValue).joined(separator: ", ").replacingLastComma()) { Value(rawValue: $0) }
+        checked(Value.allCases.map(\.rawValue).alternatives) { Value(rawValue: $0) }
     }
 }
 
-extension String {
-    /// `a, b, c` as `a, b or c`.
-    fileprivate func replacingLastComma() -> String {
-        guard let comma = range(of: ", ", options: .backwards) else { return self }
-        return replacingCharacters(in: comma, with: " or ")
+extension [String] {
+    /// `[a, b, c]` as `a, b or c`. Joined as Swift strings: Foundation's backwards search for the last comma brought
+    /// up the current locale, on every start of the process, for an option's help.
+    var alternatives: String {
+        guard let last, count > 1 else { return last ?? "" }
+        return dropLast().joined(separator: ", ") + " or " + last
     }
 }
