@@ -170,10 +170,7 @@ enum ExportTypes {
 
     /// A declared type fit for a header (one line of printable ASCII), else nil.
     static func clean(_ type: String) -> String? {
-        // Trimmed only when an end may be white space (ASCII or not): most types come as they should be.
-        let mayBeSpace: (UInt8) -> Bool = { $0 <= 0x20 || $0 >= 0x80 }
-        let padded = type.utf8.first.map(mayBeSpace) == true || type.utf8.last.map(mayBeSpace) == true
-        let trimmed = padded ? type.trimmingCharacters(in: .whitespaces) : type
+        let trimmed = type.trimmingSpace(newlines: false)
         return !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? trimmed : nil
     }
 }

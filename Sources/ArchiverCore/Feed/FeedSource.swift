@@ -15,7 +15,7 @@ public enum FeedSource: Equatable, Sendable {
     /// userinfo (`user:password@`) is not part of the source: read it with `login(in:)`. A URL is normalised
     /// (`FeedAddress`): every spelling of one address is one source.
     public init(_ text: String, currentDirectory: String) throws {
-        let trimmed = URLSecrets.withoutUserinfo(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let trimmed = URLSecrets.withoutUserinfo(text.trimmingSpace())
         guard !trimmed.isEmpty else { throw FeedError.invalidSource(text) }
         if let scheme = WebScheme.of(trimmed) {
             if WebScheme.isWeb(scheme) {
@@ -40,7 +40,7 @@ public enum FeedSource: Equatable, Sendable {
     /// The login a feed URL carries (`https://user:password@host/feed`), as credentials for its origin; nil when
     /// it carries none.
     public static func login(in text: String) -> ShowCredentials? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingSpace()
         guard let login = URLSecrets.userinfo(of: trimmed),
             let origin = Origin(URLSecrets.withoutUserinfo(trimmed))
         else { return nil }

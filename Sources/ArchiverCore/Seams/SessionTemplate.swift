@@ -31,8 +31,10 @@ import Foundation
 public enum SessionTemplate {
     /// The variables Foundation's networking reads to find the folders it makes.
     private static let folderVariables = ["XDG_CACHE_HOME", "XDG_DATA_HOME"]
-    /// Their values as the process started, once `pinFoundationFolders` changed them (nil: not pinned).
-    private static let pinned = Locked<[String: String?]?>(nil)
+    /// Their values as the process started, in `folderVariables`' order, once `pinFoundationFolders` changed them
+    /// (nil: not pinned). An array, not a dictionary: a dictionary's type is looked up at run time (its keys'
+    /// `Hashable`) the first time, and this is made first thing in every process.
+    private static let pinned = Locked<[String?]?>(nil)
 
     /// Points the folders Foundation's networking would make at /dev/null for the rest of the process, so that
     /// the template can be made later on any thread. Call it first thing, before any thread starts (podarchive's
@@ -41,13 +43,10 @@ public enum SessionTemplate {
         #if canImport(FoundationNetworking)
             pinned.withLock { pinned in
                 guard pinned == nil else { return }
-                var saved: [String: String?] = [:]
-                for name in folderVariables {
-                    // `updateValue`: a subscript given nil would drop the name, and an unset variable be forgotten.
-                    saved.updateValue(getenv(name).map { String(cString: $0) }, forKey: name)
-                    setenv(name, "/dev/null", 1)
+                pinned = folderVariables.map { name in
+                    defer { setenv(name, "/dev/null", 1) }
+                    return getenv(name).map { String(cString: $0) }
                 }
-                pinned = saved
             }
         #endif
     }
@@ -56,7 +55,7 @@ public enum SessionTemplate {
     /// is given, and what the command line reads.
     public static var environmentAtStart: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for (name, value) in pinned.current ?? [:] { environment[name] = value }
+        for (name, value) in zip(folderVariables, pinned.current ?? []) { environment[name] = value }
         return environment
     }
 
