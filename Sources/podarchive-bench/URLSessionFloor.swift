@@ -37,7 +37,7 @@ final class URLSessionFloor: NSObject, URLSessionDataDelegate, Sendable {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = serial
-        let session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: queue)
+        let session = URLSession(configuration: .podarchive(), delegate: self, delegateQueue: queue)
         state.withLock { $0.session = session }
     }
 
@@ -91,7 +91,7 @@ enum OneRequest {
     static func status(of url: URL, ifModifiedSince date: String?) -> Int? {
         var request = URLRequest(url: url)
         if let date { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .podarchive())
         let status = Locked<Int?>(nil)
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: request) { _, response, _ in
