@@ -306,8 +306,12 @@ public struct ArchiveIndex: Codable, Equatable, Sendable {
         lookup.change(body)
     }
 
+    /// Equal when what is written is: the feed, title, author, episodes, failures and whether the show is kept
+    /// apart (whether an index is saved is decided by comparing it, so a change to any of them must count). Not
+    /// `version`, the version it was read as (the one written follows from the rest, `writtenVersion`), nor the
+    /// lookup tables, which are made from the episodes.
     public static func == (lhs: ArchiveIndex, rhs: ArchiveIndex) -> Bool {
         lhs.feed == rhs.feed && lhs.title == rhs.title && lhs.author == rhs.author && lhs.episodes == rhs.episodes
-            && lhs.failures == rhs.failures
+            && lhs.failures == rhs.failures && lhs.keptApart == rhs.keptApart
     }
 }

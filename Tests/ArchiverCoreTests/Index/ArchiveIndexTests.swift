@@ -49,6 +49,10 @@ final class ArchiveIndexTests: XCTestCase {
 
         XCTAssertEqual(decoded.version, 4)
         XCTAssertTrue(decoded.keptApart)
+        XCTAssertEqual(decoded, index)
+        XCTAssertNotEqual(
+            decoded, ArchiveIndex(feed: "https://example.com/members", title: "Show"),
+            "kept apart or not is part of what an index says: a change to it alone is saved")
         XCTAssertEqual(ArchiveIndex.currentVersion, 5)
         XCTAssertEqual(try JSONDecoder().decode(ArchiveIndex.self, from: IndexFormat.encode(index)).keptApart, true)
     }
