@@ -99,15 +99,16 @@ public struct TransferSettings: Equatable, Sendable {
     /// Bytes a second the whole run may read; nil for no cap.
     public var limitRate: Int64?
 
-    /// Transfer settings; the defaults are the command line's.
+    /// Transfer settings; those not given are a sync's defaults (`SyncOptions`', made once for all four).
     public init(
-        retries: Int = SyncOptions().retry.retries, timeout: TimeInterval = SyncOptions().episodeTimeout,
-        wait: TimeInterval = SyncOptions().lockWait, jobs: Int = SyncOptions().jobs, limitRate: Int64? = nil
+        retries: Int? = nil, timeout: TimeInterval? = nil, wait: TimeInterval? = nil, jobs: Int? = nil,
+        limitRate: Int64? = nil
     ) {
-        self.retries = retries
-        self.timeout = timeout
-        self.wait = wait
-        self.jobs = jobs
+        let defaults = SyncOptions()
+        self.retries = retries ?? defaults.retry.retries
+        self.timeout = timeout ?? defaults.episodeTimeout
+        self.wait = wait ?? defaults.lockWait
+        self.jobs = jobs ?? defaults.jobs
         self.limitRate = limitRate
     }
 

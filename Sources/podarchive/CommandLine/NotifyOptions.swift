@@ -93,7 +93,11 @@ extension [String] {
     /// `[a, b, c]` as `a, b or c`. Joined as Swift strings: Foundation's backwards search for the last comma brought
     /// up the current locale, on every start of the process, for an option's help.
     var alternatives: String {
-        guard let last, count > 1 else { return last ?? "" }
-        return dropLast().joined(separator: ", ") + " or " + last
+        var text = ""
+        for (position, word) in enumerated() {
+            if position > 0 { text += position == count - 1 ? " or " : ", " }
+            text += word
+        }
+        return text
     }
 }

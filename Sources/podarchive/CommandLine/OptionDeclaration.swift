@@ -27,10 +27,13 @@ struct ValueProblem: Error {
 struct ValueParser<Value>: Sendable {
     let read: @Sendable (String) throws(ValueProblem) -> Value
 
-    /// Reads values `read` accepts; any other is refused as not being `what` (" needs `what`, got 'text'").
-    static func checked(_ what: String, _ read: @escaping @Sendable (String) -> Value?) -> ValueParser {
+    /// Reads values `read` accepts; any other is refused as not being `what` (" needs `what`, got 'text'"), which
+    /// is written only then: a list of choices costs every start of the process otherwise, for every option.
+    static func checked(
+        _ what: @autoclosure @escaping @Sendable () -> String, _ read: @escaping @Sendable (String) -> Value?
+    ) -> ValueParser {
         ValueParser { text throws(ValueProblem) in
-            guard let value = read(text) else { throw ValueProblem(text: " needs \(what), got '\(text)'") }
+            guard let value = read(text) else { throw ValueProblem(text: " needs \(what()), got '\(text)'") }
             return value
         }
     }

@@ -204,8 +204,9 @@ enum SettingOptions {
 extension ShowSettings.Key {
     /// The setting as the options and the configuration file name it: `user-agent` for `userAgent`.
     var spelled: String {
+        // The raw values are ASCII camel case: a capital starts a word.
         rawValue.reduce(into: "") { name, character in
-            name += character.isUppercase ? "-" + character.lowercased() : String(character)
+            name += ("A"..."Z").contains(character) ? "-" + character.lowercased() : String(character)
         }
     }
 }
