@@ -14,8 +14,9 @@ import Foundation
 /// Fetches feeds: only http(s), on every redirect too; at most `maximumBytes` of body; a 401 returned as such.
 public final class FeedSession: URLDataFetcher, Sendable {
     private let configuration: @Sendable () -> URLSessionConfiguration
-    private let delegate = FeedDelegate()
-    private let created: Locked<URLSession?> = Locked(nil)
+    /// The session and its delegate, made together by the first `fetch` or by `prepare`'s thread: the delegate's
+    /// registry (a dictionary by task) is a type the runtime looks up when first made, off the process's start.
+    private let created: Locked<(session: URLSession, delegate: FeedDelegate)?> = Locked(nil)
     private let prepared = Locked(false)
 
     /// - Parameter configuration: the session configuration (see `URLSessionConfiguration.podarchive`), made
@@ -25,17 +26,18 @@ public final class FeedSession: URLDataFetcher, Sendable {
     }
 
     deinit {
-        created.current?.finishTasksAndInvalidate()
+        created.current?.session.finishTasksAndInvalidate()
     }
 
-    private var session: URLSession {
+    private var session: (session: URLSession, delegate: FeedDelegate) {
         created.withLock { created in
             if let created { return created }
+            let delegate = FeedDelegate()
             let queue = BoundedOperationQueue(slots: 64, label: "podarchive.feeds")
             delegate.registry.serial = queue.serial
-            let session = URLSession(configuration: configuration(), delegate: delegate, delegateQueue: queue)
-            created = session
-            return session
+            let made = (URLSession(configuration: configuration(), delegate: delegate, delegateQueue: queue), delegate)
+            created = made
+            return made
         }
     }
 
@@ -83,7 +85,7 @@ public final class FeedSession: URLDataFetcher, Sendable {
         -> FetchedBody
     {
         try Task.checkCancellation()
-        let session = self.session
+        let (session, delegate) = self.session
         let task = session.dataTask(with: request)
         let fetch = Fetch(limit: maximumBytes, policy: policy)
         delegate.registry.register(fetch, for: task)
