@@ -232,6 +232,51 @@ final class OffloadEndToEndTests: XCTestCase {
         XCTAssertEqual(titles.map(requests), [1, 1, 1, 1])
     }
 
+    func test_dryRun_saysWhatTheSavedRetentionWouldLetGoAfterTheDownloads_andChangesNothing() throws {
+        XCTAssertEqual(try podarchive("sync", feed, "--keep-last", "2", "--into", cold.path).status, 0)
+        titles.append("Four")
+        serveFeed()
+        let (before, coldBefore) = (names(in: show), names(in: coldShow))
+        let indexBefore = try index()
+
+        let plan = try podarchive("sync", "-n")
+        let json = try podarchive("sync", "-n", "--json")
+
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("would fetch Four <"), plan.stdout)
+        // Four comes in, so of Three and Four kept, Two goes; One went last time.
+        XCTAssertTrue(plan.stdout.contains("would offload \"Two\" of Night Show/ to \(coldShow.path)\n"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("Night Show/: would offload 1 episode\n"), plan.stdout)
+        XCTAssertFalse(plan.stdout.contains("\"Three\""), plan.stdout)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let feeds =
+            try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])["feeds"]
+            as? [[String: Any]]
+        let retention = try XCTUnwrap(feeds?.first?["retention"] as? [[String: Any]])
+        XCTAssertEqual(retention.count, 1)
+        XCTAssertEqual(retention.first?["title"] as? String, "Two")
+        XCTAssertEqual(retention.first?["file"] as? String, "Two.mp3")
+        XCTAssertEqual(retention.first?["action"] as? String, "offload")
+        XCTAssertEqual(retention.first?["into"] as? String, coldShow.path)
+        // Nothing moved, nothing fetched, nothing recorded.
+        XCTAssertEqual(names(in: show), before)
+        XCTAssertEqual(names(in: coldShow), coldBefore)
+        XCTAssertEqual(try index(), indexBefore)
+        XCTAssertEqual(requests("Four"), 0)
+    }
+
+    func test_dryRunOfANewShow_withADeletingRetention_namesWhatItWouldDeleteOnceFetched() throws {
+        let plan = try podarchive("sync", feed, "-n", "--keep-last", "1", "--delete")
+
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("would fetch Three <"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("would delete \"One\" of Night Show/\n"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("would delete \"Two\" of Night Show/\n"), plan.stdout)
+        XCTAssertTrue(plan.stdout.contains("Night Show/: would delete 2 episodes\n"), plan.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: show.path), "a dry run creates nothing")
+    }
+
     func test_aRetentionInTheConfigurationFile_appliesToEveryShow_andVerifyJSONSaysWhereEachWent() throws {
         let configuration = folder.url.appendingPathComponent("cfg")
         try FileManager.default.createDirectory(at: configuration, withIntermediateDirectories: true)

@@ -45,7 +45,7 @@ struct EpisodeOffloader: Sendable {
         _ retention: Retention, target: RetentionTarget, to show: inout FeedFolder, dryRun: Bool
     ) throws -> [OffloadedEpisode] {
         let leaving = Self.leaving(show.index.episodes, retention: retention, now: clock.now())
-        let into = intoFolder(target, show: show.folder)
+        let into = Self.intoFolder(target, show: show.folder)
         let state: AwayRecord.State = into == nil ? .deleted : .offloaded
         func answer(_ entry: ArchiveIndex.Entry, bytes: Int64 = 0, failed: String? = nil) -> OffloadedEpisode {
             OffloadedEpisode(
@@ -99,7 +99,7 @@ struct EpisodeOffloader: Sendable {
     }
 
     /// The folder a show's files are offloaded into: a folder of the show's folder's name inside the target.
-    private func intoFolder(_ target: RetentionTarget, show folder: URL) -> String? {
+    static func intoFolder(_ target: RetentionTarget, show folder: URL) -> String? {
         guard case .into(let root) = target else { return nil }
         return root.standardizedFileURL.appendingPathComponent(folder.lastPathComponent, isDirectory: true).path
     }

@@ -172,6 +172,11 @@ public enum SyncFormatter {
                     + " as \(oneLine(download.file))\(download.preferred.map(PreferenceWords(size: size).note) ?? "")\n"
             }
         }
+        // What the show's retention would let go after the downloads, in `offload --dry-run`'s words.
+        if !plan.retained.isEmpty {
+            let show = OffloadReport.Show(folder: plan.folder.lastPathComponent, episodes: plan.retained)
+            text += OffloadReport(shows: [show], dryRun: true).lines.joined()
+        }
         let count = plan.downloads.count
         return text
             + "\(showName(plan.feedTitle, folder: plan.folder)): \(count) to fetch, \(plan.alreadyArchived) already "
@@ -179,7 +184,8 @@ public enum SyncFormatter {
     }
 
     /// One feed's object in `sync --dry-run --json`: {"feed", "title", "folder", "alreadyArchived",
-    /// "downloads": [{"title", "url", "file", "missing"}]}.
+    /// "downloads": [{"title", "url", "file", "missing"}], "retention": [{"title", "file", "action" ("offload" or
+    /// "delete"), "into" (null for delete)}]}.
     public static func dryRunJSON(_ plan: SyncPlan, feed: String) -> String {
         var out = JSONWriter()
         out.raw("  {\"feed\": ")
@@ -197,6 +203,16 @@ public enum SyncFormatter {
             out.raw(", \"file\": ")
             out.string(download.file)
             out.raw(", \"missing\": \(download.missingFile != nil)}")
+        }
+        out.raw("],\n   \"retention\": [")
+        for (position, episode) in plan.retained.enumerated() {
+            out.raw(position == 0 ? "{\"title\": " : ", {\"title\": ")
+            out.string(episode.title)
+            out.raw(", \"file\": ")
+            out.string(episode.file)
+            out.raw(", \"action\": \(episode.deleted ? "\"delete\"" : "\"offload\""), \"into\": ")
+            out.string(episode.into)
+            out.raw("}")
         }
         out.raw("]}")
         return out.text

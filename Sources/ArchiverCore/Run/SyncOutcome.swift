@@ -212,6 +212,8 @@ public struct SyncPlan: Sendable, Equatable {
     public var leftOut: [LeftOut] = []
     /// Episodes it would fetch although a filter could not be applied to them, each with the settings (`EpisodeFilter.missing`).
     public var keptWithout: [(episode: Episode, missing: [ShowSettings.Key])] = []
+    /// Archived episodes (and ones it would fetch) the show's retention would offload or delete after it.
+    public var retained: [OffloadedEpisode] = []
 
     /// An episode a filter leaves out, and which.
     public struct LeftOut: Sendable, Equatable {
@@ -225,7 +227,7 @@ public struct SyncPlan: Sendable, Equatable {
         lhs.feedTitle == rhs.feedTitle && lhs.folder == rhs.folder && lhs.downloads == rhs.downloads
             && lhs.alreadyArchived == rhs.alreadyArchived && lhs.leftOut == rhs.leftOut
             && lhs.keptWithout.map(\.episode) == rhs.keptWithout.map(\.episode)
-            && lhs.keptWithout.map(\.missing) == rhs.keptWithout.map(\.missing)
+            && lhs.keptWithout.map(\.missing) == rhs.keptWithout.map(\.missing) && lhs.retained == rhs.retained
     }
 }
 

@@ -20,6 +20,8 @@ struct SyncPlanner: Sendable {
     let contents: FolderContents
     /// The pages walked as a sync walks them.
     let follower: FeedFollower
+    /// Now, for a retention by age.
+    let clock: SyncClock
 
     /// What `sync` with `options` would do for the feed at `source` (its pages and archive documents walked as a
     /// sync walks them, its filter, and the names its template gives), without downloading, creating, locking or
@@ -90,6 +92,24 @@ struct SyncPlanner: Sendable {
             let missing = options.filter.missing(item.episode)
             return missing.isEmpty ? nil : (item.episode.shown, missing)
         }
+        if let rule = try RetentionRule.of(options.retentionSettings) {
+            plan.retained = retained(by: rule, index: index, downloads: downloads, folder: folder)
+        }
         return plan
+    }
+
+    /// What the show's retention would let go once the sync's downloads are archived (the sync applies it then,
+    /// see `ShowArchiver`): the same choice, made over the index as the sync would leave it.
+    private func retained(
+        by rule: RetentionRule, index: ArchiveIndex, downloads: [SyncPlan.Download], folder: URL
+    ) -> [OffloadedEpisode] {
+        let now = clock.now()
+        let fetched = downloads.filter { $0.missingFile == nil }.map {
+            ArchiveIndex.Entry(archiving: $0.episode, file: $0.file, size: 0, sha256: "", at: now)
+        }
+        let into = EpisodeOffloader.intoFolder(rule.target, show: folder)
+        return EpisodeOffloader.leaving(index.episodes + fetched, retention: rule.keep, now: now).map {
+            OffloadedEpisode(title: $0.shownName, file: $0.file, deleted: into == nil, into: into, bytes: 0)
+        }
     }
 }

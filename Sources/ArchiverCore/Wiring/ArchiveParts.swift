@@ -132,7 +132,7 @@ struct ArchiveParts: Sendable {
     var planner: SyncPlanner {
         SyncPlanner(
             store: store, access: showAccess, loader: loader, folders: folders, indexes: indexes, records: records,
-            contents: contents, follower: follower)
+            contents: contents, follower: follower, clock: clock)
     }
 
     /// Subscribing, and what each show holds.

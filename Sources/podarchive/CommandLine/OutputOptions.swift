@@ -16,7 +16,8 @@ enum OutputOptions {
             only say what would be downloaded, and as which file (try `--name` this way); nothing is created, locked or
             written; with `--json`, the plan as JSON
 
-            The episodes it names are the new ones, earlier failures and files gone missing.
+            The episodes it names are the new ones, earlier failures and files gone missing, then those the show's
+            retention (`--keep-last`, `--keep-days`, saved or given) would offload or delete after them.
             """#)
     static let quiet: Option<Bool> = .flag(
         "--quiet", short: "q",
@@ -44,7 +45,9 @@ enum OutputOptions {
 
             With `sync`, failures are still reported on standard error, and `status` is ok, episodes-failed,
             feed-failed, locked, archive-failed or interrupted; with `sync --dry-run`, the plan, {"feeds": [{"feed",
-            "title", "folder", "alreadyArchived", "downloads": [{"title", "url", "file", "missing"}]}]}. With `list`:
+            "title", "folder", "alreadyArchived", "downloads": [{"title", "url", "file", "missing"}], "retention":
+            [{"title", "file", "action", "into"}]}]} (retention: what the show's retention would offload or delete
+            after the sync; action is offload or delete). With `list`:
             {"title", "episodes": [{"title", "guid", "url", "type", "length", "published"}]}, dates as
             YYYY-MM-DDTHH:MM:SSZ, absent values as null. With `config`: {"file", "settings": [{"key", "value", "source",
             "line"}]}; source is command line, saved, environment, config file or default, and line the configuration
