@@ -44,15 +44,16 @@ struct EpisodeOffloader: Sendable {
     func apply(
         _ retention: Retention, target: RetentionTarget, to show: inout FeedFolder, dryRun: Bool
     ) throws -> [OffloadedEpisode] {
-        let leaving = Self.leaving(show.index.episodes, retention: retention, now: clock.now())
+        let now = clock.now()
+        if dryRun {
+            return Self.planned(show.index.episodes, retention: retention, target: target, show: show.folder, now: now)
+        }
+        let leaving = Self.leaving(show.index.episodes, retention: retention, now: now)
         let into = Self.intoFolder(target, show: show.folder)
         let state: AwayRecord.State = into == nil ? .deleted : .offloaded
         func answer(_ entry: ArchiveIndex.Entry, bytes: Int64 = 0, failed: String? = nil) -> OffloadedEpisode {
-            OffloadedEpisode(
-                title: entry.shownName, file: entry.file, deleted: into == nil, into: into, bytes: bytes,
-                failed: failed)
+            Self.said(entry, into: into, bytes: bytes, failed: failed)
         }
-        if dryRun { return leaving.map { answer($0) } }
         guard !leaving.isEmpty, let finisher = folders.away else { return [] }
         // Checked again under the lock (a saved retention's folder was checked when it was saved, a disk may have
         // gone since): nothing moves into a folder that is not there, which would fill the archive's own disk.
@@ -63,7 +64,7 @@ struct EpisodeOffloader: Sendable {
                 return leaving.map { answer($0, failed: error.reasonText) }
             }
         }
-        let now = FeedDate.iso8601(clock.now())
+        let since = FeedDate.iso8601(now)
         for entry in leaving {
             let present = entry.awayFiles.filter {
                 IndexFormat.isInside($0)
@@ -71,7 +72,7 @@ struct EpisodeOffloader: Sendable {
             }
             show.index.setAway(
                 AwayRecord(
-                    state: state, since: now, into: into, files: present, pending: into == nil ? .delete : .offload),
+                    state: state, since: since, into: into, files: present, pending: into == nil ? .delete : .offload),
                 forKey: entry.key)
         }
         // The intent, durably, before any file moves.
@@ -98,8 +99,25 @@ struct EpisodeOffloader: Sendable {
         }
     }
 
+    /// What `retention` would let go of `entries` (a show's index, or the index as a sync would leave it) and where,
+    /// said before anything moves: `offload --dry-run`, and `sync -n` (see `SyncPlanner`).
+    static func planned(
+        _ entries: [ArchiveIndex.Entry], retention: Retention, target: RetentionTarget, show folder: URL, now: Date
+    ) -> [OffloadedEpisode] {
+        let into = intoFolder(target, show: folder)
+        return leaving(entries, retention: retention, now: now).map { said($0, into: into) }
+    }
+
+    /// How `entry` is said once it went `into` that folder (nil: deleted), or did not.
+    private static func said(
+        _ entry: ArchiveIndex.Entry, into: String?, bytes: Int64 = 0, failed: String? = nil
+    ) -> OffloadedEpisode {
+        OffloadedEpisode(
+            title: entry.shownName, file: entry.file, deleted: into == nil, into: into, bytes: bytes, failed: failed)
+    }
+
     /// The folder a show's files are offloaded into: a folder of the show's folder's name inside the target.
-    static func intoFolder(_ target: RetentionTarget, show folder: URL) -> String? {
+    private static func intoFolder(_ target: RetentionTarget, show folder: URL) -> String? {
         guard case .into(let root) = target else { return nil }
         return root.standardizedFileURL.appendingPathComponent(folder.lastPathComponent, isDirectory: true).path
     }

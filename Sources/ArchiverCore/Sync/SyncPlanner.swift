@@ -107,9 +107,7 @@ struct SyncPlanner: Sendable {
         let fetched = downloads.filter { $0.missingFile == nil }.map {
             ArchiveIndex.Entry(archiving: $0.episode, file: $0.file, size: 0, sha256: "", at: now)
         }
-        let into = EpisodeOffloader.intoFolder(rule.target, show: folder)
-        return EpisodeOffloader.leaving(index.episodes + fetched, retention: rule.keep, now: now).map {
-            OffloadedEpisode(title: $0.shownName, file: $0.file, deleted: into == nil, into: into, bytes: 0)
-        }
+        return EpisodeOffloader.planned(
+            index.episodes + fetched, retention: rule.keep, target: rule.target, show: folder, now: now)
     }
 }
